@@ -1,0 +1,42 @@
+# Two entry points, both usable on a fresh Debian 12 machine:
+#   make demo   build and run the main job on the embedded simulator (no provider needed)
+#   make test   install what is missing, build with ASan+UBSan from scratch, run every test
+# Everything builds out of tree under build/.
+
+DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
+  libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev \
+  libboost-dev libboost-system-dev libsqlite3-dev \
+  libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev
+JOBS ?= $(shell nproc)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps demo test release asan bench clean
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+release: deps
+	cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRUCTURE_DEVELOPER_MODE=OFF
+	cmake --build build/release -j $(JOBS) --target structure
+
+demo: release
+	./tools/demo.sh build/release/apps/structure
+
+asan: deps
+	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTRUCTURE_SANITIZE=ON -DSTRUCTURE_WERROR=ON
+	cmake --build build/asan -j $(JOBS)
+
+test: asan
+	ctest --test-dir build/asan --output-on-failure -j $(JOBS) --timeout 600
+
+bench: deps
+	cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release
+	cmake --build build/bench -j $(JOBS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,45 @@
+// A small flag parser for subcommands: --flag VALUE, --flag=VALUE, boolean --flag, positionals,
+// and --help. Unknown flags and missing values are errors that name the flag.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace structure::apps {
+
+struct FlagSpec {
+  std::string name;       // without dashes: "schema"
+  bool takes_value;       // false for boolean switches
+  std::string help;       // one line; "VALUE: meaning" reads well
+  bool repeated = false;  // may be given more than once (values collected in order)
+};
+
+class Args {
+ public:
+  // Parses args against spec. "--help"/"-h" sets help() and never fails.
+  static Result<Args> Parse(const std::vector<std::string>& args, const std::vector<FlagSpec>& spec);
+
+  bool help() const { return help_; }
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+  std::string get(const std::string& name, const std::string& fallback = "") const;
+  const std::vector<std::string>& all(const std::string& name) const;
+  // Parses the flag as a number; kInvalidArgument naming the flag when it is not one.
+  Result<long long> GetInt(const std::string& name, long long fallback) const;
+  Result<double> GetDouble(const std::string& name, double fallback) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+
+ private:
+  bool help_ = false;
+  std::map<std::string, std::vector<std::string>> values_;
+  std::vector<std::string> positional_;
+};
+
+// "usage line\n\n  --flag VALUE  help\n..." for a command's --help.
+std::string Usage(const std::string& usage_line, const std::string& description,
+                  const std::vector<FlagSpec>& spec);
+
+}  // namespace structure::apps

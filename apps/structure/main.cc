@@ -1,0 +1,50 @@
+// `structure`: git-style dispatch to the registered subcommands. A two-word command such as
+// "schema lower" is matched before a one-word command of the same first word.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "apps/structure/command.h"
+
+namespace {
+
+void PrintHelp() {
+  std::printf(
+      "structure: free text in, one schema-valid JSON object out (or an honest 'need more "
+      "input').\n\nusage: structure <command> [flags]   (structure <command> --help for its "
+      "flags)\n\ncommands:\n");
+  for (const auto& c : structure::apps::Commands()) std::printf("  %-16s %s\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    PrintHelp();
+    return args.empty() ? 2 : 0;
+  }
+  const auto& commands = structure::apps::Commands();
+  if (args.size() >= 2) {
+    std::string two = args[0] + " " + args[1];
+    for (const auto& c : commands) {
+      if (two == c.name) return c.run(std::vector<std::string>(args.begin() + 2, args.end()));
+    }
+  }
+  for (const auto& c : commands) {
+    if (args[0] == c.name) return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  // A group word alone ("schema") lists its subcommands.
+  bool group = false;
+  for (const auto& c : commands) {
+    if (std::strncmp(c.name, args[0].c_str(), args[0].size()) == 0 && c.name[args[0].size()] == ' ') {
+      if (!group) std::fprintf(stderr, "usage: structure %s <subcommand>\n\n", args[0].c_str());
+      std::fprintf(stderr, "  %-16s %s\n", c.name, c.summary);
+      group = true;
+    }
+  }
+  if (group) return 2;
+  std::fprintf(stderr, "structure: unknown command '%s' (see structure --help)\n", args[0].c_str());
+  return 2;
+}

@@ -1,0 +1,117 @@
+// Json: a small mutable JSON value with insertion-ordered objects, used wherever JSON is built
+// or rewritten (schemas, lowering, provider requests, results). Hot-path reading of large
+// documents uses simdjson instead; this type favours clarity and exact round trips.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+
+namespace structure {
+
+class Json {
+ public:
+  enum class Type { kNull, kBool, kInt, kDouble, kString, kArray, kObject };
+  using Array = std::vector<Json>;
+  using Member = std::pair<std::string, Json>;
+  using Object = std::vector<Member>;  // insertion order is kept; keys are unique
+
+  Json() = default;  // null
+  Json(std::nullptr_t) {}
+  Json(bool b) : type_(Type::kBool), b_(b) {}
+  Json(int v) : type_(Type::kInt), i_(v) {}
+  Json(int64_t v) : type_(Type::kInt), i_(v) {}
+  Json(uint64_t v);  // stored as int when it fits, else double
+  Json(double v) : type_(Type::kDouble), d_(v) {}
+  Json(const char* s) : type_(Type::kString), s_(s) {}
+  Json(std::string s) : type_(Type::kString), s_(std::move(s)) {}
+  Json(std::string_view s) : type_(Type::kString), s_(s) {}
+  Json(Array a);
+  Json(Object o);
+
+  Json(const Json& other);
+  Json(Json&& other) noexcept = default;
+  Json& operator=(const Json& other);
+  Json& operator=(Json&& other) noexcept = default;
+  ~Json() = default;
+
+  static Json MakeArray() { return Json(Array{}); }
+  static Json MakeObject() { return Json(Object{}); }
+
+  Type type() const { return type_; }
+  bool is_null() const { return type_ == Type::kNull; }
+  bool is_bool() const { return type_ == Type::kBool; }
+  bool is_int() const { return type_ == Type::kInt; }
+  bool is_double() const { return type_ == Type::kDouble; }
+  bool is_number() const { return type_ == Type::kInt || type_ == Type::kDouble; }
+  // An integer in the JSON Schema sense: an int, or a double with no fractional part.
+  bool is_integral() const;
+  bool is_string() const { return type_ == Type::kString; }
+  bool is_array() const { return type_ == Type::kArray; }
+  bool is_object() const { return type_ == Type::kObject; }
+
+  // Accessors assume the matching type (checked with assert in debug builds).
+  bool as_bool() const;
+  int64_t as_int() const;      // kInt, or a kDouble truncated
+  double as_double() const;    // any number
+  const std::string& as_string() const;
+  std::string& as_string();
+  const Array& as_array() const;
+  Array& as_array();
+  const Object& as_object() const;
+  Object& as_object();
+
+  // Object helpers. find() returns nullptr when absent or when this is not an object.
+  const Json* find(std::string_view key) const;
+  Json* find(std::string_view key);
+  bool contains(std::string_view key) const { return find(key) != nullptr; }
+  // Sets key (replacing in place, or appending); turns null into an object first.
+  Json& set(std::string_view key, Json value);
+  // Returns the member, creating it as null when absent; turns null into an object first.
+  Json& operator[](std::string_view key);
+  bool erase(std::string_view key);
+
+  // Array helpers; push_back turns null into an array first.
+  void push_back(Json value);
+  size_t size() const;  // elements, members or 0
+
+  // JSON equality in the JSON Schema sense: 1 == 1.0; object key order is ignored.
+  bool operator==(const Json& other) const;
+  bool operator!=(const Json& other) const { return !(*this == other); }
+
+ private:
+  Type type_ = Type::kNull;
+  bool b_ = false;
+  int64_t i_ = 0;
+  double d_ = 0;
+  std::string s_;
+  std::unique_ptr<Array> a_;
+  std::unique_ptr<Object> o_;
+};
+
+struct ParseOptions {
+  size_t max_depth = 512;        // deeper nesting is an error, never a stack overflow
+  std::string source = "<input>";  // used as the file part of error locations
+};
+
+// Parses exactly one JSON text (surrounding white space allowed).
+// Errors are kInvalidArgument with "source:line:col: what is wrong".
+Result<Json> ParseJson(std::string_view text, const ParseOptions& options = {});
+
+// Serializes compactly (pretty = false) or with two-space indentation. Doubles print in the
+// shortest form that reads back to the same value (integral doubles as "2.0").
+std::string ToJson(const Json& value, bool pretty = false);
+
+// Appends a JSON string literal (with quotes and escapes) for s to out.
+void AppendJsonString(std::string& out, std::string_view s);
+
+// Reads a whole file. kNotFound when it cannot be opened.
+Result<std::string> ReadFile(const std::string& path);
+
+}  // namespace structure

@@ -1,0 +1,37 @@
+// Loading the TOML configuration. The only place that includes toml++.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "config/engine_config.h"
+
+namespace structure::config {
+
+// The configuration used when no file is given: one provider "simulator" (kind openai, base URL
+// http://127.0.0.1:8089/v1, profile openai-strict) and the aliases default:fast and
+// default:analyze pointing at it.
+EngineConfig DefaultConfig();
+
+// Parses TOML text on top of DefaultConfig(). Providers named in the file replace the default
+// simulator provider. Errors are kInvalidArgument:
+//   syntax:      "<source>:<line>:<col>: <what is wrong>"
+//   bad values:  "<source>: providers.openai.limits.max_concurrency: must be > 0 (was -1)"
+// Unknown keys are errors too, so a typo never silently falls back to a default.
+Result<EngineConfig> ParseConfig(std::string_view toml_text, const std::string& source);
+
+// Reads and parses a file; kNotFound when it cannot be read.
+Result<EngineConfig> LoadConfigFile(const std::string& path);
+
+// Checks cross references (aliases -> providers, settings.model -> alias or provider/model).
+Status CheckConfig(const EngineConfig& config);
+
+// The effective configuration as JSON. API keys are never included: for each provider it shows
+// the environment variable's name and whether it is set ("apiKey": "set" | "not set").
+Json ConfigToJson(const EngineConfig& config);
+
+// Known provider kinds, for messages and validation.
+bool IsKnownProviderKind(std::string_view kind);
+
+}  // namespace structure::config

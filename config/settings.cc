@@ -1,0 +1,80 @@
+#include "config/settings.h"
+
+#include <cstdio>
+
+namespace structure::config {
+
+namespace {
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+Settings ApplyOverride(Settings base, const SettingsOverride& over) {
+  if (over.model) base.model = *over.model;
+  if (over.schema_builder_model) base.schema_builder_model = *over.schema_builder_model;
+  if (over.confidence_threshold) base.confidence_threshold = *over.confidence_threshold;
+  if (over.require_provider_strict_output) {
+    base.require_provider_strict_output = *over.require_provider_strict_output;
+  }
+  if (over.max_loops) base.max_loops = *over.max_loops;
+  if (over.token_budget) base.token_budget = *over.token_budget;
+  return base;
+}
+
+Status CheckOverride(const SettingsOverride& over, const std::string& where) {
+  if (over.max_loops && (*over.max_loops < 1 || *over.max_loops > 10)) {
+    return InvalidArgument(where + ": maxLoops must be 1..10 (was " +
+                           std::to_string(*over.max_loops) + ")");
+  }
+  if (over.confidence_threshold &&
+      !(*over.confidence_threshold >= 0 && *over.confidence_threshold <= 1)) {
+    return InvalidArgument(where + ": confidenceThreshold must be 0..1 (was " +
+                           Num(*over.confidence_threshold) + ")");
+  }
+  if (over.token_budget && *over.token_budget < 0) {
+    return InvalidArgument(where + ": tokenBudget must be >= 0 (was " +
+                           std::to_string(*over.token_budget) + ")");
+  }
+  if (over.model && over.model->empty()) return InvalidArgument(where + ": model is empty");
+  if (over.schema_builder_model && over.schema_builder_model->empty()) {
+    return InvalidArgument(where + ": schemaBuilderModel is empty");
+  }
+  return Status::Ok();
+}
+
+Result<Settings> ResolveSettings(const EngineConfig& config, const std::string& tenant,
+                                 const std::string& project, const SettingsOverride& request) {
+  Settings s = config.settings;
+  if (auto t = config.tenants.find(tenant); !tenant.empty() && t != config.tenants.end()) {
+    STRUCTURE_RETURN_IF_ERROR(CheckOverride(t->second.settings, "tenant " + tenant));
+    s = ApplyOverride(s, t->second.settings);
+    if (auto p = t->second.projects.find(project);
+        !project.empty() && p != t->second.projects.end()) {
+      STRUCTURE_RETURN_IF_ERROR(CheckOverride(p->second, "project " + project));
+      s = ApplyOverride(s, p->second);
+    }
+  }
+  STRUCTURE_RETURN_IF_ERROR(CheckOverride(request, "request"));
+  s = ApplyOverride(s, request);
+  return s;
+}
+
+Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& model_ref) {
+  if (auto a = config.aliases.find(model_ref); a != config.aliases.end()) return a->second;
+  auto slash = model_ref.find('/');
+  std::string provider = slash == std::string::npos ? model_ref : model_ref.substr(0, slash);
+  if (config.providers.count(provider)) {
+    return ModelAlias{provider, slash == std::string::npos ? "" : model_ref.substr(slash + 1)};
+  }
+  if (model_ref.find(':') != std::string::npos) {
+    return NotFound("unknown model alias '" + model_ref + "'");
+  }
+  return NotFound("unknown provider '" + provider + "' in model '" + model_ref + "'");
+}
+
+}  // namespace structure::config

@@ -1,0 +1,27 @@
+// The settings cascade: built-in defaults -> config file -> tenant -> project -> request.
+#pragma once
+
+#include <string>
+
+#include "base/status.h"
+#include "config/engine_config.h"
+
+namespace structure::config {
+
+// Applies `over` on top of `base` (set fields win).
+Settings ApplyOverride(Settings base, const SettingsOverride& over);
+
+// The effective settings for a request in scope (tenant, project may be empty). An unknown
+// tenant or project simply contributes nothing. The result is checked: kInvalidArgument names
+// the level and field of a bad value, e.g. "request: maxLoops must be 1..10 (was 12)".
+Result<Settings> ResolveSettings(const EngineConfig& config, const std::string& tenant,
+                                 const std::string& project, const SettingsOverride& request);
+
+// Checks one level's values; `where` prefixes the message ("tenant acme").
+Status CheckOverride(const SettingsOverride& over, const std::string& where);
+
+// Resolves a model reference: an alias ("default:fast") or "provider/model" or a provider name.
+// kNotFound names the unknown alias or provider.
+Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& model_ref);
+
+}  // namespace structure::config

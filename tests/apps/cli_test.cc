@@ -1,0 +1,82 @@
+// Black-box tests of the `structure` binary's foundation commands.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct CommandRun {
+  int exit_code;
+  std::string out;
+};
+
+// Runs the binary through the shell with stderr folded into the output.
+CommandRun Structure(const std::string& args) {
+  std::string cmd = std::string(STRUCTURE_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(CliTest, VersionPrintsTheVersion) {
+  CommandRun r = Structure("version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("structure ", 0), 0u);
+}
+
+TEST(CliTest, HelpListsCommands) {
+  CommandRun r = Structure("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("config check"), std::string::npos);
+  EXPECT_NE(r.out.find("version"), std::string::npos);
+}
+
+TEST(CliTest, UnknownCommandExitsTwo) {
+  CommandRun r = Structure("frobnicate");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("unknown command 'frobnicate'"), std::string::npos);
+}
+
+TEST(CliTest, ConfigCheckPrintsEffectiveConfig) {
+  CommandRun r = Structure(std::string("config check ") + STRUCTURE_SOURCE_DIR + "/examples/structure.toml");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"maxConcurrency\": 256"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"apiKeyEnv\": \"OPENAI_API_KEY\""), std::string::npos);
+}
+
+TEST(CliTest, ConfigCheckWithoutFileShowsSimulatorDefault) {
+  CommandRun r = Structure("config check");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"simulator\""), std::string::npos);
+}
+
+TEST(CliTest, ConfigCheckOnSyntaxErrorPrintsLocationAndExitsTwo) {
+  std::string path = testing::TempDir() + "/bad_config.toml";
+  std::ofstream(path) << "[structure]\nmaxLoops = = 3\n";
+  CommandRun r = Structure("config check " + path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find(path + ":2:"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, ConfigCheckOnBadValueNamesItAndExitsTwo) {
+  std::string path = testing::TempDir() + "/bad_value.toml";
+  std::ofstream(path) << "[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nmax_concurrency = -3\n";
+  CommandRun r = Structure("config check " + path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("providers.p.limits.max_concurrency: must be > 0 (was -3)"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, UnknownFlagIsNamed) {
+  CommandRun r = Structure("config check --bogus");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("unknown flag --bogus"), std::string::npos);
+}
+
+}  // namespace

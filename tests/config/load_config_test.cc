@@ -1,0 +1,136 @@
+#include "config/load_config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace structure::config {
+namespace {
+
+Result<EngineConfig> Parse(const std::string& text) { return ParseConfig(text, "test.toml"); }
+
+std::string ErrorOf(const std::string& text) {
+  auto r = Parse(text);
+  EXPECT_FALSE(r.ok()) << text;
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(LoadConfigTest, RunsWithNoFileOnTheSimulatorDefault) {
+  EngineConfig c = DefaultConfig();
+  ASSERT_TRUE(CheckConfig(c).ok());
+  ASSERT_EQ(c.providers.count("simulator"), 1u);
+  EXPECT_EQ(c.aliases.at("default:fast").provider, "simulator");
+  EXPECT_EQ(c.settings.max_loops, 3);
+  EXPECT_DOUBLE_EQ(c.settings.confidence_threshold, 0.8);
+}
+
+TEST(LoadConfigTest, EmptyFileKeepsDefaults) {
+  auto r = Parse("");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->providers.count("simulator"), 1u);
+}
+
+TEST(LoadConfigTest, ReadsTheExampleConfig) {
+  auto r = LoadConfigFile(std::string(STRUCTURE_SOURCE_DIR) + "/examples/structure.toml");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const EngineConfig& c = *r;
+  EXPECT_EQ(c.providers.count("simulator"), 0u);  // the file names its own providers
+  const ProviderConfig& openai = c.providers.at("openai");
+  EXPECT_EQ(openai.kind, "openai");
+  EXPECT_EQ(openai.api_key_env, "OPENAI_API_KEY");
+  EXPECT_EQ(openai.limits.max_concurrency, 256);
+  EXPECT_DOUBLE_EQ(openai.limits.requests_per_minute, 500);
+  EXPECT_EQ(openai.limits.timeout_ms, 60000);
+  EXPECT_EQ(c.aliases.at("default:analyze").provider, "anthropic");
+  EXPECT_EQ(c.aliases.at("default:fast").model, "gpt-4o-mini");
+  EXPECT_EQ(c.providers.at("gemini").model_profiles.at("gemini-2.0-flash").find("max_enum_values")->as_int(), 100);
+  EXPECT_EQ(*c.tenants.at("acme").settings.max_loops, 5);
+  EXPECT_DOUBLE_EQ(*c.tenants.at("acme").projects.at("billing").confidence_threshold, 0.9);
+}
+
+TEST(LoadConfigTest, SyntaxErrorGivesFileLineColumn) {
+  std::string e = ErrorOf("[structure]\nmaxLoops = = 3\n");
+  EXPECT_EQ(e.rfind("test.toml:2:", 0), 0u) << e;
+}
+
+TEST(LoadConfigTest, NegativeLimitIsNamedPrecisely) {
+  std::string e = ErrorOf(
+      "[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nmax_concurrency = -1\n");
+  EXPECT_NE(e.find("providers.p.limits.max_concurrency: must be > 0 (was -1)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nrequests_per_minute = -5\n");
+  EXPECT_NE(e.find("providers.p.limits.requests_per_minute: must be >= 0 (was -5)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.limits]\ntokens_per_minute = -1.5\n");
+  EXPECT_NE(e.find("tokens_per_minute: must be >= 0 (was -1.5)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.limits]\ntimeout_ms = 0\n");
+  EXPECT_NE(e.find("timeout_ms: must be > 0 (was 0)"), std::string::npos) << e;
+}
+
+TEST(LoadConfigTest, UnknownProviderKindIsNamed) {
+  std::string e = ErrorOf("[providers.p]\nkind = \"opneai\"\n");
+  EXPECT_NE(e.find("providers.p.kind: unknown provider kind 'opneai'"), std::string::npos) << e;
+  EXPECT_EQ(e.rfind("test.toml:2:", 0), 0u) << e;
+}
+
+TEST(LoadConfigTest, MissingProviderKindIsNamed) {
+  EXPECT_NE(ErrorOf("[providers.p]\nmodel = \"m\"\n").find("providers.p.kind: is required"),
+            std::string::npos);
+}
+
+TEST(LoadConfigTest, UnknownAliasIsNamed) {
+  std::string e = ErrorOf(
+      "[structure]\nmodel = \"default:smart\"\n[providers.p]\nkind = \"openai\"\n"
+      "[aliases]\n\"default:fast\" = \"p/m\"\n");
+  EXPECT_NE(e.find("structure.model: unknown model alias 'default:smart'"), std::string::npos) << e;
+}
+
+TEST(LoadConfigTest, AliasToUnknownProviderIsNamed) {
+  std::string e = ErrorOf("[aliases]\n\"default:fast\" = \"nobody/m\"\n");
+  EXPECT_NE(e.find("aliases.default:fast: unknown provider 'nobody'"), std::string::npos) << e;
+}
+
+TEST(LoadConfigTest, UnknownKeysAreErrorsNotSilentDefaults) {
+  std::string e = ErrorOf("[structure]\nmaxLoop = 3\n");
+  EXPECT_NE(e.find("structure.maxLoop: unknown key"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nrpm = 3\n");
+  EXPECT_NE(e.find("providers.p.limits.rpm: unknown key"), std::string::npos) << e;
+}
+
+TEST(LoadConfigTest, WrongTypesAreNamed) {
+  EXPECT_NE(ErrorOf("[structure]\nmaxLoops = \"three\"\n").find("structure.maxLoops: must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[structure]\nrequireProviderStrictOutput = 1\n").find("must be true or false"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("providers = 3\n").find("providers: must be a table"), std::string::npos);
+}
+
+TEST(LoadConfigTest, OutOfRangeSettingsAreNamed) {
+  EXPECT_NE(ErrorOf("[structure]\nmaxLoops = 11\n").find("maxLoops must be 1..10 (was 11)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[structure]\nconfidenceThreshold = 1.5\n").find("confidenceThreshold must be 0..1"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[tenants.t.settings]\nmaxLoops = 0\n").find("tenants.t.settings: maxLoops must be 1..10 (was 0)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[stores]\nbuilder_cache_ttl_days = -1\n").find("stores.builder_cache_ttl_days: must be >= 0"),
+            std::string::npos);
+}
+
+TEST(LoadConfigTest, MissingFileIsNotFound) {
+  auto r = LoadConfigFile("/nonexistent/structure.toml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Code::kNotFound);
+}
+
+TEST(ConfigToJsonTest, NeverPrintsTheKeyItself) {
+  setenv("STRUCTURE_TEST_SECRET_KEY", "sk-very-secret-value", 1);
+  auto r = Parse("[providers.p]\nkind = \"openai\"\napi_key_env = \"STRUCTURE_TEST_SECRET_KEY\"\n"
+                 "[aliases]\n\"default:fast\" = \"p\"\n\"default:analyze\" = \"p\"\n");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  std::string out = ToJson(ConfigToJson(*r));
+  EXPECT_EQ(out.find("sk-very-secret-value"), std::string::npos);
+  EXPECT_NE(out.find("\"apiKeyEnv\":\"STRUCTURE_TEST_SECRET_KEY\",\"apiKey\":\"set\""), std::string::npos) << out;
+  unsetenv("STRUCTURE_TEST_SECRET_KEY");
+}
+
+}  // namespace
+}  // namespace structure::config

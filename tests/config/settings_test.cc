@@ -1,0 +1,84 @@
+#include "config/settings.h"
+
+#include <gtest/gtest.h>
+
+#include "config/load_config.h"
+
+namespace structure::config {
+namespace {
+
+EngineConfig Cascade() {
+  auto r = ParseConfig(
+      "[structure]\nmaxLoops = 4\ntokenBudget = 1000\n"
+      "[tenants.acme.settings]\nmaxLoops = 5\nconfidenceThreshold = 0.7\n"
+      "[tenants.acme.projects.billing.settings]\nconfidenceThreshold = 0.9\n"
+      "[tenants.other.settings]\nrequireProviderStrictOutput = false\n",
+      "cascade.toml");
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return *r;
+}
+
+TEST(SettingsTest, FileOverridesBuiltInDefaults) {
+  auto s = ResolveSettings(Cascade(), "", "", {});
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->max_loops, 4);
+  EXPECT_EQ(s->token_budget, 1000);
+  EXPECT_DOUBLE_EQ(s->confidence_threshold, 0.8);  // built-in default survives
+}
+
+TEST(SettingsTest, TenantOverridesFile) {
+  auto s = ResolveSettings(Cascade(), "acme", "", {});
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->max_loops, 5);
+  EXPECT_DOUBLE_EQ(s->confidence_threshold, 0.7);
+  EXPECT_EQ(s->token_budget, 1000);
+}
+
+TEST(SettingsTest, ProjectOverridesTenant) {
+  auto s = ResolveSettings(Cascade(), "acme", "billing", {});
+  ASSERT_TRUE(s.ok());
+  EXPECT_DOUBLE_EQ(s->confidence_threshold, 0.9);
+  EXPECT_EQ(s->max_loops, 5);
+}
+
+TEST(SettingsTest, RequestOverridesProject) {
+  SettingsOverride req;
+  req.max_loops = 2;
+  req.confidence_threshold = 0.5;
+  auto s = ResolveSettings(Cascade(), "acme", "billing", req);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->max_loops, 2);
+  EXPECT_DOUBLE_EQ(s->confidence_threshold, 0.5);
+}
+
+TEST(SettingsTest, ProjectOfAnotherTenantDoesNotApply) {
+  auto s = ResolveSettings(Cascade(), "other", "billing", {});
+  ASSERT_TRUE(s.ok());
+  EXPECT_DOUBLE_EQ(s->confidence_threshold, 0.8);
+  EXPECT_FALSE(s->require_provider_strict_output);
+}
+
+TEST(SettingsTest, BadRequestValueIsNamed) {
+  SettingsOverride req;
+  req.max_loops = 12;
+  auto s = ResolveSettings(Cascade(), "", "", req);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(), "request: maxLoops must be 1..10 (was 12)");
+}
+
+TEST(ResolveModelTest, ResolvesAliasesProvidersAndProviderModel) {
+  EngineConfig c = DefaultConfig();
+  auto a = ResolveModel(c, "default:fast");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->provider, "simulator");
+  auto b = ResolveModel(c, "simulator/sim-2");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->model, "sim-2");
+  auto bad = ResolveModel(c, "default:nope");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "unknown model alias 'default:nope'");
+  EXPECT_EQ(ResolveModel(c, "nobody/m").status().code(), Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace structure::config
