@@ -1,0 +1,108 @@
+#include "actors/builder_cache_actor.h"
+
+#include <chrono>
+#include <map>
+#include <vector>
+
+#include "actors/loop_driver.h"
+
+namespace structure::actors {
+
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+BuildOutcome FromCache(const registry::CachedBuild& c) {
+  BuildOutcome o;
+  o.cache_hit = true;
+  o.loop.status = c.need ? pipeline::Outcome::kNeedMoreInput : pipeline::Outcome::kOk;
+  o.loop.need = c.question;
+  o.loop.data = c.schema;
+  return o;
+}
+
+struct BuilderCacheState {
+  std::shared_ptr<registry::BuilderCacheStore> store;
+  int64_t ttl_ms = 0;
+  std::map<std::string, std::vector<caf::typed_response_promise<BuildOutcome>>> waiting;
+  std::map<std::string, std::string> normalized;  // key -> text, for builds in flight
+};
+
+// Runs one builder loop and reports back to the cache.
+caf::behavior BuildRunner(caf::event_based_actor* self, caf::actor cache, BuildJob job) {
+  auto run = std::make_shared<LoopRun>();
+  run->spec = std::move(job.spec);
+  run->pool = job.pool;
+  run->lane = job.lane;
+  run->timeout = job.timeout;
+  std::string key = job.key;
+  run->on_finish = [self, cache, key](pipeline::StructureResult r) {
+    BuildOutcome o;
+    o.loop = std::move(r);
+    self->send(cache, built_atom_v, key, std::move(o));
+    self->quit();
+  };
+  StartLoop(self, run);
+  return {};
+}
+
+caf::behavior BuilderCache(caf::stateful_actor<BuilderCacheState>* self,
+                           std::shared_ptr<registry::BuilderCacheStore> store, int64_t ttl_ms) {
+  self->state.store = std::move(store);
+  self->state.ttl_ms = ttl_ms;
+  return {
+      [self](build_atom, BuildJob& job) -> caf::result<BuildOutcome> {
+        auto& st = self->state;
+        // A store error is a miss: the call costs tokens but still succeeds.
+        auto hit = st.store->Get(job.key, job.normalized, NowMs(), st.ttl_ms);
+        if (hit.ok() && hit->has_value()) return FromCache(**hit);
+        auto rp = self->make_response_promise<BuildOutcome>();
+        auto& waiters = st.waiting[job.key];
+        waiters.push_back(rp);
+        if (waiters.size() == 1) {
+          st.normalized[job.key] = job.normalized;
+          self->spawn(BuildRunner, caf::actor_cast<caf::actor>(self), std::move(job));
+        }
+        return rp;
+      },
+      [self](built_atom, const std::string& key, BuildOutcome& outcome) {
+        auto& st = self->state;
+        const auto& r = outcome.loop;
+        if (r.status == pipeline::Outcome::kOk || r.status == pipeline::Outcome::kNeedMoreInput) {
+          registry::CachedBuild c;
+          c.need = r.status == pipeline::Outcome::kNeedMoreInput;
+          c.schema = r.data;
+          c.question = r.need;
+          c.created_ms = NowMs();
+          const Json* conf = r.data.find("confidence");
+          c.confidence = conf != nullptr && conf->is_number() ? conf->as_double() : 0;
+          // A failed write only costs a future call; the answer itself is good.
+          (void)st.store->Put(key, st.normalized[key], c);
+        }
+        st.normalized.erase(key);
+        auto it = st.waiting.find(key);
+        if (it == st.waiting.end()) return;
+        auto waiters = std::move(it->second);
+        st.waiting.erase(it);
+        for (size_t i = 0; i < waiters.size(); ++i) {
+          BuildOutcome o = outcome;
+          o.cache_hit = i > 0;  // only the first caller paid for the call
+          if (o.cache_hit) o.loop.usage = {};
+          waiters[i].deliver(std::move(o));
+        }
+      },
+  };
+}
+
+}  // namespace
+
+caf::actor SpawnBuilderCache(caf::actor_system& system,
+                             std::shared_ptr<registry::BuilderCacheStore> store, int64_t ttl_ms) {
+  return system.spawn(BuilderCache, std::move(store), ttl_ms);
+}
+
+}  // namespace structure::actors

@@ -1,0 +1,77 @@
+// CAF message types, atoms and the type-ID block of the engine's actors. Plain structs from
+// providers/ travel as local-only (unsafe) message types: the pool is not published over the
+// network yet, so they need no inspect() overloads.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "base/status.h"
+#include "providers/call.h"
+#include "providers/dispatch_queue.h"
+#include "providers/endpoint.h"
+#include "providers/rate_limit.h"
+#include "providers/transport.h"
+
+namespace structure::actors {
+
+// kInteractive is served first and overtakes any bulk backlog.
+using Lane = providers::QueueLane;
+
+struct PoolRequest {
+  providers::ProviderCall call;
+  Lane lane = Lane::kBulk;
+  // Whole budget (queueing, every attempt, backoff); 0 = none.
+  std::chrono::milliseconds timeout{0};
+  uint64_t cancel_key = 0;  // cancel_atom with this key cancels it; 0 = not cancellable
+};
+
+struct PoolReply {
+  Status status;                  // ok, or why the call failed after retries
+  providers::ProviderReply reply; // meaningful iff status.ok()
+  int attempts = 0;               // HTTP attempts made
+  int http_status = 0;            // of the last attempt (0: none or transport failure)
+  int64_t queued_us = 0;          // arrival to first dispatch
+  int64_t wire_us = 0;            // transfer time of the last attempt
+  int64_t total_us = 0;           // arrival to reply
+};
+
+struct PoolStats {
+  int64_t queued = 0;
+  int64_t in_flight = 0;
+  int64_t max_in_flight = 0;
+  int64_t concurrency_cap = 0;
+  int64_t completed = 0;     // replies sent (any status)
+  int64_t succeeded = 0;
+  int64_t retries = 0;       // attempts beyond the first
+  int64_t rate_limited = 0;  // 429s seen
+};
+
+struct PoolConfig {
+  providers::Endpoint endpoint;
+  providers::Limits limits;
+  providers::BackoffPolicy backoff;
+  int max_retries = 4;              // transient faults (5xx, resets, timeouts) per request
+  int max_rate_limit_retries = 30;  // 429s per request
+  std::chrono::milliseconds max_retry_after{60'000};  // cap on a server-requested pause
+  uint64_t seed = 0x5eed;           // jitter RNG seed
+};
+
+using Completions = std::vector<providers::Completion>;
+
+}  // namespace structure::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::PoolRequest)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::PoolReply)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::PoolStats)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::Completions)
+
+CAF_BEGIN_TYPE_ID_BLOCK(structure, caf::first_custom_type_id)
+  CAF_ADD_ATOM(structure, structure::actors, cancel_atom, "cancel")
+  CAF_ADD_ATOM(structure, structure::actors, stats_atom, "stats")
+  CAF_ADD_ATOM(structure, structure::actors, io_done_atom, "io_done")
+  CAF_ADD_ATOM(structure, structure::actors, wake_atom, "wake")
+CAF_END_TYPE_ID_BLOCK(structure)

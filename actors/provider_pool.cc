@@ -1,0 +1,296 @@
+#include "actors/provider_pool.h"
+
+#include <chrono>
+#include <ctime>
+#include <random>
+#include <unordered_map>
+
+#include "providers/http_status.h"
+#include "providers/wire.h"
+
+namespace structure::actors {
+namespace {
+
+using providers::DispatchQueue;
+using providers::TimePoint;
+
+using PoolImplActor = ProviderPoolActor::extend<caf::reacts_to<io_done_atom, Completions>,
+                                                caf::reacts_to<wake_atom>>;
+
+struct Pending {
+  PoolRequest request;
+  providers::HttpRequest http;
+  int64_t est_tokens = 0;
+  int attempts = 0;
+  int transient_retries = 0;
+  int rate_limited = 0;
+  bool in_flight = false;
+  int last_http_status = 0;
+  int64_t last_wire_us = 0;
+  TimePoint arrived;
+  TimePoint deadline = DispatchQueue::kNoDeadline;
+  std::optional<TimePoint> first_dispatch;
+  caf::typed_response_promise<PoolReply> promise;
+};
+
+struct PoolState {
+  PoolConfig config;
+  std::optional<providers::Limiter> limiter;
+  std::unique_ptr<providers::Transport> transport;
+  std::mt19937_64 rng;
+  std::unordered_map<uint64_t, Pending> pending;
+  DispatchQueue queue;
+  std::optional<TimePoint> wake_at;
+  uint64_t next_id = 1;
+  PoolStats stats;
+
+  ~PoolState() {
+    if (transport) transport->Shutdown();
+  }
+};
+
+using Self = PoolImplActor::stateful_pointer<PoolState>;
+
+int64_t Micros(TimePoint a, TimePoint b) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(b - a).count();
+}
+
+void Reply(Self self, uint64_t id, Status status, providers::ProviderReply reply = {}) {
+  auto& st = self->state;
+  auto it = st.pending.find(id);
+  if (it == st.pending.end()) return;
+  Pending& p = it->second;
+  TimePoint now = self->clock().now();
+  if (p.in_flight) {
+    // Abandoned on the wire (deadline, cancel, shutdown): free its slot now.
+    if (st.transport) st.transport->Cancel(id);
+    st.limiter->Release(p.est_tokens, std::nullopt, now);
+  }
+  PoolReply out;
+  out.status = std::move(status);
+  out.reply = std::move(reply);
+  out.attempts = p.attempts;
+  out.http_status = p.last_http_status;
+  out.wire_us = p.last_wire_us;
+  out.queued_us = Micros(p.arrived, p.first_dispatch.value_or(now));
+  out.total_us = Micros(p.arrived, now);
+  ++st.stats.completed;
+  if (out.status.ok()) ++st.stats.succeeded;
+  p.promise.deliver(std::move(out));
+  st.queue.Forget(id);
+  st.pending.erase(it);
+}
+
+void ArmWake(Self self, TimePoint at) {
+  auto& st = self->state;
+  if (st.wake_at && *st.wake_at <= at) return;
+  st.wake_at = at;
+  auto delay = std::max(at - self->clock().now(), providers::Duration::zero());
+  self->delayed_send(caf::actor_cast<PoolImplActor>(self), delay, wake_atom_v);
+}
+
+void Dispatch(Self self, uint64_t id, TimePoint now) {
+  auto& st = self->state;
+  Pending& p = st.pending.at(id);
+  st.queue.Take(id);
+  st.limiter->Acquire(p.est_tokens, now);
+  p.in_flight = true;
+  ++p.attempts;
+  if (p.attempts > 1) ++st.stats.retries;
+  if (!p.first_dispatch) p.first_dispatch = now;
+  providers::HttpRequest http = p.http;
+  if (p.deadline != DispatchQueue::kNoDeadline) {
+    int64_t left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(p.deadline - now)
+                          .count() + 1;
+    if (http.timeout_ms <= 0 || left_ms < http.timeout_ms) http.timeout_ms = left_ms;
+  }
+  st.stats.max_in_flight = std::max<int64_t>(st.stats.max_in_flight, st.limiter->in_flight());
+  st.transport->Start(id, std::move(http));
+}
+
+// Admits queued requests while limits allow, then arms one wake for the next event.
+void Pump(Self self) {
+  auto& st = self->state;
+  TimePoint now = self->clock().now();
+  if (st.wake_at && *st.wake_at <= now) st.wake_at.reset();
+  for (uint64_t id : st.queue.Expired(now)) {
+    Reply(self, id, Status(Code::kDeadlineExceeded, "deadline passed before a reply arrived"));
+  }
+  std::optional<TimePoint> next = st.queue.NextEvent();
+  while (auto id = st.queue.Peek(now)) {
+    const Pending& p = st.pending.at(*id);
+    auto d = st.limiter->Check(p.est_tokens, now, p.request.lane == Lane::kBulk);
+    if (!d.go) {
+      if (d.ready_at && (!next || *d.ready_at < *next)) next = d.ready_at;
+      break;
+    }
+    Dispatch(self, *id, now);
+  }
+  if (next) ArmWake(self, *next);
+}
+
+void Retry(Self self, uint64_t id, Pending& p, TimePoint at, bool front_now, Status last) {
+  auto& st = self->state;
+  if (at >= p.deadline) {
+    // The last error says more than "deadline" would.
+    Reply(self, id, Status(last.code(), last.message() + " (no time left for a retry)"));
+    return;
+  }
+  if (front_now) {
+    st.queue.PushFront(id);
+  } else {
+    st.queue.Delay(id, at);
+  }
+}
+
+void OnCompletion(Self self, providers::Completion& c) {
+  auto& st = self->state;
+  auto it = st.pending.find(c.id);
+  if (it == st.pending.end() || !it->second.in_flight) return;  // cancelled or expired
+  Pending& p = it->second;
+  TimePoint now = self->clock().now();
+  p.in_flight = false;
+  p.last_http_status = c.response.status;
+  p.last_wire_us = c.response.wire_us;
+  auto parsed = providers::ParseReply(st.config.endpoint.kind, c.response);
+  auto hint = providers::ParseRateHint(c.response, static_cast<int64_t>(std::time(nullptr)));
+  if (parsed.ok()) {
+    const auto& u = parsed->usage;
+    std::optional<int64_t> actual;
+    if (u.input_tokens + u.output_tokens > 0) actual = u.input_tokens + u.output_tokens;
+    st.limiter->Release(p.est_tokens, actual, now);
+    st.limiter->OnSuccess();
+    if (hint.remaining_requests && *hint.remaining_requests == 0) {
+      // The reset header says when the whole window is back; one more request is due after
+      // a single refill step, about a minute / limit.
+      providers::Duration step = std::chrono::seconds(1);
+      if (hint.limit_requests && *hint.limit_requests > 0) {
+        step = std::chrono::microseconds(60'000'000 / *hint.limit_requests);
+      }
+      if (hint.reset_requests) step = std::min<providers::Duration>(step, *hint.reset_requests);
+      st.limiter->PauseUntil(now + step);
+    }
+    Reply(self, c.id, Status::Ok(), std::move(parsed).value());
+    return;
+  }
+  st.limiter->Release(p.est_tokens, std::nullopt, now);
+  Status status = parsed.status();
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  if (status.code() == Code::kResourceExhausted) {
+    ++st.stats.rate_limited;
+    ++p.rate_limited;
+    auto delay = hint.retry_after
+                     ? std::min<providers::Duration>(*hint.retry_after, st.config.max_retry_after)
+                     : providers::BackoffDelay(st.config.backoff, p.rate_limited, unit(st.rng));
+    // The limit belongs to the key, so the whole endpoint waits, not just this request.
+    st.limiter->OnRateLimited(now + delay);
+    if (p.rate_limited > st.config.max_rate_limit_retries) {
+      Reply(self, c.id, std::move(status));
+    } else {
+      Retry(self, c.id, p, now + delay, /*front_now=*/true, std::move(status));
+    }
+  } else if (status.retryable()) {
+    ++p.transient_retries;
+    auto delay = hint.retry_after
+                     ? std::min<providers::Duration>(*hint.retry_after, st.config.max_retry_after)
+                     : providers::BackoffDelay(st.config.backoff, p.transient_retries,
+                                               unit(st.rng));
+    if (p.transient_retries > st.config.max_retries) {
+      Reply(self, c.id, std::move(status));
+    } else {
+      Retry(self, c.id, p, now + delay, /*front_now=*/false, std::move(status));
+    }
+  } else {
+    Reply(self, c.id, std::move(status));
+  }
+}
+
+void FailAll(Self self, const Status& status) {
+  std::vector<uint64_t> ids;
+  ids.reserve(self->state.pending.size());
+  for (const auto& [id, p] : self->state.pending) ids.push_back(id);
+  for (uint64_t id : ids) Reply(self, id, status);
+}
+
+PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
+                                          providers::TransportFactory factory) {
+  auto& st = self->state;
+  st.config = std::move(config);
+  st.limiter.emplace(st.config.limits, self->clock().now());
+  st.rng.seed(st.config.seed);
+  caf::actor_addr weak = self->address();
+  if (factory) {
+    st.transport = factory([weak](std::vector<providers::Completion>&& done) {
+      if (auto hdl = caf::actor_cast<PoolImplActor>(weak)) {
+        caf::anon_send(hdl, io_done_atom_v, Completions(std::move(done)));
+      }
+    });
+  }
+  self->set_exit_handler([self](caf::exit_msg& msg) {
+    FailAll(self, Status(Code::kCancelled, "provider pool shutting down"));
+    if (self->state.transport) self->state.transport->Shutdown();
+    self->quit(msg.reason);
+  });
+  return {
+      [self](PoolRequest& req) -> caf::typed_response_promise<PoolReply> {
+        auto& st = self->state;
+        uint64_t id = st.next_id++;
+        Pending& p = st.pending[id];
+        p.promise = self->make_response_promise<PoolReply>();
+        p.arrived = self->clock().now();
+        if (req.timeout.count() > 0) p.deadline = p.arrived + req.timeout;
+        auto promise = p.promise;
+        auto http = providers::BuildRequest(req.call, st.config.endpoint);
+        if (!st.transport) {
+          Reply(self, id, Internal("provider pool: the transport could not be created"));
+        } else if (!http.ok()) {
+          Reply(self, id, http.status());
+        } else {
+          p.http = std::move(http).value();
+          p.est_tokens = providers::EstimateTokens(p.http, req.call.max_tokens);
+          Status feasible = st.limiter->CheckFeasible(p.est_tokens);
+          if (!feasible.ok()) {
+            Reply(self, id, std::move(feasible));
+          } else {
+            Lane lane = req.lane;
+            p.request = std::move(req);
+            st.queue.Push(id, lane, p.deadline);
+            Pump(self);
+          }
+        }
+        return promise;
+      },
+      [self](cancel_atom, uint64_t key) {
+        if (key == 0) return;
+        std::vector<uint64_t> ids;
+        for (const auto& [id, p] : self->state.pending) {
+          if (p.request.cancel_key == key) ids.push_back(id);
+        }
+        for (uint64_t id : ids) Reply(self, id, Status(Code::kCancelled, "cancelled by caller"));
+        Pump(self);
+      },
+      [self](stats_atom) -> PoolStats {
+        auto& st = self->state;
+        PoolStats s = st.stats;
+        s.in_flight = st.limiter->in_flight();
+        s.queued = static_cast<int64_t>(st.queue.waiting());
+        s.concurrency_cap = st.limiter->concurrency_cap();
+        return s;
+      },
+      [self](io_done_atom, Completions& done) {
+        for (auto& c : done) OnCompletion(self, c);
+        Pump(self);
+      },
+      [self](wake_atom) { Pump(self); },
+  };
+}
+
+}  // namespace
+
+ProviderPoolActor SpawnProviderPool(caf::actor_system& system, PoolConfig config,
+                                    providers::TransportFactory transport_factory) {
+  auto impl = system.spawn(PoolBehavior, std::move(config), std::move(transport_factory));
+  return caf::actor_cast<ProviderPoolActor>(impl);
+}
+
+}  // namespace structure::actors

@@ -1,0 +1,12 @@
+# `structure batch` (issue 8): the pure batch logic (line parsing, journal, reorder buffer,
+# progress, the driver over an abstract submit function) and the command.
+add_library(structure_batch STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/batch/batch_line.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/batch_runner.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/journal.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/progress.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/reorder_buffer.cc)
+target_link_libraries(structure_batch PUBLIC structure_content structure_base Threads::Threads)
+
+list(APPEND STRUCTURE_APP_SOURCES structure/cmd_batch.cc)
+list(APPEND STRUCTURE_APP_LIBS structure_batch)

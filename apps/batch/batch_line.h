@@ -1,0 +1,58 @@
+// One line of a `structure batch` input file: its identity (the id, or the line number when it
+// has none), the parsed request with the command's defaults filled in, or why the line is bad.
+// And the output line written for a result.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/json.h"
+#include "base/status.h"
+#include "pipeline/request.h"
+#include "pipeline/result.h"
+
+namespace structure::batch {
+
+// Values a line may leave out; set from the command's flags. Empty/null = no default.
+struct LineDefaults {
+  Json schema;              // inline schema (--schema FILE)
+  std::string schema_name;  // --schema-name
+  std::string schema_text;  // --schema-text
+  std::optional<int64_t> max_loops;
+  std::string tenant;
+  std::string project;
+  std::string model;
+  std::string priority = "bulk";  // batch work yields to interactive calls by default
+};
+
+struct BatchLine {
+  uint64_t line_no = 0;  // 1-based position in the input
+  Json id;               // the line's "id" (string or integer); null when absent or unreadable
+  std::string key;       // identity for --resume: KeyForId(id), or KeyForLine(line_no)
+  std::optional<pipeline::StructureRequest> request;  // set iff the line is good
+  Status error;          // why the line is bad (kInvalidArgument), ok otherwise
+};
+
+// The resume identity of a record: the compact JSON of its id ("\"a-1\"", "17"), or "line:N".
+std::string KeyForId(const Json& id);
+std::string KeyForLine(uint64_t line_no);
+
+// True for a line holding only white space (skipped, produces no output).
+bool IsBlankLine(std::string_view text);
+
+// Parses one input line {"id", "prompt", "schema" | "schemaName" | "schemaText", "maxLoops",
+// "tenant", "project", ...} (any field of pipeline::ParseRequest). Never fails: a bad line
+// comes back with `error` set, naming the line and what is wrong, keyed by id when the id
+// could be read, else by line number.
+BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefaults& defaults);
+
+// The output line for a result, newline included: {"id": ID, ...ResultToJson(result)}, or
+// {"line": N, ...} when the record has no id.
+std::string FormatResultLine(const Json& id, uint64_t line_no, const pipeline::StructureResult& result);
+
+// The error result for a bad line (code "bad_request").
+pipeline::StructureResult BadLineResult(const Status& error);
+
+}  // namespace structure::batch

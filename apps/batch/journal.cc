@@ -1,0 +1,144 @@
+#include "apps/batch/journal.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "apps/batch/batch_line.h"
+#include "base/json.h"
+
+namespace structure::batch {
+namespace {
+
+Status OsError(const std::string& what, const std::string& path) {
+  return Unavailable(what + " " + path + ": " + std::strerror(errno));
+}
+
+Status WriteAll(int fd, std::string_view data, const std::string& name) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return OsError("cannot write", name);
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return Status::Ok();
+}
+
+uint64_t Tokens(const Json& result, std::string_view key) {
+  const Json* usage = result.find("usage");
+  const Json* v = usage ? usage->find(key) : nullptr;
+  return v && v->is_number() && v->as_double() > 0 ? static_cast<uint64_t>(v->as_int()) : 0;
+}
+
+// Atomically replaces `path` with `content`: a crash leaves either the old or the new file.
+Status Rewrite(const std::string& path, std::string_view content) {
+  std::string tmp = path + ".resume-tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return OsError("cannot create", tmp);
+  Status st = WriteAll(fd, content, tmp);
+  if (st.ok() && ::fsync(fd) != 0) st = OsError("cannot sync", tmp);
+  ::close(fd);
+  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0) st = OsError("cannot rename onto", path);
+  if (!st.ok()) ::unlink(tmp.c_str());
+  return st;
+}
+
+}  // namespace
+
+Result<JournalScan> RecoverJournal(const std::string& path) {
+  JournalScan scan;
+  if (::access(path.c_str(), F_OK) != 0) return scan;
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  std::string_view all = *text;
+  size_t complete = all.rfind('\n');
+  complete = complete == std::string_view::npos ? 0 : complete + 1;
+  scan.dropped_torn_tail = complete < all.size();
+
+  std::string kept;
+  uint64_t line_no = 0;
+  for (size_t pos = 0; pos < complete;) {
+    size_t nl = all.find('\n', pos);
+    std::string_view line = all.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (IsBlankLine(line)) continue;
+    ParseOptions po;
+    po.source = path + ":" + std::to_string(line_no);
+    auto rec = ParseJson(line, po);
+    std::string where = path + ":" + std::to_string(line_no) + ": ";
+    if (!rec.ok()) return InvalidArgument(rec.status().message() + " (not a batch result line)");
+    const Json* status = rec->find("status");
+    if (!status || !status->is_string()) return InvalidArgument(where + "no \"status\": not a batch result line");
+    std::string key;
+    if (const Json* id = rec->find("id")) {
+      key = KeyForId(*id);
+    } else if (const Json* n = rec->find("line"); n && n->is_int()) {
+      key = KeyForLine(static_cast<uint64_t>(n->as_int()));
+    } else {
+      return InvalidArgument(where + "neither \"id\" nor \"line\": not a batch result line");
+    }
+    const Json* code = rec->find("code");
+    if (status->as_string() == "error" && code && code->is_string() && code->as_string() == "cancelled") {
+      ++scan.dropped_cancelled;
+      continue;
+    }
+    if (!scan.done.insert(key).second) continue;
+    scan.counts.AddNamed(status->as_string(), Tokens(*rec, "inputTokens"), Tokens(*rec, "outputTokens"));
+    ++scan.records;
+    kept.append(line);
+    kept.push_back('\n');
+  }
+  if (scan.dropped_cancelled > 0 || kept.size() != complete) {
+    STRUCTURE_RETURN_IF_ERROR(Rewrite(path, kept));
+  } else if (scan.dropped_torn_tail) {
+    if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0) return OsError("cannot truncate", path);
+  }
+  return scan;
+}
+
+Result<JournalWriter> JournalWriter::Open(const std::string& path, bool truncate, bool sync) {
+  int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0);
+  int fd = ::open(path.c_str(), flags, 0644);
+  if (fd < 0) return OsError("cannot open", path);
+  return JournalWriter(fd, true, sync, path);
+}
+
+JournalWriter JournalWriter::ForFd(int fd) { return JournalWriter(fd, false, false, "<stdout>"); }
+
+JournalWriter::JournalWriter(JournalWriter&& o) noexcept
+    : fd_(o.fd_), owned_(o.owned_), sync_(o.sync_), name_(std::move(o.name_)) {
+  o.fd_ = -1;
+  o.owned_ = false;
+}
+
+JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
+  if (this != &o) {
+    if (owned_ && fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    owned_ = o.owned_;
+    sync_ = o.sync_;
+    name_ = std::move(o.name_);
+    o.fd_ = -1;
+    o.owned_ = false;
+  }
+  return *this;
+}
+
+JournalWriter::~JournalWriter() {
+  if (owned_ && fd_ >= 0) ::close(fd_);
+}
+
+Status JournalWriter::Append(std::string_view lines) {
+  if (lines.empty()) return Status::Ok();
+  STRUCTURE_RETURN_IF_ERROR(WriteAll(fd_, lines, name_));
+  if (sync_ && ::fdatasync(fd_) != 0) return OsError("cannot sync", name_);
+  return Status::Ok();
+}
+
+}  // namespace structure::batch

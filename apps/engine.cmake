@@ -1,0 +1,5 @@
+# Commands that call providers through the engine.
+list(APPEND STRUCTURE_APP_SOURCES
+  structure/engine_flags.cc
+  structure/cmd_run.cc)
+list(APPEND STRUCTURE_APP_LIBS structure_engine)

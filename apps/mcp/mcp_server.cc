@@ -1,0 +1,303 @@
+#include "apps/mcp/mcp_server.h"
+
+
+#include "pipeline/request.h"
+#include "pipeline/result.h"
+#include "registry/schema_registry.h"
+
+namespace structure::mcp {
+namespace {
+
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+
+// The seed's tool definition (§2.1), as MCP inputSchema/outputSchema.
+constexpr const char* kTools = R"JSON([
+  {
+    "name": "structure",
+    "title": "Structure free text into validated JSON",
+    "description": "Convert free-form content into a validated JSON object. Provide a prompt describing what should be extracted, plus a schema (JSON Schema, registry name, or natural-language description). Returns the validated JSON, or an error indicating missing information.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "prompt": {"type": "string", "description": "Free-form input text to be structured."},
+        "schema": {
+          "oneOf": [
+            {"type": "object", "description": "JSON Schema 2020-12, inline."},
+            {"type": "string", "description": "Schema name in registry (when schemaMode=named) OR natural-language description (when schemaMode=text)."}
+          ]
+        },
+        "schemaMode": {"type": "string", "enum": ["json", "named", "text"], "default": "json",
+                       "description": "Disambiguate when 'schema' is a string. Ignored when 'schema' is an object (always 'json')."},
+        "maxLoops": {"type": "integer", "default": 3, "minimum": 1, "maximum": 10}
+      },
+      "required": ["prompt", "schema"]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {"type": "string", "enum": ["ok", "need-more-input", "stale"]},
+        "data": {"type": "object", "description": "Validated JSON, present iff status=ok."},
+        "need": {"type": "string", "description": "Human-readable description of missing input, present iff status=need-more-input."},
+        "errors": {"type": "array", "items": {"type": "string"}, "description": "Validator messages from the last failed iteration, present iff status=stale."},
+        "schemaOrigin": {"type": "string", "description": "'inline' | 'registry:bundled' | 'registry:tenant:<id>' | 'registry:project:<id>' | 'inferred'. Useful for debugging."},
+        "iterations": {"type": "integer", "description": "Number of content-stage iterations consumed."}
+      },
+      "required": ["status", "schemaOrigin", "iterations"]
+    }
+  },
+  {
+    "name": "list_schemas",
+    "title": "List registry schemas",
+    "description": "Lists the schemas that 'structure' can use by name (schemaMode=named): bundled ones and the overrides of this tenant and project, with version, origin and title.",
+    "inputSchema": {"type": "object", "properties": {}},
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "schemas": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {"type": "string"},
+              "version": {"type": "string"},
+              "origin": {"type": "string"},
+              "title": {"type": "string"},
+              "description": {"type": "string"}
+            },
+            "required": ["name", "version", "origin"]
+          }
+        }
+      },
+      "required": ["schemas"]
+    }
+  }
+])JSON";
+
+Json TextContent(const std::string& text) {
+  Json item = Json::MakeObject();
+  item.set("type", "text");
+  item.set("text", text);
+  Json content = Json::MakeArray();
+  content.push_back(std::move(item));
+  return content;
+}
+
+Json ToolError(const std::string& message) {
+  Json r = Json::MakeObject();
+  r.set("content", TextContent(message));
+  r.set("isError", true);
+  return r;
+}
+
+Json ToolOk(Json structured) {
+  Json r = Json::MakeObject();
+  r.set("content", TextContent(ToJson(structured)));
+  r.set("structuredContent", std::move(structured));
+  r.set("isError", false);
+  return r;
+}
+
+// The seed's return fields only.
+Json StructuredResult(const pipeline::StructureResult& result) {
+  Json s = Json::MakeObject();
+  s.set("status", std::string(pipeline::OutcomeName(result.status)));
+  if (result.status == pipeline::Outcome::kOk) s.set("data", result.data);
+  if (result.status == pipeline::Outcome::kNeedMoreInput) s.set("need", result.need);
+  if (result.status == pipeline::Outcome::kStale) {
+    Json errors = Json::MakeArray();
+    for (const auto& e : result.errors) errors.push_back(e);
+    s.set("errors", std::move(errors));
+  }
+  s.set("schemaOrigin", result.schema_origin);
+  s.set("iterations", static_cast<int64_t>(result.iterations));
+  return s;
+}
+
+}  // namespace
+
+McpServer::McpServer(Engine& engine, McpOptions options, std::function<void(const std::string&)> write)
+    : engine_(engine), options_(std::move(options)), write_(std::move(write)) {}
+
+Json McpServer::ToolsJson() {
+  static const Json* tools = [] {
+    auto parsed = ParseJson(kTools);
+    return new Json(parsed.ok() ? std::move(*parsed) : Json::MakeArray());
+  }();
+  return *tools;
+}
+
+void McpServer::Send(const Json& message) {
+  std::string text = ToJson(message);
+  std::lock_guard<std::mutex> lock(mu_);
+  write_(text);
+}
+
+void McpServer::Reply(const Json& id, Json result) {
+  Json m = Json::MakeObject();
+  m.set("jsonrpc", "2.0");
+  m.set("id", id);
+  m.set("result", std::move(result));
+  Send(m);
+}
+
+void McpServer::ReplyError(const Json& id, int code, const std::string& message) {
+  Json error = Json::MakeObject();
+  error.set("code", code);
+  error.set("message", message);
+  Json m = Json::MakeObject();
+  m.set("jsonrpc", "2.0");
+  m.set("id", id);
+  m.set("error", std::move(error));
+  Send(m);
+}
+
+void McpServer::HandleMessage(std::string_view text) {
+  ParseOptions po;
+  po.source = "message";
+  auto message = ParseJson(text, po);
+  if (!message.ok()) return ReplyError(Json(), kParseError, "parse error: " + message.status().message());
+  if (!message->is_object()) {
+    return ReplyError(Json(), kInvalidRequest, "a message must be a JSON object (batches are not supported)");
+  }
+  const Json* id = message->find("id");
+  const Json* method = message->find("method");
+  if (method == nullptr) {
+    // A response from the client (we send no requests) or garbage: nothing to answer.
+    if (id != nullptr && message->find("result") == nullptr && message->find("error") == nullptr) {
+      ReplyError(*id, kInvalidRequest, "method: is required");
+    }
+    return;
+  }
+  if (!method->is_string()) return ReplyError(id ? *id : Json(), kInvalidRequest, "method: must be a string");
+  if (id == nullptr) return;  // notifications (initialized, cancelled, ...) need no answer
+  if (!id->is_string() && !id->is_integral()) {
+    return ReplyError(Json(), kInvalidRequest, "id: must be a string or an integer");
+  }
+  const std::string& name = method->as_string();
+  const Json* params = message->find("params");
+  if (name == "initialize") {
+    std::string version = kProtocolVersion;
+    // Older revisions a client may ask for are answered in kind; anything else gets ours.
+    if (params != nullptr) {
+      if (const Json* v = params->find("protocolVersion"); v != nullptr && v->is_string()) {
+        for (const char* known : {"2025-06-18", "2025-03-26", "2024-11-05"}) {
+          if (v->as_string() == known) version = known;
+        }
+      }
+    }
+    Json tools = Json::MakeObject();
+    tools.set("listChanged", false);
+    Json caps = Json::MakeObject();
+    caps.set("tools", std::move(tools));
+    Json info = Json::MakeObject();
+    info.set("name", "structure");
+    info.set("version", options_.server_version);
+    Json r = Json::MakeObject();
+    r.set("protocolVersion", version);
+    r.set("capabilities", std::move(caps));
+    r.set("serverInfo", std::move(info));
+    r.set("instructions",
+          "Call 'structure' to turn free text into JSON valid against a schema; on "
+          "need-more-input, ask the user for what 'need' names and call again.");
+    return Reply(*id, std::move(r));
+  }
+  if (name == "ping") return Reply(*id, Json::MakeObject());
+  if (name == "tools/list") {
+    Json r = Json::MakeObject();
+    r.set("tools", ToolsJson());
+    return Reply(*id, std::move(r));
+  }
+  if (name == "tools/call") {
+    const Json* tool = params ? params->find("name") : nullptr;
+    if (tool == nullptr || !tool->is_string()) return ReplyError(*id, kInvalidParams, "params.name: must be a string");
+    Json arguments = Json::MakeObject();
+    if (const Json* a = params->find("arguments"); a != nullptr && !a->is_null()) {
+      if (!a->is_object()) return ReplyError(*id, kInvalidParams, "params.arguments: must be an object");
+      arguments = *a;
+    }
+    if (tool->as_string() == "structure") return CallStructure(*id, arguments);
+    if (tool->as_string() == "list_schemas") return CallListSchemas(*id, arguments);
+    return ReplyError(*id, kInvalidParams, "unknown tool '" + tool->as_string() + "'");
+  }
+  ReplyError(*id, kMethodNotFound, "method not found: " + name);
+}
+
+void McpServer::CallStructure(const Json& id, const Json& arguments) {
+  Json body = Json::MakeObject();
+  for (const auto& [key, value] : arguments.as_object()) {
+    if (key != "prompt" && key != "schema" && key != "schemaMode" && key != "maxLoops") {
+      return Reply(id, ToolError(key + ": unknown parameter (expected prompt, schema, schemaMode, maxLoops)"));
+    }
+    body.set(key, value);
+  }
+  if (!body.contains("schema")) return Reply(id, ToolError("schema: is required"));
+  if (!options_.scope.tenant.empty()) body.set("tenant", options_.scope.tenant);
+  if (!options_.scope.project.empty()) body.set("project", options_.scope.project);
+  pipeline::RequestLimits limits;
+  limits.max_prompt_bytes = options_.max_prompt_bytes;
+  limits.max_schema_bytes = options_.max_schema_bytes;
+  auto request = pipeline::ParseRequest(body, limits);
+  if (!request.ok()) return Reply(id, ToolError(request.status().message()));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++pending_;
+  }
+  engine_.Submit(std::move(*request), [this, id](pipeline::StructureResult result) {
+    if (result.status == pipeline::Outcome::kError) {
+      std::string text = "error " + result.error_code + ":";
+      for (const auto& e : result.errors) text += " " + e;
+      Reply(id, ToolError(text));
+    } else {
+      Reply(id, ToolOk(StructuredResult(result)));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    --pending_;
+    idle_.notify_all();
+  });
+}
+
+void McpServer::CallListSchemas(const Json& id, const Json& arguments) {
+  if (arguments.size() != 0) return Reply(id, ToolError("list_schemas takes no parameters"));
+  auto list = engine_.schemas().List(options_.scope);
+  if (!list.ok()) return Reply(id, ToolError(list.status().message()));
+  Json items = Json::MakeArray();
+  for (const auto& s : *list) {
+    Json item = Json::MakeObject();
+    item.set("name", s.name);
+    item.set("version", s.version);
+    item.set("origin", s.origin);
+    for (const char* key : {"title", "description"}) {
+      if (const Json* v = s.schema.find(key); v != nullptr && v->is_string()) item.set(key, *v);
+    }
+    items.push_back(std::move(item));
+  }
+  Json structured = Json::MakeObject();
+  structured.set("schemas", std::move(items));
+  Reply(id, ToolOk(std::move(structured)));
+}
+
+void McpServer::Drain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_.wait(lock, [this] { return pending_ == 0; });
+}
+
+int RunStdio(McpServer& server, std::FILE* in) {
+  std::string line;
+  char buf[65536];
+  while (std::fgets(buf, sizeof(buf), in) != nullptr) {
+    line += buf;
+    if (line.empty() || line.back() != '\n') continue;
+    line.pop_back();
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) server.HandleMessage(line);
+    line.clear();
+  }
+  if (!line.empty()) server.HandleMessage(line);
+  server.Drain();
+  return 0;
+}
+
+}  // namespace structure::mcp

@@ -1,0 +1,22 @@
+# `structure serve` (HTTP JSON API) and `structure mcp` (MCP over stdio).
+add_library(structure_server STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/server/api.cc
+  ${CMAKE_CURRENT_LIST_DIR}/server/auth.cc
+  ${CMAKE_CURRENT_LIST_DIR}/server/metrics.cc
+  ${CMAKE_CURRENT_LIST_DIR}/server/openapi.cc
+  ${CMAKE_CURRENT_LIST_DIR}/server/schema_routes.cc
+  ${CMAKE_CURRENT_LIST_DIR}/server/serve.cc
+  ${CMAKE_CURRENT_LIST_DIR}/server/server_config.cc
+  ${CMAKE_CURRENT_LIST_DIR}/server/sha256.cc)
+target_link_libraries(structure_server
+  PUBLIC structure_engine structure_http structure_base Threads::Threads
+  PRIVATE tomlplusplus::tomlplusplus)
+
+list(APPEND STRUCTURE_APP_SOURCES structure/cmd_serve.cc)
+list(APPEND STRUCTURE_APP_LIBS structure_server)
+
+add_library(structure_mcp STATIC ${CMAKE_CURRENT_LIST_DIR}/mcp/mcp_server.cc)
+target_link_libraries(structure_mcp PUBLIC structure_engine structure_base)
+
+list(APPEND STRUCTURE_APP_SOURCES structure/cmd_mcp.cc)
+list(APPEND STRUCTURE_APP_LIBS structure_mcp)

@@ -1,0 +1,54 @@
+// Engine options for `structure serve` and `structure mcp`: the shared engine flags, with the
+// config file's [server] table taken out before the engine's loader sees it (that loader
+// rejects unknown tables). Header-only because the engine flags live in the executable.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apps/server/server_config.h"
+#include "apps/structure/engine_flags.h"
+#include "config/load_config.h"
+
+namespace structure::server {
+
+// `argv` and `spec` are the command's; `args` is their parse. The server table comes from
+// --server-config FILE when given, else from the [server] table of --config FILE, else the
+// defaults. Errors name the file.
+inline Result<EngineOptions> EngineOptionsWithServerTable(const std::vector<std::string>& argv,
+                                                          const std::vector<apps::FlagSpec>& spec,
+                                                          const apps::Args& args,
+                                                          ServerConfig* server) {
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] == "--config") {
+      ++i;
+      continue;
+    }
+    if (argv[i].rfind("--config=", 0) == 0) continue;
+    rest.push_back(argv[i]);
+  }
+  auto without_config = apps::Args::Parse(rest, spec);
+  if (!without_config.ok()) return without_config.status();
+  auto options = apps::EngineOptionsFromArgs(*without_config);
+  if (!options.ok()) return options.status();
+  if (args.has("config")) {
+    const std::string path = args.get("config");
+    auto split = LoadSplitConfig(path);
+    if (!split.ok()) return split.status();
+    auto cfg = config::ParseConfig(split->engine_toml, path);
+    if (!cfg.ok()) return cfg.status();
+    options->config = std::move(*cfg);
+    if (split->has_server) *server = split->server;
+  }
+  if (args.has("server-config")) {
+    auto text = ReadFile(args.get("server-config"));
+    if (!text.ok()) return text.status();
+    auto parsed = ParseServerConfig(*text, args.get("server-config"));
+    if (!parsed.ok()) return parsed.status();
+    *server = std::move(*parsed);
+  }
+  return options;
+}
+
+}  // namespace structure::server

@@ -1,0 +1,59 @@
+// Counters and histograms of the HTTP API, rendered in the Prometheus text format (0.0.4).
+// Everything is computed from what a StructureResult and the HTTP layer know; see
+// docs/server.md for the metric names.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "pipeline/result.h"
+
+namespace structure::server {
+
+// A fixed-bucket histogram (cumulative counts are computed when rendering).
+struct Histogram {
+  std::vector<double> bounds;
+  std::vector<uint64_t> counts;  // one per bound plus +Inf
+  double sum = 0;
+  uint64_t count = 0;
+  void Observe(double v);
+};
+
+// The validator keyword a reason message is about ("maximum", "required", ...), or "other".
+std::string ReasonKeyword(const std::string& message);
+
+// Thread-safe.
+class Metrics {
+ public:
+  Metrics();
+
+  // One finished structure call. `schema` is the label for the schema: the registry name, or
+  // "inline" / "inferred".
+  void RecordCall(const pipeline::StructureResult& result, const std::string& schema,
+                  double seconds);
+  // Every HTTP response, by route template ("/v1/structure", "/v1/schemas/{name}", ...).
+  void RecordResponse(const std::string& method, const std::string& route, int status);
+  void SetInflight(int64_t n);
+
+  std::string Render() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::pair<std::string, std::string>, uint64_t> calls_;  // status, schemaOrigin
+  std::map<std::string, uint64_t> error_codes_;
+  std::map<std::pair<std::string, std::string>, uint64_t> reasons_;  // schema, keyword
+  std::map<std::tuple<std::string, std::string, int>, uint64_t> responses_;
+  Histogram iterations_;
+  Histogram call_seconds_;
+  uint64_t input_tokens_ = 0;
+  uint64_t output_tokens_ = 0;
+  uint64_t provider_rate_limited_ = 0;
+  int64_t inflight_ = 0;
+};
+
+}  // namespace structure::server

@@ -1,0 +1,74 @@
+#include "apps/server/serve.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "apps/http/http_server.h"
+#include "apps/server/api.h"
+#include "apps/server/metrics.h"
+
+namespace structure::server {
+
+int Serve(EngineOptions engine_options, const ServerConfig& config) {
+  // Blocked before any thread exists, so only the waiter below ever sees these signals.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  auto engine = Engine::Create(std::move(engine_options));
+  if (!engine.ok()) {
+    std::fprintf(stderr, "structure serve: %s\n", engine.status().message().c_str());
+    return 1;
+  }
+  Metrics metrics;
+  Api api(**engine, config, metrics);
+  http::ServerOptions so;
+  so.host = config.host;
+  so.port = config.port;
+  so.max_body_bytes = config.limits.max_body_bytes;
+  so.stop_grace = std::chrono::milliseconds(config.stop_grace_ms);
+  so.threads = config.threads;
+  auto server = http::HttpServer::Create(
+      so, [&api](http::HttpRequest r, http::Responder respond) { api.Handle(std::move(r), std::move(respond)); });
+  if (!server.ok()) {
+    std::fprintf(stderr, "structure serve: %s\n", server.status().message().c_str());
+    return 1;
+  }
+  if (config.keys.empty()) {
+    std::fprintf(stderr, "structure serve: warning: no API keys configured; every /v1 call gets 401\n");
+  }
+  std::printf("listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>((*server)->port()));
+  std::fflush(stdout);
+
+  std::atomic<bool> served{false};
+  http::HttpServer* raw = server->get();
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    if (served.load()) return;
+    std::fprintf(stderr, "structure serve: signal %d: stopping (finishing %lld calls under way)\n",
+                 sig, static_cast<long long>(api.inflight()));
+    raw->Stop();
+  });
+  (*server)->Run();
+  served.store(true);
+  // Wakes the waiter when Run ended without a signal; a pending signal does the same.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  // The engine goes first: calls still waiting are answered (cancelled) while the server's
+  // connections still exist.
+  engine->reset();
+  server->reset();
+  std::fprintf(stderr, "structure serve: stopped\n");
+  return 0;
+}
+
+}  // namespace structure::server

@@ -1,0 +1,62 @@
+// Settings of `structure serve`: listen address, request limits and API keys, read from the
+// [server] table of a TOML file (see examples/server.toml and docs/server.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+namespace structure::server {
+
+// One API key. Only its SHA-256 is stored; the tenant it acts for and the projects it may use
+// ("*" = every project of the tenant). The tenant level (no project) is always allowed.
+struct ApiKey {
+  std::string name;    // for logs and metrics; never the key
+  std::string sha256;  // lowercase hex digest of the key
+  std::string tenant;
+  std::vector<std::string> projects;
+};
+
+struct ServerLimits {
+  size_t max_body_bytes = 2 * 1024 * 1024;  // larger bodies: 413
+  size_t max_prompt_bytes = 256 * 1024;     // 413
+  size_t max_schema_bytes = 256 * 1024;     // 413
+  size_t max_schema_depth = 32;             // 400
+  int min_loops = 1;                        // maxLoops outside [min_loops, max_loops]: 400
+  int max_loops = 10;
+  size_t max_inflight = 256;  // structure calls under way; more get 429
+};
+
+struct ServerConfig {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8080;
+  int threads = 1;             // event-loop threads
+  int stop_grace_ms = 30000;   // SIGTERM: how long in-flight calls may still finish
+  ServerLimits limits;
+  std::vector<ApiKey> keys;
+};
+
+// Parses the [server] table of a TOML document; other top-level tables are ignored. A document
+// without [server] gives the defaults (and no keys). kInvalidArgument names the key, e.g.
+// "server.toml: server.keys[1].sha256: must be 64 lowercase hex digits".
+Result<ServerConfig> ParseServerConfig(std::string_view toml_text, const std::string& source);
+
+// A config file split in two: the engine's TOML (everything but [server]) and the server's.
+struct SplitConfig {
+  std::string engine_toml;  // the file unchanged when it has no [server] table
+  bool has_server = false;
+  ServerConfig server;
+};
+
+// Reads `path` and splits it. kNotFound when unreadable; kInvalidArgument for bad TOML or a bad
+// [server] table.
+Result<SplitConfig> LoadSplitConfig(const std::string& path);
+
+// Parses "HOST:PORT" (or ":PORT", "PORT") into config.host/port.
+Status ParseListen(std::string_view listen, ServerConfig& config);
+
+}  // namespace structure::server

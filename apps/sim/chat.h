@@ -1,0 +1,105 @@
+// The provider-neutral view of one chat call inside the simulator: what a dialect parsed from
+// the wire (ChatRequest) and what the simulator decided to answer (Answer).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apps/http/http_message.h"
+#include "base/json.h"
+
+namespace structure::sim {
+
+enum class Provider { kOpenAi, kAnthropic, kGemini, kOllama };
+
+// "openai", "anthropic", "gemini", "ollama".
+std::string_view ProviderName(Provider provider);
+
+struct ChatMessage {
+  std::string role;  // "system", "user", "assistant" ("model" is mapped to "assistant"), "tool"
+  std::string text;  // text parts joined with "\n"; tool calls/results as their JSON
+};
+
+struct ToolSpec {
+  std::string name;
+  Json schema;  // the parameters / input_schema (null when absent)
+};
+
+enum class OutputMode {
+  kText,        // no structured output requested
+  kJsonObject,  // JSON mode without a schema (json_object, Ollama "json")
+  kJsonSchema,  // schema-constrained output (schema below)
+  kTool,        // the answer is a tool call (tools present and a call is allowed)
+};
+
+// A schema the provider validates before answering; a rejection becomes a 400.
+struct CheckedSchema {
+  std::string profile;  // lowering profile name: "openai-strict", "anthropic-strict", ...
+  std::string where;    // provider wording of its location, for the error message
+  Json schema;
+};
+
+struct ChatRequest {
+  Provider provider = Provider::kOpenAi;
+  std::string model;
+  std::vector<ChatMessage> messages;  // system instructions first, when given
+  OutputMode mode = OutputMode::kText;
+  Json schema;  // kJsonSchema
+  std::vector<ToolSpec> tools;
+  std::string forced_tool;            // a tool the request names explicitly, else ""
+  std::optional<int64_t> max_tokens;  // output cap (max_tokens, maxOutputTokens, num_predict)
+  bool stream = false;                // Ollama NDJSON streaming
+  std::vector<CheckedSchema> checks;
+
+  // Texts used for matching and token estimates.
+  std::string LastUser() const;
+  std::string FirstUser() const;
+  std::string System() const;
+  std::string Conversation() const;  // "role: text" lines
+  // 1 + the number of assistant turns: how often this conversation has been asked.
+  int Attempt() const;
+};
+
+struct SlowBody {
+  size_t chunk_bytes = 0;  // 0 = not slow
+  int delay_ms = 0;
+};
+
+struct Answer {
+  enum class Kind {
+    kContent,    // text content (possibly JSON, prose, malformed, truncated)
+    kToolCall,   // a call of tool_name with tool_arguments
+    kRefusal,    // the provider's decline signal with text
+    kSafety,     // Gemini finishReason SAFETY (other providers: refusal)
+    kHttpError,  // an HTTP error in the provider's shape
+    kReset,      // TCP reset, no answer
+  };
+  Kind kind = Kind::kContent;
+  std::string text;  // content, refusal text, or error message
+  std::string tool_name;
+  std::string tool_arguments;         // JSON text; a fault may make it malformed
+  bool truncated = false;             // finish_reason length / max_tokens / MAX_TOKENS
+  int status = 0;                     // kHttpError
+  std::string error_type;             // optional override of the provider's error type
+  std::vector<http::Header> headers;  // extra response headers
+  std::optional<int> latency_ms;      // overrides the latency distribution
+  SlowBody slow;
+  std::string source;               // "scenario:<rule>" or "generate"
+  std::vector<std::string> faults;  // fault labels, counted in /stats
+};
+
+struct Usage {
+  int64_t input_tokens = 0;
+  int64_t output_tokens = 0;
+};
+
+// The simulator's token estimate: ceil(bytes / 4), at least 1 for non-empty text.
+int64_t EstimateTokens(std::string_view text);
+
+// Input tokens of a request: messages plus the schema and tool definitions it carries.
+int64_t EstimateInputTokens(const ChatRequest& request);
+
+}  // namespace structure::sim

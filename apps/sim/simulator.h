@@ -1,0 +1,68 @@
+// Simulator: decides the answer to one provider request (auth, provider checks, scenario rule
+// or generated object, content and transport faults, enforced rate limits, latency) and renders
+// it in the provider's wire format. Thread-safe; holds no sockets (see SimServer).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "apps/http/http_server.h"
+#include "apps/sim/dialect.h"
+#include "apps/sim/latency.h"
+#include "apps/sim/rate_limiter.h"
+#include "apps/sim/scenario.h"
+#include "apps/sim/stats.h"
+
+namespace structure::sim {
+
+struct SimOptions {
+  Scenario scenario;  // rules, keys, fault rates and limits (flags already merged in)
+  Latency latency;    // default answer latency
+  uint64_t seed = 0;
+};
+
+class Simulator {
+ public:
+  explicit Simulator(SimOptions options);
+
+  // The response to a request and how long to hold it before sending.
+  struct Outcome {
+    http::HttpResponse response;
+    int delay_ms = 0;
+  };
+  Outcome Decide(const http::HttpRequest& request);
+
+  // Schedules fn after a delay without blocking (HttpServer::After in production).
+  using Scheduler = std::function<void(std::chrono::milliseconds, std::function<void()>)>;
+  // Decide, then answer through respond, after the outcome's delay.
+  void Handle(http::HttpRequest request, http::Responder respond, const Scheduler& after);
+
+  Stats& stats() { return stats_; }
+  // Optional source of the open-connection count reported in /stats.
+  void set_connection_counter(std::function<size_t()> counter) {
+    connections_ = std::move(counter);
+  }
+
+ private:
+  Outcome Serve(const Dialect& dialect, const http::HttpRequest& request);
+  uint64_t RequestSeed(const http::HttpRequest& request);
+  Outcome Finish(int status, http::HttpResponse response, int delay_ms);
+  std::vector<std::string> CheckSchema(const CheckedSchema& check);
+
+  const SimOptions options_;
+  std::vector<std::unique_ptr<Dialect>> dialects_;
+  Stats stats_;
+  std::function<size_t()> connections_;
+  std::mutex mu_;                      // guards limiters_, seen_ and check_cache_
+  std::vector<RateLimiter> limiters_;  // one per dialect, same order
+  std::unordered_map<uint64_t, uint32_t> seen_;
+  std::unordered_map<uint64_t, std::vector<std::string>> check_cache_;
+};
+
+}  // namespace structure::sim

@@ -1,0 +1,84 @@
+#include "apps/sim/stats.h"
+
+namespace structure::sim {
+namespace {
+
+Json MapToJson(const std::map<std::string, int64_t>& m) {
+  Json o = Json::MakeObject();
+  for (const auto& [k, v] : m) o.set(k, v);
+  return o;
+}
+
+}  // namespace
+
+void Stats::CountRequest(const std::string& endpoint) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++total_;
+  ++requests_[endpoint];
+}
+
+void Stats::CountStatus(int status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++responses_[std::to_string(status)];
+}
+
+void Stats::CountRateLimited() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++rate_limited_;
+}
+
+void Stats::CountFault(const std::string& fault) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++faults_[fault];
+}
+
+void Stats::CountRule(const std::string& rule) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++rules_[rule];
+}
+
+void Stats::CountGenerated() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++generated_;
+}
+
+void Stats::CountTokens(int64_t input, int64_t output) {
+  std::lock_guard<std::mutex> lock(mu_);
+  input_tokens_ += input;
+  output_tokens_ += output;
+}
+
+void Stats::AddInFlight(int delta) {
+  std::lock_guard<std::mutex> lock(mu_);
+  in_flight_ += delta;
+}
+
+void Stats::Reset() {
+  std::lock_guard<std::mutex> lock(mu_);
+  requests_.clear();
+  responses_.clear();
+  faults_.clear();
+  rules_.clear();
+  total_ = rate_limited_ = generated_ = input_tokens_ = output_tokens_ = 0;
+}
+
+Json Stats::ToJson() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Json requests = MapToJson(requests_);
+  requests.set("total", total_);
+  Json tokens = Json::MakeObject();
+  tokens.set("input", input_tokens_);
+  tokens.set("output", output_tokens_);
+  Json o = Json::MakeObject();
+  o.set("requests", std::move(requests));
+  o.set("responses", MapToJson(responses_));
+  o.set("rate_limited", rate_limited_);
+  o.set("faults", MapToJson(faults_));
+  o.set("rules", MapToJson(rules_));
+  o.set("generated", generated_);
+  o.set("tokens", std::move(tokens));
+  o.set("in_flight", in_flight_);
+  return o;
+}
+
+}  // namespace structure::sim

@@ -1,0 +1,240 @@
+// `structure batch`: JSONL requests in, JSONL results out, K calls in flight, durable and
+// resumable (docs/batch.md). Exit 0 when every record ended ok, 1 when any did not, 2 for bad
+// usage or an unwritable output, 130 when interrupted before the input was read to the end.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "apps/batch/batch_runner.h"
+#include "apps/structure/command.h"
+#include "apps/structure/engine_flags.h"
+
+namespace structure::apps {
+namespace {
+
+std::atomic<int> g_interrupts{0};
+
+void OnInterrupt(int) {
+  int n = g_interrupts.fetch_add(1) + 1;
+  const char* msg = n == 1
+      ? "\nstructure batch: stopping: waiting for the calls in flight (Ctrl-C again cancels them)\n"
+      : "\nstructure batch: cancelling the calls in flight\n";
+  ssize_t ignored = ::write(STDERR_FILENO, msg, std::char_traits<char>::length(msg));
+  (void)ignored;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "structure batch: %s\n", message.c_str());
+  return 2;
+}
+
+int PrintUsage(const std::vector<FlagSpec>& spec) {
+  std::printf("%s", Usage(
+      "structure batch [IN.jsonl] [-o OUT.jsonl] [--concurrency K] [--ordered] [--resume] [flags]",
+      "Runs one structure call per input line and writes one result line per record.\n"
+      "Input line: {\"id\": ..., \"prompt\": ..., \"schema\" | \"schemaName\" | \"schemaText\": ...,\n"
+      "\"maxLoops\"?, \"tenant\"?, \"project\"?, ...}; missing fields take the flag defaults below.\n"
+      "Output line: {\"id\": ..., \"status\": ..., \"data\" | \"need\" | \"errors\": ..., ...} ({\"line\": N}\n"
+      "when the input line has no id). Reads stdin without IN, writes stdout without -o. Each\n"
+      "result is appended as soon as it completes, so a killed job loses nothing: rerun it with\n"
+      "--resume to skip the records already in OUT. Ctrl-C stops reading and waits for the calls\n"
+      "in flight; a second Ctrl-C cancels them (recorded as cancelled, rerun by --resume).\n"
+      "Exit 0 all ok, 1 some record not ok, 2 bad usage or output error, 130 interrupted.",
+      spec).c_str());
+  return 0;
+}
+
+// Args parses long flags only; -o is the conventional short form of --output.
+std::vector<std::string> TranslateShortFlags(const std::vector<std::string>& argv) {
+  std::vector<std::string> out;
+  for (const std::string& a : argv) {
+    if (a == "-o") {
+      out.push_back("--output");
+    } else if (a.rfind("-o", 0) == 0 && a.size() > 2 && a[2] != '-') {
+      out.push_back("--output=" + a.substr(2));
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
+  batch::LineDefaults d;
+  int schemas = args.has("schema") + args.has("schema-name") + args.has("schema-text");
+  if (schemas > 1) return InvalidArgument("give at most one of --schema, --schema-name, --schema-text");
+  if (args.has("schema")) {
+    auto text = ReadFile(args.get("schema"));
+    if (!text.ok()) return text.status();
+    ParseOptions po;
+    po.source = args.get("schema");
+    auto schema = ParseJson(*text, po);
+    if (!schema.ok()) return schema.status();
+    d.schema = std::move(*schema);
+  }
+  d.schema_name = args.get("schema-name");
+  d.schema_text = args.get("schema-text");
+  if (args.has("max-loops")) {
+    auto n = args.GetInt("max-loops", 3);
+    if (!n.ok()) return n.status();
+    d.max_loops = *n;
+  }
+  d.tenant = args.get("tenant");
+  d.project = args.get("project");
+  d.model = args.get("model");
+  d.priority = args.get("priority", "bulk");
+  return d;
+}
+
+// Records in a regular input file (non-blank lines), for the progress ETA.
+std::optional<uint64_t> CountRecords(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return std::nullopt;
+  uint64_t n = 0;
+  size_t pos = 0;
+  while (pos < text->size()) {
+    size_t nl = text->find('\n', pos);
+    if (nl == std::string::npos) nl = text->size();
+    if (!batch::IsBlankLine(std::string_view(*text).substr(pos, nl - pos))) ++n;
+    pos = nl + 1;
+  }
+  return n;
+}
+
+int RunBatch(const std::vector<std::string>& raw) {
+  std::vector<FlagSpec> spec = {
+      {"output", true, "FILE: the results (JSONL; default stdout); -o FILE and --out FILE work too"},
+      {"out", true, "FILE: same as --output"},
+      {"concurrency", true, "K: calls in flight at most (default 32)"},
+      {"ordered", false, "write results in input order (default: as they complete)"},
+      {"reorder-window", true, "N: --ordered: records started past the oldest unwritten one (default 4 K)"},
+      {"resume", false, "skip the records already in the output file; drop a torn last line"},
+      {"overwrite", false, "empty an existing output file first (default: refuse)"},
+      {"fsync", false, "fdatasync the output after each write (survives power loss, slower)"},
+      {"schema", true, "FILE: default inline JSON Schema for lines without one"},
+      {"schema-name", true, "NAME: default registry schema for lines without one"},
+      {"schema-text", true, "TEXT: default schema description for lines without one"},
+      {"max-loops", true, "N: default content-stage attempts, 1..10"},
+      {"tenant", true, "ID: default tenant scope"},
+      {"project", true, "ID: default project scope"},
+      {"model", true, "REF: default model alias or provider/model"},
+      {"priority", true, "interactive|bulk: default priority (default bulk)"},
+  };
+  AddEngineFlags(spec);
+  auto args = Args::Parse(TranslateShortFlags(raw), spec);
+  if (!args.ok()) return Fail(args.status().message());
+  if (args->help()) return PrintUsage(spec);
+  if (args->positional().size() > 1) return Fail("unexpected argument '" + args->positional()[1] + "'");
+  if (args->has("output") && args->has("out")) return Fail("give one of --output, --out");
+  std::string out_path = args->has("output") ? args->get("output") : args->get("out");
+  std::string in_path = args->positional().empty() ? "-" : args->positional()[0];
+  bool resume = args->has("resume");
+  if (out_path == "-") out_path.clear();
+  if (resume && out_path.empty()) return Fail("--resume needs an output file (-o OUT.jsonl)");
+  if (resume && args->has("overwrite")) return Fail("give one of --resume, --overwrite");
+
+  batch::BatchOptions options;
+  auto k = args->GetInt("concurrency", 32);
+  if (!k.ok()) return Fail(k.status().message());
+  if (*k < 1 || *k > 1000000) return Fail("--concurrency: must be 1..1000000 (was " + std::to_string(*k) + ")");
+  options.concurrency = static_cast<uint64_t>(*k);
+  options.ordered = args->has("ordered");
+  auto window = args->GetInt("reorder-window", 0);
+  if (!window.ok()) return Fail(window.status().message());
+  if (*window < 0 || (*window > 0 && static_cast<uint64_t>(*window) < options.concurrency)) {
+    return Fail("--reorder-window: must be at least --concurrency");
+  }
+  options.reorder_window = static_cast<uint64_t>(*window);
+  auto defaults = DefaultsFromArgs(*args);
+  if (!defaults.ok()) return Fail(defaults.status().message());
+  options.defaults = std::move(*defaults);
+
+  std::FILE* in = stdin;
+  if (in_path != "-") {
+    in = std::fopen(in_path.c_str(), "r");
+    if (!in) return Fail("cannot open " + in_path);
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in_closer(in_path == "-" ? nullptr : in, &std::fclose);
+
+  batch::JournalScan scan;
+  std::optional<batch::JournalWriter> journal;
+  if (out_path.empty()) {
+    journal.emplace(batch::JournalWriter::ForFd(STDOUT_FILENO));
+  } else {
+    if (resume) {
+      auto recovered = batch::RecoverJournal(out_path);
+      if (!recovered.ok()) return Fail(recovered.status().message());
+      scan = std::move(*recovered);
+      if (scan.dropped_torn_tail) std::fprintf(stderr, "structure batch: dropped a torn last line of %s\n", out_path.c_str());
+      if (scan.dropped_cancelled > 0) {
+        std::fprintf(stderr, "structure batch: %llu cancelled records of %s run again\n",
+                     static_cast<unsigned long long>(scan.dropped_cancelled), out_path.c_str());
+      }
+    } else if (!args->has("overwrite") && access(out_path.c_str(), F_OK) == 0) {
+      auto existing = ReadFile(out_path);
+      if (existing.ok() && !existing->empty()) {
+        return Fail(out_path + " exists: use --resume to continue it or --overwrite to start over");
+      }
+    }
+    auto opened = batch::JournalWriter::Open(out_path, args->has("overwrite"), args->has("fsync"));
+    if (!opened.ok()) return Fail(opened.status().message());
+    journal.emplace(std::move(*opened));
+  }
+
+  auto engine_options = EngineOptionsFromArgs(*args);
+  if (!engine_options.ok()) return Fail(engine_options.status().message());
+  // Engine threads start with SIGINT blocked, so the signal reaches this thread and wakes a
+  // blocking read of stdin.
+  sigset_t sigint;
+  sigemptyset(&sigint);
+  sigaddset(&sigint, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &sigint, nullptr);
+  auto created = Engine::Create(std::move(*engine_options));
+  pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
+  if (!created.ok()) return Fail(created.status().message());
+  std::unique_ptr<Engine> engine = std::move(*created);
+
+  options.progress = isatty(STDERR_FILENO) == 1;
+  if (options.progress && in_path != "-") options.total = CountRecords(in_path);
+  options.interrupts = &g_interrupts;
+  options.cancel = [&engine] { engine.reset(); };
+
+  struct sigaction sa = {};
+  sa.sa_handler = OnInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocking read of stdin must wake up
+  sigaction(SIGINT, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);  // a closed stdout becomes a write error, reported
+
+  Engine* raw_engine = engine.get();
+  batch::BatchRunner runner(
+      options,
+      [raw_engine](pipeline::StructureRequest request, std::function<void(pipeline::StructureResult)> done) {
+        raw_engine->Submit(std::move(request), std::move(done));
+      },
+      &*journal, resume ? &scan : nullptr);
+  batch::BatchReport report = runner.Run(in);
+  engine.reset();
+  signal(SIGINT, SIG_DFL);
+
+  batch::BatchCounts all = report.all();
+  double rate = report.elapsed_s > 0 ? static_cast<double>(report.run.total()) / report.elapsed_s : 0;
+  std::fprintf(stderr, "%s\n",
+               batch::FormatSummary(all, report.resumed.total(), report.elapsed_s, rate,
+                                    report.interrupted).c_str());
+  if (!report.io_error.ok()) return Fail(report.io_error.message());
+  if (report.interrupted) return 130;
+  return all.all_ok() ? 0 : 1;
+}
+
+}  // namespace
+
+STRUCTURE_COMMAND("batch", "run one structure call per JSONL line, durably, K in flight", RunBatch);
+
+}  // namespace structure::apps

@@ -1,0 +1,110 @@
+// `structure run`: one structure call; prints the result JSON.
+// Exit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage.
+#include <cstdio>
+
+#include "apps/structure/command.h"
+#include "apps/structure/engine_flags.h"
+
+namespace structure::apps {
+namespace {
+
+int Usage(const std::vector<FlagSpec>& spec) {
+  std::printf("%s", apps::Usage(
+      "structure run (--prompt TEXT | --prompt-file F) (--schema FILE | --schema-name NAME | "
+      "--schema-text TEXT) [flags]",
+      "Turns the prompt into one JSON object valid against the schema and prints the result:\n"
+      "{\"status\": \"ok\" | \"need-more-input\" | \"stale\" | \"error\", \"data\" | \"need\" | "
+      "\"errors\", ...}.\nExit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage. Without "
+      "--config the\nbuilt-in simulator provider at 127.0.0.1:8089 is called (start it with "
+      "`structure sim`).",
+      spec).c_str());
+  return 0;
+}
+
+int ExitCode(pipeline::Outcome o) {
+  switch (o) {
+    case pipeline::Outcome::kOk: return 0;
+    case pipeline::Outcome::kNeedMoreInput: return 3;
+    case pipeline::Outcome::kStale: return 4;
+    case pipeline::Outcome::kError: return 1;
+  }
+  return 1;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "structure run: %s\n", message.c_str());
+  return 2;
+}
+
+int RunRun(const std::vector<std::string>& argv) {
+  std::vector<FlagSpec> spec = {
+      {"prompt", true, "TEXT: the free text to structure"},
+      {"prompt-file", true, "FILE: read the prompt from a file (- for stdin)"},
+      {"schema", true, "FILE: an inline JSON Schema file"},
+      {"schema-name", true, "NAME: a registry schema (project -> tenant -> bundled)"},
+      {"schema-text", true, "TEXT: describe the schema in words (built by the schema builder)"},
+      {"max-loops", true, "N: content-stage attempts, 1..10 (default 3)"},
+      {"tenant", true, "ID: tenant scope"},
+      {"project", true, "ID: project scope (needs --tenant)"},
+      {"model", true, "REF: model alias or provider/model (default: structure.model)"},
+      {"final-tool", false, "answer through a submit tool (agent-loop style)"},
+      {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
+  };
+  AddEngineFlags(spec);
+  auto args = Args::Parse(argv, spec);
+  if (!args.ok()) return Fail(args.status().message());
+  if (args->help()) return Usage(spec);
+  if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
+
+  Json body = Json::MakeObject();
+  if (args->has("prompt") == args->has("prompt-file")) return Fail("give exactly one of --prompt, --prompt-file");
+  if (args->has("prompt")) {
+    body.set("prompt", args->get("prompt"));
+  } else {
+    std::string path = args->get("prompt-file");
+    Result<std::string> text = path == "-" ? ReadFile("/dev/stdin") : ReadFile(path);
+    if (!text.ok()) return Fail(text.status().message());
+    body.set("prompt", *text);
+  }
+  int schemas = args->has("schema") + args->has("schema-name") + args->has("schema-text");
+  if (schemas != 1) return Fail("give exactly one of --schema, --schema-name, --schema-text");
+  if (args->has("schema")) {
+    auto text = ReadFile(args->get("schema"));
+    if (!text.ok()) return Fail(text.status().message());
+    ParseOptions po;
+    po.source = args->get("schema");
+    auto schema = ParseJson(*text, po);
+    if (!schema.ok()) return Fail(schema.status().message());
+    body.set("schema", *schema);
+  } else if (args->has("schema-name")) {
+    body.set("schemaName", args->get("schema-name"));
+  } else {
+    body.set("schemaText", args->get("schema-text"));
+  }
+  if (args->has("max-loops")) {
+    auto n = args->GetInt("max-loops", 3);
+    if (!n.ok()) return Fail(n.status().message());
+    body.set("maxLoops", static_cast<int64_t>(*n));
+  }
+  for (const char* key : {"tenant", "project", "model"}) {
+    if (args->has(key)) body.set(key, args->get(key));
+  }
+  if (args->has("final-tool")) body.set("finalTool", true);
+  if (args->has("array")) body.set("arrayMode", true);
+  auto request = pipeline::ParseRequest(body);
+  if (!request.ok()) return Fail(request.status().message());
+
+  auto options = EngineOptionsFromArgs(*args);
+  if (!options.ok()) return Fail(options.status().message());
+  auto engine = Engine::Create(std::move(*options));
+  if (!engine.ok()) return Fail(engine.status().message());
+  pipeline::StructureResult result = (*engine)->Run(std::move(*request));
+  std::printf("%s\n", ToJson(pipeline::ResultToJson(result), true).c_str());
+  return ExitCode(result.status);
+}
+
+}  // namespace
+
+STRUCTURE_COMMAND("run", "structure one prompt against a schema and print the result", RunRun);
+
+}  // namespace structure::apps

@@ -1,0 +1,58 @@
+// `structure serve`: the HTTP JSON API (docs/server.md) until SIGTERM/SIGINT.
+#include <cstdio>
+
+#include "apps/server/engine_setup.h"
+#include "apps/server/serve.h"
+#include "apps/structure/command.h"
+
+namespace structure::apps {
+namespace {
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "structure serve: %s\n", message.c_str());
+  return 2;
+}
+
+int RunServe(const std::vector<std::string>& argv) {
+  std::vector<FlagSpec> spec = {
+      {"listen", true, "HOST:PORT: listen address (default: server.listen, else 127.0.0.1:8080)"},
+      {"port", true, "N: port (0 picks a free one; overrides the port of --listen)"},
+      {"server-config", true, "FILE: TOML file whose [server] table holds keys and limits "
+                              "(default: the [server] table of --config)"},
+  };
+  AddEngineFlags(spec);
+  auto args = Args::Parse(argv, spec);
+  if (!args.ok()) return Fail(args.status().message());
+  if (args->help()) {
+    std::printf("%s", Usage("structure serve [--config FILE] [--listen HOST:PORT] [flags]",
+                            "Serves the HTTP JSON API: POST /v1/structure, /v1/schemas, /healthz, "
+                            "/metrics,\n/v1/openapi.json. API keys, tenants and limits come from "
+                            "the [server] table\n(see examples/server.toml). Prints \"listening on "
+                            "HOST:PORT\" first; SIGTERM stops\naccepting, finishes calls under way "
+                            "and exits 0.",
+                            spec)
+                          .c_str());
+    return 0;
+  }
+  if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
+  server::ServerConfig config;
+  auto options = server::EngineOptionsWithServerTable(argv, spec, *args, &config);
+  if (!options.ok()) return Fail(options.status().message());
+  if (args->has("listen")) {
+    Status st = server::ParseListen(args->get("listen"), config);
+    if (!st.ok()) return Fail("--listen: " + st.message());
+  }
+  if (args->has("port")) {
+    auto port = args->GetInt("port", 0);
+    if (!port.ok()) return Fail(port.status().message());
+    if (*port < 0 || *port > 65535) return Fail("--port: must be 0..65535");
+    config.port = static_cast<uint16_t>(*port);
+  }
+  return server::Serve(std::move(*options), config);
+}
+
+}  // namespace
+
+STRUCTURE_COMMAND("serve", "serve the HTTP JSON API (structure calls, schemas, metrics)", RunServe);
+
+}  // namespace structure::apps

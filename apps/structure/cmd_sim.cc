@@ -1,0 +1,182 @@
+// `structure sim`: the offline provider simulator (docs/simulator.md). Serves the OpenAI,
+// Anthropic, Gemini and Ollama chat wire formats on loopback until SIGINT/SIGTERM.
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cstdio>
+
+#include "apps/sim/sim_server.h"
+#include "apps/structure/args.h"
+#include "apps/structure/command.h"
+
+namespace structure::apps {
+namespace {
+
+const std::vector<FlagSpec>& Spec() {
+  static const std::vector<FlagSpec> spec = {
+      {"port", true, "N: port on 127.0.0.1 (0 picks a free one; default 8089)"},
+      {"host", true, "ADDR: listen address (default 127.0.0.1)"},
+      {"scenario", true, "FILE: scenario file (rules, keys, fault rates, limits)"},
+      {"latency-ms", true, "N: fixed answer latency in milliseconds"},
+      {"latency", true, "DIST: fixed:MS, uniform:MIN,MAX or lognormal:MEDIAN,SIGMA"},
+      {"invalid-rate", true, "R: share of generated answers that violate a schema constraint"},
+      {"need-rate", true, "R: share of generated answers that are the _need form"},
+      {"prose-rate", true, "R: share of generated answers wrapped in prose"},
+      {"fence-rate", true, "R: share of generated answers in a ```json fence"},
+      {"malformed-rate", true, "R: share of generated answers with broken JSON syntax"},
+      {"truncate-rate", true, "R: share of generated answers cut off (finish reason length)"},
+      {"refusal-rate", true, "R: share of generated answers that are refusals"},
+      {"rate-429", true, "R: share of requests answered 429 (injected)"},
+      {"retry-hint", true,
+       "H: how injected 429s say when to retry: retry-after, "
+       "retry-after-ms, x-ratelimit or none"},
+      {"error-rate", true, "R: share of requests answered 5xx"},
+      {"reset-rate", true, "R: share of connections reset instead of answered"},
+      {"slow-rate", true, "R: share of answers sent as a slow body"},
+      {"rpm", true, "N: enforced requests per minute per provider (429 above)"},
+      {"tpm", true, "N: enforced tokens per minute per provider (429 above)"},
+      {"seed", true, "S: seed for every random choice (deterministic runs)"},
+      {"invalid-key", true, "KEY: an API key to reject with the provider's 401", true},
+      {"threads", true, "N: event-loop threads (default 1)"},
+  };
+  return spec;
+}
+
+Status ApplyRate(const Args& a, const char* flag, double* out) {
+  if (!a.has(flag)) return Status::Ok();
+  auto v = a.GetDouble(flag, 0);
+  if (!v.ok()) return v.status();
+  if (*v < 0 || *v > 1) return InvalidArgument(std::string("--") + flag + ": expected 0..1");
+  *out = *v;
+  return Status::Ok();
+}
+
+Result<sim::SimOptions> BuildOptions(const Args& a) {
+  sim::SimOptions o;
+  if (a.has("scenario")) {
+    auto s = sim::LoadScenario(a.get("scenario"));
+    if (!s.ok()) return s.status();
+    o.scenario = std::move(*s);
+  }
+  if (!o.scenario.latency.empty()) {
+    auto l = sim::Latency::Parse(o.scenario.latency);
+    if (!l.ok()) return l.status();
+    o.latency = *l;
+  }
+  if (a.has("latency-ms")) {
+    auto ms = a.GetInt("latency-ms", 0);
+    if (!ms.ok()) return ms.status();
+    o.latency = sim::Latency::Fixed(static_cast<int>(*ms));
+  }
+  if (a.has("latency")) {
+    auto l = sim::Latency::Parse(a.get("latency"));
+    if (!l.ok()) return l.status();
+    o.latency = *l;
+  }
+  sim::ContentFaults& c = o.scenario.content;
+  sim::TransportFaults& t = o.scenario.transport;
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "invalid-rate", &c.invalid));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "need-rate", &c.need));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "prose-rate", &c.prose));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "fence-rate", &c.fence));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "malformed-rate", &c.malformed));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "truncate-rate", &c.truncated));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "refusal-rate", &c.refusal));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "rate-429", &t.http429));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "error-rate", &t.http5xx));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "reset-rate", &t.reset));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "slow-rate", &t.slow));
+  if (a.has("retry-hint")) {
+    auto h = sim::ParseRetryHint(a.get("retry-hint"));
+    if (!h.ok()) return h.status();
+    t.hint429 = *h;
+  }
+  for (const char* flag : {"rpm", "tpm"}) {
+    if (!a.has(flag)) continue;
+    auto v = a.GetInt(flag, 0);
+    if (!v.ok()) return v.status();
+    if (*v < 0) return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
+    (std::string(flag) == "rpm" ? o.scenario.rpm : o.scenario.tpm) = *v;
+  }
+  if (a.has("seed")) {
+    auto v = a.GetInt("seed", 0);
+    if (!v.ok()) return v.status();
+    o.seed = static_cast<uint64_t>(*v);
+  } else if (o.scenario.seed) {
+    o.seed = *o.scenario.seed;
+  }
+  for (const auto& k : a.all("invalid-key")) o.scenario.keys.invalid_keys.insert(k);
+  return o;
+}
+
+// Many simultaneous connections need many descriptors: raise the soft limit to the hard one.
+void RaiseFileLimit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+int RunSim(const std::vector<std::string>& args) {
+  auto parsed = Args::Parse(args, Spec());
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "structure sim: %s\n", parsed.status().message().c_str());
+    return 2;
+  }
+  if (parsed->help()) {
+    std::printf("%s", Usage("structure sim [--port N] [--scenario FILE] [flags]",
+                            "Serves simulated OpenAI (/v1/chat/completions), Anthropic "
+                            "(/v1/messages), Gemini\n(/v1beta/models/M:generateContent) and "
+                            "Ollama (/api/chat) endpoints on loopback, plus\nGET /stats. Prints "
+                            "'listening on HOST:PORT' first. Stops on SIGINT/SIGTERM.\nSee "
+                            "docs/simulator.md for the scenario format.",
+                            Spec())
+                          .c_str());
+    return 0;
+  }
+  auto options = BuildOptions(*parsed);
+  if (!options.ok()) {
+    std::fprintf(stderr, "structure sim: %s\n", options.status().message().c_str());
+    return 2;
+  }
+  http::ServerOptions server;
+  server.host = parsed->get("host", "127.0.0.1");
+  auto port = parsed->GetInt("port", 8089);
+  auto threads = parsed->GetInt("threads", 1);
+  if (!port.ok() || !threads.ok() || *port < 0 || *port > 65535 || *threads < 1 || *threads > 64) {
+    std::fprintf(stderr, "structure sim: --port expects 0..65535 and --threads 1..64\n");
+    return 2;
+  }
+  server.port = static_cast<uint16_t>(*port);
+  server.threads = static_cast<int>(*threads);
+  server.backlog = 65535;
+  RaiseFileLimit();
+
+  // Block the stop signals before any thread starts, so only sigwait below receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto sim = sim::SimServer::Start(std::move(*options), server);
+  if (!sim.ok()) {
+    std::fprintf(stderr, "structure sim: %s\n", sim.status().message().c_str());
+    return 1;
+  }
+  std::printf("listening on %s:%u\n", server.host.c_str(), static_cast<unsigned>((*sim)->port()));
+  std::fflush(stdout);
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  std::fprintf(stderr, "structure sim: stopping (signal %d)\n", received);
+  (*sim)->Stop();
+  return 0;
+}
+
+}  // namespace
+
+STRUCTURE_COMMAND("sim", "run the offline provider simulator (OpenAI, Anthropic, Gemini, Ollama)",
+                  RunSim);
+
+}  // namespace structure::apps

@@ -1,0 +1,350 @@
+// Parsing JSON text into Json: a recursive-descent parser with line:col errors and a depth bound.
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "base/json.h"
+
+namespace structure {
+
+namespace {
+
+class Parser {
+ public:
+  Parser(std::string_view text, const ParseOptions& options) : text_(text), options_(options) {}
+
+  Result<Json> Run() {
+    SkipSpace();
+    Json value;
+    if (!ParseValue(value, 0)) return error_;
+    SkipSpace();
+    if (pos_ != text_.size()) {
+      Fail("unexpected text after the JSON value");
+      return error_;
+    }
+    return value;
+  }
+
+ private:
+  void Fail(const std::string& what) {
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < pos_ && i < text_.size(); ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    error_ = InvalidArgument(options_.source + ":" + std::to_string(line) + ":" +
+                             std::to_string(col) + ": " + what);
+  }
+
+  void SkipSpace() {
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+      ++pos_;
+    }
+  }
+
+  bool Literal(std::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+
+  bool ParseValue(Json& out, size_t depth) {
+    if (depth > options_.max_depth) {
+      Fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels");
+      return false;
+    }
+    if (pos_ >= text_.size()) {
+      Fail("unexpected end of input, expected a value");
+      return false;
+    }
+    char c = text_[pos_];
+    switch (c) {
+      case '{': return ParseObject(out, depth);
+      case '[': return ParseArray(out, depth);
+      case '"': {
+        std::string s;
+        if (!ParseString(s)) return false;
+        out = Json(std::move(s));
+        return true;
+      }
+      case 't':
+        if (Literal("true")) { out = Json(true); return true; }
+        break;
+      case 'f':
+        if (Literal("false")) { out = Json(false); return true; }
+        break;
+      case 'n':
+        if (Literal("null")) { out = Json(); return true; }
+        break;
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out);
+    }
+    Fail(std::string("unexpected character '") + c + "', expected a value");
+    return false;
+  }
+
+  bool ParseObject(Json& out, size_t depth) {
+    ++pos_;  // '{'
+    Json::Object members;
+    SkipSpace();
+    if (pos_ < text_.size() && text_[pos_] == '}') {
+      ++pos_;
+      out = Json(std::move(members));
+      return true;
+    }
+    while (true) {
+      SkipSpace();
+      if (pos_ >= text_.size() || text_[pos_] != '"') {
+        Fail("expected a string key");
+        return false;
+      }
+      std::string key;
+      if (!ParseString(key)) return false;
+      SkipSpace();
+      if (pos_ >= text_.size() || text_[pos_] != ':') {
+        Fail("expected ':' after an object key");
+        return false;
+      }
+      ++pos_;
+      SkipSpace();
+      Json value;
+      if (!ParseValue(value, depth + 1)) return false;
+      // Duplicate keys: the last one wins, as in most parsers.
+      bool replaced = false;
+      for (auto& m : members) {
+        if (m.first == key) {
+          m.second = std::move(value);
+          replaced = true;
+          break;
+        }
+      }
+      if (!replaced) members.emplace_back(std::move(key), std::move(value));
+      SkipSpace();
+      if (pos_ < text_.size() && text_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      if (pos_ < text_.size() && text_[pos_] == '}') {
+        ++pos_;
+        out = Json(std::move(members));
+        return true;
+      }
+      Fail("expected ',' or '}' in an object");
+      return false;
+    }
+  }
+
+  bool ParseArray(Json& out, size_t depth) {
+    ++pos_;  // '['
+    Json::Array items;
+    SkipSpace();
+    if (pos_ < text_.size() && text_[pos_] == ']') {
+      ++pos_;
+      out = Json(std::move(items));
+      return true;
+    }
+    while (true) {
+      SkipSpace();
+      Json value;
+      if (!ParseValue(value, depth + 1)) return false;
+      items.push_back(std::move(value));
+      SkipSpace();
+      if (pos_ < text_.size() && text_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      if (pos_ < text_.size() && text_[pos_] == ']') {
+        ++pos_;
+        out = Json(std::move(items));
+        return true;
+      }
+      Fail("expected ',' or ']' in an array");
+      return false;
+    }
+  }
+
+  static int HexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  bool ParseHex4(uint32_t& out) {
+    if (pos_ + 4 > text_.size()) {
+      Fail("truncated \\u escape");
+      return false;
+    }
+    out = 0;
+    for (int i = 0; i < 4; ++i) {
+      int h = HexValue(text_[pos_ + i]);
+      if (h < 0) {
+        Fail("invalid hex digit in \\u escape");
+        return false;
+      }
+      out = out * 16 + static_cast<uint32_t>(h);
+    }
+    pos_ += 4;
+    return true;
+  }
+
+  static void AppendUtf8(std::string& s, uint32_t cp) {
+    if (cp < 0x80) {
+      s += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      s += static_cast<char>(0xC0 | (cp >> 6));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      s += static_cast<char>(0xE0 | (cp >> 12));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      s += static_cast<char>(0xF0 | (cp >> 18));
+      s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  bool ParseString(std::string& out) {
+    ++pos_;  // opening quote
+    while (true) {
+      size_t start = pos_;
+      while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\\' &&
+             static_cast<unsigned char>(text_[pos_]) >= 0x20) {
+        ++pos_;
+      }
+      out.append(text_.data() + start, pos_ - start);
+      if (pos_ >= text_.size()) {
+        Fail("unterminated string");
+        return false;
+      }
+      char c = text_[pos_];
+      if (c == '"') {
+        ++pos_;
+        return true;
+      }
+      if (c != '\\') {
+        Fail("control character in string");
+        return false;
+      }
+      ++pos_;
+      if (pos_ >= text_.size()) {
+        Fail("unterminated escape");
+        return false;
+      }
+      char e = text_[pos_++];
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          uint32_t cp;
+          if (!ParseHex4(cp)) return false;
+          if (cp >= 0xD800 && cp <= 0xDBFF && pos_ + 6 <= text_.size() && text_[pos_] == '\\' &&
+              text_[pos_ + 1] == 'u') {
+            size_t save = pos_;
+            pos_ += 2;
+            uint32_t lo;
+            if (!ParseHex4(lo)) return false;
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else {
+              pos_ = save;  // lone high surrogate; keep it as is
+            }
+          }
+          AppendUtf8(out, cp);
+          break;
+        }
+        default:
+          --pos_;
+          Fail(std::string("invalid escape '\\") + e + "'");
+          return false;
+      }
+    }
+  }
+
+  bool ParseNumber(Json& out) {
+    size_t start = pos_;
+    bool is_double = false;
+    if (text_[pos_] == '-') ++pos_;
+    if (pos_ >= text_.size() || !(text_[pos_] >= '0' && text_[pos_] <= '9')) {
+      Fail("invalid number");
+      return false;
+    }
+    if (text_[pos_] == '0') {
+      ++pos_;
+    } else {
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+    }
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      is_double = true;
+      ++pos_;
+      size_t digits = pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+      if (pos_ == digits) {
+        Fail("expected digits after '.'");
+        return false;
+      }
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      is_double = true;
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      size_t digits = pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+      if (pos_ == digits) {
+        Fail("expected digits in exponent");
+        return false;
+      }
+    }
+    std::string_view num = text_.substr(start, pos_ - start);
+    if (!is_double) {
+      int64_t v = 0;
+      auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+      if (ec == std::errc() && p == num.data() + num.size()) {
+        out = Json(v);
+        return true;
+      }
+    }
+    // Doubles and integers too large for int64: strtod on a bounded copy.
+    std::string copy(num);
+    double d = std::strtod(copy.c_str(), nullptr);
+    out = Json(d);
+    return true;
+  }
+
+  std::string_view text_;
+  const ParseOptions& options_;
+  size_t pos_ = 0;
+  Status error_;
+};
+
+}  // namespace
+
+Result<Json> ParseJson(std::string_view text, const ParseOptions& options) {
+  return Parser(text, options).Run();
+}
+
+Result<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("cannot open " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return Unavailable("cannot read " + path);
+  return ss.str();
+}
+
+}  // namespace structure

@@ -1,0 +1,338 @@
+// Throughput / CPU / rate-limit / lane measurements of the provider pool against
+// `structure sim` on loopback (the sim runs as a child process; its CPU is reported apart).
+//
+//   bench_pool throughput --inflight 256 --latency-ms 200 --calls 5000 [--provider openai]
+//   bench_pool rate --rpm 600 --seconds 60 [--untold]
+//   bench_pool lanes --bulk 5000 --inflight 64 --latency-ms 200 --interactive 50
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <future>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "actors/provider_pool.h"
+#include "base/json.h"
+#include "providers/curl_transport.h"
+#include "tests/actors/sim_process.h"
+
+namespace structure::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using actors::PoolReply;
+using actors::PoolRequest;
+
+std::map<std::string, std::string> Flags(int argc, char** argv) {
+  std::map<std::string, std::string> f;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--", 0) != 0) continue;
+    if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
+      f[a.substr(2)] = argv[++i];
+    } else {
+      f[a.substr(2)] = "1";
+    }
+  }
+  return f;
+}
+
+double Num(const std::map<std::string, std::string>& f, const char* k, double def) {
+  auto it = f.find(k);
+  return it == f.end() ? def : std::atof(it->second.c_str());
+}
+
+double CpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+void RaiseFileLimit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+PoolRequest Call(int i, actors::Lane lane = actors::Lane::kBulk) {
+  static const Json schema = *ParseJson(
+      R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},
+          "required":["name","age"],"additionalProperties":false})");
+  PoolRequest r;
+  r.call.model = "sim-model";
+  r.call.system = "Extract the person.";
+  r.call.turns.push_back(
+      providers::Turn{providers::Role::kUser, "Ada Lovelace, 36. #" + std::to_string(i), {}, {},
+                      {}, false});
+  r.call.schema = schema;
+  r.call.schema_name = "person";
+  r.call.max_tokens = 100;
+  r.lane = lane;
+  return r;
+}
+
+struct Env {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  std::unique_ptr<testing::SimProcess> sim;
+};
+
+bool StartEnv(Env& env, const std::vector<std::string>& sim_args) {
+  std::string error;
+  env.sim = testing::SimProcess::Start(STRUCTURE_BINARY_PATH, sim_args, &error);
+  if (!env.sim) {
+    std::fprintf(stderr, "cannot start sim: %s\n", error.c_str());
+    return false;
+  }
+  env.cfg.set("scheduler.policy", caf::atom("sharing"));
+  env.cfg.set("scheduler.max-threads", 2);
+  env.cfg.add_message_types<caf::id_block::structure>();
+  env.sys = std::make_unique<caf::actor_system>(env.cfg);
+  return true;
+}
+
+actors::PoolConfig Config(const Env& env, const std::string& provider, int concurrency) {
+  actors::PoolConfig c;
+  c.endpoint.kind = *providers::ParseProviderKind(provider);
+  c.endpoint.base_url = env.sim->base_url();
+  c.endpoint.api_key = "sk-bench";
+  c.endpoint.timeout_ms = 60'000;
+  c.limits.max_concurrency = concurrency;
+  return c;
+}
+
+struct Run {
+  int ok = 0, failed = 0;
+  double wall_s = 0;
+  double sum_wire_us = 0, sum_total_us = 0, sum_queued_us = 0;
+  std::vector<int64_t> queued_us;
+  actors::PoolStats stats;
+};
+
+// Per-thread CPU seconds of this process, by thread name.
+std::map<std::string, double> ThreadCpu() {
+  std::map<std::string, double> out;
+  long hz = sysconf(_SC_CLK_TCK);
+  char path[64];
+  std::snprintf(path, sizeof(path), "/proc/%d/task", getpid());
+  if (DIR* d = opendir(path)) {
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] == '.') continue;
+      std::string base = std::string(path) + "/" + e->d_name;
+      std::string comm, stat;
+      if (FILE* f = std::fopen((base + "/comm").c_str(), "r")) {
+        char buf[64] = {0};
+        if (std::fgets(buf, sizeof(buf), f)) comm = buf;
+        std::fclose(f);
+      }
+      if (!comm.empty() && comm.back() == '\n') comm.pop_back();
+      if (FILE* f = std::fopen((base + "/stat").c_str(), "r")) {
+        char buf[1024] = {0};
+        size_t n = std::fread(buf, 1, sizeof(buf) - 1, f);
+        std::fclose(f);
+        stat.assign(buf, n);
+      }
+      size_t rp = stat.rfind(')');
+      if (rp == std::string::npos) continue;
+      // Fields after the comm: state is field 3; utime/stime are fields 14 and 15.
+      std::vector<std::string> fields;
+      size_t pos = rp + 2;
+      while (pos < stat.size()) {
+        size_t sp = stat.find(' ', pos);
+        if (sp == std::string::npos) sp = stat.size();
+        fields.push_back(stat.substr(pos, sp - pos));
+        pos = sp + 1;
+      }
+      if (fields.size() < 13) continue;
+      double cpu = (std::atof(fields[11].c_str()) + std::atof(fields[12].c_str())) / hz;
+      out[comm] += cpu;
+    }
+    closedir(d);
+  }
+  return out;
+}
+
+// Sends every call at once from an event-based driver actor (the pool keeps `concurrency`
+// on the wire) and waits for all replies.
+Run Drive(Env& env, const actors::ProviderPoolActor& pool, int calls) {
+  auto run = std::make_shared<Run>();
+  auto t0 = Clock::now();
+  std::promise<void> done;
+  auto finished = done.get_future();
+  env.sys->spawn([pool, calls, run, &done](caf::event_based_actor* self) {
+    auto left = std::make_shared<int>(calls);
+    for (int i = 0; i < calls; ++i) {
+      self->request(pool, caf::infinite, Call(i))
+          .then(
+              [=, &done](PoolReply& r) {
+                (r.status.ok() ? run->ok : run->failed)++;
+                run->sum_wire_us += r.wire_us;
+                run->sum_total_us += r.total_us;
+                run->sum_queued_us += r.queued_us;
+                if (!r.status.ok() && run->failed <= 3) {
+                  std::fprintf(stderr, "call failed: %s\n", r.status.ToString().c_str());
+                }
+                if (--*left == 0) {
+                  done.set_value();
+                  self->quit();
+                }
+              },
+              [=, &done](caf::error&) {
+                run->failed++;
+                if (--*left == 0) {
+                  done.set_value();
+                  self->quit();
+                }
+              });
+    }
+  });
+  finished.wait();
+  run->wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  caf::scoped_actor self{*env.sys};
+  self->request(pool, caf::infinite, actors::stats_atom_v)
+      .receive([&](actors::PoolStats& s) { run->stats = s; }, [](caf::error&) {});
+  return *run;
+}
+
+int Throughput(const std::map<std::string, std::string>& f) {
+  int inflight = static_cast<int>(Num(f, "inflight", 256));
+  int latency = static_cast<int>(Num(f, "latency-ms", 200));
+  int calls = static_cast<int>(Num(f, "calls", inflight * 20));
+  std::string provider = f.count("provider") ? f.at("provider") : "openai";
+  Env env;
+  if (!StartEnv(env, {"--latency-ms", std::to_string(latency), "--threads",
+                      f.count("sim-threads") ? f.at("sim-threads") : "1"})) {
+    return 1;
+  }
+  auto pool = actors::SpawnProviderPool(*env.sys, Config(env, provider, inflight),
+                                        providers::CurlTransportFactory());
+  // Warm-up opens the connections, as a long-running engine would have them.
+  Drive(env, pool, inflight);
+  double cpu0 = CpuSeconds();
+  auto threads0 = ThreadCpu();
+  Run run = Drive(env, pool, calls);
+  double cpu = CpuSeconds() - cpu0;
+  std::printf("  mean per call: wire %.1f ms, queued %.1f ms, total %.1f ms\n",
+              run.sum_wire_us / calls / 1000, run.sum_queued_us / calls / 1000,
+              run.sum_total_us / calls / 1000);
+  for (const auto& [name, secs] : ThreadCpu()) {
+    double d = secs - (threads0.count(name) ? threads0[name] : 0.0);
+    if (d > 0) std::printf("  thread %-16s %.1f us/call\n", name.c_str(), 1e6 * d / calls);
+  }
+  caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
+  env.sys.reset();
+  env.sim->Stop();
+  double ideal_s = static_cast<double>(calls) / (inflight / (latency / 1000.0));
+  std::printf(
+      "throughput provider=%s inflight=%d latency_ms=%d calls=%d ok=%d failed=%d wall_s=%.3f "
+      "calls_per_s=%.0f ideal_per_s=%.0f pct_ideal=%.1f engine_cpu_us_per_call=%.1f "
+      "sim_cpu_s_total=%.2f max_in_flight=%lld\n",
+      provider.c_str(), inflight, latency, calls, run.ok, run.failed, run.wall_s,
+      calls / run.wall_s, inflight / (latency / 1000.0), 100.0 * ideal_s / run.wall_s,
+      1e6 * cpu / calls, env.sim->cpu_seconds(), static_cast<long long>(run.stats.max_in_flight));
+  return run.failed == 0 ? 0 : 1;
+}
+
+int Rate(const std::map<std::string, std::string>& f) {
+  int rpm = static_cast<int>(Num(f, "rpm", 600));
+  double seconds = Num(f, "seconds", 60);
+  bool untold = f.count("untold") > 0;
+  int calls = static_cast<int>(Num(f, "calls", rpm * seconds / 60.0 + (untold ? rpm : rpm / 10)));
+  Env env;
+  if (!StartEnv(env, {"--latency-ms", "50", "--rpm", std::to_string(rpm)})) return 1;
+  actors::PoolConfig c = Config(env, "openai", 64);
+  if (!untold) c.limits.requests_per_minute = rpm;
+  c.max_rate_limit_retries = 1000;
+  auto pool = actors::SpawnProviderPool(*env.sys, c, providers::CurlTransportFactory());
+  caf::scoped_actor self{*env.sys};
+  auto t0 = Clock::now();
+  for (int i = 0; i < calls; ++i) self->send(pool, Call(i));
+  int ok = 0, failed = 0, in_window = 0;
+  for (int i = 0; i < calls; ++i) {
+    self->receive([&](PoolReply& r) {
+      (r.status.ok() ? ok : failed)++;
+      if (r.status.ok() && Clock::now() - t0 <= std::chrono::duration<double>(seconds)) ++in_window;
+    });
+  }
+  double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+  actors::PoolStats st;
+  self->request(pool, caf::infinite, actors::stats_atom_v)
+      .receive([&](actors::PoolStats& s) { st = s; }, [](caf::error&) {});
+  caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
+  double limit_in_window = rpm * seconds / 60.0;
+  std::printf("rate rpm=%d told=%s calls=%d ok=%d failed=%d wall_s=%.1f ok_in_%.0fs=%d "
+              "pct_of_limit=%.1f http429=%lld retries=%lld\n",
+              rpm, untold ? "no" : "yes", calls, ok, failed, wall, seconds, in_window,
+              100.0 * in_window / limit_in_window, static_cast<long long>(st.rate_limited),
+              static_cast<long long>(st.retries));
+  return failed == 0 ? 0 : 1;
+}
+
+int Lanes(const std::map<std::string, std::string>& f) {
+  int bulk = static_cast<int>(Num(f, "bulk", 5000));
+  int inflight = static_cast<int>(Num(f, "inflight", 64));
+  int latency = static_cast<int>(Num(f, "latency-ms", 200));
+  int interactive = static_cast<int>(Num(f, "interactive", 50));
+  Env env;
+  if (!StartEnv(env, {"--latency-ms", std::to_string(latency)})) return 1;
+  auto pool = actors::SpawnProviderPool(*env.sys, Config(env, "openai", inflight),
+                                        providers::CurlTransportFactory());
+  caf::scoped_actor bulk_sender{*env.sys};
+  caf::scoped_actor inter{*env.sys};
+  for (int i = 0; i < bulk; ++i) bulk_sender->send(pool, Call(i));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the backlog is on the wire
+  std::vector<int64_t> waits;
+  int64_t backlog_at_first = -1;
+  for (int i = 0; i < interactive; ++i) {
+    inter->request(pool, caf::infinite, actors::stats_atom_v)
+        .receive([&](actors::PoolStats& s) { if (backlog_at_first < 0) backlog_at_first = s.queued; },
+                 [](caf::error&) {});
+    inter->request(pool, caf::infinite, Call(1'000'000 + i, actors::Lane::kInteractive))
+        .receive([&](PoolReply& r) { if (r.status.ok()) waits.push_back(r.queued_us); },
+                 [](caf::error&) {});
+    std::this_thread::sleep_for(std::chrono::milliseconds(13 * (i % 7)));
+  }
+  int bulk_ok = 0;
+  for (int i = 0; i < bulk; ++i) {
+    bulk_sender->receive([&](PoolReply& r) { bulk_ok += r.status.ok(); });
+  }
+  caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
+  std::sort(waits.begin(), waits.end());
+  auto pct = [&](double p) {
+    return waits.empty() ? -1 : waits[std::min(waits.size() - 1, static_cast<size_t>(p * waits.size()))];
+  };
+  double slot_us = 1000.0 * latency / inflight;  // mean time between two slots freeing
+  std::printf("lanes bulk=%d inflight=%d latency_ms=%d backlog_when_first_sent=%lld "
+              "interactive=%zu wait_us_p50=%lld p99=%lld max=%lld mean_slot_interval_us=%.0f "
+              "bulk_ok=%d\n",
+              bulk, inflight, latency, static_cast<long long>(backlog_at_first), waits.size(),
+              static_cast<long long>(pct(0.5)), static_cast<long long>(pct(0.99)),
+              static_cast<long long>(waits.empty() ? -1 : waits.back()), slot_us, bulk_ok);
+  return 0;
+}
+
+}  // namespace
+}  // namespace structure::bench
+
+int main(int argc, char** argv) {
+  structure::bench::RaiseFileLimit();
+  structure::providers::InitCurlOnce();
+  std::string mode = argc > 1 ? argv[1] : "";
+  auto flags = structure::bench::Flags(argc, argv);
+  if (mode == "throughput") return structure::bench::Throughput(flags);
+  if (mode == "rate") return structure::bench::Rate(flags);
+  if (mode == "lanes") return structure::bench::Lanes(flags);
+  std::fprintf(stderr, "usage: bench_pool throughput|rate|lanes [--flags] (see the file header)\n");
+  return 2;
+}

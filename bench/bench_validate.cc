@@ -1,0 +1,99 @@
+// Validator speed on ../shared/corpora/bench-schemas (s1_action, s2_order, s3_profile), valid
+// and invalid instances: parsed document (simdjson element) and text -> verdict, first-error
+// and all-errors modes. Compare with ajv 8 in ../shared/docs/VALIDATION.md.
+#include <benchmark/benchmark.h>
+#include <simdjson.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "pipeline/validator.h"
+
+namespace {
+
+using structure::pipeline::CompileSchema;
+using structure::pipeline::Validator;
+
+struct Case {
+  std::shared_ptr<const Validator> validator;
+  std::string text;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+};
+
+std::string Load(const std::string& name) {
+  auto text = structure::ReadFile(std::string(STRUCTURE_SHARED_DIR) + "/corpora/bench-schemas/" + name);
+  if (!text.ok()) {
+    std::fprintf(stderr, "%s\n", text.status().message().c_str());
+    std::exit(1);
+  }
+  return *text;
+}
+
+Case* GetCase(const std::string& schema, const std::string& instance) {
+  auto* c = new Case();  // lives for the whole run
+  auto parsed = structure::ParseJson(Load(schema + ".schema.json"));
+  auto compiled = CompileSchema(*parsed);
+  if (!parsed.ok() || !compiled.ok()) std::exit(1);
+  c->validator = *compiled;
+  c->text = Load(schema + "." + instance + ".json");
+  if (c->parser.parse(c->text).get(c->doc) != simdjson::SUCCESS) std::exit(1);
+  return c;
+}
+
+void BM_ValidateParsed(benchmark::State& state, const std::string& schema, const std::string& instance,
+                       bool all_errors) {
+  Case* c = GetCase(schema, instance);
+  bool expected = instance == "valid";
+  for (auto _ : state) {
+    auto result = c->validator->Validate(c->doc, all_errors);
+    if (result.valid != expected) state.SkipWithError("unexpected verdict");
+    benchmark::DoNotOptimize(result);
+  }
+}
+
+void BM_ValidateText(benchmark::State& state, const std::string& schema, const std::string& instance,
+                     bool all_errors) {
+  Case* c = GetCase(schema, instance);
+  bool expected = instance == "valid";
+  for (auto _ : state) {
+    auto result = c->validator->ValidateText(c->text, all_errors);
+    if (!result.ok() || result->valid != expected) state.SkipWithError("unexpected verdict");
+    benchmark::DoNotOptimize(result);
+  }
+}
+
+void BM_Compile(benchmark::State& state, const std::string& schema) {
+  auto parsed = structure::ParseJson(Load(schema + ".schema.json"));
+  for (auto _ : state) {
+    auto compiled = CompileSchema(*parsed);
+    benchmark::DoNotOptimize(compiled);
+  }
+}
+
+void Register() {
+  for (const char* schema : {"s1_action", "s2_order", "s3_profile"}) {
+    for (const char* instance : {"valid", "invalid"}) {
+      for (bool all : {false, true}) {
+        std::string suffix = std::string(schema) + "/" + instance + (all ? "/all_errors" : "/first_error");
+        benchmark::RegisterBenchmark(("BM_ValidateParsed/" + suffix).c_str(), BM_ValidateParsed, schema,
+                                     instance, all);
+        benchmark::RegisterBenchmark(("BM_ValidateText/" + suffix).c_str(), BM_ValidateText, schema, instance,
+                                     all);
+      }
+    }
+    benchmark::RegisterBenchmark((std::string("BM_Compile/") + schema).c_str(), BM_Compile, schema);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Register();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,33 @@
+// The content stage's system prompt: the task, the need rule (never invent values), the
+// schema's manual, and on the fallback path the schema itself as text.
+#pragma once
+
+#include <string>
+
+#include "base/json.h"
+#include "providers/call.h"
+
+namespace structure::pipeline {
+
+struct PromptParts {
+  std::string task;            // replaces the default first paragraph when set
+  std::string manual;          // registry manual (markdown), may be empty
+  bool schema_in_prompt = false;  // fallback path: the provider does not enforce the schema
+  Json schema;                 // the schema to show when schema_in_prompt
+  providers::NeedChannel need = providers::NeedChannel::kNone;
+  std::string need_tool_name = "need_more_input";
+  bool final_tool = false;
+  std::string final_tool_name = "submit";
+};
+
+// The need rule sentence as sent, e.g. for the JSON form: "If — and only if — the input does
+// not contain enough information for a required field, output {"_need": "<short description of
+// what's missing>"} and nothing else. Do not invent values to satisfy the schema."
+std::string NeedRule(const PromptParts& parts);
+
+std::string BuildSystemPrompt(const PromptParts& parts);
+
+// The nudge sent when the model answered in prose instead of calling the final tool.
+std::string FinalToolNudge(const std::string& tool_name);
+
+}  // namespace structure::pipeline

@@ -1,0 +1,31 @@
+#include "pipeline/reason.h"
+
+namespace structure::pipeline {
+
+std::string BuildReasonFromLines(const std::vector<std::string>& lines, size_t max_lines) {
+  std::string out = "The previous output did not conform to the schema:\n";
+  size_t shown = 0;
+  for (const auto& line : lines) {
+    if (shown == max_lines) break;
+    out += "- " + line + "\n";
+    ++shown;
+  }
+  if (lines.size() > shown) {
+    out += "- ... and " + std::to_string(lines.size() - shown) + " more\n";
+  }
+  out += "\nPlease correct these and try again. Do not change fields that were valid.";
+  return out;
+}
+
+std::vector<std::string> ErrorMessages(const std::vector<ValidationError>& errors) {
+  std::vector<std::string> out;
+  out.reserve(errors.size());
+  for (const auto& e : errors) out.push_back(e.message);
+  return out;
+}
+
+std::string BuildReason(const std::vector<ValidationError>& errors, size_t max_lines) {
+  return BuildReasonFromLines(ErrorMessages(errors), max_lines);
+}
+
+}  // namespace structure::pipeline

@@ -1,0 +1,149 @@
+#include "pipeline/request.h"
+
+namespace structure::pipeline {
+
+namespace {
+
+size_t Depth(const Json& v, size_t limit) {
+  if (limit == 0) return 1;
+  size_t d = 0;
+  if (v.is_array()) {
+    for (const auto& e : v.as_array()) d = std::max(d, Depth(e, limit - 1));
+  } else if (v.is_object()) {
+    for (const auto& [k, e] : v.as_object()) d = std::max(d, Depth(e, limit - 1));
+  } else {
+    return 0;
+  }
+  return d + 1;
+}
+
+Status Field(const char* name, const std::string& what) {
+  return InvalidArgument(std::string(name) + ": " + what);
+}
+
+}  // namespace
+
+std::string_view SchemaModeName(SchemaMode mode) {
+  switch (mode) {
+    case SchemaMode::kJson: return "json";
+    case SchemaMode::kNamed: return "named";
+    case SchemaMode::kText: return "text";
+  }
+  return "json";
+}
+
+Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits) {
+  if (!body.is_object()) return InvalidArgument("the request must be a JSON object");
+  static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
+                                 "maxLoops", "tenant", "project", "model", "tokenBudget",
+                                 "priority", "finalTool", "arrayMode", "metadata", "id"};
+  for (const auto& [key, value] : body.as_object()) {
+    bool known = false;
+    for (const char* k : kKnown) known = known || key == k;
+    if (!known) return InvalidArgument(key + ": unknown field");
+  }
+  StructureRequest r;
+  const Json* prompt = body.find("prompt");
+  if (prompt == nullptr) return Field("prompt", "is required");
+  if (!prompt->is_string()) return Field("prompt", "must be a string");
+  if (prompt->as_string().empty()) return Field("prompt", "must not be empty");
+  if (prompt->as_string().size() > limits.max_prompt_bytes) {
+    return Field("prompt", "is larger than " + std::to_string(limits.max_prompt_bytes) + " bytes");
+  }
+  r.prompt = prompt->as_string();
+
+  std::string mode_name;
+  if (const Json* m = body.find("schemaMode")) {
+    if (!m->is_string()) return Field("schemaMode", "must be \"json\", \"named\" or \"text\"");
+    mode_name = m->as_string();
+    if (mode_name != "json" && mode_name != "named" && mode_name != "text") {
+      return Field("schemaMode", "must be \"json\", \"named\" or \"text\" (was \"" + mode_name + "\")");
+    }
+  }
+  const Json* schema = body.find("schema");
+  const Json* name = body.find("schemaName");
+  const Json* text = body.find("schemaText");
+  int given = (schema != nullptr) + (name != nullptr) + (text != nullptr);
+  if (given == 0) return Field("schema", "is required (or schemaName, or schemaText)");
+  if (given > 1) return Field("schema", "give only one of schema, schemaName, schemaText");
+  if (schema != nullptr) {
+    if (schema->is_object() || schema->is_bool()) {
+      // Seed: schemaMode is ignored when schema is an object.
+      r.mode = SchemaMode::kJson;
+      r.schema = *schema;
+      if (ToJson(*schema).size() > limits.max_schema_bytes) {
+        return Field("schema", "is larger than " + std::to_string(limits.max_schema_bytes) + " bytes");
+      }
+      if (Depth(*schema, limits.max_schema_depth + 1) > limits.max_schema_depth) {
+        return Field("schema", "is nested deeper than " + std::to_string(limits.max_schema_depth) + " levels");
+      }
+    } else if (schema->is_string()) {
+      if (mode_name.empty() || mode_name == "json") {
+        if (mode_name == "json") return Field("schema", "a string needs schemaMode \"named\" or \"text\"");
+        mode_name = "named";
+      }
+      r.mode = mode_name == "text" ? SchemaMode::kText : SchemaMode::kNamed;
+      r.schema_ref = schema->as_string();
+    } else {
+      return Field("schema", "must be an object (inline JSON Schema) or a string");
+    }
+  } else {
+    const Json* s = name != nullptr ? name : text;
+    const char* field = name != nullptr ? "schemaName" : "schemaText";
+    if (!s->is_string() || s->as_string().empty()) return Field(field, "must be a non-empty string");
+    r.mode = name != nullptr ? SchemaMode::kNamed : SchemaMode::kText;
+    r.schema_ref = s->as_string();
+  }
+  if ((r.mode == SchemaMode::kNamed || r.mode == SchemaMode::kText) && r.schema_ref.empty()) {
+    return Field("schema", "must not be empty");
+  }
+
+  if (const Json* v = body.find("maxLoops")) {
+    if (!v->is_integral() || v->as_double() < 1 || v->as_double() > 10) {
+      return Field("maxLoops", "must be an integer 1..10 (was " + ToJson(*v) + ")");
+    }
+    r.settings.max_loops = static_cast<int>(v->as_int());
+  }
+  if (const Json* v = body.find("tokenBudget")) {
+    if (!v->is_integral() || v->as_double() < 0) {
+      return Field("tokenBudget", "must be a whole number >= 0 (was " + ToJson(*v) + ")");
+    }
+    r.settings.token_budget = v->as_int();
+  }
+  auto str = [&](const char* key, std::string& out) -> Status {
+    const Json* v = body.find(key);
+    if (v == nullptr) return Status::Ok();
+    if (!v->is_string()) return Field(key, "must be a string");
+    out = v->as_string();
+    return Status::Ok();
+  };
+  STRUCTURE_RETURN_IF_ERROR(str("tenant", r.tenant));
+  STRUCTURE_RETURN_IF_ERROR(str("project", r.project));
+  if (!r.project.empty() && r.tenant.empty()) return Field("project", "needs a tenant");
+  std::string model;
+  STRUCTURE_RETURN_IF_ERROR(str("model", model));
+  if (!model.empty()) r.settings.model = model;
+  std::string priority;
+  STRUCTURE_RETURN_IF_ERROR(str("priority", priority));
+  if (priority == "bulk") {
+    r.priority = Priority::kBulk;
+  } else if (!priority.empty() && priority != "interactive") {
+    return Field("priority", "must be \"interactive\" or \"bulk\" (was \"" + priority + "\")");
+  }
+  for (auto [key, out] : {std::pair{"finalTool", &r.final_tool}, std::pair{"arrayMode", &r.array_mode}}) {
+    if (const Json* v = body.find(key)) {
+      if (!v->is_bool()) return Field(key, "must be true or false");
+      *out = v->as_bool();
+    }
+  }
+  if (r.array_mode && r.mode == SchemaMode::kJson) {
+    const Json* type = r.schema.find("type");
+    if (type == nullptr || !type->is_string() || type->as_string() != "array" || !r.schema.contains("items")) {
+      return Field("arrayMode", "needs a schema of the form {\"type\": \"array\", \"items\": ...}");
+    }
+  }
+  if (const Json* m = body.find("metadata")) r.metadata = *m;
+  return r;
+}
+
+}  // namespace structure::pipeline

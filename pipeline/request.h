@@ -1,0 +1,45 @@
+// The request contract of DESIGN.md §1 and its parsing from JSON (batch lines, the HTTP API,
+// the MCP tool). Every bad field gets a message that names it.
+#pragma once
+
+#include <string>
+
+#include "base/json.h"
+#include "base/status.h"
+#include "config/engine_config.h"
+
+namespace structure::pipeline {
+
+enum class SchemaMode { kJson, kNamed, kText };
+enum class Priority { kInteractive, kBulk };
+
+std::string_view SchemaModeName(SchemaMode mode);  // "json" | "named" | "text"
+
+struct StructureRequest {
+  std::string prompt;
+  SchemaMode mode = SchemaMode::kJson;
+  Json schema;              // kJson: the inline schema (object or boolean)
+  std::string schema_ref;   // kNamed: registry name; kText: the description
+  std::string tenant;
+  std::string project;
+  config::SettingsOverride settings;  // maxLoops, model, tokenBudget from the request
+  Priority priority = Priority::kInteractive;
+  bool final_tool = false;  // answer through a submit tool (seed 001)
+  bool array_mode = false;  // the schema is {type: array, items: T}; keep complete records
+  Json metadata;            // caller metadata, echoed back untouched
+};
+
+struct RequestLimits {
+  size_t max_prompt_bytes = 1 << 20;   // 1 MiB
+  size_t max_schema_bytes = 1 << 20;
+  size_t max_schema_depth = 64;
+};
+
+// Parses {"prompt", "schema" | "schemaName" | "schemaText", "schemaMode", "maxLoops", "tenant",
+// "project", "model", "tokenBudget", "priority", "finalTool", "arrayMode", "metadata"}.
+// "schema" may be an object (mode json) or a string (mode named, or text when schemaMode is
+// "text"), as the seed's tool definition says. kInvalidArgument names the field, e.g.
+// "maxLoops: must be an integer 1..10 (was 12)". Unknown fields are errors.
+Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits = {});
+
+}  // namespace structure::pipeline

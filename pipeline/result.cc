@@ -1,0 +1,44 @@
+#include "pipeline/result.h"
+
+namespace structure::pipeline {
+
+std::string_view OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kOk: return "ok";
+    case Outcome::kNeedMoreInput: return "need-more-input";
+    case Outcome::kStale: return "stale";
+    case Outcome::kError: return "error";
+  }
+  return "error";
+}
+
+Json ResultToJson(const StructureResult& r) {
+  Json j = Json::MakeObject();
+  j.set("status", std::string(OutcomeName(r.status)));
+  if (r.status == Outcome::kOk) j.set("data", r.data);
+  if (r.status == Outcome::kNeedMoreInput) j.set("need", r.need);
+  if (r.status == Outcome::kError) j.set("code", r.error_code);
+  if (r.status == Outcome::kStale || r.status == Outcome::kError) {
+    Json errors = Json::MakeArray();
+    for (const auto& e : r.errors) errors.push_back(e);
+    j.set("errors", errors);
+  }
+  if (!r.schema_origin.empty()) j.set("schemaOrigin", r.schema_origin);
+  j.set("iterations", r.iterations);
+  Json usage = Json::MakeObject();
+  usage.set("inputTokens", r.usage.input_tokens);
+  usage.set("outputTokens", r.usage.output_tokens);
+  j.set("usage", usage);
+  if (!r.mode.empty()) j.set("mode", r.mode);
+  return j;
+}
+
+StructureResult ErrorResult(std::string code, std::string message) {
+  StructureResult r;
+  r.status = Outcome::kError;
+  r.error_code = std::move(code);
+  r.errors.push_back(std::move(message));
+  return r;
+}
+
+}  // namespace structure::pipeline

@@ -1,0 +1,35 @@
+// The request's result, exactly as DESIGN.md §1: one per request, never an exception.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+#include "providers/call.h"
+
+namespace structure::pipeline {
+
+enum class Outcome { kOk, kNeedMoreInput, kStale, kError };
+
+// "ok" | "need-more-input" | "stale" | "error"
+std::string_view OutcomeName(Outcome outcome);
+
+struct StructureResult {
+  Outcome status = Outcome::kError;
+  Json data;                        // iff kOk
+  std::string need;                 // iff kNeedMoreInput
+  std::vector<std::string> errors;  // kStale: last validator messages; kError: the error
+  std::string error_code;           // kError: stable code, e.g. "unknown_schema", "refusal"
+  std::string schema_origin;        // inline | registry:bundled | registry:tenant:<id> | ... | inferred
+  int iterations = 0;               // content-stage LLM calls
+  providers::Usage usage;           // summed over every call, schema stage included
+  std::string mode;                 // "strict" | "fallback": how the provider was asked
+};
+
+// {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
+//  "usage":{"inputTokens":…,"outputTokens":…}} plus "code" for errors and "mode" when known.
+Json ResultToJson(const StructureResult& result);
+
+StructureResult ErrorResult(std::string code, std::string message);
+
+}  // namespace structure::pipeline

@@ -1,0 +1,150 @@
+#include "pipeline/schema_builder.h"
+
+#include <cstdio>
+
+namespace structure::pipeline {
+
+namespace {
+
+constexpr const char* kMetaSchema = R"json({
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "schema-builder-output",
+  "type": "object",
+  "properties": {
+    "schema": {"$ref": "#/$defs/node"},
+    "confidence": {"type": "number", "minimum": 0, "maximum": 1,
+                   "description": "How sure you are that the schema captures the description."},
+    "clarifyingQuestions": {"type": "array", "items": {"type": "string"},
+                            "description": "Questions to ask when the description is ambiguous; empty when it is clear."}
+  },
+  "required": ["schema", "confidence", "clarifyingQuestions"],
+  "additionalProperties": false,
+  "$defs": {
+    "node": {
+      "type": "object",
+      "properties": {
+        "type": {"enum": ["object", "array", "string", "number", "integer", "boolean"]},
+        "title": {"type": "string"},
+        "description": {"type": "string"},
+        "enum": {"type": "array", "items": {"type": ["string", "number", "integer", "boolean"]}, "minItems": 1},
+        "pattern": {"type": "string"},
+        "format": {"enum": ["date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"]},
+        "minimum": {"type": "number"},
+        "maximum": {"type": "number"},
+        "minLength": {"type": "integer", "minimum": 0},
+        "maxLength": {"type": "integer", "minimum": 0},
+        "minItems": {"type": "integer", "minimum": 0},
+        "maxItems": {"type": "integer", "minimum": 0},
+        "items": {"$ref": "#/$defs/node"},
+        "properties": {"type": "object", "additionalProperties": {"$ref": "#/$defs/node"}},
+        "required": {"type": "array", "items": {"type": "string"}},
+        "additionalProperties": {"const": false}
+      },
+      "required": ["type"],
+      "additionalProperties": false
+    }
+  }
+})json";
+
+}  // namespace
+
+const Json& BuilderMetaSchema() {
+  static const Json kSchema = *ParseJson(kMetaSchema);
+  return kSchema;
+}
+
+std::string BuilderSystemPrompt() {
+  return "Convert the user's description of a record into a JSON Schema (Draft 2020-12). Use "
+         "only the keywords the output format allows. Every object lists its properties, names "
+         "the required ones and sets additionalProperties to false. Put units, conventions and "
+         "examples into descriptions. Set confidence to how sure you are that the schema "
+         "captures the description; when the description is ambiguous, ask in "
+         "clarifyingQuestions instead of guessing.";
+}
+
+std::string NormalizeDescription(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+std::string DescriptionKey(std::string_view normalized) {
+  // Two independent 64-bit FNV-1a variants; the cache compares the stored text as well.
+  uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+  for (unsigned char c : normalized) {
+    a = (a ^ c) * 0x100000001b3ULL;
+    b = (b ^ c) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+  }
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
+  return buf;
+}
+
+StructureRequest BuilderRequest(const std::string& description) {
+  StructureRequest r;
+  r.prompt = "Description of the record:\n" + description;
+  r.mode = SchemaMode::kJson;
+  r.schema = BuilderMetaSchema();
+  return r;
+}
+
+const ResolvedSchema& BuilderSchema() {
+  static const ResolvedSchema kSchema = *ResolveSchema(BuilderMetaSchema(), "builder");
+  return kSchema;
+}
+
+void ConfigureBuilderLoop(LoopSpec& spec) {
+  spec.max_loops = 2;
+  spec.task = BuilderSystemPrompt();
+  spec.semantic_check = [](const Json& out) -> std::vector<std::string> {
+    const Json* schema = out.find("schema");
+    if (schema == nullptr) return {};
+    auto compiled = CompileSchema(*schema);
+    if (!compiled.ok()) return {"/schema: not a usable JSON Schema: " + compiled.status().message()};
+    // The validator tolerates bad patterns in third-party schemas (with a warning); a schema we
+    // build ourselves must not have any.
+    std::vector<std::string> lines;
+    for (const auto& w : (*compiled)->warnings()) lines.push_back("/schema: not a usable JSON Schema: " + w);
+    return lines;
+  };
+}
+
+BuilderDecision DecideBuilderResult(const StructureResult& loop_result, double threshold) {
+  BuilderDecision d;
+  d.status = loop_result.status;
+  d.need = loop_result.need;
+  if (loop_result.status != Outcome::kOk) return d;
+  const Json& out = loop_result.data;
+  d.confidence = out.find("confidence")->as_double();
+  std::string questions;
+  if (const Json* q = out.find("clarifyingQuestions"); q != nullptr && q->is_array()) {
+    for (const auto& item : q->as_array()) {
+      if (!item.is_string() || item.as_string().empty()) continue;
+      if (!questions.empty()) questions += " ";
+      questions += item.as_string();
+    }
+  }
+  if (!questions.empty() || d.confidence < threshold) {
+    d.status = Outcome::kNeedMoreInput;
+    d.need = !questions.empty()
+                 ? questions
+                 : "the schema description is too ambiguous to build a schema from (confidence " +
+                       std::to_string(d.confidence).substr(0, 4) + "); please describe the fields "
+                       "and their types more precisely";
+    return d;
+  }
+  d.schema = *out.find("schema");
+  return d;
+}
+
+}  // namespace structure::pipeline

@@ -1,0 +1,152 @@
+#include "providers/anthropic_messages.h"
+
+#include "providers/call_check.h"
+#include "providers/wire_util.h"
+
+namespace structure::providers::anthropic_messages {
+namespace {
+
+constexpr std::string_view kProvider = "anthropic";
+
+Json Tool(const std::string& name, const std::string& description, const Json& schema,
+          bool strict) {
+  Json t = Json::MakeObject();
+  t.set("name", name);
+  t.set("description", description);
+  t.set("input_schema", schema);
+  if (strict) t.set("strict", true);
+  return t;
+}
+
+Json TextBlock(const std::string& text) {
+  return Json(Json::Object{{"type", "text"}, {"text", text}});
+}
+
+// Anthropic needs alternating roles; consecutive tool results share one user message.
+Json Messages(const ProviderCall& call) {
+  Json msgs = Json::MakeArray();
+  for (const Turn& t : call.turns) {
+    if (t.role == Role::kAssistant) {
+      Json content = Json::MakeArray();
+      if (!t.text.empty()) content.push_back(TextBlock(t.text));
+      for (const ToolCall& c : t.tool_calls) {
+        content.push_back(Json(Json::Object{{"type", "tool_use"},
+                                            {"id", c.id},
+                                            {"name", c.name},
+                                            {"input", ArgumentsObject(c.arguments)}}));
+      }
+      if (content.size() == 0) content.push_back(TextBlock(""));
+      msgs.push_back(Json(Json::Object{{"role", "assistant"}, {"content", std::move(content)}}));
+      continue;
+    }
+    Json block = t.role == Role::kUser
+                     ? TextBlock(t.text)
+                     : Json(Json::Object{{"type", "tool_result"},
+                                         {"tool_use_id", t.tool_call_id},
+                                         {"content", t.text},
+                                         {"is_error", t.is_error}});
+    Json* last = msgs.size() > 0 ? &msgs.as_array().back() : nullptr;
+    if (last && StringAt(*last, "role") == "user") {
+      (*last)["content"].push_back(std::move(block));
+    } else {
+      Json content = Json::MakeArray();
+      content.push_back(std::move(block));
+      msgs.push_back(Json(Json::Object{{"role", "user"}, {"content", std::move(content)}}));
+    }
+  }
+  return msgs;
+}
+
+FinishKind MapStop(std::string_view reason) {
+  if (reason == "max_tokens" || reason == "model_context_window_exceeded") {
+    return FinishKind::kLength;
+  }
+  if (reason == "tool_use") return FinishKind::kToolUse;
+  if (reason == "refusal") return FinishKind::kRefusal;
+  return FinishKind::kStop;
+}
+
+}  // namespace
+
+Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
+  STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  Json body = Json::MakeObject();
+  body.set("model", call.model);
+  body.set("max_tokens", call.max_tokens);
+  if (!call.system.empty()) body.set("system", call.system);
+  body.set("messages", Messages(call));
+  if (call.temperature) body.set("temperature", *call.temperature);
+
+  Json tools = Json::MakeArray();
+  if (call.final_tool) {
+    tools.push_back(Tool(call.final_tool_name, call.final_tool_description, call.schema,
+                         call.strict));
+  } else if (call.schema.is_object()) {
+    Json format(Json::Object{{"type", "json_schema"}, {"schema", call.schema}});
+    body.set("output_config", Json(Json::Object{{"format", std::move(format)}}));
+  }
+  if (call.need == NeedChannel::kTool) {
+    tools.push_back(Tool(call.need_tool_name,
+                         "Call this instead of answering when the input lacks what a required "
+                         "field needs.",
+                         call.need_schema, call.strict));
+  }
+  if (tools.size() > 0) {
+    if (call.final_tool && tools.size() == 1) {
+      body.set("tool_choice",
+               Json(Json::Object{{"type", "tool"}, {"name", call.final_tool_name}}));
+    } else {
+      body.set("tool_choice", Json(Json::Object{{"type", call.final_tool ? "any" : "auto"}}));
+    }
+    body.set("tools", std::move(tools));
+  }
+
+  HttpRequest req;
+  req.url = JoinUrl(endpoint, "/v1/messages");
+  HttpHeaders extra;
+  if (!endpoint.api_key.empty()) extra.emplace_back("x-api-key", endpoint.api_key);
+  extra.emplace_back("anthropic-version", endpoint.anthropic_version);
+  req.headers = JsonHeaders(std::move(extra));
+  req.body = ToJson(body);
+  req.timeout_ms = endpoint.timeout_ms;
+  return req;
+}
+
+Result<ProviderReply> ParseReply(const HttpResponse& response) {
+  auto body = ParseReplyBody(response, kProvider);
+  if (!body.ok()) return body.status();
+  const Json& root = *body;
+  if (StringAt(root, "type") == "error") {
+    return Unavailable("anthropic reply: error body with a 2xx status");
+  }
+  const Json* content = root.find("content");
+  if (!content || !content->is_array()) {
+    return Unavailable("anthropic reply: no content array in the body");
+  }
+  ProviderReply reply;
+  reply.model = StringAt(root, "model");
+  for (const Json& block : content->as_array()) {
+    std::string type = StringAt(block, "type");
+    if (type == "text") {
+      reply.content += StringAt(block, "text");
+    } else if (type == "tool_use") {
+      ToolCall tc;
+      tc.id = StringAt(block, "id");
+      tc.name = StringAt(block, "name");
+      const Json* input = block.find("input");
+      tc.arguments = input ? ToJson(*input) : "{}";
+      reply.tool_calls.push_back(std::move(tc));
+    }
+  }
+  reply.finish = MapStop(StringAt(root, "stop_reason"));
+  if (reply.finish == FinishKind::kRefusal) reply.refusal = reply.content;
+  if (const Json* usage = root.find("usage"); usage && usage->is_object()) {
+    reply.usage.input_tokens = IntAt(*usage, "input_tokens") +
+                               IntAt(*usage, "cache_creation_input_tokens") +
+                               IntAt(*usage, "cache_read_input_tokens");
+    reply.usage.output_tokens = IntAt(*usage, "output_tokens");
+  }
+  return reply;
+}
+
+}  // namespace structure::providers::anthropic_messages

@@ -1,0 +1,86 @@
+// Plain structs shared by every wire format: one provider call (what to ask) and one provider
+// reply (what came back). No I/O and no provider specifics here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+
+namespace structure::providers {
+
+struct ToolCall {
+  std::string id;         // provider call id; synthesised when the provider has none
+  std::string name;
+  std::string arguments;  // JSON text of the arguments object
+};
+
+enum class Role { kUser, kAssistant, kTool };
+
+// One conversation turn. A user turn has text; an assistant turn has text and/or tool calls;
+// a tool turn is the result of one earlier tool call.
+struct Turn {
+  Role role = Role::kUser;
+  std::string text;
+  std::vector<ToolCall> tool_calls;  // assistant only
+  std::string tool_call_id;          // tool only: the call answered
+  std::string tool_name;             // tool only: its tool name
+  bool is_error = false;             // tool only: the call was rejected
+};
+
+// How the model may say "the input lacks what the schema needs".
+enum class NeedChannel {
+  kNone,
+  kEnvelope,  // already part of `schema` (e.g. an envelope object); nothing extra is sent
+  kTool,      // a second tool (need_tool_name, need_schema) offered next to the answer
+};
+
+struct ProviderCall {
+  std::string model;
+  std::string system;                // system prompt; may be empty
+  std::vector<Turn> turns;
+
+  Json schema;                       // the (lowered) schema to enforce; null = plain JSON mode
+  std::string schema_name = "result";
+  bool strict = true;
+
+  NeedChannel need = NeedChannel::kNone;
+  std::string need_tool_name = "need_more_input";
+  Json need_schema;                  // for kTool
+
+  // Final-tool mode: the answer is the arguments of this tool (schema = its parameters).
+  bool final_tool = false;
+  std::string final_tool_name = "submit";
+  std::string final_tool_description = "Submit the final answer.";
+
+  int64_t max_tokens = 1024;
+  std::optional<double> temperature;
+};
+
+enum class FinishKind {
+  kStop,       // complete answer
+  kLength,     // cut off by max_tokens: content is truncated
+  kRefusal,    // the model declined (refusal text in ProviderReply::refusal)
+  kSafety,     // blocked by a safety / content filter
+  kToolUse,    // the answer is in tool_calls
+};
+
+struct Usage {
+  int64_t input_tokens = 0;
+  int64_t output_tokens = 0;
+};
+
+struct ProviderReply {
+  std::string content;               // concatenated text parts
+  std::vector<ToolCall> tool_calls;
+  FinishKind finish = FinishKind::kStop;
+  std::string refusal;               // refusal or block explanation, when given
+  Usage usage;
+  std::string model;                 // model that answered, when reported
+};
+
+std::string_view FinishKindName(FinishKind kind);
+
+}  // namespace structure::providers

@@ -1,0 +1,13 @@
+// Checks shared by every BuildRequest: a call must name a model, hold a turn, and carry the
+// schemas its modes need. Internal to providers/.
+#pragma once
+
+#include "base/status.h"
+#include "providers/call.h"
+
+namespace structure::providers {
+
+// kInvalidArgument naming the first missing piece.
+Status CheckCall(const ProviderCall& call, bool needs_model = true);
+
+}  // namespace structure::providers

@@ -1,0 +1,32 @@
+// HTTP over one libcurl multi handle driven by a dedicated I/O thread (epoll +
+// curl_multi_socket_action, woken through an eventfd). Keep-alive connections are reused
+// across transfers; HTTP/2 is negotiated over TLS where offered (CURLOPT_PIPEWAIT only for
+// https). Completions are handed to the sink in batches from the I/O thread.
+#pragma once
+
+#include <memory>
+
+#include "base/status.h"
+#include "providers/transport.h"
+
+namespace structure::providers {
+
+struct CurlOptions {
+  int64_t connect_timeout_ms = 10'000;
+  long max_host_connections = 0;  // 0 = unlimited (the pool bounds concurrency)
+  bool verify_tls = true;
+};
+
+// Calls curl_global_init once per process (thread-safe via call_once). Calling it from main
+// before other threads start is still the recommended order.
+void InitCurlOnce();
+
+// Creates a transport and starts its thread. kInternal when curl or epoll setup fails.
+Result<std::unique_ptr<Transport>> MakeCurlTransport(CompletionSink sink,
+                                                     const CurlOptions& options = {});
+
+// A factory for the pool; a setup failure yields nullptr (the pool then fails every call with
+// kInternal).
+TransportFactory CurlTransportFactory(const CurlOptions& options = {});
+
+}  // namespace structure::providers

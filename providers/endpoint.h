@@ -1,0 +1,52 @@
+// Where a provider lives and how to authenticate: kind, base URL, key. Keys come from the
+// environment variables the official SDKs use and are never logged.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace structure::providers {
+
+enum class ProviderKind {
+  kOpenAi,        // OpenAI chat completions
+  kAnthropic,     // Anthropic messages
+  kGemini,        // Gemini generateContent
+  kOllama,        // Ollama /api/chat
+  kOpenAiCompat,  // vLLM, llama.cpp server, llamafile (OpenAI-compatible chat completions)
+  kOpenRouter,    // OpenRouter (OpenAI-style, require_parameters)
+};
+
+struct Endpoint {
+  ProviderKind kind = ProviderKind::kOpenAi;
+  // scheme://host[:port][/prefix], without the API version path: each wire format appends its
+  // own ("/v1/chat/completions", "/v1/messages", "/v1beta/models/...", "/api/chat").
+  std::string base_url;
+  std::string api_key;  // may be empty (Ollama, local OpenAI-compatible servers, the simulator)
+  std::string anthropic_version = "2023-06-01";
+  // Gemini: use the legacy OpenAPI `responseSchema` instead of `responseJsonSchema`.
+  bool gemini_legacy_schema = false;
+  int64_t timeout_ms = 120'000;  // per attempt
+};
+
+// "openai", "anthropic", "gemini" (or "google"), "ollama", "openai-compat" (or "vllm",
+// "llamacpp", "llamafile"), "openrouter". kInvalidArgument for anything else.
+Result<ProviderKind> ParseProviderKind(std::string_view name);
+std::string_view ProviderKindName(ProviderKind kind);
+
+using GetEnvFn = std::function<const char*(const char*)>;
+
+// Builds an endpoint with the default base URL and the key from the environment:
+// OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY (else GOOGLE_API_KEY), OPENROUTER_API_KEY;
+// Ollama's URL from OLLAMA_HOST ("host:port" or a URL). A non-empty `base_url_override`
+// replaces the URL (a trailing "/v1" or "/v1beta" is dropped since formats add it).
+// kUnauthenticated when a hosted provider has no key and no override points elsewhere.
+Result<Endpoint> EndpointFromEnv(ProviderKind kind, std::string_view base_url_override = {},
+                                 const GetEnvFn& getenv_fn = nullptr);
+
+// Drops a trailing "/" and a trailing "/v1" or "/v1beta".
+std::string NormalizeBaseUrl(std::string_view url);
+
+}  // namespace structure::providers

@@ -1,0 +1,192 @@
+#include "providers/gemini_generate.h"
+
+#include <cctype>
+
+#include "providers/call_check.h"
+#include "providers/wire_util.h"
+
+namespace structure::providers::gemini_generate {
+namespace {
+
+constexpr std::string_view kProvider = "gemini";
+
+Json TextParts(const std::string& text) {
+  Json parts = Json::MakeArray();
+  parts.push_back(Json(Json::Object{{"text", text}}));
+  return parts;
+}
+
+Json FunctionResponse(const Turn& t) {
+  ParseOptions opts;
+  opts.source = "tool result";
+  auto parsed = ParseJson(t.text, opts);
+  Json response = parsed.ok() && parsed->is_object()
+                      ? std::move(parsed).value()
+                      : Json(Json::Object{{t.is_error ? "error" : "result", t.text}});
+  return Json(Json::Object{{"functionResponse", Json(Json::Object{{"name", t.tool_name},
+                                                                  {"response", std::move(response)}})}});
+}
+
+Json Contents(const ProviderCall& call) {
+  Json contents = Json::MakeArray();
+  for (const Turn& t : call.turns) {
+    if (t.role == Role::kAssistant) {
+      Json parts = Json::MakeArray();
+      if (!t.text.empty()) parts.push_back(Json(Json::Object{{"text", t.text}}));
+      for (const ToolCall& c : t.tool_calls) {
+        parts.push_back(Json(Json::Object{
+            {"functionCall",
+             Json(Json::Object{{"name", c.name}, {"args", ArgumentsObject(c.arguments)}})}}));
+      }
+      if (parts.size() == 0) parts.push_back(Json(Json::Object{{"text", ""}}));
+      contents.push_back(Json(Json::Object{{"role", "model"}, {"parts", std::move(parts)}}));
+      continue;
+    }
+    Json part = t.role == Role::kUser ? Json(Json::Object{{"text", t.text}}) : FunctionResponse(t);
+    Json* last = contents.size() > 0 ? &contents.as_array().back() : nullptr;
+    if (last && StringAt(*last, "role") == "user") {
+      (*last)["parts"].push_back(std::move(part));
+    } else {
+      Json parts = Json::MakeArray();
+      parts.push_back(std::move(part));
+      contents.push_back(Json(Json::Object{{"role", "user"}, {"parts", std::move(parts)}}));
+    }
+  }
+  return contents;
+}
+
+Json Declaration(const std::string& name, const std::string& description, const Json& schema) {
+  return Json(Json::Object{
+      {"name", name}, {"description", description}, {"parametersJsonSchema", schema}});
+}
+
+bool SafeModelName(std::string_view m) {
+  for (char c : m) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '_' &&
+        c != '/') {
+      return false;
+    }
+  }
+  return !m.empty();
+}
+
+FinishKind MapFinish(std::string_view reason) {
+  if (reason == "MAX_TOKENS") return FinishKind::kLength;
+  if (reason == "SAFETY" || reason == "RECITATION" || reason == "PROHIBITED_CONTENT" ||
+      reason == "BLOCKLIST" || reason == "SPII" || reason == "IMAGE_SAFETY") {
+    return FinishKind::kSafety;
+  }
+  return FinishKind::kStop;
+}
+
+}  // namespace
+
+Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
+  STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  if (!SafeModelName(call.model)) {
+    return InvalidArgument("gemini: model name '" + call.model + "' has URL-unsafe characters");
+  }
+  Json body = Json::MakeObject();
+  if (!call.system.empty()) {
+    body.set("systemInstruction", Json(Json::Object{{"parts", TextParts(call.system)}}));
+  }
+  body.set("contents", Contents(call));
+
+  Json gen = Json::MakeObject();
+  gen.set("maxOutputTokens", call.max_tokens);
+  if (call.temperature) gen.set("temperature", *call.temperature);
+  Json decls = Json::MakeArray();
+  if (call.final_tool) {
+    decls.push_back(Declaration(call.final_tool_name, call.final_tool_description, call.schema));
+  } else {
+    gen.set("responseMimeType", "application/json");
+    if (call.schema.is_object()) {
+      gen.set(endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema",
+              call.schema);
+    }
+  }
+  if (call.need == NeedChannel::kTool) {
+    decls.push_back(Declaration(call.need_tool_name,
+                                "Call this instead of answering when the input lacks what a "
+                                "required field needs.",
+                                call.need_schema));
+  }
+  body.set("generationConfig", std::move(gen));
+  if (decls.size() > 0) {
+    Json fcc = Json::MakeObject();
+    fcc.set("mode", call.final_tool ? "ANY" : "AUTO");
+    if (call.final_tool) {
+      Json names = Json::MakeArray();
+      for (const Json& d : decls.as_array()) names.push_back(Json(StringAt(d, "name")));
+      fcc.set("allowedFunctionNames", std::move(names));
+    }
+    Json tools = Json::MakeArray();
+    tools.push_back(Json(Json::Object{{"functionDeclarations", std::move(decls)}}));
+    body.set("tools", std::move(tools));
+    body.set("toolConfig", Json(Json::Object{{"functionCallingConfig", std::move(fcc)}}));
+  }
+
+  HttpRequest req;
+  std::string model = call.model.rfind("models/", 0) == 0 ? call.model.substr(7) : call.model;
+  req.url = JoinUrl(endpoint, "/v1beta/models/" + model + ":generateContent");
+  HttpHeaders extra;
+  if (!endpoint.api_key.empty()) extra.emplace_back("x-goog-api-key", endpoint.api_key);
+  req.headers = JsonHeaders(std::move(extra));
+  req.body = ToJson(body);
+  req.timeout_ms = endpoint.timeout_ms;
+  return req;
+}
+
+Result<ProviderReply> ParseReply(const HttpResponse& response) {
+  auto body = ParseReplyBody(response, kProvider);
+  if (!body.ok()) return body.status();
+  const Json& root = *body;
+  ProviderReply reply;
+  reply.model = StringAt(root, "modelVersion");
+  if (const Json* usage = root.find("usageMetadata"); usage && usage->is_object()) {
+    reply.usage.input_tokens = IntAt(*usage, "promptTokenCount");
+    reply.usage.output_tokens =
+        IntAt(*usage, "candidatesTokenCount") + IntAt(*usage, "thoughtsTokenCount");
+  }
+  const Json* candidates = root.find("candidates");
+  if (!candidates || !candidates->is_array() || candidates->size() == 0) {
+    const Json* feedback = root.find("promptFeedback");
+    std::string block = feedback ? StringAt(*feedback, "blockReason") : std::string();
+    if (!block.empty()) {
+      reply.finish = FinishKind::kSafety;
+      reply.refusal = "prompt blocked: " + block;
+      return reply;
+    }
+    return Unavailable("gemini reply: no candidates in the body");
+  }
+  const Json& cand = candidates->as_array()[0];
+  std::string finish = StringAt(cand, "finishReason");
+  reply.finish = MapFinish(finish);
+  if (reply.finish == FinishKind::kSafety) reply.refusal = "blocked: " + finish;
+  const Json* content = cand.find("content");
+  const Json* parts = content ? content->find("parts") : nullptr;
+  if (parts && parts->is_array()) {
+    for (const Json& p : parts->as_array()) {
+      if (const Json* fc = p.find("functionCall"); fc && fc->is_object()) {
+        ToolCall tc;
+        tc.id = StringAt(*fc, "id");
+        if (tc.id.empty()) tc.id = "call_" + std::to_string(reply.tool_calls.size());
+        tc.name = StringAt(*fc, "name");
+        const Json* args = fc->find("args");
+        tc.arguments = args ? ToJson(*args) : "{}";
+        reply.tool_calls.push_back(std::move(tc));
+      } else if (const Json* thought = p.find("thought"); thought && thought->is_bool() &&
+                                                         thought->as_bool()) {
+        continue;  // thought summaries are not the answer
+      } else {
+        reply.content += StringAt(p, "text");
+      }
+    }
+  }
+  if (reply.finish == FinishKind::kStop && !reply.tool_calls.empty()) {
+    reply.finish = FinishKind::kToolUse;
+  }
+  return reply;
+}
+
+}  // namespace structure::providers::gemini_generate

@@ -1,0 +1,118 @@
+#include "providers/ollama_chat.h"
+
+#include "providers/call_check.h"
+#include "providers/wire_util.h"
+
+namespace structure::providers::ollama_chat {
+namespace {
+
+constexpr std::string_view kProvider = "ollama";
+
+Json FunctionTool(const std::string& name, const std::string& description, const Json& schema) {
+  Json fn(Json::Object{{"name", name}, {"description", description}, {"parameters", schema}});
+  return Json(Json::Object{{"type", "function"}, {"function", std::move(fn)}});
+}
+
+Json Messages(const ProviderCall& call) {
+  Json msgs = Json::MakeArray();
+  if (!call.system.empty()) {
+    msgs.push_back(Json(Json::Object{{"role", "system"}, {"content", call.system}}));
+  }
+  for (const Turn& t : call.turns) {
+    Json m = Json::MakeObject();
+    if (t.role == Role::kUser) {
+      m.set("role", "user");
+      m.set("content", t.text);
+    } else if (t.role == Role::kAssistant) {
+      m.set("role", "assistant");
+      m.set("content", t.text);
+      if (!t.tool_calls.empty()) {
+        Json calls = Json::MakeArray();
+        for (const ToolCall& c : t.tool_calls) {
+          Json fn(Json::Object{{"name", c.name}, {"arguments", ArgumentsObject(c.arguments)}});
+          calls.push_back(Json(Json::Object{{"function", std::move(fn)}}));
+        }
+        m.set("tool_calls", std::move(calls));
+      }
+    } else {
+      m.set("role", "tool");
+      m.set("content", t.is_error ? "Error: " + t.text : t.text);
+      m.set("tool_name", t.tool_name);
+    }
+    msgs.push_back(std::move(m));
+  }
+  return msgs;
+}
+
+}  // namespace
+
+Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
+  STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  Json body = Json::MakeObject();
+  body.set("model", call.model);
+  body.set("messages", Messages(call));
+  body.set("stream", false);
+  Json tools = Json::MakeArray();
+  if (call.final_tool) {
+    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description, call.schema));
+  } else if (call.schema.is_object()) {
+    body.set("format", call.schema);
+  } else {
+    body.set("format", "json");
+  }
+  if (call.need == NeedChannel::kTool) {
+    tools.push_back(FunctionTool(call.need_tool_name,
+                                 "Call this instead of answering when the input lacks what a "
+                                 "required field needs.",
+                                 call.need_schema));
+  }
+  if (tools.size() > 0) body.set("tools", std::move(tools));
+  Json options = Json::MakeObject();
+  options.set("num_predict", call.max_tokens);
+  if (call.temperature) options.set("temperature", *call.temperature);
+  body.set("options", std::move(options));
+
+  HttpRequest req;
+  req.url = JoinUrl(endpoint, "/api/chat");
+  HttpHeaders extra;
+  if (!endpoint.api_key.empty()) extra.emplace_back("Authorization", "Bearer " + endpoint.api_key);
+  req.headers = JsonHeaders(std::move(extra));
+  req.body = ToJson(body);
+  req.timeout_ms = endpoint.timeout_ms;
+  return req;
+}
+
+Result<ProviderReply> ParseReply(const HttpResponse& response) {
+  auto body = ParseReplyBody(response, kProvider);
+  if (!body.ok()) return body.status();
+  const Json& root = *body;
+  if (const Json* err = root.find("error"); err && err->is_string()) {
+    return Unavailable("ollama reply: " + err->as_string());
+  }
+  const Json* msg = root.find("message");
+  if (!msg || !msg->is_object()) return Unavailable("ollama reply: no message in the body");
+  ProviderReply reply;
+  reply.model = StringAt(root, "model");
+  reply.content = StringAt(*msg, "content");
+  if (const Json* calls = msg->find("tool_calls"); calls && calls->is_array()) {
+    for (const Json& c : calls->as_array()) {
+      const Json* fn = c.find("function");
+      if (!fn || !fn->is_object()) continue;
+      ToolCall tc;
+      tc.id = "call_" + std::to_string(reply.tool_calls.size());
+      tc.name = StringAt(*fn, "name");
+      const Json* args = fn->find("arguments");
+      tc.arguments = !args ? "{}" : args->is_string() ? args->as_string() : ToJson(*args);
+      reply.tool_calls.push_back(std::move(tc));
+    }
+  }
+  std::string done = StringAt(root, "done_reason");
+  reply.finish = done == "length" ? FinishKind::kLength
+                 : reply.tool_calls.empty() ? FinishKind::kStop
+                                            : FinishKind::kToolUse;
+  reply.usage.input_tokens = IntAt(root, "prompt_eval_count");
+  reply.usage.output_tokens = IntAt(root, "eval_count");
+  return reply;
+}
+
+}  // namespace structure::providers::ollama_chat

@@ -1,0 +1,39 @@
+// OpenAI chat completions (POST /v1/chat/completions). The schema goes into
+// response_format {type: json_schema, strict}; final-tool mode and the need tool use strict
+// function tools. The same code serves OpenAI-compatible servers and OpenRouter through a
+// dialect (see openai_compat.h, openrouter.h).
+#pragma once
+
+#include <string_view>
+
+#include "base/status.h"
+#include "providers/call.h"
+#include "providers/endpoint.h"
+#include "providers/http.h"
+
+namespace structure::providers {
+
+// The few places where OpenAI-style servers differ.
+struct OpenAiDialect {
+  std::string_view provider = "openai";  // for messages
+  bool max_completion_tokens = true;     // OpenAI: max_completion_tokens; others: max_tokens
+  bool require_parameters = false;       // OpenRouter: provider.require_parameters = true
+  bool strict = true;                    // send strict: true with schemas and tools
+};
+
+// kInvalidArgument when the call is incomplete (no model, no turns, final-tool mode or need
+// tool without a schema).
+Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endpoint& endpoint,
+                                            const OpenAiDialect& dialect);
+
+// Non-2xx and transport failures -> their Status (provider message included); a 2xx body
+// without choices (or with an embedded error) -> kUnavailable or the embedded code.
+Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
+                                            const OpenAiDialect& dialect);
+
+namespace openai_chat {
+Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint);
+Result<ProviderReply> ParseReply(const HttpResponse& response);
+}  // namespace openai_chat
+
+}  // namespace structure::providers

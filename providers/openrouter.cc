@@ -1,0 +1,28 @@
+#include "providers/openrouter.h"
+
+#include "providers/openai_chat.h"
+
+namespace structure::providers::openrouter {
+namespace {
+
+OpenAiDialect Dialect() {
+  OpenAiDialect d;
+  d.provider = "openrouter";
+  d.max_completion_tokens = false;
+  d.require_parameters = true;
+  return d;
+}
+
+}  // namespace
+
+Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
+  auto req = BuildOpenAiStyleRequest(call, endpoint, Dialect());
+  if (req.ok()) req->headers.emplace_back("X-Title", "structure");
+  return req;
+}
+
+Result<ProviderReply> ParseReply(const HttpResponse& response) {
+  return ParseOpenAiStyleReply(response, Dialect());
+}
+
+}  // namespace structure::providers::openrouter

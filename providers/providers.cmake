@@ -1,0 +1,20 @@
+# Pure wire formats (no I/O) and the curl multi transport (the one I/O piece below actors/).
+add_library(structure_providers STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/call.cc
+  ${CMAKE_CURRENT_LIST_DIR}/endpoint.cc
+  ${CMAKE_CURRENT_LIST_DIR}/http_status.cc
+  ${CMAKE_CURRENT_LIST_DIR}/wire_util.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openai_chat.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openai_compat.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openrouter.cc
+  ${CMAKE_CURRENT_LIST_DIR}/anthropic_messages.cc
+  ${CMAKE_CURRENT_LIST_DIR}/gemini_generate.cc
+  ${CMAKE_CURRENT_LIST_DIR}/ollama_chat.cc
+  ${CMAKE_CURRENT_LIST_DIR}/wire.cc
+  ${CMAKE_CURRENT_LIST_DIR}/rate_limit.cc
+  ${CMAKE_CURRENT_LIST_DIR}/dispatch_queue.cc)
+target_link_libraries(structure_providers PUBLIC structure_base)
+
+add_library(structure_transport STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/curl_transport.cc)
+target_link_libraries(structure_transport PUBLIC structure_base CURL::libcurl Threads::Threads)

@@ -1,0 +1,105 @@
+#include "providers/wire_util.h"
+
+#include "providers/http_status.h"
+
+namespace structure::providers {
+
+std::string JoinUrl(const Endpoint& endpoint, std::string_view path) {
+  std::string url = endpoint.base_url;
+  url += path;
+  return url;
+}
+
+HttpHeaders JsonHeaders(HttpHeaders extra) {
+  HttpHeaders h;
+  h.reserve(extra.size() + 2);
+  h.emplace_back("Content-Type", "application/json");
+  h.emplace_back("Accept", "application/json");
+  for (auto& kv : extra) h.push_back(std::move(kv));
+  return h;
+}
+
+ProviderError ExtractProviderError(std::string_view body) {
+  ProviderError out;
+  ParseOptions opts;
+  opts.max_depth = 64;
+  opts.source = "error body";
+  auto parsed = ParseJson(body, opts);
+  if (!parsed.ok() || !parsed->is_object()) {
+    // Not JSON (an HTML error page, a proxy message): keep a bounded excerpt.
+    out.message = std::string(body.substr(0, 300));
+    return out;
+  }
+  const Json& root = *parsed;
+  const Json* err = root.find("error");
+  if (err && err->is_string()) {
+    out.message = err->as_string();
+  } else if (err && err->is_object()) {
+    out.message = StringAt(*err, "message");
+    out.type = StringAt(*err, "type");
+    if (out.type.empty()) out.type = StringAt(*err, "status");
+    if (const Json* code = err->find("code"); code && code->is_string() && out.type.empty()) {
+      out.type = code->as_string();
+    }
+    // Google reports a bad key as 400 INVALID_ARGUMENT; the reason (or the stable message)
+    // says what it really is.
+    if (const Json* details = err->find("details"); details && details->is_array()) {
+      for (const Json& d : details->as_array()) {
+        if (std::string reason = StringAt(d, "reason"); !reason.empty()) out.type = reason;
+      }
+    }
+    if (out.message.rfind("API key not valid", 0) == 0) out.type = "API_KEY_INVALID";
+    // OpenAI marks an exhausted quota in `code` while `type` is generic.
+    if (const Json* code = err->find("code"); code && code->is_string() &&
+                                              code->as_string() == "insufficient_quota") {
+      out.type = "insufficient_quota";
+    }
+  } else {
+    out.message = StringAt(root, "message");
+  }
+  return out;
+}
+
+Result<Json> ParseReplyBody(const HttpResponse& response, std::string_view provider) {
+  if (response.error != TransportError::kNone || response.status < 200 || response.status >= 300) {
+    ProviderError pe;
+    if (response.error == TransportError::kNone) pe = ExtractProviderError(response.body);
+    return StatusFromHttp(response, provider, pe.message, pe.type);
+  }
+  ParseOptions opts;
+  opts.source = std::string(provider) + " reply";
+  auto parsed = ParseJson(response.body, opts);
+  if (!parsed.ok()) {
+    return Unavailable("malformed reply body: " + parsed.status().message());
+  }
+  if (!parsed->is_object()) {
+    return Unavailable(std::string(provider) + " reply: body is not a JSON object");
+  }
+  return std::move(parsed).value();
+}
+
+Json ArgumentsObject(const std::string& text) {
+  ParseOptions opts;
+  opts.source = "tool arguments";
+  auto parsed = ParseJson(text, opts);
+  if (parsed.ok() && parsed->is_object()) return std::move(parsed).value();
+  Json o = Json::MakeObject();
+  o.set("_raw", text);
+  return o;
+}
+
+std::string StringAt(const Json& object, std::string_view key) {
+  const Json* v = object.find(key);
+  return v && v->is_string() ? v->as_string() : std::string();
+}
+
+int64_t IntAt(const Json& object, std::string_view key) {
+  const Json* v = object.find(key);
+  if (!v || !v->is_number()) return 0;
+  if (v->is_int()) return v->as_int();
+  // A double out of int64 range would make the conversion undefined; counts never get there.
+  double d = v->as_double();
+  return d >= 0 && d < 1e15 ? static_cast<int64_t>(d) : 0;
+}
+
+}  // namespace structure::providers

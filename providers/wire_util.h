@@ -1,0 +1,42 @@
+// Helpers shared by the wire formats: URLs, error bodies, tool-argument text <-> JSON.
+// Internal to providers/.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/json.h"
+#include "base/status.h"
+#include "providers/endpoint.h"
+#include "providers/http.h"
+
+namespace structure::providers {
+
+// base_url + path.
+std::string JoinUrl(const Endpoint& endpoint, std::string_view path);
+
+// The JSON headers every format sends, plus `extra`.
+HttpHeaders JsonHeaders(HttpHeaders extra = {});
+
+// Parses a reply body: transport errors and non-2xx statuses become the mapped Status with
+// the provider's error message extracted from the body; a 2xx body that is not a JSON object
+// is kUnavailable (a broken reply; a retry may get a good one).
+Result<Json> ParseReplyBody(const HttpResponse& response, std::string_view provider);
+
+// The message and type of a provider error body in any of the shapes providers use:
+// {"error":{"message","type"|"status"|"code"}}, {"error":"text"}, {"message":"text"}.
+struct ProviderError {
+  std::string message;
+  std::string type;
+};
+ProviderError ExtractProviderError(std::string_view body);
+
+// Tool arguments are kept as JSON text in ProviderCall; formats that need an object parse it.
+// Text that is not a JSON object becomes {"_raw": text} so history can always be re-sent.
+Json ArgumentsObject(const std::string& text);
+
+// String member or empty; number member as int64 or 0.
+std::string StringAt(const Json& object, std::string_view key);
+int64_t IntAt(const Json& object, std::string_view key);
+
+}  // namespace structure::providers

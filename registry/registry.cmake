@@ -1,0 +1,9 @@
+# Schema registry: bundled schemas (files), tenant/project overrides (SQLite), lookup cascade.
+add_library(structure_registry STATIC
+  bundled_schemas.cc
+  schema_document.cc
+  schema_name.cc
+  schema_registry.cc
+  schema_store.cc
+  schema_version.cc)
+target_link_libraries(structure_registry PUBLIC structure_base PRIVATE SQLite::SQLite3)

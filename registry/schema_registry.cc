@@ -1,0 +1,245 @@
+#include "registry/schema_registry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <utility>
+
+#include "registry/bundled_schemas.h"
+#include "registry/schema_name.h"
+#include "registry/schema_version.h"
+
+namespace structure::registry {
+namespace {
+
+Status ValidateScope(const Scope& scope) {
+  if (scope.tenant.empty()) {
+    if (!scope.project.empty()) {
+      return InvalidArgument("project \"" + scope.project +
+                             "\" given without a tenant; a project belongs to a tenant");
+    }
+    return Status::Ok();
+  }
+  STRUCTURE_RETURN_IF_ERROR(ValidateScopeId(scope.tenant, "tenant"));
+  if (!scope.project.empty()) STRUCTURE_RETURN_IF_ERROR(ValidateScopeId(scope.project, "project"));
+  return Status::Ok();
+}
+
+// The levels of a scope from nearest to farthest, bundled excluded.
+struct Level {
+  StoreKey key;
+  std::string origin;
+};
+std::vector<Level> StoreLevels(const Scope& scope) {
+  std::vector<Level> levels;
+  if (scope.tenant.empty()) return levels;
+  if (!scope.project.empty()) {
+    levels.push_back({{scope.tenant, scope.project}, ProjectOrigin(scope.project)});
+  }
+  levels.push_back({{scope.tenant, ""}, TenantOrigin(scope.tenant)});
+  return levels;
+}
+
+std::string Describe(const Scope& scope) {
+  if (scope.tenant.empty()) return "bundled schemas";
+  if (scope.project.empty()) return "tenant \"" + scope.tenant + "\"";
+  return "project \"" + scope.project + "\" of tenant \"" + scope.tenant + "\"";
+}
+
+std::string SearchedLevels(const Scope& scope) {
+  if (scope.tenant.empty()) return "bundled";
+  std::string out;
+  if (!scope.project.empty()) out += "project \"" + scope.project + "\", ";
+  return out + "tenant \"" + scope.tenant + "\", bundled";
+}
+
+}  // namespace
+
+SchemaRegistry::SchemaRegistry(std::map<std::string, RegisteredSchema> bundled,
+                               std::unique_ptr<SchemaStore> store, RegistryOptions options)
+    : bundled_(std::move(bundled)), store_(std::move(store)), options_(std::move(options)) {}
+
+Result<std::unique_ptr<SchemaRegistry>> SchemaRegistry::Open(const std::string& bundled_dir,
+                                                             const std::string& sqlite_path,
+                                                             RegistryOptions options) {
+  std::map<std::string, RegisteredSchema> bundled;
+  if (!bundled_dir.empty()) {
+    auto loaded = LoadBundledSchemas(bundled_dir, options.limits, options.max_manual_bytes);
+    if (!loaded.ok()) return loaded.status();
+    bundled = std::move(loaded).value();
+  }
+  auto store = SchemaStore::Open(sqlite_path);
+  if (!store.ok()) return store.status();
+  return std::unique_ptr<SchemaRegistry>(
+      new SchemaRegistry(std::move(bundled), std::move(store).value(), std::move(options)));
+}
+
+int64_t SchemaRegistry::NowMs() const {
+  if (options_.now_ms) return options_.now_ms();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Result<RegisteredSchema> SchemaRegistry::FromRow(const StoredSchema& row,
+                                                 const std::string& origin) const {
+  // Rows were checked on Put, but the file is outside our control; the bounds still apply.
+  DocumentLimits limits = options_.limits;
+  limits.max_schema_bytes = std::max(limits.max_schema_bytes, row.schema.size());
+  auto doc = ParseSchemaDocument(row.schema, origin + " schema \"" + row.name + "\"", limits);
+  if (!doc.ok()) return Internal("stored schema is corrupt: " + doc.status().message());
+  RegisteredSchema entry;
+  entry.name = row.name;
+  entry.schema = std::move(doc->schema);
+  entry.manual = row.manual;
+  entry.version = row.version;
+  entry.origin = origin;
+  entry.updated_at_ms = row.updated_at_ms;
+  return entry;
+}
+
+Result<std::vector<RegisteredSchema>> SchemaRegistry::Lookup(std::string_view name,
+                                                             const Scope& scope,
+                                                             bool first_only) const {
+  std::vector<RegisteredSchema> found;
+  for (const Level& level : StoreLevels(scope)) {
+    auto row = store_->Get(level.key, name);
+    if (!row.ok()) return row.status();
+    if (!row->has_value()) continue;
+    auto entry = FromRow(**row, level.origin);
+    if (!entry.ok()) return entry.status();
+    found.push_back(std::move(entry).value());
+    if (first_only) return found;
+  }
+  auto it = bundled_.find(std::string(name));
+  if (it != bundled_.end()) found.push_back(it->second);
+  return found;
+}
+
+Result<RegisteredSchema> SchemaRegistry::Find(std::string_view name, const Scope& scope) const {
+  STRUCTURE_RETURN_IF_ERROR(ValidateSchemaName(name));
+  STRUCTURE_RETURN_IF_ERROR(ValidateScope(scope));
+  auto found = Lookup(name, scope, /*first_only=*/true);
+  if (!found.ok()) return found.status();
+  if (found->empty()) {
+    return NotFound("unknown schema name \"" + std::string(name) + "\" (searched " +
+                    SearchedLevels(scope) + ")");
+  }
+  return std::move(found->front());
+}
+
+Result<RegisteredSchema> SchemaRegistry::Get(const Scope& scope, std::string_view name) const {
+  STRUCTURE_RETURN_IF_ERROR(ValidateSchemaName(name));
+  STRUCTURE_RETURN_IF_ERROR(ValidateScope(scope));
+  std::vector<Level> levels = StoreLevels(scope);
+  if (levels.empty()) {
+    auto it = bundled_.find(std::string(name));
+    if (it != bundled_.end()) return it->second;
+  } else {
+    auto row = store_->Get(levels.front().key, name);
+    if (!row.ok()) return row.status();
+    if (row->has_value()) return FromRow(**row, levels.front().origin);
+  }
+  return NotFound("no schema \"" + std::string(name) + "\" stored at " + Describe(scope));
+}
+
+Result<std::vector<RegisteredSchema>> SchemaRegistry::List(const Scope& scope) const {
+  STRUCTURE_RETURN_IF_ERROR(ValidateScope(scope));
+  // name -> entries nearest first; levels are visited nearest first.
+  std::map<std::string, std::vector<RegisteredSchema>> by_name;
+  for (const Level& level : StoreLevels(scope)) {
+    auto rows = store_->List(level.key);
+    if (!rows.ok()) return rows.status();
+    for (const StoredSchema& row : *rows) {
+      auto entry = FromRow(row, level.origin);
+      if (!entry.ok()) return entry.status();
+      by_name[row.name].push_back(std::move(entry).value());
+    }
+  }
+  for (const auto& [name, entry] : bundled_) by_name[name].push_back(entry);
+
+  std::vector<RegisteredSchema> out;
+  out.reserve(by_name.size());
+  for (auto& [name, entries] : by_name) {
+    RegisteredSchema effective = std::move(entries.front());
+    for (size_t i = 1; i < entries.size(); ++i) effective.shadows.push_back(entries[i].origin);
+    out.push_back(std::move(effective));
+  }
+  return out;
+}
+
+Status SchemaRegistry::Put(const Scope& scope, const SchemaRecord& record) {
+  STRUCTURE_RETURN_IF_ERROR(ValidateScope(scope));
+  if (scope.tenant.empty()) {
+    return InvalidArgument("bundled schemas are read-only; put \"" + record.name +
+                           "\" at a tenant or project scope");
+  }
+  STRUCTURE_RETURN_IF_ERROR(ValidateSchemaName(record.name));
+  if (record.manual.size() > options_.max_manual_bytes) {
+    return InvalidArgument("manual of \"" + record.name + "\" is " +
+                           std::to_string(record.manual.size()) + " bytes, the limit is " +
+                           std::to_string(options_.max_manual_bytes));
+  }
+  auto doc = ParseSchemaDocument(record.schema, "schema \"" + record.name + "\"", options_.limits);
+  if (!doc.ok()) return doc.status();
+
+  std::string version_text = record.version.empty() ? doc->version : record.version;
+  if (version_text.empty()) {
+    return InvalidArgument("schema \"" + record.name +
+                           "\" has no version: give one as \"MAJOR.MINOR\" (e.g. \"1.0\") or as "
+                           "\"x-version\" in the schema");
+  }
+  auto version = ParseSchemaVersion(version_text);
+  if (!version.ok()) {
+    return InvalidArgument("schema \"" + record.name + "\": " + version.status().message());
+  }
+  if (!doc->version.empty() && !record.version.empty() && doc->version != version->ToString()) {
+    return InvalidArgument("schema \"" + record.name + "\": version \"" + record.version +
+                           "\" disagrees with the schema's \"x-version\" \"" + doc->version + "\"");
+  }
+  if (options_.check_schema) STRUCTURE_RETURN_IF_ERROR(options_.check_schema(doc->schema));
+
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto existing = Lookup(record.name, scope, /*first_only=*/false);
+  if (!existing.ok()) return existing.status();
+  std::string own_origin = StoreLevels(scope).front().origin;
+  for (const RegisteredSchema& other : *existing) {
+    auto from = ParseSchemaVersion(other.version);
+    if (!from.ok()) continue;  // a row written by something else; nothing to compare with
+    if (other.origin == own_origin) {
+      STRUCTURE_RETURN_IF_ERROR(CheckVersionChange(record.name, *from, *version));
+    } else if (from->major != version->major) {
+      // The override would hand callers of this name an incompatible schema.
+      return InvalidArgument(
+          "schema \"" + record.name + "\" is version " + from->ToString() + " at " + other.origin +
+          "; an override with version " + version->ToString() +
+          " changes MAJOR: a breaking change needs a new name, e.g. " + record.name + "-v" +
+          std::to_string(std::max(version->major, from->major + 1)));
+    }
+  }
+
+  StoredSchema row;
+  row.name = record.name;
+  row.version = version->ToString();
+  row.schema = record.schema;
+  row.manual = record.manual;
+  row.updated_at_ms = NowMs();
+  return store_->Put(StoreLevels(scope).front().key, row);
+}
+
+Status SchemaRegistry::Delete(const Scope& scope, std::string_view name) {
+  STRUCTURE_RETURN_IF_ERROR(ValidateScope(scope));
+  if (scope.tenant.empty()) {
+    return InvalidArgument("bundled schemas are read-only; \"" + std::string(name) +
+                           "\" cannot be deleted");
+  }
+  STRUCTURE_RETURN_IF_ERROR(ValidateSchemaName(name));
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Status s = store_->Delete(StoreLevels(scope).front().key, name);
+  if (s.code() == Code::kNotFound) {
+    return NotFound("no schema \"" + std::string(name) + "\" stored at " + Describe(scope));
+  }
+  return s;
+}
+
+}  // namespace structure::registry

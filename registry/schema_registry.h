@@ -1,0 +1,91 @@
+// The schema registry: bundled schemas (files, read-only) plus tenant and project overrides (a
+// SQLite store), looked up along the cascade project -> tenant -> bundled, first match wins.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "registry/registered_schema.h"
+#include "registry/schema_document.h"
+#include "registry/schema_store.h"
+
+namespace structure::registry {
+
+struct RegistryOptions {
+  DocumentLimits limits;                 // schema text: 1 MiB, nesting 128
+  size_t max_manual_bytes = 256 * 1024;  // manual text
+  // Optional extra check run on every schema before Put stores it, e.g. compiling it with the
+  // pipeline's validator (the registry cannot depend on pipeline/). Its error is returned as is.
+  std::function<Status(const Json& schema)> check_schema;
+  // Clock for updated_at_ms (unix milliseconds); the system clock when empty.
+  std::function<int64_t()> now_ms;
+};
+
+// Thread-safe: bundled schemas are immutable after Open; the store serializes its own access;
+// Put and Delete are serialized among themselves so a version check and its write are atomic
+// within the process. Several processes writing one SQLite file are not coordinated beyond
+// SQLite's own locking (the last writer wins).
+class SchemaRegistry {
+ public:
+  // Loads the bundled schemas from `bundled_dir` ("" = none; see bundled_schemas.h for the
+  // layout and errors) and opens the override store at `sqlite_path` (":memory:" for a private
+  // one). Errors from either are returned unchanged.
+  static Result<std::unique_ptr<SchemaRegistry>> Open(const std::string& bundled_dir,
+                                                      const std::string& sqlite_path,
+                                                      RegistryOptions options = {});
+
+  // The effective schema for `name` in `scope`: the project's override, else the tenant's, else
+  // the bundled one. kInvalidArgument for a bad name or scope; kNotFound when no level has it
+  // (the message names only the levels searched, never another tenant); kInternal when a stored
+  // row no longer parses; store errors as returned by SchemaStore.
+  Result<RegisteredSchema> Find(std::string_view name, const Scope& scope) const;
+
+  // Every schema visible in `scope` (bundled, the tenant's, the project's), one effective entry
+  // per name sorted by name, each with the origins it shadows. Never another tenant's schemas.
+  Result<std::vector<RegisteredSchema>> List(const Scope& scope) const;
+
+  // The entry stored at exactly `scope` (no cascade; an empty tenant reads the bundled level).
+  // kNotFound when that level has no such name.
+  Result<RegisteredSchema> Get(const Scope& scope, std::string_view name) const;
+
+  // Stores `record` at `scope` (tenant level when scope.project is empty; the bundled level is
+  // read-only). The version is record.version, or the schema's "x-version" when that is empty;
+  // when both are given they must agree. Versions follow the seed: an existing entry of the same
+  // name at the same scope may only move to a version with the same MAJOR and a MINOR not lower
+  // (it is then replaced in place), and an override must keep the MAJOR of the entry it shadows
+  // at the levels below. kInvalidArgument, with a clear message, for: bad scope or name,
+  // missing/invalid version, a version change those rules forbid ("a breaking change needs a new
+  // name, e.g. <name>-v2"), schema text that is too large, not JSON (with line:col), not an
+  // object or boolean, a manual over its limit; plus whatever check_schema returns.
+  Status Put(const Scope& scope, const SchemaRecord& record);
+
+  // Removes the entry stored at exactly `scope`; lower levels become visible again. kNotFound
+  // when that level has no such name; kInvalidArgument for the bundled level or a bad scope/name.
+  Status Delete(const Scope& scope, std::string_view name);
+
+ private:
+  SchemaRegistry(std::map<std::string, RegisteredSchema> bundled,
+                 std::unique_ptr<SchemaStore> store, RegistryOptions options);
+
+  // Entries for `name` in `scope` from the nearest level down (project, tenant, bundled),
+  // stopping after the first when `first_only`.
+  Result<std::vector<RegisteredSchema>> Lookup(std::string_view name, const Scope& scope,
+                                               bool first_only) const;
+  Result<RegisteredSchema> FromRow(const StoredSchema& row, const std::string& origin) const;
+  int64_t NowMs() const;
+
+  const std::map<std::string, RegisteredSchema> bundled_;
+  const std::unique_ptr<SchemaStore> store_;
+  const RegistryOptions options_;
+  std::mutex write_mu_;  // serializes Put and Delete
+};
+
+}  // namespace structure::registry

@@ -1,0 +1,176 @@
+#include "registry/schema_store.h"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+namespace structure::registry {
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000;
+
+constexpr char kCreateTable[] =
+    "CREATE TABLE IF NOT EXISTS registry_schemas ("
+    "  tenant TEXT NOT NULL,"
+    "  project TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  version TEXT NOT NULL,"
+    "  schema TEXT NOT NULL,"
+    "  manual TEXT NOT NULL,"
+    "  updated_at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (tenant, project, name)"
+    ") WITHOUT ROWID";
+
+// Busy/locked means another connection holds the file: worth a retry. Anything else is a fault
+// of the file or of our SQL.
+Status SqliteError(sqlite3* db, int rc, std::string_view what) {
+  std::string message = "registry store: " + std::string(what) + ": " +
+                        (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+  int primary = rc & 0xff;
+  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED || primary == SQLITE_CANTOPEN ||
+      primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_READONLY) {
+    return Unavailable(std::move(message));
+  }
+  return Internal(std::move(message));
+}
+
+// A prepared statement that finalizes itself.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Status status(std::string_view what) const {
+    return rc_ == SQLITE_OK ? Status::Ok() : SqliteError(db_, rc_, what);
+  }
+  void Bind(int index, std::string_view text) {
+    if (rc_ == SQLITE_OK) {
+      rc_ = sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                              SQLITE_TRANSIENT);
+    }
+  }
+  void Bind(int index, int64_t value) {
+    if (rc_ == SQLITE_OK) rc_ = sqlite3_bind_int64(stmt_, index, value);
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error code (kept for status()).
+  int Step() {
+    if (rc_ != SQLITE_OK) return rc_;
+    int rc = sqlite3_step(stmt_);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) rc_ = rc;
+    return rc;
+  }
+  std::string Text(int column) const {
+    const unsigned char* p = sqlite3_column_text(stmt_, column);
+    int n = sqlite3_column_bytes(stmt_, column);
+    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n))
+             : std::string();
+  }
+  int64_t Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+  int changes() const { return sqlite3_changes(db_); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int rc_ = SQLITE_OK;
+};
+
+StoredSchema ReadRow(const Statement& st) {
+  StoredSchema row;
+  row.name = st.Text(0);
+  row.version = st.Text(1);
+  row.schema = st.Text(2);
+  row.manual = st.Text(3);
+  row.updated_at_ms = st.Int(4);
+  return row;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SchemaStore>> SchemaStore::Open(const std::string& path) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    Status s = Unavailable("registry store: cannot open \"" + path +
+                           "\": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+    sqlite3_close(db);
+    return s;
+  }
+  std::unique_ptr<SchemaStore> store(new SchemaStore(db));
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
+  // WAL lets readers on other connections (other engine stores, an admin tool) proceed while
+  // we write; an in-memory database ignores it.
+  char* err = nullptr;
+  sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, &err);
+  sqlite3_free(err);
+  err = nullptr;
+  rc = sqlite3_exec(db, kCreateTable, nullptr, nullptr, &err);
+  sqlite3_free(err);
+  if (rc != SQLITE_OK) return SqliteError(db, rc, "cannot create table in \"" + path + "\"");
+  return store;
+}
+
+SchemaStore::~SchemaStore() { sqlite3_close_v2(db_); }
+
+Result<std::optional<StoredSchema>> SchemaStore::Get(const StoreKey& key,
+                                                     std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement st(db_,
+               "SELECT name, version, schema, manual, updated_at_ms FROM registry_schemas "
+               "WHERE tenant = ?1 AND project = ?2 AND name = ?3");
+  st.Bind(1, key.tenant);
+  st.Bind(2, key.project);
+  st.Bind(3, name);
+  int rc = st.Step();
+  if (rc == SQLITE_ROW) return std::optional<StoredSchema>(ReadRow(st));
+  if (rc == SQLITE_DONE) return std::optional<StoredSchema>();
+  return st.status("get");
+}
+
+Result<std::vector<StoredSchema>> SchemaStore::List(const StoreKey& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement st(db_,
+               "SELECT name, version, schema, manual, updated_at_ms FROM registry_schemas "
+               "WHERE tenant = ?1 AND project = ?2 ORDER BY name");
+  st.Bind(1, key.tenant);
+  st.Bind(2, key.project);
+  std::vector<StoredSchema> rows;
+  int rc;
+  while ((rc = st.Step()) == SQLITE_ROW) rows.push_back(ReadRow(st));
+  if (rc != SQLITE_DONE) return st.status("list");
+  return rows;
+}
+
+Status SchemaStore::Put(const StoreKey& key, const StoredSchema& schema) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement st(db_,
+               "INSERT OR REPLACE INTO registry_schemas "
+               "(tenant, project, name, version, schema, manual, updated_at_ms) "
+               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  st.Bind(1, key.tenant);
+  st.Bind(2, key.project);
+  st.Bind(3, schema.name);
+  st.Bind(4, schema.version);
+  st.Bind(5, schema.schema);
+  st.Bind(6, schema.manual);
+  st.Bind(7, schema.updated_at_ms);
+  if (st.Step() != SQLITE_DONE) return st.status("put");
+  return Status::Ok();
+}
+
+Status SchemaStore::Delete(const StoreKey& key, std::string_view name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement st(db_,
+               "DELETE FROM registry_schemas WHERE tenant = ?1 AND project = ?2 AND name = ?3");
+  st.Bind(1, key.tenant);
+  st.Bind(2, key.project);
+  st.Bind(3, name);
+  if (st.Step() != SQLITE_DONE) return st.status("delete");
+  if (st.changes() == 0) return NotFound("no stored schema \"" + std::string(name) + "\"");
+  return Status::Ok();
+}
+
+}  // namespace structure::registry

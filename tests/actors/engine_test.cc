@@ -1,0 +1,294 @@
+// The structure call end to end: Engine -> request actor -> provider pool -> curl -> `structure
+// sim` on loopback, one scenario rule per path (tests/data/engine/scenario.json).
+#include "actors/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "registry/schema_registry.h"
+#include "tests/actors/sim_process.h"
+
+namespace structure {
+namespace {
+
+using pipeline::Outcome;
+using pipeline::StructureResult;
+
+constexpr const char* kConfig = R"(
+[structure]
+model = "openai"
+schemaBuilderModel = "plain"
+
+[providers.openai]
+kind = "openai"
+model = "gpt-test"
+[providers.anthropic]
+kind = "anthropic"
+model = "claude-test"
+[providers.gemini]
+kind = "gemini"
+model = "gemini-test"
+[providers.ollama]
+kind = "ollama"
+model = "llama-test"
+[providers.compat]
+kind = "openai-compatible"
+model = "local-test"
+[providers.openrouter]
+kind = "openrouter"
+model = "router/test"
+[providers.plain]
+kind = "openai"
+model = "plain-test"
+profile = "json"
+
+[aliases]
+"default:fast" = "openai"
+"default:analyze" = "openai"
+)";
+
+constexpr const char* kSchema = R"({
+  "type": "object",
+  "properties": {
+    "name": {"type": "string"},
+    "priority": {"type": "integer", "minimum": 1, "maximum": 5}
+  },
+  "required": ["name", "priority"],
+  "additionalProperties": false
+})";
+
+std::string HttpGet(const std::string& url) {
+  std::string body;
+  CURL* c = curl_easy_init();
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* out) {
+    static_cast<std::string*>(out)->append(p, s * n);
+    return s * n;
+  });
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
+  curl_easy_perform(c);
+  curl_easy_cleanup(c);
+  return body;
+}
+
+class EngineTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string error;
+    sim_ = testing::SimProcess::Start(
+                STRUCTURE_BINARY,
+                {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/scenario.json"},
+                &error)
+               .release();
+    ASSERT_NE(sim_, nullptr) << error;
+  }
+  static void TearDownTestSuite() {
+    delete sim_;
+    sim_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_NE(sim_, nullptr);
+    EngineOptions o;
+    auto cfg = config::ParseConfig(kConfig, "engine_test.toml");
+    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
+    o.config = *cfg;
+    o.base_url = sim_->base_url();
+    o.database = ":memory:";
+    auto engine = Engine::Create(o);
+    ASSERT_TRUE(engine.ok()) << engine.status().message();
+    engine_ = std::move(*engine);
+  }
+
+  StructureResult Run(const std::string& json_request) {
+    auto req = pipeline::ParseRequest(*ParseJson(json_request));
+    EXPECT_TRUE(req.ok()) << req.status().message();
+    return engine_->Run(*req);
+  }
+
+  StructureResult RunInline(const std::string& prompt, const std::string& extra = "") {
+    return Run(R"({"prompt":")" + prompt + R"(","schema":)" + kSchema + extra + "}");
+  }
+
+  // How often a scenario rule answered, from the simulator's /stats.
+  static int64_t RuleHits(const std::string& rule) {
+    auto stats = ParseJson(HttpGet(sim_->base_url() + "/stats"));
+    if (!stats.ok()) return -1;
+    const Json* rules = stats->find("rules");
+    const Json* n = rules ? rules->find(rule) : nullptr;
+    return n ? n->as_int() : 0;
+  }
+
+  static testing::SimProcess* sim_;
+  std::unique_ptr<Engine> engine_;
+};
+
+testing::SimProcess* EngineTest::sim_ = nullptr;
+
+TEST_F(EngineTest, OkAtOnce) {
+  StructureResult r = RunInline("CASE-OK Mike broke the build, priority two");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":2})");
+  EXPECT_EQ(r.iterations, 1);
+  EXPECT_EQ(r.schema_origin, "inline");
+  EXPECT_GT(r.usage.input_tokens, 0);
+  EXPECT_EQ(r.mode, "strict");
+}
+
+TEST_F(EngineTest, InvalidThenReasonThenOkWithTheExactReasonText) {
+  int64_t before = RuleHits("reask-reason-seen");
+  StructureResult r = RunInline("CASE-REASK Mike broke the build, priority seven");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.data.find("priority")->as_int(), 5);
+  EXPECT_EQ(r.iterations, 2);
+  // The second call matched only because its last user turn was exactly the seed's reason.
+  EXPECT_EQ(RuleHits("reask-reason-seen"), before + 1);
+}
+
+TEST_F(EngineTest, StaleAfterMaxLoopsWithTheLastErrors) {
+  StructureResult r = RunInline("CASE-STALE priority nine", R"(,"maxLoops":2)");
+  ASSERT_EQ(r.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.iterations, 2);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "/priority: value must be <= 5 (was 9)");
+}
+
+TEST_F(EngineTest, NeedAnswerBecomesNeedMoreInput) {
+  StructureResult r = RunInline("CASE-NEED Mike broke the build");
+  ASSERT_EQ(r.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.need, "the priority is not in the input");
+}
+
+TEST_F(EngineTest, BuilderLowConfidenceBecomesNeedMoreInputWithTheQuestion) {
+  StructureResult r = Run(R"({"prompt":"whatever","schemaText":"LOWCONF some record"})");
+  ASSERT_EQ(r.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.need, "Which fields does a record have?");
+  EXPECT_EQ(r.schema_origin, "inferred");
+  EXPECT_EQ(r.iterations, 0);
+}
+
+TEST_F(EngineTest, BuilderCacheHitCostsOneCallForTwoRuns) {
+  int64_t before = RuleHits("builder-good");
+  const char* req = R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), cache run"})";
+  StructureResult a = Run(req);
+  StructureResult b = Run(req);
+  ASSERT_EQ(a.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(a));
+  ASSERT_EQ(b.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(b));
+  EXPECT_EQ(a.schema_origin, "inferred");
+  EXPECT_EQ(RuleHits("builder-good"), before + 1);
+  EXPECT_GT(a.usage.input_tokens, b.usage.input_tokens);  // the second paid for content only
+}
+
+TEST_F(EngineTest, FiftyConcurrentIdenticalDescriptionsShareOneBuilderCall) {
+  int64_t before = RuleHits("builder-good");
+  auto req = pipeline::ParseRequest(*ParseJson(
+      R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), concurrent"})"));
+  ASSERT_TRUE(req.ok());
+  std::vector<std::future<StructureResult>> futures;
+  for (int i = 0; i < 50; ++i) futures.push_back(engine_->Submit(*req));
+  for (auto& f : futures) EXPECT_EQ(f.get().status, Outcome::kOk);
+  EXPECT_EQ(RuleHits("builder-good"), before + 1);
+}
+
+TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
+  auto& reg = engine_->schemas();
+  const std::string tenant_schema =
+      R"({"type":"object","properties":{"who":{"type":"string"}},"required":["who"],"additionalProperties":false})";
+  const std::string project_schema =
+      R"({"type":"object","properties":{"what":{"type":"string"}},"required":["what"],"additionalProperties":false})";
+  ASSERT_TRUE(reg.Put({"acme", ""}, {"user-action-record", "1.1", tenant_schema, "tenant manual"}).ok());
+  ASSERT_TRUE(reg.Put({"acme", "billing"}, {"user-action-record", "1.2", project_schema, ""}).ok());
+
+  StructureResult bundled = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record"})");
+  ASSERT_EQ(bundled.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(bundled));
+  EXPECT_EQ(bundled.schema_origin, "registry:bundled");
+
+  StructureResult tenant = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme"})");
+  ASSERT_EQ(tenant.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(tenant));
+  EXPECT_EQ(tenant.schema_origin, "registry:tenant:acme");
+  EXPECT_TRUE(tenant.data.contains("who"));
+
+  StructureResult project = Run(
+      R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme","project":"billing"})");
+  ASSERT_EQ(project.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(project));
+  EXPECT_EQ(project.schema_origin.rfind("registry:project:", 0), 0u) << project.schema_origin;
+  EXPECT_TRUE(project.data.contains("what"));
+
+  StructureResult other = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"globex"})");
+  EXPECT_EQ(other.schema_origin, "registry:bundled");
+}
+
+TEST_F(EngineTest, UnknownSchemaNameIsAnError) {
+  StructureResult r = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
+  ASSERT_EQ(r.status, Outcome::kError);
+  EXPECT_EQ(r.error_code, "unknown_schema");
+  EXPECT_NE(r.errors.at(0).find("no-such-schema"), std::string::npos);
+}
+
+TEST_F(EngineTest, FinalToolTwoNudgesThenNoFinalAnswer) {
+  StructureResult r = RunInline("CASE-FINAL-PROSE who did it", R"(,"finalTool":true)");
+  ASSERT_EQ(r.status, Outcome::kError) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.error_code, "no_final_answer");
+  EXPECT_EQ(r.iterations, 3);
+}
+
+TEST_F(EngineTest, FinalToolRejectedCallIsCorrected) {
+  StructureResult r = RunInline("CASE-FINAL-TOOL who did it", R"(,"finalTool":true)");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.data.find("priority")->as_int(), 3);
+  EXPECT_EQ(r.iterations, 2);
+}
+
+TEST_F(EngineTest, SemanticCheckRejectionReasks) {
+  auto req = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"CASE-SEMANTIC Mike did it","schema":)") + kSchema + "}"));
+  ASSERT_TRUE(req.ok());
+  std::promise<StructureResult> done;
+  engine_->Submit(*req, [&](StructureResult r) { done.set_value(std::move(r)); },
+                  [](const Json& d) -> std::vector<std::string> {
+                    if (d.find("name")->as_string() != "Mike") return {"/name: must be the person in the text (was \"" + d.find("name")->as_string() + "\")"};
+                    return {};
+                  });
+  StructureResult r = done.get_future().get();
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.data.find("name")->as_string(), "Mike");
+  EXPECT_EQ(r.iterations, 2);
+}
+
+TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
+  std::string schema = std::string(R"({"type":"array","items":)") + kSchema + "}";
+  StructureResult r = Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+}
+
+class EngineProviderTest : public EngineTest, public ::testing::WithParamInterface<const char*> {};
+
+// Every constraint of this schema is one each provider enforces (Anthropic rejects numeric
+// bounds, so the simulator, generating from the provider schema, would violate them).
+constexpr const char* kPortableSchema = R"({"type":"object","properties":{
+  "name":{"type":"string"},"priority":{"enum":["low","medium","high"]}},
+  "required":["name","priority"],"additionalProperties":false})";
+
+TEST_P(EngineProviderTest, OkAndNeedMoreInputEndToEnd) {
+  std::string provider = GetParam();
+  StructureResult ok = Run(std::string(R"({"prompt":"CASE-GENERATE any record","model":")") +
+                           provider + R"(","schema":)" + kPortableSchema + "}");
+  ASSERT_EQ(ok.status, Outcome::kOk) << provider << ": " << ToJson(pipeline::ResultToJson(ok));
+  EXPECT_TRUE(ok.data.contains("name"));
+  StructureResult need = Run(std::string(R"({"prompt":"CASE-GEN-NEED a record without a date","model":")") +
+                             provider + R"(","schema":)" + kPortableSchema + "}");
+  ASSERT_EQ(need.status, Outcome::kNeedMoreInput) << provider << ": " << ToJson(pipeline::ResultToJson(need));
+  EXPECT_EQ(need.need, "the date is missing");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllWireFormats, EngineProviderTest,
+                         ::testing::Values("openai", "anthropic", "gemini", "ollama", "compat",
+                                           "openrouter"));
+
+}  // namespace
+}  // namespace structure

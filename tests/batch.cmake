@@ -1,0 +1,9 @@
+# structure batch (issue 8): pure parts and the driver over a fake engine, then the command end
+# to end against `structure sim` (the SIGKILL/resume acceptance runs 5 000 lines).
+structure_add_tests(NAME batch_tests LABEL apps
+  SOURCES batch/batch_line_test.cc batch/journal_test.cc batch/reorder_buffer_test.cc
+          batch/progress_test.cc batch/batch_runner_test.cc
+  LIBS structure_batch)
+structure_add_tests(NAME batch_cli_tests LABEL apps
+  SOURCES batch/batch_cli_test.cc
+  LIBS structure_base)

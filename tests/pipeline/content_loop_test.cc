@@ -1,0 +1,293 @@
+#include "pipeline/content_loop.h"
+
+#include <gtest/gtest.h>
+
+namespace structure::pipeline {
+namespace {
+
+using providers::FinishKind;
+using providers::ProviderReply;
+using providers::Role;
+
+constexpr const char* kSchema = R"({
+  "type": "object",
+  "properties": {
+    "name": {"type": "string"},
+    "priority": {"type": "integer", "minimum": 1, "maximum": 5}
+  },
+  "required": ["name", "priority"],
+  "additionalProperties": false
+})";
+
+LoopSpec Spec() {
+  LoopSpec spec;
+  spec.prompt = "Mike broke the build, priority seven";
+  spec.original_schema = *ParseJson(kSchema);
+  spec.provider_schema = spec.original_schema;
+  auto v = CompileSchema(spec.original_schema);
+  EXPECT_TRUE(v.ok());
+  spec.validator = *v;
+  spec.model = "m";
+  return spec;
+}
+
+ProviderReply Text(const std::string& content, int64_t in = 10, int64_t out = 5) {
+  ProviderReply r;
+  r.content = content;
+  r.usage.input_tokens = in;
+  r.usage.output_tokens = out;
+  return r;
+}
+
+ProviderReply Tool(const std::string& name, const std::string& args) {
+  ProviderReply r;
+  r.finish = FinishKind::kToolUse;
+  r.tool_calls.push_back({"call_1", name, args});
+  return r;
+}
+
+// By value: a Step is a temporary, and a reference into it would dangle.
+Finish AsFinish(Step s) {
+  EXPECT_TRUE(std::holds_alternative<Finish>(s));
+  if (!std::holds_alternative<Finish>(s)) return Finish{};
+  return std::get<Finish>(std::move(s));
+}
+
+SendCall AsSend(Step s) {
+  EXPECT_TRUE(std::holds_alternative<SendCall>(s));
+  if (!std::holds_alternative<SendCall>(s)) return SendCall{};
+  return std::get<SendCall>(std::move(s));
+}
+
+TEST(ContentLoopTest, AcceptsAValidAnswerAtOnce) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  ASSERT_EQ(first.call.turns.size(), 1u);
+  EXPECT_EQ(first.call.turns[0].text, spec.prompt);
+  EXPECT_NE(first.call.system.find("Do not invent values"), std::string::npos);
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":5})");
+  EXPECT_EQ(f.result.iterations, 1);
+  EXPECT_EQ(f.result.usage.input_tokens, 10);
+  EXPECT_EQ(f.result.mode, "strict");
+}
+
+TEST(ContentLoopTest, ReasksWithTheExactReasonAndKeepsThePreviousAnswer) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  const std::string bad = R"({"name":"Mike","priority":7})";
+  Step s = OnReply(spec, st, Text(bad));
+  const SendCall& again = AsSend(s);
+  ASSERT_EQ(again.call.turns.size(), 3u);
+  EXPECT_EQ(again.call.turns[1].role, Role::kAssistant);
+  EXPECT_EQ(again.call.turns[1].text, bad);
+  EXPECT_EQ(again.call.turns[2].role, Role::kUser);
+  EXPECT_EQ(again.call.turns[2].text,
+            "The previous output did not conform to the schema:\n"
+            "- /priority: value must be <= 5 (was 7)\n\n"
+            "Please correct these and try again. Do not change fields that were valid.");
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(f.result.iterations, 2);
+  EXPECT_EQ(f.result.usage.input_tokens, 20);
+  EXPECT_EQ(f.result.usage.output_tokens, 10);
+}
+
+TEST(ContentLoopTest, GoesStaleAfterMaxLoopsWithTheLastErrors) {
+  LoopSpec spec = Spec();
+  spec.max_loops = 2;
+  LoopState st;
+  Start(spec, st);
+  AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":0})")));
+  EXPECT_EQ(f.result.status, Outcome::kStale);
+  ASSERT_EQ(f.result.errors.size(), 1u);
+  EXPECT_EQ(f.result.errors[0], "/priority: value must be >= 1 (was 0)");
+  EXPECT_EQ(f.result.iterations, 2);
+}
+
+TEST(ContentLoopTest, RetriesSendOnlyTheLatestRound) {
+  LoopSpec spec = Spec();
+  spec.max_loops = 5;
+  LoopState st;
+  Start(spec, st);
+  AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
+  const SendCall& third = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":9})")));
+  ASSERT_EQ(third.call.turns.size(), 3u);
+  EXPECT_EQ(third.call.turns[1].text, R"({"name":"Mike","priority":9})");
+}
+
+TEST(ContentLoopTest, NeedAnswerBecomesNeedMoreInput) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"_need":"the priority is not in the input"})")));
+  EXPECT_EQ(f.result.status, Outcome::kNeedMoreInput);
+  EXPECT_EQ(f.result.need, "the priority is not in the input");
+}
+
+TEST(ContentLoopTest, NeedToolCallBecomesNeedMoreInput) {
+  LoopSpec spec = Spec();
+  spec.need = providers::NeedChannel::kTool;
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  EXPECT_NE(first.call.system.find("call the tool \"need_more_input\""), std::string::npos);
+  const Finish& f = AsFinish(OnReply(spec, st, Tool("need_more_input", R"({"missing":"the date"})")));
+  EXPECT_EQ(f.result.status, Outcome::kNeedMoreInput);
+  EXPECT_EQ(f.result.need, "the date");
+}
+
+TEST(ContentLoopTest, ProviderFailureIsAnErrorWithAStableCode) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  const Finish& f =
+      AsFinish(OnReply(spec, st, Result<ProviderReply>(Status(Code::kUnauthenticated, "bad key"))));
+  EXPECT_EQ(f.result.status, Outcome::kError);
+  EXPECT_EQ(f.result.error_code, "provider_auth");
+  EXPECT_EQ(f.result.iterations, 0);
+}
+
+TEST(ContentLoopTest, RefusalIsAnError) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text("");
+  r.finish = FinishKind::kRefusal;
+  r.refusal = "I can't help with that.";
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.error_code, "refusal");
+  EXPECT_NE(f.result.errors[0].find("I can't help with that."), std::string::npos);
+}
+
+TEST(ContentLoopTest, TruncatedAnswerIsReaskedToBeConcise) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text(R"({"name":"Mi)");
+  r.finish = FinishKind::kLength;
+  const SendCall& again = AsSend(OnReply(spec, st, r));
+  EXPECT_NE(again.call.turns.back().text.find("cut off at the token limit"), std::string::npos);
+}
+
+TEST(ContentLoopTest, FallbackPathFindsJsonInProseAndShowsTheSchema) {
+  LoopSpec spec = Spec();
+  spec.strict = false;
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  EXPECT_TRUE(first.call.schema.is_null());
+  EXPECT_NE(first.call.system.find("\"maximum\":5"), std::string::npos);
+  const Finish& f = AsFinish(
+      OnReply(spec, st, Text("Here it is:\n```json\n{\"name\":\"Mike\",\"priority\":2}\n```")));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(f.result.mode, "fallback");
+}
+
+TEST(ContentLoopTest, UnparsableAnswerBecomesAReason) {
+  LoopSpec spec = Spec();
+  spec.strict = false;
+  LoopState st;
+  Start(spec, st);
+  const SendCall& again = AsSend(OnReply(spec, st, Text("no idea")));
+  EXPECT_NE(again.call.turns.back().text.find("- (root): the answer is not valid JSON: no JSON object found"),
+            std::string::npos)
+      << again.call.turns.back().text;
+}
+
+TEST(ContentLoopTest, LiftRunsBeforeValidation) {
+  LoopSpec spec = Spec();
+  spec.lift = [](const Json& v) -> Result<Json> {
+    Json out = v;
+    if (out.find("priority") && out.find("priority")->is_null()) out.erase("priority");
+    out.set("priority", 3);
+    return out;
+  };
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":null})")));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(f.result.data.find("priority")->as_int(), 3);
+}
+
+TEST(ContentLoopTest, TokenBudgetEndsTheLoop) {
+  LoopSpec spec = Spec();
+  spec.max_loops = 10;
+  spec.token_budget = 20;
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})", 15, 10)));
+  EXPECT_EQ(f.result.status, Outcome::kStale);
+  EXPECT_EQ(f.result.errors.back(), "token budget exhausted: used 25 of 20 tokens");
+}
+
+TEST(ContentLoopTest, FinalToolRejectedCallReturnsAsToolError) {
+  LoopSpec spec = Spec();
+  spec.final_tool = true;
+  LoopState st;
+  Start(spec, st);
+  const SendCall& again = AsSend(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":7})")));
+  ASSERT_EQ(again.call.turns.size(), 3u);
+  EXPECT_EQ(again.call.turns[1].tool_calls.at(0).name, "submit");
+  EXPECT_EQ(again.call.turns[2].role, Role::kTool);
+  EXPECT_TRUE(again.call.turns[2].is_error);
+  EXPECT_EQ(again.call.turns[2].tool_call_id, "call_1");
+  EXPECT_NE(again.call.turns[2].text.find("/priority: value must be <= 5 (was 7)"), std::string::npos);
+  const Finish& f = AsFinish(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":4})")));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+}
+
+TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
+  LoopSpec spec = Spec();
+  spec.final_tool = true;
+  LoopState st;
+  Start(spec, st);
+  const SendCall& n1 = AsSend(OnReply(spec, st, Text("I think the priority is high.")));
+  EXPECT_NE(n1.call.turns.back().text.find("call the tool \"submit\""), std::string::npos);
+  AsSend(OnReply(spec, st, Text("Still thinking.")));
+  const Finish& f = AsFinish(OnReply(spec, st, Text("Done, it's Mike.")));
+  EXPECT_EQ(f.result.status, Outcome::kError);
+  EXPECT_EQ(f.result.error_code, "no_final_answer");
+  EXPECT_EQ(f.result.iterations, 3);
+}
+
+TEST(ContentLoopTest, SemanticCheckRejectionFeedsTheReasonLoop) {
+  LoopSpec spec = Spec();
+  spec.semantic_check = [](const Json& d) -> std::vector<std::string> {
+    if (d.find("name")->as_string() != "Mike") return {"/name: must be the person named in the text"};
+    return {};
+  };
+  LoopState st;
+  Start(spec, st);
+  const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Bob","priority":2})")));
+  EXPECT_NE(again.call.turns.back().text.find("- /name: must be the person named in the text"),
+            std::string::npos);
+  EXPECT_EQ(AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))).result.status,
+            Outcome::kOk);
+}
+
+TEST(ContentLoopTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
+  LoopSpec spec = Spec();
+  spec.array_mode = true;
+  spec.original_schema = *ParseJson(
+      R"({"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}})");
+  spec.validator = *CompileSchema(spec.original_schema);
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text(R"([{"n":1},{"n":2,"s":"a,]"},{"n":)");
+  r.finish = FinishKind::kLength;
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"([{"n":1},{"n":2,"s":"a,]"}])");
+}
+
+TEST(RecoverArrayPrefixTest, HandlesScalarsAndNesting) {
+  EXPECT_EQ(ToJson(*RecoverArrayPrefix(R"([1, "x", [2,[3]], {"a":{}}, tr)")), R"([1,"x",[2,[3]],{"a":{}}])");
+  EXPECT_EQ(ToJson(*RecoverArrayPrefix("[]")), "[]");
+  EXPECT_FALSE(RecoverArrayPrefix("{}").ok());
+}
+
+}  // namespace
+}  // namespace structure::pipeline

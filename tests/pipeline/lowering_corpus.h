@@ -1,0 +1,43 @@
+// Test helper: the real-world schema corpus (../shared/corpora/realworld-schemas).
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+
+namespace structure::pipeline::testing {
+
+struct CorpusFile {
+  std::string name;
+  Json schema;
+  bool parsed = false;
+  std::string parse_error;
+};
+
+inline std::vector<CorpusFile> LoadCorpus() {
+  std::vector<CorpusFile> out;
+  std::filesystem::path dir = std::filesystem::path(STRUCTURE_SHARED_DIR) / "corpora" / "realworld-schemas";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".json") continue;
+    CorpusFile f;
+    f.name = entry.path().filename().string();
+    Result<std::string> text = ReadFile(entry.path().string());
+    if (!text.ok()) {
+      f.parse_error = text.status().message();
+    } else if (Result<Json> j = ParseJson(*text, {.max_depth = 512, .source = f.name}); j.ok()) {
+      f.schema = std::move(*j);
+      f.parsed = true;
+    } else {
+      f.parse_error = j.status().message();
+    }
+    out.push_back(std::move(f));
+  }
+  std::sort(out.begin(), out.end(), [](const CorpusFile& a, const CorpusFile& b) { return a.name < b.name; });
+  return out;
+}
+
+}  // namespace structure::pipeline::testing

@@ -1,0 +1,67 @@
+#include "pipeline/request.h"
+
+#include <gtest/gtest.h>
+
+namespace structure::pipeline {
+namespace {
+
+Result<StructureRequest> Parse(const char* text) { return ParseRequest(*ParseJson(text)); }
+
+std::string ErrorOf(const char* text) {
+  auto r = Parse(text);
+  EXPECT_FALSE(r.ok()) << text;
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(RequestTest, InlineSchemaObjectIsJsonModeWhateverSchemaModeSays) {
+  auto r = Parse(R"({"prompt":"p","schema":{"type":"object"},"schemaMode":"named","maxLoops":4})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->mode, SchemaMode::kJson);
+  EXPECT_EQ(*r->settings.max_loops, 4);
+}
+
+TEST(RequestTest, StringSchemaIsNamedByDefaultAndTextWhenAsked) {
+  auto named = Parse(R"({"prompt":"p","schema":"user-action-record"})");
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->mode, SchemaMode::kNamed);
+  EXPECT_EQ(named->schema_ref, "user-action-record");
+  auto text = Parse(R"({"prompt":"p","schema":"name and age","schemaMode":"text"})");
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(text->mode, SchemaMode::kText);
+  auto by_field = Parse(R"({"prompt":"p","schemaText":"name and age","tenant":"t","project":"q","priority":"bulk"})");
+  ASSERT_TRUE(by_field.ok());
+  EXPECT_EQ(by_field->mode, SchemaMode::kText);
+  EXPECT_EQ(by_field->priority, Priority::kBulk);
+  EXPECT_EQ(by_field->project, "q");
+}
+
+TEST(RequestTest, BadFieldsAreNamed) {
+  EXPECT_EQ(ErrorOf(R"({"schema":{}})"), "prompt: is required");
+  EXPECT_EQ(ErrorOf(R"({"prompt":7,"schema":{}})"), "prompt: must be a string");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p"})"), "schema: is required (or schemaName, or schemaText)");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"maxLoops":12})"), "maxLoops: must be an integer 1..10 (was 12)");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"maxLoops":1.5})"), "maxLoops: must be an integer 1..10 (was 1.5)");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":[1]})"), "schema: must be an object (inline JSON Schema) or a string");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":"x","schemaMode":"yaml"})"),
+            "schemaMode: must be \"json\", \"named\" or \"text\" (was \"yaml\")");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"colour":1})"), "colour: unknown field");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"project":"x"})"), "project: needs a tenant");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"schemaName":"x"})"),
+            "schema: give only one of schema, schemaName, schemaText");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{"type":"object"},"arrayMode":true})"),
+            "arrayMode: needs a schema of the form {\"type\": \"array\", \"items\": ...}");
+  EXPECT_EQ(ErrorOf("[1]"), "the request must be a JSON object");
+}
+
+TEST(RequestTest, LimitsAreEnforced) {
+  RequestLimits limits;
+  limits.max_prompt_bytes = 4;
+  limits.max_schema_depth = 3;
+  auto big = ParseRequest(*ParseJson(R"({"prompt":"12345","schema":{}})"), limits);
+  EXPECT_EQ(big.status().message(), "prompt: is larger than 4 bytes");
+  auto deep = ParseRequest(*ParseJson(R"({"prompt":"1","schema":{"a":{"b":{"c":{"d":{}}}}}})"), limits);
+  EXPECT_EQ(deep.status().message(), "schema: is nested deeper than 3 levels");
+}
+
+}  // namespace
+}  // namespace structure::pipeline

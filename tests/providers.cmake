@@ -1,0 +1,20 @@
+# Provider layer: pure wire formats, limiter logic, the curl transport, and the pool actor.
+structure_add_tests(NAME providers_tests LABEL providers
+  SOURCES
+    providers/openai_chat_test.cc
+    providers/anthropic_messages_test.cc
+    providers/gemini_generate_test.cc
+    providers/ollama_chat_test.cc
+    providers/wire_replies_test.cc
+    providers/http_status_test.cc
+    providers/endpoint_test.cc
+    providers/rate_limit_test.cc
+    providers/dispatch_queue_test.cc
+    providers/curl_transport_test.cc
+  LIBS structure_providers structure_transport)
+
+structure_add_tests(NAME pool_tests LABEL actors
+  SOURCES
+    actors/provider_pool_test.cc
+    actors/pool_sim_test.cc
+  LIBS structure_pool)

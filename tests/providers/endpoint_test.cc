@@ -1,0 +1,60 @@
+#include "providers/endpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace structure::providers {
+namespace {
+
+GetEnvFn FakeEnv(std::map<std::string, std::string> vars) {
+  auto shared = std::make_shared<std::map<std::string, std::string>>(std::move(vars));
+  return [shared](const char* name) -> const char* {
+    auto it = shared->find(name);
+    return it == shared->end() ? nullptr : it->second.c_str();
+  };
+}
+
+TEST(EndpointTest, TakesKeysFromTheSdkVariables) {
+  auto env = FakeEnv({{"OPENAI_API_KEY", "a"}, {"ANTHROPIC_API_KEY", "b"},
+                      {"GOOGLE_API_KEY", "c"}, {"OPENROUTER_API_KEY", "d"}});
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kOpenAi, "", env)->api_key, "a");
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kAnthropic, "", env)->api_key, "b");
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kGemini, "", env)->api_key, "c");
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kOpenRouter, "", env)->api_key, "d");
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kOpenAi, "", env)->base_url, "https://api.openai.com");
+}
+
+TEST(EndpointTest, PrefersGeminiKeyOverGoogleKey) {
+  auto env = FakeEnv({{"GEMINI_API_KEY", "g"}, {"GOOGLE_API_KEY", "c"}});
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kGemini, "", env)->api_key, "g");
+}
+
+TEST(EndpointTest, MissingKeyIsUnauthenticatedUnlessBaseUrlOverridden) {
+  auto env = FakeEnv({});
+  auto e = EndpointFromEnv(ProviderKind::kAnthropic, "", env);
+  EXPECT_EQ(e.status().code(), Code::kUnauthenticated);
+  EXPECT_NE(e.status().message().find("ANTHROPIC_API_KEY"), std::string::npos);
+  auto sim = EndpointFromEnv(ProviderKind::kAnthropic, "http://127.0.0.1:4000/v1/", env);
+  ASSERT_TRUE(sim.ok());
+  EXPECT_EQ(sim->base_url, "http://127.0.0.1:4000");
+}
+
+TEST(EndpointTest, OllamaHostAcceptsHostPortOrUrl) {
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kOllama, "", FakeEnv({{"OLLAMA_HOST", "gpu:1234"}}))
+                ->base_url,
+            "http://gpu:1234");
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kOllama, "", FakeEnv({}))->base_url,
+            "http://127.0.0.1:11434");
+}
+
+TEST(EndpointTest, ParsesProviderNames) {
+  EXPECT_EQ(*ParseProviderKind("vllm"), ProviderKind::kOpenAiCompat);
+  EXPECT_EQ(*ParseProviderKind("google"), ProviderKind::kGemini);
+  EXPECT_EQ(ParseProviderKind("bard").status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(NormalizeBaseUrl("http://h/v1beta/"), "http://h");
+}
+
+}  // namespace
+}  // namespace structure::providers

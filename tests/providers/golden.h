@@ -1,0 +1,99 @@
+// Test helpers for wire-format golden tests: sample calls, data files, golden comparison.
+// Set STRUCTURE_UPDATE_GOLDEN=1 to rewrite golden request bodies from the current output.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "base/json.h"
+#include "providers/call.h"
+#include "providers/http.h"
+
+namespace structure::providers::testing {
+
+inline std::string DataPath(const std::string& rel) {
+  return std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/providers/" + rel;
+}
+
+inline std::string ReadData(const std::string& rel) {
+  auto text = ReadFile(DataPath(rel));
+  EXPECT_TRUE(text.ok()) << rel;
+  return text.ok() ? *text : std::string();
+}
+
+inline Json PersonSchema() {
+  auto s = ParseJson(R"({"type":"object","properties":{"name":{"type":"string"},
+    "age":{"type":"integer"}},"required":["name","age"],"additionalProperties":false})");
+  return *s;
+}
+
+// System prompt, one user turn, a strict schema, temperature 0.
+inline ProviderCall BasicCall() {
+  ProviderCall c;
+  c.model = "test-model";
+  c.system = "Extract the person.";
+  c.turns.push_back(Turn{Role::kUser, "Ada Lovelace, 36, mathematician.", {}, {}, {}, false});
+  c.schema = PersonSchema();
+  c.schema_name = "person";
+  c.max_tokens = 256;
+  c.temperature = 0.0;
+  return c;
+}
+
+// Final-tool mode with the need tool, and a history holding a rejected tool call.
+inline ProviderCall ToolCallHistory() {
+  ProviderCall c = BasicCall();
+  c.final_tool = true;
+  c.final_tool_name = "submit_person";
+  c.need = NeedChannel::kTool;
+  c.need_schema = *ParseJson(R"({"type":"object","properties":{"missing":{"type":"string"}},
+    "required":["missing"],"additionalProperties":false})");
+  Turn assistant{Role::kAssistant, "", {}, {}, {}, false};
+  assistant.tool_calls.push_back(ToolCall{"call_1", "submit_person", R"({"name":"Ada","age":-1})"});
+  c.turns.push_back(assistant);
+  c.turns.push_back(Turn{Role::kTool, "/age: value must be >= 0 (was -1)", {}, "call_1",
+                         "submit_person", true});
+  return c;
+}
+
+// No schema: plain JSON mode.
+inline ProviderCall PlainJsonCall() {
+  ProviderCall c = BasicCall();
+  c.schema = Json();
+  c.temperature.reset();
+  return c;
+}
+
+// Compares a built body with tests/data/providers/<rel> as JSON values (key order ignored).
+inline void ExpectGolden(const std::string& rel, const std::string& body) {
+  auto got = ParseJson(body);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  if (const char* u = std::getenv("STRUCTURE_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(DataPath(rel)) << ToJson(*got, /*pretty=*/true) << "\n";
+    return;
+  }
+  auto want = ParseJson(ReadData(rel));
+  ASSERT_TRUE(want.ok()) << rel << ": " << want.status().ToString();
+  EXPECT_EQ(*got, *want) << rel << "\n got: " << ToJson(*got, true);
+}
+
+inline HttpResponse Response(int status, const std::string& body,
+                             HttpHeaders headers = {}) {
+  HttpResponse r;
+  r.status = status;
+  r.body = body;
+  r.headers = std::move(headers);
+  return r;
+}
+
+inline std::string HeaderValue(const HttpRequest& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers) {
+    if (k == name) return v;
+  }
+  return {};
+}
+
+}  // namespace structure::providers::testing

@@ -1,0 +1,11 @@
+# Tests of the schema registry (registry/): names, versions, bundled schemas, store, cascade.
+structure_add_tests(NAME registry_tests LABEL registry
+  SOURCES
+    registry/bundled_schemas_test.cc
+    registry/registry_put_test.cc
+    registry/registry_store_test.cc
+    registry/schema_name_test.cc
+    registry/schema_registry_test.cc
+    registry/schema_store_test.cc
+    registry/schema_version_test.cc
+  LIBS structure_registry)

@@ -1,0 +1,227 @@
+// The HTTP API end to end: `structure serve` (child process) -> engine -> `structure sim`
+// (child process), driven with libcurl. Auth matrix, tenant isolation, limits, schema CRUD,
+// metrics and the OpenAPI document; graceful shutdown is in shutdown_test.cc.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "base/json.h"
+#include "tests/server/child_process.h"
+#include "tests/server/http_client.h"
+#include "tests/server/server_fixture.h"
+
+namespace structure::testing {
+namespace {
+
+const std::string kAcme = "Authorization: Bearer key-acme";
+const std::string kGlobex = "X-API-Key: key-globex";
+
+class HttpApiTest : public ServerFixture {};
+
+TEST_F(HttpApiTest, HealthzAnswersWithoutAKey) {
+  HttpReply r = Http("GET", Url("/healthz"));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"status":"ok"})");
+}
+
+TEST_F(HttpApiTest, StructureWithoutOrWithAWrongKeyIs401AndSaysWhy) {
+  HttpReply none = Http("POST", Url("/v1/structure"), InlineCall("CASE-OK Mike, priority 2"));
+  EXPECT_EQ(none.status, 401);
+  EXPECT_NE(none.body.find("missing API key"), std::string::npos) << none.body;
+  HttpReply wrong = Http("POST", Url("/v1/structure"), InlineCall("CASE-OK Mike, priority 2"),
+                         {"Authorization: Bearer key-nobody"});
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_NE(wrong.body.find("invalid API key"), std::string::npos) << wrong.body;
+  EXPECT_EQ(wrong.body.find("key-nobody"), std::string::npos) << "the key is echoed";
+  HttpReply schemas = Http("GET", Url("/v1/schemas"));
+  EXPECT_EQ(schemas.status, 401);
+}
+
+TEST_F(HttpApiTest, InlineCallReturnsTheValidatedObject) {
+  HttpReply r = Http("POST", Url("/v1/structure"), InlineCall("Mike broke the build, priority 2"), {kAcme});
+  ASSERT_EQ(r.status, 200) << r.body;
+  Json j = *ParseJson(r.body);
+  EXPECT_EQ(j.find("status")->as_string(), "ok") << r.body;
+  EXPECT_EQ(j.find("schemaOrigin")->as_string(), "inline");
+  EXPECT_EQ(j.find("iterations")->as_int(), 1);
+  const Json* data = j.find("data");
+  ASSERT_NE(data, nullptr);
+  EXPECT_TRUE(data->find("name")->is_string());
+  int64_t p = data->find("priority")->as_int();
+  EXPECT_TRUE(p >= 1 && p <= 5) << r.body;
+}
+
+TEST_F(HttpApiTest, StaleAndNeedAreResultsWith200) {
+  HttpReply stale = Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kAcme});
+  ASSERT_EQ(stale.status, 200) << stale.body;
+  EXPECT_NE(stale.body.find(R"("status":"stale")"), std::string::npos) << stale.body;
+  EXPECT_NE(stale.body.find("/priority: value must be <= 5 (was 9)"), std::string::npos) << stale.body;
+  HttpReply need = Http("POST", Url("/v1/structure"), InlineCall("CASE-NEED Mike"), {kAcme});
+  ASSERT_EQ(need.status, 200) << need.body;
+  EXPECT_NE(need.body.find(R"("need":"the priority is not in the input")"), std::string::npos) << need.body;
+}
+
+TEST_F(HttpApiTest, AnotherProjectOrTenantIs403) {
+  std::string call = InlineCall("Mike, priority 2");
+  call.insert(1, R"("project":"payroll",)");
+  HttpReply p = Http("POST", Url("/v1/structure"), call, {kAcme});
+  EXPECT_EQ(p.status, 403) << p.body;
+  std::string other = InlineCall("Mike, priority 2");
+  other.insert(1, R"("tenant":"globex",)");
+  HttpReply t = Http("POST", Url("/v1/structure"), other, {kAcme});
+  EXPECT_EQ(t.status, 403) << t.body;
+  EXPECT_EQ(Http("GET", Url("/v1/schemas?project=payroll"), "", {kAcme}).status, 403);
+  EXPECT_EQ(Http("GET", Url("/v1/schemas/contact?project=payroll"), "", {kAcme}).status, 403);
+  // The allowed project works.
+  std::string ok = InlineCall("Mike, priority 2");
+  ok.insert(1, R"("project":"billing",)");
+  EXPECT_EQ(Http("POST", Url("/v1/structure"), ok, {kAcme}).status, 200);
+}
+
+TEST_F(HttpApiTest, LimitsAnswer413Or400WithTheField) {
+  HttpReply prompt = Http("POST", Url("/v1/structure"), InlineCall(std::string(5000, 'x')), {kAcme});
+  EXPECT_EQ(prompt.status, 413);
+  EXPECT_NE(prompt.body.find("prompt: 5000 bytes is over the limit of 4096 bytes"), std::string::npos) << prompt.body;
+
+  std::string big_schema = R"({"type":"object","description":")" + std::string(9000, 'd') + R"("})";
+  HttpReply schema = Http("POST", Url("/v1/structure"),
+                          R"({"prompt":"x","schema":)" + big_schema + "}", {kAcme});
+  EXPECT_EQ(schema.status, 413);
+  EXPECT_NE(schema.body.find("schema: "), std::string::npos) << schema.body;
+
+  std::string deep = R"({"type":"object"})";
+  for (int i = 0; i < 10; ++i) deep = R"({"type":"object","properties":{"a":)" + deep + "}}";
+  HttpReply depth = Http("POST", Url("/v1/structure"), R"({"prompt":"x","schema":)" + deep + "}", {kAcme});
+  EXPECT_EQ(depth.status, 400);
+  EXPECT_NE(depth.body.find("nested deeper than 8"), std::string::npos) << depth.body;
+
+  HttpReply loops = Http("POST", Url("/v1/structure"), InlineCall("x", 7), {kAcme});
+  EXPECT_EQ(loops.status, 400);
+  EXPECT_NE(loops.body.find("maxLoops: must be an integer 1..5 (was 7)"), std::string::npos) << loops.body;
+
+  HttpReply body = Http("POST", Url("/v1/structure"), std::string(70000, ' '), {kAcme});
+  EXPECT_EQ(body.status, 413);
+
+  HttpReply junk = Http("POST", Url("/v1/structure"), "{not json", {kAcme});
+  EXPECT_EQ(junk.status, 400);
+  EXPECT_NE(junk.body.find("body:1:"), std::string::npos) << junk.body;
+
+  HttpReply unknown = Http("POST", Url("/v1/structure"), R"({"prompt":"x","schema":{},"bogus":1})", {kAcme});
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_NE(unknown.body.find("bogus: unknown field"), std::string::npos) << unknown.body;
+}
+
+TEST_F(HttpApiTest, WrongMethodIs405AndUnknownPathIs404) {
+  HttpReply m = Http("GET", Url("/v1/structure"), "", {kAcme});
+  EXPECT_EQ(m.status, 405);
+  EXPECT_NE(m.headers.find("Allow: POST"), std::string::npos) << m.headers;
+  EXPECT_EQ(Http("GET", Url("/v2/nothing"), "", {kAcme}).status, 404);
+}
+
+TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
+  const std::string schema =
+      R"({"schema":{"type":"object","title":"Ticket","properties":{"name":{"type":"string"},"priority":{"type":"integer","minimum":1,"maximum":5}},"required":["name","priority"],"additionalProperties":false},"version":"1.0","manual":"A ticket."})";
+  HttpReply put = Http("PUT", Url("/v1/schemas/ticket"), schema, {kAcme});
+  ASSERT_EQ(put.status, 200) << put.body;
+  EXPECT_NE(put.body.find(R"("origin":"registry:tenant:acme")"), std::string::npos) << put.body;
+
+  HttpReply get = Http("GET", Url("/v1/schemas/ticket"), "", {kAcme});
+  ASSERT_EQ(get.status, 200) << get.body;
+  EXPECT_NE(get.body.find(R"("manual":"A ticket.")"), std::string::npos) << get.body;
+
+  // A project override shadows the tenant's entry for that project only.
+  std::string v11 = schema;
+  v11.replace(v11.find("\"1.0\""), 5, "\"1.1\"");
+  HttpReply pput = Http("PUT", Url("/v1/schemas/ticket?project=billing"), v11, {kAcme});
+  ASSERT_EQ(pput.status, 200) << pput.body;
+  HttpReply pget = Http("GET", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
+  EXPECT_NE(pget.body.find(R"("origin":"registry:project:billing")"), std::string::npos) << pget.body;
+  EXPECT_NE(pget.body.find(R"("version":"1.1")"), std::string::npos) << pget.body;
+  HttpReply list = Http("GET", Url("/v1/schemas?project=billing"), "", {kAcme});
+  ASSERT_EQ(list.status, 200);
+  EXPECT_NE(list.body.find(R"("shadows":["registry:tenant:acme"])"), std::string::npos) << list.body;
+  EXPECT_NE(list.body.find(R"("name":"contact")"), std::string::npos) << "bundled schemas are listed";
+
+  // A breaking version is refused with the registry's message.
+  std::string v2 = schema;
+  v2.replace(v2.find("\"1.0\""), 5, "\"2.0\"");
+  HttpReply breaking = Http("PUT", Url("/v1/schemas/ticket"), v2, {kAcme});
+  EXPECT_EQ(breaking.status, 400) << breaking.body;
+
+  // A named call resolves along the cascade.
+  HttpReply named = Http("POST", Url("/v1/structure"),
+                         R"({"prompt":"Mike, priority 2","schema":"ticket","schemaMode":"named","project":"billing"})",
+                         {kAcme});
+  ASSERT_EQ(named.status, 200) << named.body;
+  EXPECT_NE(named.body.find(R"("schemaOrigin":"registry:project:billing")"), std::string::npos) << named.body;
+
+  HttpReply del = Http("DELETE", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
+  EXPECT_EQ(del.status, 204);
+  HttpReply after = Http("GET", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
+  EXPECT_NE(after.body.find(R"("origin":"registry:tenant:acme")"), std::string::npos) << after.body;
+  EXPECT_EQ(Http("DELETE", Url("/v1/schemas/ticket?project=billing"), "", {kAcme}).status, 404);
+}
+
+TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {
+  const std::string schema = R"({"schema":{"type":"object"},"version":"1.0"})";
+  ASSERT_EQ(Http("PUT", Url("/v1/schemas/secret-plan"), schema, {kAcme}).status, 200);
+  HttpReply existing = Http("GET", Url("/v1/schemas/secret-plan"), "", {kGlobex});
+  HttpReply missing = Http("GET", Url("/v1/schemas/secret-plax"), "", {kGlobex});
+  EXPECT_EQ(existing.status, 404);
+  EXPECT_EQ(missing.status, 404);
+  std::string a = existing.body, b = missing.body;
+  a.replace(a.find("secret-plan"), 11, "NAME");
+  b.replace(b.find("secret-plax"), 11, "NAME");
+  EXPECT_EQ(a, b);
+  HttpReply list = Http("GET", Url("/v1/schemas"), "", {kGlobex});
+  EXPECT_EQ(list.body.find("secret-plan"), std::string::npos);
+  EXPECT_EQ(Http("DELETE", Url("/v1/schemas/secret-plan"), "", {kGlobex}).status, 404);
+  HttpReply call = Http("POST", Url("/v1/structure"),
+                        R"({"prompt":"x","schema":"secret-plan","schemaMode":"named"})", {kGlobex});
+  EXPECT_EQ(call.status, 404);
+  EXPECT_NE(call.body.find("unknown_schema"), std::string::npos) << call.body;
+  EXPECT_EQ(call.body.find("acme"), std::string::npos) << call.body;
+}
+
+TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
+  const char* ok_series = R"(structure_calls_total{status="ok",schema_origin="inline"})";
+  const char* stale_series = R"(structure_calls_total{status="stale",schema_origin="inline"})";
+  const char* reason = R"(structure_stale_reasons_total{schema="inline",keyword="maximum"})";
+  const char* tokens = R"(structure_tokens_total{direction="input"})";
+  const char* iterations = "structure_iterations_count";
+  std::string before = Metrics();
+  ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike, priority 2"), {kGlobex}).status, 200);
+  ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kGlobex}).status, 200);
+  EXPECT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike"), {"X-API-Key: wrong"}).status, 401);
+  std::string after = Metrics();
+  EXPECT_EQ(Value(after, ok_series), Value(before, ok_series) + 1) << after;
+  EXPECT_EQ(Value(after, stale_series), Value(before, stale_series) + 1) << after;
+  EXPECT_EQ(Value(after, reason), Value(before, reason) + 1) << after;
+  EXPECT_EQ(Value(after, iterations), Value(before, iterations) + 2) << after;
+  EXPECT_GT(Value(after, tokens), Value(before, tokens));
+  const char* unauth = R"(structure_http_responses_total{method="POST",route="/v1/structure",code="401"})";
+  EXPECT_EQ(Value(after, unauth), Value(before, unauth) + 1) << after;
+  EXPECT_NE(after.find("# TYPE structure_call_duration_seconds histogram"), std::string::npos);
+  // Tenant and project ids stay out of the unscoped metrics.
+  EXPECT_EQ(after.find("acme"), std::string::npos);
+  EXPECT_EQ(after.find("globex"), std::string::npos);
+}
+
+TEST_F(HttpApiTest, OpenApiDocumentListsEveryRoute) {
+  HttpReply r = Http("GET", Url("/v1/openapi.json"));
+  ASSERT_EQ(r.status, 200);
+  auto doc = ParseJson(r.body);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc->find("openapi")->as_string(), "3.1.0");
+  const Json* paths = doc->find("paths");
+  ASSERT_NE(paths, nullptr);
+  for (const char* p : {"/v1/structure", "/v1/schemas", "/v1/schemas/{name}", "/healthz", "/metrics", "/v1/openapi.json"}) {
+    EXPECT_NE(paths->find(p), nullptr) << p;
+  }
+  for (const char* m : {"get", "put", "delete"}) EXPECT_NE(paths->find("/v1/schemas/{name}")->find(m), nullptr) << m;
+}
+
+}  // namespace
+}  // namespace structure::testing
