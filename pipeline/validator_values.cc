@@ -142,8 +142,59 @@ uint64_t ElementHash(const element& e) {
   return 0;
 }
 
+namespace {
+
+// Compact JSON of e that stops once the text passes `limit` characters or the nesting passes 32
+// levels, so an error message never walks a huge or deeply nested value (simdjson's minify
+// recurses once per level).
+void AppendBounded(const element& e, std::string& out, size_t limit, int depth) {
+  if (e.is_array()) {
+    if (depth >= 32) {
+      out += "[...]";
+      return;
+    }
+    out += '[';
+    bool first = true;
+    simdjson::dom::array arr;
+    if (e.get_array().get(arr) == simdjson::SUCCESS) {
+      for (element child : arr) {
+        if (out.size() > limit) break;
+        if (!first) out += ',';
+        first = false;
+        AppendBounded(child, out, limit, depth + 1);
+      }
+    }
+    out += ']';
+  } else if (e.is_object()) {
+    if (depth >= 32) {
+      out += "{...}";
+      return;
+    }
+    out += '{';
+    bool first = true;
+    simdjson::dom::object obj;
+    if (e.get_object().get(obj) == simdjson::SUCCESS) {
+      for (auto field : obj) {
+        if (out.size() > limit) break;
+        if (!first) out += ',';
+        first = false;
+        AppendJsonString(out, field.key);
+        out += ':';
+        AppendBounded(field.value, out, limit, depth + 1);
+      }
+    }
+    out += '}';
+  } else {
+    out += simdjson::minify(e);
+  }
+}
+
+}  // namespace
+
 std::string CompactTruncated(const element& e, size_t max_chars) {
-  return Cut(simdjson::minify(e), max_chars);
+  std::string out;
+  AppendBounded(e, out, max_chars, 0);
+  return Cut(std::move(out), max_chars);
 }
 
 std::string CompactTruncated(const Json& j, size_t max_chars) { return Cut(ToJson(j), max_chars); }
