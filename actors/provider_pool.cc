@@ -19,7 +19,7 @@ using PoolImplActor = ProviderPoolActor::extend<caf::reacts_to<io_done_atom, Com
 
 struct Pending {
   PoolRequest request;
-  providers::HttpRequest http;
+  std::optional<providers::HttpRequest> http;  // built, until the first attempt takes it
   int64_t est_tokens = 0;
   int attempts = 0;
   int transient_retries = 0;
@@ -92,13 +92,27 @@ void ArmWake(Self self, TimePoint at) {
 void Dispatch(Self self, uint64_t id, TimePoint now) {
   auto& st = self->state;
   Pending& p = st.pending.at(id);
+  // The first attempt hands the built request over; a retry builds it again (rare, and cheaper
+  // than copying every body once more).
+  providers::HttpRequest http;
+  if (p.http) {
+    http = std::move(*p.http);
+    p.http.reset();
+  } else {
+    auto rebuilt = providers::BuildRequest(p.request.call, st.config.endpoint);
+    if (!rebuilt.ok()) {
+      st.queue.Take(id);
+      Reply(self, id, rebuilt.status());
+      return;
+    }
+    http = std::move(rebuilt).value();
+  }
   st.queue.Take(id);
   st.limiter->Acquire(p.est_tokens, now);
   p.in_flight = true;
   ++p.attempts;
   if (p.attempts > 1) ++st.stats.retries;
   if (!p.first_dispatch) p.first_dispatch = now;
-  providers::HttpRequest http = p.http;
   if (p.deadline != DispatchQueue::kNoDeadline) {
     int64_t left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(p.deadline - now)
                           .count() + 1;
@@ -247,7 +261,7 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
           Reply(self, id, http.status());
         } else {
           p.http = std::move(http).value();
-          p.est_tokens = providers::EstimateTokens(p.http, req.call.max_tokens);
+          p.est_tokens = providers::EstimateTokens(*p.http, req.call.max_tokens);
           Status feasible = st.limiter->CheckFeasible(p.est_tokens);
           if (!feasible.ok()) {
             Reply(self, id, std::move(feasible));

@@ -117,7 +117,16 @@ struct Run {
   double wall_s = 0;
   double sum_wire_us = 0, sum_total_us = 0, sum_queued_us = 0;
   std::vector<int64_t> queued_us;
+  std::vector<double> done_s;  // completion times since the start, in order
   actors::PoolStats stats;
+
+  // Calls per second between 10 % and 90 % of the completions: the steady state, without the
+  // first wave's start and the last partial wave.
+  double SteadyRate() const {
+    size_t lo = done_s.size() / 10, hi = done_s.size() * 9 / 10;
+    if (hi <= lo + 1 || done_s[hi] <= done_s[lo]) return 0;
+    return static_cast<double>(hi - lo) / (done_s[hi] - done_s[lo]);
+  }
 };
 
 // Per-thread CPU seconds of this process, by thread name.
@@ -170,12 +179,13 @@ Run Drive(Env& env, const actors::ProviderPoolActor& pool, int calls) {
   auto t0 = Clock::now();
   std::promise<void> done;
   auto finished = done.get_future();
-  env.sys->spawn([pool, calls, run, &done](caf::event_based_actor* self) {
+  env.sys->spawn([pool, calls, run, t0, &done](caf::event_based_actor* self) {
     auto left = std::make_shared<int>(calls);
     for (int i = 0; i < calls; ++i) {
       self->request(pool, caf::infinite, Call(i))
           .then(
               [=, &done](PoolReply& r) {
+                run->done_s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
                 (r.status.ok() ? run->ok : run->failed)++;
                 run->sum_wire_us += r.wire_us;
                 run->sum_total_us += r.total_us;
@@ -233,14 +243,16 @@ int Throughput(const std::map<std::string, std::string>& f) {
   caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
   env.sys.reset();
   env.sim->Stop();
-  double ideal_s = static_cast<double>(calls) / (inflight / (latency / 1000.0));
+  double ideal_per_s = inflight / (latency / 1000.0);
+  double steady = run.SteadyRate();
   std::printf(
       "throughput provider=%s inflight=%d latency_ms=%d calls=%d ok=%d failed=%d wall_s=%.3f "
       "calls_per_s=%.0f ideal_per_s=%.0f pct_ideal=%.1f engine_cpu_us_per_call=%.1f "
-      "sim_cpu_s_total=%.2f max_in_flight=%lld\n",
-      provider.c_str(), inflight, latency, calls, run.ok, run.failed, run.wall_s,
-      calls / run.wall_s, inflight / (latency / 1000.0), 100.0 * ideal_s / run.wall_s,
-      1e6 * cpu / calls, env.sim->cpu_seconds(), static_cast<long long>(run.stats.max_in_flight));
+      "sim_cpu_us_per_call=%.1f max_in_flight=%lld\n",
+      provider.c_str(), inflight, latency, calls, run.ok, run.failed, run.wall_s, steady,
+      ideal_per_s, 100.0 * steady / ideal_per_s, 1e6 * cpu / calls,
+      // The sim's CPU covers the warm-up calls too.
+      1e6 * env.sim->cpu_seconds() / (calls + inflight), static_cast<long long>(run.stats.max_in_flight));
   return run.failed == 0 ? 0 : 1;
 }
 

@@ -2,5 +2,6 @@
 # lanes). Not a Google Benchmark binary: it drives a child process and reports numbers.
 add_executable(bench_pool ${CMAKE_CURRENT_LIST_DIR}/bench_pool.cc)
 target_link_libraries(bench_pool PRIVATE structure_pool)
+structure_use_fast_malloc(bench_pool)
 # The bench runs whatever `structure` binary the build dir holds (build it first).
 target_compile_definitions(bench_pool PRIVATE STRUCTURE_BINARY_PATH="$<TARGET_FILE:structure>")

@@ -4,6 +4,7 @@
 #include <sys/epoll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,6 +14,8 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+
+#include "providers/epoll_sockets.h"
 
 namespace structure::providers {
 namespace {
@@ -24,6 +27,7 @@ struct Transfer {
   HttpRequest request;
   HttpResponse response;
   CURL* easy = nullptr;
+  uint32_t shard = 0;
   curl_slist* headers = nullptr;
   Clock::time_point started;
   char error[CURL_ERROR_SIZE] = {0};
@@ -51,6 +55,20 @@ TransportError MapCurlCode(CURLcode code) {
     default: return TransportError::kOther;
   }
 }
+
+// One multi handle and its connection cache. libcurl looks for a reusable connection by
+// scanning every connection to the host in the cache, so one cache holding thousands of
+// connections costs hundreds of microseconds per transfer; transfers are therefore spread over
+// shards of at most kShardTransfers each, all driven by the same thread and epoll set.
+struct Shard {
+  CURLM* multi = nullptr;
+  uint32_t index = 0;
+  size_t active = 0;
+  std::optional<Clock::time_point> timer_at;
+  class CurlTransport* owner = nullptr;
+};
+
+constexpr size_t kShardTransfers = 64;
 
 class CurlTransport final : public Transport {
  public:
@@ -90,18 +108,20 @@ class CurlTransport final : public Transport {
     if (event_fd_ >= 0) (void)!write(event_fd_, &one, sizeof(one));
   }
   void Run();
+  Shard* PickShard();
   void Add(uint64_t id, HttpRequest request);
   void Drop(Transfer* t);
-  void CollectDone(std::vector<Completion>& done);
+  void CollectDone(Shard& shard, std::vector<Completion>& done);
 
   static int OnSocket(CURL* easy, curl_socket_t s, int what, void* userp, void* socketp);
   static int OnTimer(CURLM* multi, long timeout_ms, void* userp);
+  static curl_socket_t OnOpenSocket(void* clientp, curlsocktype purpose, curl_sockaddr* addr);
+  static int OnCloseSocket(void* clientp, curl_socket_t s);
   static size_t OnWrite(char* data, size_t size, size_t n, void* userp);
   static size_t OnHeader(char* data, size_t size, size_t n, void* userp);
 
   CompletionSink sink_;
   CurlOptions options_;
-  CURLM* multi_ = nullptr;
   int epoll_fd_ = -1;
   int event_fd_ = -1;
   std::thread thread_;
@@ -109,37 +129,53 @@ class CurlTransport final : public Transport {
   std::mutex mu_;
   std::vector<std::pair<uint64_t, HttpRequest>> incoming_;  // guarded by mu_
   std::vector<uint64_t> cancels_;                           // guarded by mu_
-  // Below: touched only by the I/O thread (and by Shutdown after the join).
+  // Below: touched only by the I/O thread (and by Init / Shutdown around it).
+  std::vector<std::unique_ptr<Shard>> shards_;
+  std::optional<EpollSockets> sockets_;
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active_;
   std::vector<CURL*> spare_easies_;
-  std::optional<Clock::time_point> timer_at_;
 };
 
 Status CurlTransport::Init() {
   InitCurlOnce();
-  multi_ = curl_multi_init();
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   event_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (!multi_ || epoll_fd_ < 0 || event_fd_ < 0) {
-    return Internal("curl transport: cannot create the multi handle, epoll or eventfd");
+  if (epoll_fd_ < 0 || event_fd_ < 0) {
+    return Internal("curl transport: cannot create the epoll set or the eventfd");
   }
+  sockets_.emplace(epoll_fd_);
   epoll_event ev{};
   ev.events = EPOLLIN;
-  ev.data.fd = event_fd_;
+  ev.data.u64 = ~uint64_t{0};
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, event_fd_, &ev) != 0) {
     return Internal("curl transport: cannot watch the eventfd");
   }
-  curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &CurlTransport::OnSocket);
-  curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
-  curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &CurlTransport::OnTimer);
-  curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
-  // Keep every idle connection for reuse; the default cache shrinks with the handle count.
-  curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, 16384L);
-  if (options_.max_host_connections > 0) {
-    curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, options_.max_host_connections);
-  }
+  if (!PickShard()) return Internal("curl transport: cannot create a curl multi handle");
   thread_ = std::thread([this] { Run(); });
   return Status::Ok();
+}
+
+// The least busy shard, or a new one when every shard is full.
+Shard* CurlTransport::PickShard() {
+  Shard* best = nullptr;
+  for (auto& s : shards_) {
+    if (!best || s->active < best->active) best = s.get();
+  }
+  if (best && best->active < kShardTransfers) return best;
+  CURLM* multi = curl_multi_init();
+  if (!multi) return best;
+  auto shard = std::make_unique<Shard>();
+  shard->multi = multi;
+  shard->index = static_cast<uint32_t>(shards_.size());
+  shard->owner = this;
+  curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, &CurlTransport::OnSocket);
+  curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, shard.get());
+  curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, &CurlTransport::OnTimer);
+  curl_multi_setopt(multi, CURLMOPT_TIMERDATA, shard.get());
+  // Keep every idle connection for reuse; the default cache shrinks with the handle count.
+  curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, static_cast<long>(4 * kShardTransfers));
+  shards_.push_back(std::move(shard));
+  return shards_.back().get();
 }
 
 void CurlTransport::Shutdown() {
@@ -152,38 +188,48 @@ void CurlTransport::Shutdown() {
   active_.clear();
   for (CURL* e : spare_easies_) curl_easy_cleanup(e);
   spare_easies_.clear();
-  if (multi_) curl_multi_cleanup(multi_);
-  multi_ = nullptr;
+  for (auto& s : shards_) curl_multi_cleanup(s->multi);
+  shards_.clear();
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (event_fd_ >= 0) close(event_fd_);
   epoll_fd_ = event_fd_ = -1;
 }
 
 int CurlTransport::OnSocket(CURL*, curl_socket_t s, int what, void* userp, void*) {
-  auto* self = static_cast<CurlTransport*>(userp);
+  auto* shard = static_cast<Shard*>(userp);
+  EpollSockets& sockets = *shard->owner->sockets_;
   if (what == CURL_POLL_REMOVE) {
-    epoll_ctl(self->epoll_fd_, EPOLL_CTL_DEL, s, nullptr);
+    sockets.Unwant(s);
     return 0;
   }
-  epoll_event ev{};
-  ev.data.fd = s;
-  if (what == CURL_POLL_IN || what == CURL_POLL_INOUT) ev.events |= EPOLLIN;
-  if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT) ev.events |= EPOLLOUT;
-  // A closed-and-reused descriptor may or may not still be registered; try both ways.
-  if (epoll_ctl(self->epoll_fd_, EPOLL_CTL_MOD, s, &ev) != 0) {
-    epoll_ctl(self->epoll_fd_, EPOLL_CTL_ADD, s, &ev);
-  }
+  uint32_t events = 0;
+  if (what == CURL_POLL_IN || what == CURL_POLL_INOUT) events |= EPOLLIN;
+  if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT) events |= EPOLLOUT;
+  sockets.Want(s, events, shard->index);
   return 0;
 }
 
 int CurlTransport::OnTimer(CURLM*, long timeout_ms, void* userp) {
-  auto* self = static_cast<CurlTransport*>(userp);
+  auto* shard = static_cast<Shard*>(userp);
   if (timeout_ms < 0) {
-    self->timer_at_.reset();
+    shard->timer_at.reset();
   } else {
-    self->timer_at_ = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    shard->timer_at = Clock::now() + std::chrono::milliseconds(timeout_ms);
   }
   return 0;
+}
+
+curl_socket_t CurlTransport::OnOpenSocket(void* clientp, curlsocktype, curl_sockaddr* addr) {
+  auto* self = static_cast<CurlTransport*>(clientp);
+  int fd = socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
+  if (fd < 0) return CURL_SOCKET_BAD;
+  self->sockets_->Opened(fd);
+  return fd;
+}
+
+int CurlTransport::OnCloseSocket(void* clientp, curl_socket_t s) {
+  static_cast<CurlTransport*>(clientp)->sockets_->Closed(s);
+  return close(s);
 }
 
 size_t CurlTransport::OnWrite(char* data, size_t size, size_t n, void* userp) {
@@ -248,6 +294,10 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   if (r.timeout_ms > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout_ms));
   curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
   curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &CurlTransport::OnOpenSocket);
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
+  curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &CurlTransport::OnCloseSocket);
+  curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
   // An explicit empty proxy skips curl's per-transfer scan of the *_proxy variables.
   curl_easy_setopt(e, CURLOPT_PROXY, "");
   if (r.url.rfind("https://", 0) == 0) {
@@ -274,11 +324,16 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
     sink_(std::move(done));
     return;
   }
-  curl_multi_add_handle(multi_, e);
+  Shard* shard = PickShard();
+  raw->shard = shard->index;
+  ++shard->active;
+  curl_multi_add_handle(shard->multi, e);
 }
 
 void CurlTransport::Drop(Transfer* t) {
-  curl_multi_remove_handle(multi_, t->easy);
+  Shard& shard = *shards_[t->shard];
+  --shard.active;
+  curl_multi_remove_handle(shard.multi, t->easy);
   curl_slist_free_all(t->headers);
   t->headers = nullptr;
   if (spare_easies_.size() < 4096) {
@@ -289,9 +344,9 @@ void CurlTransport::Drop(Transfer* t) {
   t->easy = nullptr;
 }
 
-void CurlTransport::CollectDone(std::vector<Completion>& done) {
+void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
   int left = 0;
-  while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+  while (CURLMsg* msg = curl_multi_info_read(shard.multi, &left)) {
     if (msg->msg != CURLMSG_DONE) continue;
     Transfer* t = nullptr;
     curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&t));
@@ -345,32 +400,38 @@ void CurlTransport::Run() {
       active_.erase(it);
     }
     cancels.clear();
-    // Completions from the duplicate-id path or earlier actions are collected below.
     int wait_ms = 1000;
-    if (timer_at_) {
-      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*timer_at_ - Clock::now())
-                    .count();
-      wait_ms = static_cast<int>(std::clamp<int64_t>(ms, 0, 1000));
+    auto now = Clock::now();
+    for (const auto& sh : shards_) {
+      if (!sh->timer_at) continue;
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*sh->timer_at - now).count();
+      wait_ms = std::min(wait_ms, static_cast<int>(std::max<int64_t>(ms, 0)));
     }
     int n = epoll_wait(epoll_fd_, events, 256, wait_ms);
     for (int i = 0; i < n; ++i) {
-      int fd = events[i].data.fd;
-      if (fd == event_fd_) {
+      uint64_t key = events[i].data.u64;
+      if (key == ~uint64_t{0}) {
         uint64_t v;
         (void)!read(event_fd_, &v, sizeof(v));
         continue;
       }
+      int fd = EpollSockets::FdOf(key);
+      uint32_t owner = EpollSockets::OwnerOf(key);
+      if (owner >= shards_.size() || !sockets_->TakeEvent(fd)) continue;
       int flags = 0;
       if (events[i].events & EPOLLIN) flags |= CURL_CSELECT_IN;
       if (events[i].events & EPOLLOUT) flags |= CURL_CSELECT_OUT;
       if (events[i].events & (EPOLLERR | EPOLLHUP)) flags |= CURL_CSELECT_ERR;
-      curl_multi_socket_action(multi_, fd, flags, &running);
+      curl_multi_socket_action(shards_[owner]->multi, fd, flags, &running);
     }
-    if (timer_at_ && Clock::now() >= *timer_at_) {
-      timer_at_.reset();
-      curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
+    now = Clock::now();
+    for (auto& sh : shards_) {
+      if (sh->timer_at && now >= *sh->timer_at) {
+        sh->timer_at.reset();
+        curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+      }
+      CollectDone(*sh, done);
     }
-    CollectDone(done);
     if (!done.empty()) {
       sink_(std::move(done));
       done.clear();

@@ -1,7 +1,9 @@
-// HTTP over one libcurl multi handle driven by a dedicated I/O thread (epoll +
-// curl_multi_socket_action, woken through an eventfd). Keep-alive connections are reused
-// across transfers; HTTP/2 is negotiated over TLS where offered (CURLOPT_PIPEWAIT only for
-// https). Completions are handed to the sink in batches from the I/O thread.
+// HTTP over libcurl multi handles driven by one dedicated I/O thread (epoll +
+// curl_multi_socket_action, woken through an eventfd). Transfers are spread over shards of at
+// most 64 (one multi handle and connection cache each: curl's reuse search scans the whole
+// cache). Keep-alive connections are reused across transfers and stay registered in epoll
+// while idle; HTTP/2 is negotiated over TLS where offered (CURLOPT_PIPEWAIT only for https).
+// Completions are handed to the sink in batches from the I/O thread.
 #pragma once
 
 #include <memory>
@@ -13,7 +15,6 @@ namespace structure::providers {
 
 struct CurlOptions {
   int64_t connect_timeout_ms = 10'000;
-  long max_host_connections = 0;  // 0 = unlimited (the pool bounds concurrency)
   bool verify_tls = true;
 };
 

@@ -11,6 +11,7 @@ structure_add_tests(NAME providers_tests LABEL providers
     providers/rate_limit_test.cc
     providers/dispatch_queue_test.cc
     providers/curl_transport_test.cc
+    providers/epoll_sockets_test.cc
   LIBS structure_providers structure_transport)
 
 structure_add_tests(NAME pool_tests LABEL actors

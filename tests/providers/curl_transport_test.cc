@@ -76,6 +76,31 @@ TEST(CurlTransportTest, CompletesRequestsAndReusesConnections) {
   (*t)->Shutdown();
 }
 
+// More transfers than one shard holds (64): every one completes, in a first wave that opens the
+// connections and in a second one on kept-alive connections.
+TEST(CurlTransportTest, SpreadsTransfersOverShardsAndReusesTheirConnections) {
+  std::string error;
+  auto sim = structure::testing::SimProcess::Start(STRUCTURE_BINARY, {"--latency-ms", "50"}, &error);
+  ASSERT_TRUE(sim) << error;
+  Inbox inbox;
+  auto t = MakeCurlTransport(inbox.Sink());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  constexpr uint64_t kWave = 300;
+  for (uint64_t id = 1; id <= kWave; ++id) (*t)->Start(id, SimCall(sim->base_url(), "Ada, 36"));
+  ASSERT_TRUE(inbox.WaitFor(kWave));
+  for (uint64_t id = kWave + 1; id <= 2 * kWave; ++id) {
+    (*t)->Start(id, SimCall(sim->base_url(), "Ada, 36"));
+  }
+  ASSERT_TRUE(inbox.WaitFor(2 * kWave));
+  std::set<uint64_t> ids;
+  for (const Completion& c : inbox.done) {
+    ids.insert(c.id);
+    EXPECT_EQ(c.response.status, 200) << c.response.error_text;
+  }
+  EXPECT_EQ(ids.size(), 2 * kWave);
+  (*t)->Shutdown();
+}
+
 TEST(CurlTransportTest, ReportsRefusedConnectionAndTimeout) {
   Inbox inbox;
   auto t = MakeCurlTransport(inbox.Sink());
