@@ -13,6 +13,11 @@
 
 namespace structure::pipeline::detail {
 
+// Work bounds of one lowering attempt, in nodes visited (inlining multiplies work, and a bigger
+// result helps nobody).
+constexpr size_t kMaxWork = 100000;
+constexpr size_t kMaxInlineWork = 25000;
+
 // A lowered subschema: its provider form and the index of its lift plan node (-1: identity).
 // `never` marks a subschema no value satisfies (false, or an empty intersection).
 struct Out {

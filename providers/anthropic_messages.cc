@@ -45,14 +45,7 @@ Json Messages(const ProviderCall& call) {
                                          {"tool_use_id", t.tool_call_id},
                                          {"content", t.text},
                                          {"is_error", t.is_error}});
-    Json* last = msgs.size() > 0 ? &msgs.as_array().back() : nullptr;
-    if (last && StringAt(*last, "role") == "user") {
-      (*last)["content"].push_back(std::move(block));
-    } else {
-      Json content = Json::MakeArray();
-      content.push_back(std::move(block));
-      msgs.push_back(Json(Json::Object{{"role", "user"}, {"content", std::move(content)}}));
-    }
+    AppendToUserTurn(msgs, "content", std::move(block));
   }
   return msgs;
 }
@@ -101,15 +94,10 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
     body.set("tools", std::move(tools));
   }
 
-  HttpRequest req;
-  req.url = JoinUrl(endpoint, "/v1/messages");
   HttpHeaders extra;
   if (!endpoint.api_key.empty()) extra.emplace_back("x-api-key", endpoint.api_key);
   extra.emplace_back("anthropic-version", endpoint.anthropic_version);
-  req.headers = JsonHeaders(std::move(extra));
-  req.body = ToJson(body);
-  req.timeout_ms = endpoint.timeout_ms;
-  return req;
+  return JsonPost(endpoint, "/v1/messages", std::move(extra), body);
 }
 
 Result<ProviderReply> ParseReply(const HttpResponse& response) {

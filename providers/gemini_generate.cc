@@ -43,14 +43,7 @@ Json Contents(const ProviderCall& call) {
       continue;
     }
     Json part = t.role == Role::kUser ? Json(Json::Object{{"text", t.text}}) : FunctionResponse(t);
-    Json* last = contents.size() > 0 ? &contents.as_array().back() : nullptr;
-    if (last && StringAt(*last, "role") == "user") {
-      (*last)["parts"].push_back(std::move(part));
-    } else {
-      Json parts = Json::MakeArray();
-      parts.push_back(std::move(part));
-      contents.push_back(Json(Json::Object{{"role", "user"}, {"parts", std::move(parts)}}));
-    }
+    AppendToUserTurn(contents, "parts", std::move(part));
   }
   return contents;
 }
@@ -126,15 +119,10 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
     body.set("toolConfig", Json(Json::Object{{"functionCallingConfig", std::move(fcc)}}));
   }
 
-  HttpRequest req;
   std::string model = call.model.rfind("models/", 0) == 0 ? call.model.substr(7) : call.model;
-  req.url = JoinUrl(endpoint, "/v1beta/models/" + model + ":generateContent");
   HttpHeaders extra;
   if (!endpoint.api_key.empty()) extra.emplace_back("x-goog-api-key", endpoint.api_key);
-  req.headers = JsonHeaders(std::move(extra));
-  req.body = ToJson(body);
-  req.timeout_ms = endpoint.timeout_ms;
-  return req;
+  return JsonPost(endpoint, "/v1beta/models/" + model + ":generateContent", std::move(extra), body);
 }
 
 Result<ProviderReply> ParseReply(const HttpResponse& response) {

@@ -72,14 +72,7 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (call.temperature) options.set("temperature", *call.temperature);
   body.set("options", std::move(options));
 
-  HttpRequest req;
-  req.url = JoinUrl(endpoint, "/api/chat");
-  HttpHeaders extra;
-  if (!endpoint.api_key.empty()) extra.emplace_back("Authorization", "Bearer " + endpoint.api_key);
-  req.headers = JsonHeaders(std::move(extra));
-  req.body = ToJson(body);
-  req.timeout_ms = endpoint.timeout_ms;
-  return req;
+  return JsonPost(endpoint, "/api/chat", BearerAuth(endpoint), body);
 }
 
 Result<ProviderReply> ParseReply(const HttpResponse& response) {

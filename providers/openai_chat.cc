@@ -111,14 +111,7 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
     body.set("provider", Json(Json::Object{{"require_parameters", true}}));
   }
 
-  HttpRequest req;
-  req.url = JoinUrl(endpoint, "/v1/chat/completions");
-  HttpHeaders extra;
-  if (!endpoint.api_key.empty()) extra.emplace_back("Authorization", "Bearer " + endpoint.api_key);
-  req.headers = JsonHeaders(std::move(extra));
-  req.body = ToJson(body);
-  req.timeout_ms = endpoint.timeout_ms;
-  return req;
+  return JsonPost(endpoint, "/v1/chat/completions", BearerAuth(endpoint), body);
 }
 
 Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,

@@ -19,6 +19,36 @@ HttpHeaders JsonHeaders(HttpHeaders extra) {
   return h;
 }
 
+HttpRequest JsonPost(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
+                     const Json& body) {
+  HttpRequest req;
+  req.url = JoinUrl(endpoint, path);
+  req.headers = JsonHeaders(std::move(extra));
+  req.body = ToJson(body);
+  req.timeout_ms = endpoint.timeout_ms;
+  return req;
+}
+
+HttpHeaders BearerAuth(const Endpoint& endpoint) {
+  HttpHeaders h;
+  if (!endpoint.api_key.empty()) h.emplace_back("Authorization", "Bearer " + endpoint.api_key);
+  return h;
+}
+
+void AppendToUserTurn(Json& turns, std::string_view list_key, Json item) {
+  Json* last = turns.size() > 0 ? &turns.as_array().back() : nullptr;
+  if (last && StringAt(*last, "role") == "user") {
+    (*last)[std::string(list_key)].push_back(std::move(item));
+    return;
+  }
+  Json list = Json::MakeArray();
+  list.push_back(std::move(item));
+  Json turn = Json::MakeObject();
+  turn.set("role", "user");
+  turn.set(std::string(list_key), std::move(list));
+  turns.push_back(std::move(turn));
+}
+
 ProviderError ExtractProviderError(std::string_view body) {
   ProviderError out;
   ParseOptions opts;

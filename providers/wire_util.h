@@ -18,6 +18,19 @@ std::string JoinUrl(const Endpoint& endpoint, std::string_view path);
 // The JSON headers every format sends, plus `extra`.
 HttpHeaders JsonHeaders(HttpHeaders extra = {});
 
+// A POST of `body` to base_url + path with the JSON headers plus `extra` and the endpoint's
+// timeout.
+HttpRequest JsonPost(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
+                     const Json& body);
+
+// {"Authorization": "Bearer <key>"}, or nothing without a key.
+HttpHeaders BearerAuth(const Endpoint& endpoint);
+
+// Appends `item` to the list under `list_key` of the last entry of `turns` when that entry has
+// role "user"; otherwise appends a new {"role":"user", list_key:[item]} entry. Formats that
+// want consecutive user-side items (text, tool results) merged into one turn use it.
+void AppendToUserTurn(Json& turns, std::string_view list_key, Json item);
+
 // Parses a reply body: transport errors and non-2xx statuses become the mapped Status with
 // the provider's error message extracted from the body; a 2xx body that is not a JSON object
 // is kUnavailable (a broken reply; a retry may get a good one).

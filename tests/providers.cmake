@@ -1,5 +1,5 @@
 # Provider layer: pure wire formats, limiter logic, the curl transport, and the pool actor.
-structure_add_tests(NAME providers_tests LABEL providers
+structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
   SOURCES
     providers/openai_chat_test.cc
     providers/anthropic_messages_test.cc
@@ -14,7 +14,7 @@ structure_add_tests(NAME providers_tests LABEL providers
     providers/epoll_sockets_test.cc
   LIBS structure_providers structure_transport)
 
-structure_add_tests(NAME pool_tests LABEL actors
+structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
   SOURCES
     actors/provider_pool_test.cc
     actors/pool_sim_test.cc

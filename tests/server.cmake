@@ -1,6 +1,6 @@
 # HTTP API and MCP server tests (label apps): unit tests plus spawned `structure serve` and
 # `structure sim` processes on loopback.
-structure_add_tests(NAME server_tests LABEL apps
+structure_add_tests(NAME server_tests LABEL apps USES_BINARY
   SOURCES
     server/http_api_test.cc
     server/mcp_server_test.cc

@@ -1,6 +1,6 @@
 # Simulator and HTTP server tests (label apps): in-process servers on port 0 plus one spawned
 # `structure sim` process.
-structure_add_tests(NAME sim_tests LABEL apps
+structure_add_tests(NAME sim_tests LABEL apps USES_BINARY
   SOURCES
     sim/faults_test.cc
     sim/http_server_test.cc

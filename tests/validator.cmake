@@ -1,5 +1,5 @@
 # Validator (issue 3): the official JSON Schema test suite, safety cases, messages, the CLI.
-structure_add_tests(NAME validator_tests LABEL pipeline
+structure_add_tests(NAME validator_tests LABEL pipeline USES_BINARY
   SOURCES
     pipeline/validator_suite_test.cc
     pipeline/validator_safety_test.cc

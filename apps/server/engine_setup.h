@@ -34,12 +34,12 @@ inline Result<EngineOptions> EngineOptionsWithServerTable(const std::vector<std:
   if (!options.ok()) return options.status();
   if (args.has("config")) {
     const std::string path = args.get("config");
-    auto split = LoadSplitConfig(path);
-    if (!split.ok()) return split.status();
-    auto cfg = config::ParseConfig(split->engine_toml, path);
+    auto file = LoadServeConfigFile(path);
+    if (!file.ok()) return file.status();
+    auto cfg = config::ParseConfig(file->text, path);
     if (!cfg.ok()) return cfg.status();
     options->config = std::move(*cfg);
-    if (split->has_server) *server = split->server;
+    if (file->server) *server = std::move(*file->server);
   }
   if (args.has("server-config")) {
     auto text = ReadFile(args.get("server-config"));

@@ -1,7 +1,6 @@
 #include "apps/server/server_config.h"
 
 #include <set>
-#include <sstream>
 #include <toml++/toml.h>
 
 #include "base/json.h"
@@ -164,26 +163,19 @@ Result<ServerConfig> ParseServerConfig(std::string_view toml_text, const std::st
   return FromTable(*root, source);
 }
 
-Result<SplitConfig> LoadSplitConfig(const std::string& path) {
+Result<ServeConfigFile> LoadServeConfigFile(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok()) return text.status();
   auto root = Parse(*text, path);
   if (!root.ok()) return root.status();
-  SplitConfig split;
-  if (root->get("server") == nullptr) {
-    split.engine_toml = std::move(*text);
-    return split;
+  ServeConfigFile file;
+  if (root->get("server") != nullptr) {
+    auto server = FromTable(*root, path);
+    if (!server.ok()) return server.status();
+    file.server = std::move(*server);
   }
-  auto server = FromTable(*root, path);
-  if (!server.ok()) return server.status();
-  split.has_server = true;
-  split.server = std::move(*server);
-  // The engine's loader rejects unknown tables, so it gets the rest re-serialized.
-  root->erase("server");
-  std::ostringstream out;
-  out << *root;
-  split.engine_toml = out.str();
-  return split;
+  file.text = std::move(*text);
+  return file;
 }
 
 }  // namespace structure::server

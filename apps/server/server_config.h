@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,16 +46,16 @@ struct ServerConfig {
 // "server.toml: server.keys[1].sha256: must be 64 lowercase hex digits".
 Result<ServerConfig> ParseServerConfig(std::string_view toml_text, const std::string& source);
 
-// A config file split in two: the engine's TOML (everything but [server]) and the server's.
-struct SplitConfig {
-  std::string engine_toml;  // the file unchanged when it has no [server] table
-  bool has_server = false;
-  ServerConfig server;
+// A config file as `structure serve` reads it: the whole text goes to config::ParseConfig (which
+// leaves [server] alone, so its errors keep the file's line numbers) and the [server] table is
+// read here.
+struct ServeConfigFile {
+  std::string text;
+  std::optional<ServerConfig> server;  // when the file has a [server] table
 };
 
-// Reads `path` and splits it. kNotFound when unreadable; kInvalidArgument for bad TOML or a bad
-// [server] table.
-Result<SplitConfig> LoadSplitConfig(const std::string& path);
+// Reads `path`. kNotFound when unreadable; kInvalidArgument for bad TOML or a bad [server] table.
+Result<ServeConfigFile> LoadServeConfigFile(const std::string& path);
 
 // Parses "HOST:PORT" (or ":PORT", "PORT") into config.host/port.
 Status ParseListen(std::string_view listen, ServerConfig& config);

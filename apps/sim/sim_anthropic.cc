@@ -186,12 +186,7 @@ class AnthropicDialect final : public Dialect {
     STRUCTURE_RETURN_IF_ERROR(ParseMessages(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseFormat(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out));
-    const Json* stream = body->find("stream");
-    if (stream && stream->is_bool() && stream->as_bool()) {
-      return InvalidArgument(
-          "stream: the simulator serves only non-streaming messages "
-          "(set \"stream\": false)");
-    }
+    STRUCTURE_RETURN_IF_ERROR(RejectStreaming(*body, "messages"));
     return out;
   }
 

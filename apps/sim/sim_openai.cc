@@ -249,12 +249,7 @@ class OpenAiDialect final : public Dialect {
         break;
       }
     }
-    const Json* stream = body->find("stream");
-    if (stream && stream->is_bool() && stream->as_bool()) {
-      return InvalidArgument(
-          "stream: the simulator serves only non-streaming chat completions "
-          "(set \"stream\": false)");
-    }
+    STRUCTURE_RETURN_IF_ERROR(RejectStreaming(*body, "chat completions"));
     return out;
   }
 

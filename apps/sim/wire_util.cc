@@ -91,4 +91,13 @@ Result<Json> ParseBodyObject(std::string_view body) {
   return parsed;
 }
 
+Status RejectStreaming(const Json& body, std::string_view what) {
+  const Json* stream = body.find("stream");
+  if (stream && stream->is_bool() && stream->as_bool()) {
+    return InvalidArgument("stream: the simulator serves only non-streaming " + std::string(what) +
+                           " (set \"stream\": false)");
+  }
+  return Status::Ok();
+}
+
 }  // namespace structure::sim

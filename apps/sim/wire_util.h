@@ -30,6 +30,10 @@ std::string BearerToken(const http::HttpRequest& request);
 // A key for error messages: "sk-a...wxyz" (never the whole key).
 std::string MaskKey(std::string_view key);
 
+// kInvalidArgument when the request asks for "stream": true (the simulator answers whole
+// `what`, e.g. "chat completions").
+Status RejectStreaming(const Json& body, std::string_view what);
+
 // Parses the body as a JSON object; kInvalidArgument with the parser's message otherwise.
 Result<Json> ParseBodyObject(std::string_view body);
 

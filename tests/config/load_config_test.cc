@@ -102,6 +102,15 @@ TEST(LoadConfigTest, WrongTypesAreNamed) {
   EXPECT_NE(ErrorOf("[structure]\nrequireProviderStrictOutput = 1\n").find("must be true or false"),
             std::string::npos);
   EXPECT_NE(ErrorOf("providers = 3\n").find("providers: must be a table"), std::string::npos);
+  EXPECT_NE(ErrorOf("server = 3\n").find("server: must be a table"), std::string::npos);
+}
+
+// [server] is read by `structure serve` from the same file; the engine's loader accepts it.
+TEST(LoadConfigTest, ServerTableIsLeftToTheServer) {
+  auto c = ParseConfig("[server]\nlisten = \"127.0.0.1:0\"\nmax_loops = 3\n[structure]\nmaxLoops = 2\n",
+                       "s.toml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->settings.max_loops, 2);
 }
 
 TEST(LoadConfigTest, OutOfRangeSettingsAreNamed) {

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "base/json.h"
-#include "tests/server/child_process.h"
 #include "tests/server/http_client.h"
 #include "tests/server/server_fixture.h"
 

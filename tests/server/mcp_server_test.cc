@@ -54,14 +54,14 @@ class McpServerTest : public ::testing::Test {
     return answers.empty() ? Json() : answers[0];
   }
 
-  static testing::ListeningChild* sim_;
+  static testing::ChildProcess* sim_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<McpServer> server_;
   std::mutex mu_;
   std::vector<std::string> out_;
 };
 
-testing::ListeningChild* McpServerTest::sim_ = nullptr;
+testing::ChildProcess* McpServerTest::sim_ = nullptr;
 
 TEST_F(McpServerTest, InitializeAnswersTheProtocolRevisionAndToolsCapability) {
   Json r = One(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");

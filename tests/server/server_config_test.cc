@@ -58,21 +58,44 @@ TEST(ServerConfig, ErrorsNameTheKey) {
   }
 }
 
-TEST(ServerConfig, SplitKeepsTheEngineTablesForTheEngineLoader) {
-  std::string path = ::testing::TempDir() + "/split.toml";
+TEST(ServerConfig, OneFileServesEngineAndServerWithTrueLineNumbers) {
+  std::string path = ::testing::TempDir() + "/serve.toml";
   {
     std::ofstream f(path);
-    f << "[providers.sim2]\nkind = \"openai\"\nmodel = \"m\"\n\n[aliases]\n\"default:fast\" = \"sim2/m\"\n"
-         "\"default:analyze\" = \"sim2/m\"\n\n[structure]\nmodel = \"default:fast\"\n\n"
-         "[server]\nlisten = \"127.0.0.1:0\"\n";
+    f << "[server]\nlisten = \"127.0.0.1:0\"\n\n[providers.sim2]\nkind = \"openai\"\nmodel = \"m\"\n\n"
+         "[aliases]\n\"default:fast\" = \"sim2/m\"\n\"default:analyze\" = \"sim2/m\"\n\n"
+         "[structure]\nmodel = \"default:fast\"\n";
   }
-  auto split = LoadSplitConfig(path);
-  ASSERT_TRUE(split.ok()) << split.status().message();
-  EXPECT_TRUE(split->has_server);
-  EXPECT_EQ(split->engine_toml.find("server"), std::string::npos);
-  auto engine = config::ParseConfig(split->engine_toml, path);
-  ASSERT_TRUE(engine.ok()) << engine.status().message() << "\n" << split->engine_toml;
+  auto file = LoadServeConfigFile(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_TRUE(file->server.has_value());
+  EXPECT_EQ(file->server->host, "127.0.0.1");
+  auto engine = config::ParseConfig(file->text, path);
+  ASSERT_TRUE(engine.ok()) << engine.status().message();
   EXPECT_EQ(engine->providers.count("sim2"), 1u);
+
+  // An engine error after the [server] table names its real line (7).
+  {
+    std::ofstream f(path);
+    f << "[server]\nlisten = \"127.0.0.1:0\"\n\n[providers.sim2]\nkind = \"openai\"\nmodel = \"m\"\n"
+         "bogus = 1\n";
+  }
+  file = LoadServeConfigFile(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  auto bad = config::ParseConfig(file->text, path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(path + ":7"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("providers.sim2.bogus"), std::string::npos)
+      << bad.status().message();
+
+  // Without [server] the file has no server part.
+  {
+    std::ofstream f(path);
+    f << "[structure]\nmax_loops = 2\n";
+  }
+  file = LoadServeConfigFile(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_FALSE(file->server.has_value());
   std::remove(path.c_str());
 }
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "tests/server/child_process.h"
+#include "tests/support/child_process.h"
 #include "tests/server/http_client.h"
 
 namespace structure::testing {
@@ -20,15 +20,16 @@ inline std::string DataFile(const std::string& name) {
   return std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/server/" + name;
 }
 
-inline std::unique_ptr<ListeningChild> StartSim(std::string* error) {
-  return ListeningChild::Start({STRUCTURE_BINARY, "sim", "--port", "0", "--scenario", DataFile("scenario.json")},
-                               error);
+inline std::unique_ptr<ChildProcess> StartSim(std::string* error) {
+  return ChildProcess::StartListening(
+      {STRUCTURE_BINARY, "sim", "--port", "0", "--scenario", DataFile("scenario.json")},
+      std::chrono::seconds(60), error);
 }
 
-inline std::unique_ptr<ListeningChild> StartServe(const std::string& sim_url, std::string* error) {
-  return ListeningChild::Start({STRUCTURE_BINARY, "serve", "--config", DataFile("server.toml"), "--port", "0",
-                                "--base-url", sim_url, "--database", ":memory:"},
-                               error);
+inline std::unique_ptr<ChildProcess> StartServe(const std::string& sim_url, std::string* error) {
+  return ChildProcess::StartListening({STRUCTURE_BINARY, "serve", "--config", DataFile("server.toml"),
+                                      "--port", "0", "--base-url", sim_url, "--database", ":memory:"},
+                                     std::chrono::seconds(60), error);
 }
 
 class ServerFixture : public ::testing::Test {
@@ -68,11 +69,11 @@ class ServerFixture : public ::testing::Test {
     return 0;
   }
 
-  static ListeningChild* sim_;
-  static ListeningChild* serve_;
+  static ChildProcess* sim_;
+  static ChildProcess* serve_;
 };
 
-inline ListeningChild* ServerFixture::sim_ = nullptr;
-inline ListeningChild* ServerFixture::serve_ = nullptr;
+inline ChildProcess* ServerFixture::sim_ = nullptr;
+inline ChildProcess* ServerFixture::serve_ = nullptr;
 
 }  // namespace structure::testing

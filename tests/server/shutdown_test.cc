@@ -32,7 +32,7 @@ TEST(ServeShutdown, SigtermFinishesTheCallUnderWayAndExitsZero) {
   HttpReply r = slow.get();
   EXPECT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find(R"("status":"ok")"), std::string::npos) << r.body;
-  EXPECT_EQ(serve->Wait(30), 0);
+  EXPECT_EQ(serve->WaitFor(30), 0);
   // Nothing listens any more.
   EXPECT_EQ(Http("GET", url + "/healthz").status, 0);
 }
