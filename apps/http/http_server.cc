@@ -167,9 +167,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
       request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
     }
     request.body = std::move(req.body());
-    beast::error_code ec;
-    auto ep = stream_.socket().remote_endpoint(ec);
-    if (!ec) request.remote = ep.address().to_string() + ":" + std::to_string(ep.port());
+    if (remote_.empty()) {  // once per connection: it does not change
+      beast::error_code ec;
+      auto ep = stream_.socket().remote_endpoint(ec);
+      if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
+    }
+    request.remote = remote_;
     bool keep_alive = req.keep_alive();
 
     busy_ = true;
@@ -261,6 +264,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   HttpServer::Impl* server_;
   net::steady_timer pace_timer_;
   beast::flat_buffer buffer_;
+  std::string remote_;  // "ADDRESS:PORT" of the peer
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   std::string out_;
   size_t out_pos_ = 0;
