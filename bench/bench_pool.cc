@@ -4,6 +4,8 @@
 //   bench_pool throughput --inflight 256 --latency-ms 200 --calls 5000 [--provider openai]
 //   bench_pool rate --rpm 600 --seconds 60 [--untold]
 //   bench_pool lanes --bulk 5000 --inflight 64 --latency-ms 200 --interactive 50
+// CAF runs one scheduler thread per core less one (as the engine does); BENCH_POOL_WORKERS=N
+// overrides that for A/B runs.
 #include <dirent.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -96,7 +98,11 @@ bool StartEnv(Env& env, const std::vector<std::string>& sim_args) {
     return false;
   }
   env.cfg.set("scheduler.policy", caf::atom("sharing"));
-  env.cfg.set("scheduler.max-threads", 2);
+  // As the engine does: one scheduler thread per core, less the one the curl thread keeps busy.
+  unsigned cores = std::thread::hardware_concurrency();
+  size_t workers = cores > 2 ? cores - 1 : 1;
+  if (const char* w = std::getenv("BENCH_POOL_WORKERS")) workers = std::strtoul(w, nullptr, 10);
+  env.cfg.set("scheduler.max-threads", workers);
   env.cfg.add_message_types<caf::id_block::structure>();
   env.sys = std::make_unique<caf::actor_system>(env.cfg);
   return true;
