@@ -65,6 +65,26 @@ void BM_ValidateText(benchmark::State& state, const std::string& schema, const s
   }
 }
 
+// Same-run baseline: visits every element of the parsed instance (type of each value, length of
+// each key), the least any validator must do. Validation time / walk time is comparable across
+// machines and load levels where absolute times are not.
+size_t Walk(const simdjson::dom::element& e) {
+  size_t n = static_cast<size_t>(e.type());
+  if (e.type() == simdjson::dom::element_type::OBJECT) {
+    simdjson::dom::object obj = e.get_object().value_unsafe();
+    for (auto field : obj) n += field.key.size() + Walk(field.value);
+  } else if (e.type() == simdjson::dom::element_type::ARRAY) {
+    simdjson::dom::array arr = e.get_array().value_unsafe();
+    for (simdjson::dom::element item : arr) n += Walk(item);
+  }
+  return n;
+}
+
+void BM_Walk(benchmark::State& state, const std::string& schema) {
+  Case* c = GetCase(schema, "valid");
+  for (auto _ : state) benchmark::DoNotOptimize(Walk(c->doc));
+}
+
 void BM_Compile(benchmark::State& state, const std::string& schema) {
   auto parsed = structure::ParseJson(Load(schema + ".schema.json"));
   for (auto _ : state) {
@@ -85,6 +105,7 @@ void Register() {
       }
     }
     benchmark::RegisterBenchmark((std::string("BM_Compile/") + schema).c_str(), BM_Compile, schema);
+    benchmark::RegisterBenchmark((std::string("BM_Walk/") + schema).c_str(), BM_Walk, schema);
   }
 }
 

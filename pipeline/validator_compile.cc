@@ -5,6 +5,7 @@
 
 #include "pipeline/validator.h"
 #include "pipeline/validator_index.h"
+#include "pipeline/validator_plan.h"
 #include "pipeline/validator_schema.h"
 #include "pipeline/validator_uri.h"
 
@@ -38,7 +39,9 @@ class Compiler {
         resource->dynamic_anchors.emplace(name, GetNode(schema));
       }
     }
-    return CheckUnconditionalCycles();
+    STRUCTURE_RETURN_IF_ERROR(CheckUnconditionalCycles());
+    PlanSchema(out_);
+    return Status::Ok();
   }
 
  private:

@@ -8,7 +8,8 @@ namespace {
 
 constexpr const char* kTypeNames[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
 
-std::string Was(const simdjson::dom::element& e) { return " (was " + CompactTruncated(e) + ")"; }
+// " (was 7)": the offending value as it ends a message.
+std::string Was(const std::string& actual) { return " (was " + actual + ")"; }
 
 // Integral limits read as 5, not 5.0.
 Json NumberJson(double v) {
@@ -30,12 +31,13 @@ std::string Quoted(std::string_view s) {
 
 std::string InstancePath::Pointer() const {
   std::string out;
-  for (const Segment& s : segments_) {
+  for (size_t i = 0; i < size_; ++i) {
+    const Segment& s = segments_[i];
     if (s.is_index) {
       out += '/';
-      out += std::to_string(s.index);
+      out += std::to_string(s.n);
     } else {
-      AppendPointerToken(out, s.key);
+      AppendPointerToken(out, std::string_view(s.key, s.n));
     }
   }
   return out;
@@ -43,18 +45,25 @@ std::string InstancePath::Pointer() const {
 
 ValidationError Reporter::Make(std::string keyword, std::string schema_path, Json params,
                                const std::string& text, const simdjson::dom::element* actual) const {
+  return Build(std::move(keyword), std::move(schema_path), std::move(params), text,
+               actual != nullptr ? CompactTruncated(*actual) : std::string());
+}
+
+ValidationError Reporter::Build(std::string keyword, std::string schema_path, Json params, const std::string& text,
+                                std::string actual) const {
   ValidationError error;
   error.instance_path = path_->Pointer();
   error.schema_path = std::move(schema_path);
   error.keyword = std::move(keyword);
   error.params = std::move(params);
-  if (actual != nullptr) error.actual = CompactTruncated(*actual);
+  error.actual = std::move(actual);
   error.message = (error.instance_path.empty() ? std::string("(root)") : error.instance_path) + ": " + text;
   return error;
 }
 
 void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom::element& e,
                        std::vector<ValidationError>* sink) const {
+  std::string actual = CompactTruncated(e);
   Json params = Json::MakeObject();
   std::string text;
   switch (k.kind) {
@@ -68,19 +77,19 @@ void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom
         names.push_back(kTypeNames[bit]);
       }
       params.set("type", names.size() == 1 ? names.as_array()[0] : names);
-      text = "value must be " + list + Was(e);
+      text = "value must be " + list + Was(actual);
       break;
     }
     case Kind::kConst:
       params.set("allowedValue", k.value);
-      text = "value must be equal to " + CompactTruncated(k.value) + Was(e);
+      text = "value must be equal to " + CompactTruncated(k.value) + Was(actual);
       break;
     case Kind::kEnum: {
       Json expected = Json::MakeArray();
       for (size_t i = 0; i < k.values.size() && i < kMaxExpectedValues; ++i) expected.push_back(k.values[i]);
       params.set("expected", expected);
       if (k.values.size() > kMaxExpectedValues) params.set("expectedCount", static_cast<int64_t>(k.values.size()));
-      text = "value must be one of " + CompactTruncated(expected, 120) + Was(e);
+      text = "value must be one of " + CompactTruncated(expected, 120) + Was(actual);
       break;
     }
     case Kind::kMinimum:
@@ -91,12 +100,12 @@ void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom
                         : k.kind == Kind::kExclusiveMinimum ? ">" : "<";
       params.set("comparison", cmp);
       params.set("limit", NumberJson(k.number));
-      text = std::string("value must be ") + cmp + " " + FormatNumber(k.number) + Was(e);
+      text = std::string("value must be ") + cmp + " " + FormatNumber(k.number) + Was(actual);
       break;
     }
     case Kind::kMultipleOf:
       params.set("multipleOf", NumberJson(k.number));
-      text = "value must be a multiple of " + FormatNumber(k.number) + Was(e);
+      text = "value must be a multiple of " + FormatNumber(k.number) + Was(actual);
       break;
     case Kind::kMinLength:
     case Kind::kMaxLength: {
@@ -108,20 +117,20 @@ void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom
     }
     case Kind::kPattern:
       params.set("pattern", k.regex->source());
-      text = "value must match pattern " + Quoted(k.regex->source()) + Was(e);
+      text = "value must match pattern " + Quoted(k.regex->source()) + Was(actual);
       break;
     case Kind::kFormat:
       params.set("format", k.names.front());
-      text = "value must be a valid " + k.names.front() + Was(e);
+      text = "value must be a valid " + k.names.front() + Was(actual);
       break;
     case Kind::kNot:
-      text = "value must not match the \"not\" schema" + Was(e);
+      text = "value must not match the \"not\" schema" + Was(actual);
       break;
     default:
-      text = "value is not valid against \"" + k.name + "\"" + Was(e);
+      text = "value is not valid against \"" + k.name + "\"" + Was(actual);
       break;
   }
-  Add(sink, k.name, k.path, std::move(params), text, &e);
+  sink->push_back(Build(k.name, k.path, std::move(params), text, std::move(actual)));
 }
 
 void Reporter::Count(const validator_internal::Keyword& k, const simdjson::dom::element& e, size_t n,
@@ -137,7 +146,9 @@ void Reporter::Count(const validator_internal::Keyword& k, const simdjson::dom::
 
 void Reporter::FalseSchema(const Node& node, const simdjson::dom::element& e,
                            std::vector<ValidationError>* sink) const {
-  Add(sink, "false", node.path, Json::MakeObject(), "no value is allowed here (schema is false)" + Was(e), &e);
+  std::string actual = CompactTruncated(e);
+  std::string text = "no value is allowed here (schema is false)" + Was(actual);
+  sink->push_back(Build("false", node.path, Json::MakeObject(), text, std::move(actual)));
 }
 
 void Reporter::RegexLimit(const validator_internal::Keyword& k, const simdjson::dom::element& e,
@@ -145,8 +156,10 @@ void Reporter::RegexLimit(const validator_internal::Keyword& k, const simdjson::
   Json params = Json::MakeObject();
   params.set("pattern", k.regex->source());
   params.set("stepLimitExceeded", true);
-  Add(sink, k.name, k.path, std::move(params),
-      "pattern " + Quoted(k.regex->source()) + " could not be decided within the regex step limit" + Was(e), &e);
+  std::string actual = CompactTruncated(e);
+  std::string text = "pattern " + Quoted(k.regex->source()) + " could not be decided within the regex step limit" +
+                     Was(actual);
+  sink->push_back(Build(k.name, k.path, std::move(params), text, std::move(actual)));
 }
 
 }  // namespace structure::pipeline::validator_internal

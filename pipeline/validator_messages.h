@@ -17,19 +17,33 @@ namespace structure::pipeline::validator_internal {
 // A stack of object keys / array indexes; keys are views into the instance being validated.
 class InstancePath {
  public:
-  void PushKey(std::string_view key) { segments_.push_back({key, 0, false}); }
-  void PushIndex(size_t index) { segments_.push_back({{}, index, true}); }
-  void Pop() { segments_.pop_back(); }
+  void PushKey(std::string_view key) {
+    Grow();
+    segments_[size_++] = {key.data(), key.size(), false};
+  }
+  void PushIndex(size_t index) {
+    Grow();
+    segments_[size_++] = {nullptr, index, true};
+  }
+  void Pop() { --size_; }
   std::string Pointer() const;  // "" for the root
-  void Clear() { segments_.clear(); }
+  void Clear() { size_ = 0; }
 
  private:
   struct Segment {
-    std::string_view key;
-    size_t index;
+    const char* key;
+    size_t n;  // key length or index
     bool is_index;
   };
+  void Grow() {
+    if (size_ == capacity_) {
+      capacity_ = capacity_ * 2 + 16;
+      segments_.resize(capacity_);
+    }
+  }
   std::vector<Segment> segments_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;  // segments_.size(), kept to spare a division on every push
 };
 
 class Reporter {
@@ -56,6 +70,9 @@ class Reporter {
                   std::vector<ValidationError>* sink) const;
 
  private:
+  ValidationError Build(std::string keyword, std::string schema_path, Json params, const std::string& text,
+                        std::string actual) const;
+
   const InstancePath* path_;
 };
 

@@ -17,14 +17,6 @@ class RE2;
 
 namespace structure::pipeline {
 
-// Translates an ECMA-262 pattern (unicode mode) into RE2 syntax: \d \w \s with ECMA meaning,
-// `.` excluding line terminators, \uXXXX / \u{X} / surrogate pairs, \p{Letter} long names,
-// named groups. Sets *needs_backtracking (and returns "") for look-around and back
-// references. kInvalidArgument for syntax errors; strict additionally rejects identity
-// escapes of letters (as the `u` flag does).
-Result<std::string> TranslateEcmaRegex(std::string_view pattern, bool strict,
-                                       bool* needs_backtracking);
-
 // True when pattern is a valid ECMA-262 regular expression (format "regex").
 bool IsValidEcmaRegex(std::string_view pattern);
 
@@ -37,7 +29,10 @@ class EcmaRegex {
 
   // Unanchored search, as JSON Schema specifies. When the backtracking engine runs out of
   // steps, returns false and sets *step_limit_hit (if given).
-  bool Search(std::string_view subject, bool* step_limit_hit = nullptr) const;
+  bool Search(std::string_view subject, bool* step_limit_hit = nullptr) const {
+    if (is_simple_) return SimpleMatch(subject);
+    return SearchEngine(subject, step_limit_hit);
+  }
 
   bool uses_backtracking() const { return backtracking_ != nullptr; }
   const std::string& source() const { return source_; }
@@ -53,14 +48,38 @@ class EcmaRegex {
   // Fast path for anchored sequences of ASCII sets, e.g. ^[A-Z]{2}-[0-9]{4,6}$: each
   // variable-length element is followed by a disjoint set, so greedy matching is exact.
   struct SimpleElement {
-    uint64_t bits[2];
+    uint64_t bits[4];  // bytes in the set (bytes >= 0x80 never are)
     uint32_t min;
     uint32_t max;
+    bool Has(unsigned char c) const { return (bits[c >> 6] >> (c & 63)) & 1; }
   };
   static bool ParseSimple(std::string_view pattern, std::vector<SimpleElement>* out);
-  bool SimpleMatch(std::string_view subject) const;
+  bool SimpleMatch(std::string_view s) const {
+    if (s.size() < simple_min_length_ || s.size() > simple_max_length_) return false;
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+    if (!simple_fixed_.empty()) {  // the length is exact (checked above)
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (!simple_fixed_[i].Has(p[i])) return false;
+      }
+      return true;
+    }
+    size_t pos = 0;
+    for (const SimpleElement& e : simple_) {
+      size_t start = pos;
+      size_t end = s.size() - pos < e.max ? s.size() : pos + e.max;
+      while (pos < end && e.Has(p[pos])) ++pos;
+      if (pos - start < e.min) return false;
+    }
+    return pos == s.size();
+  }
+  // Search for patterns that are not simple: match-all, RE2 or the backtracking engine.
+  bool SearchEngine(std::string_view subject, bool* step_limit_hit) const;
 
   std::vector<SimpleElement> simple_;
+  size_t simple_min_length_ = 0;  // a subject outside [min, max] bytes cannot match
+  size_t simple_max_length_ = 0;
+  // When every element has a fixed count: the set each byte position must be in.
+  std::vector<SimpleElement> simple_fixed_;
   bool is_simple_ = false;
   std::string source_;
   std::unique_ptr<re2::RE2> re2_;

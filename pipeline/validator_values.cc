@@ -184,6 +184,12 @@ void AppendBounded(const element& e, std::string& out, size_t limit, int depth) 
       }
     }
     out += '}';
+  } else if (e.is_string()) {
+    AppendJsonString(out, e.get_string().value_unsafe());  // escapes as simdjson::minify does
+  } else if (e.is_int64()) {
+    out += std::to_string(e.get_int64().value_unsafe());
+  } else if (e.is_uint64()) {
+    out += std::to_string(e.get_uint64().value_unsafe());
   } else {
     out += simdjson::minify(e);
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,28 @@ std::string CompactTruncated(const Json& j, size_t max_chars = 80);
 
 // Shortest round-trip text of a number: "5", "0.5", "1e+308".
 std::string FormatNumber(double v);
+
+// a == b, inline: short keys and enum strings are compared with a few word loads that stay
+// inside both strings (no library call on the hot path).
+[[gnu::always_inline]] inline bool BytesEqual(std::string_view a, std::string_view b) {
+  size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* p = a.data();
+  const char* q = b.data();
+  auto load64 = [](const char* s) { uint64_t v; std::memcpy(&v, s, 8); return v; };
+  auto load32 = [](const char* s) { uint32_t v; std::memcpy(&v, s, 4); return v; };
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      if (load64(p + i) != load64(q + i)) return false;
+    }
+    return load64(p + n - 8) == load64(q + n - 8);
+  }
+  if (n >= 4) return load32(p) == load32(q) && load32(p + n - 4) == load32(q + n - 4);
+  for (size_t i = 0; i < n; ++i) {
+    if (p[i] != q[i]) return false;
+  }
+  return true;
+}
 
 // Number of Unicode code points in UTF-8 text.
 size_t CodePoints(std::string_view s);

@@ -153,3 +153,48 @@ TEST(ValidatorErrors, WarnsAndSkipsBadKeywordsUnlessStrict) {
 
 }  // namespace
 }  // namespace structure::pipeline
+
+namespace structure::pipeline {
+namespace {
+
+// The compiled plan (validator_plan.h) fuses `required` into `properties` and lets members
+// skip `$ref`-only nodes; errors keep their order and locations.
+TEST(ValidatorErrors, ReportsFusedRequiredInSchemaOrder) {
+  auto before = CompileText(R"({"required":["a","b"],"properties":{"a":{"type":"string"},"b":true}})");
+  auto after = CompileText(R"({"properties":{"a":{"type":"string"},"b":true},"required":["a","b"]})");
+  const char* instance = R"({"a":1})";
+  const std::string missing = R"((root): missing required property "b")";
+  const std::string type = "/a: value must be string (was 1)";
+  EXPECT_EQ(Messages(*before->ValidateText(instance, false)), std::vector<std::string>{missing});
+  EXPECT_EQ(Messages(*before->ValidateText(instance, true)), (std::vector<std::string>{missing, type}));
+  EXPECT_EQ(Messages(*after->ValidateText(instance, false)), std::vector<std::string>{type});
+  EXPECT_EQ(Messages(*after->ValidateText(instance, true)), (std::vector<std::string>{type, missing}));
+  EXPECT_TRUE(before->ValidateText(R"({"b":null,"a":"x"})")->valid);
+}
+
+TEST(ValidatorErrors, KeepsTargetLocationsThroughSkippedRefs) {
+  auto v = CompileText(R"({"$defs":{"n":{"type":"integer","minimum":1},"no":false},
+                          "properties":{"x":{"$ref":"#/$defs/n"},"y":{"$ref":"#/$defs/no"}},
+                          "items":{"$ref":"#/$defs/n"}})");
+  auto r = v->ValidateText(R"({"x":0})");
+  ASSERT_EQ(r->errors.size(), 1u);
+  EXPECT_EQ(r->errors[0].instance_path, "/x");
+  EXPECT_EQ(r->errors[0].schema_path, "/$defs/n/minimum");
+  r = v->ValidateText("[1,2.5]");
+  ASSERT_EQ(r->errors.size(), 1u);
+  EXPECT_EQ(r->errors[0].message, "/1: value must be integer (was 2.5)");
+  r = v->ValidateText(R"({"y":1})");
+  ASSERT_EQ(r->errors.size(), 1u);
+  EXPECT_EQ(r->errors[0].keyword, "false");
+  EXPECT_EQ(r->errors[0].schema_path, "/$defs/no");
+  EXPECT_TRUE(v->ValidateText("[1,2.0]")->valid);
+}
+
+TEST(ValidatorErrors, StopsAtFirstErrorAcrossPropertiesAndPatternProperties) {
+  auto v = CompileText(R"({"properties":{"a":{"type":"string"}},"patternProperties":{"^a":{"minimum":5}}})");
+  EXPECT_EQ(v->ValidateText(R"({"a":1})", false)->errors.size(), 1u);
+  EXPECT_EQ(v->ValidateText(R"({"a":1})", true)->errors.size(), 2u);
+}
+
+}  // namespace
+}  // namespace structure::pipeline
