@@ -1,7 +1,10 @@
 #include "actors/engine.h"
 
+#include <atomic>
 #include <caf/all.hpp>
 #include <filesystem>
+#include <thread>
+#include <vector>
 
 #include "actors/builder_cache_actor.h"
 #include "actors/engine_context.h"
@@ -69,7 +72,8 @@ Result<actors::ProviderHandle> MakeProvider(caf::actor_system& system,
   pool.limits.tokens_per_minute = pc.limits.tokens_per_minute;
   actors::ProviderHandle h;
   h.config = pc;
-  h.profile = std::move(*profile);
+  h.profile = std::make_shared<const pipeline::Profile>(std::move(*profile));
+  actors::ResolveModelProfiles(h);
   h.pool = actors::SpawnProviderPool(system, pool, providers::CurlTransportFactory());
   return h;
 }
@@ -90,11 +94,15 @@ struct Engine::Impl {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> system;
   std::shared_ptr<actors::EngineContext> ctx;
+  std::vector<caf::actor> hosts;      // request hosts; calls are spread round robin
+  std::atomic<uint64_t> next_host{0};
 
   ~Impl() {
     if (!system) return;
     for (auto& [name, p] : ctx->providers) caf::anon_send_exit(p.pool, caf::exit_reason::user_shutdown);
     if (ctx->builder_cache) caf::anon_send_exit(ctx->builder_cache, caf::exit_reason::user_shutdown);
+    for (auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+    hosts.clear();
     ctx.reset();
     system.reset();  // waits until every actor is done
   }
@@ -108,6 +116,12 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   providers::InitCurlOnce();
   auto impl = std::make_unique<Impl>();
   impl->cfg.set("scheduler.policy", caf::atom("sharing"));
+  // One scheduler thread per core, less the one the curl I/O thread keeps busy (CAF's default,
+  // at least 4, only adds sleeps and wake-ups: 1 thread instead of 2 cut ~20 us of CPU per
+  // call on 2 cores, docs/batch.md).
+  unsigned cores = std::thread::hardware_concurrency();  // 0 when unknown
+  size_t threads = cores > 2 ? cores - 1 : 1;
+  impl->cfg.set("scheduler.max-threads", threads);
   impl->cfg.add_message_types<caf::id_block::structure>();
   impl->cfg.add_message_types<caf::id_block::structure_engine>();
   impl->system = std::make_unique<caf::actor_system>(impl->cfg);
@@ -148,13 +162,15 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   ctx->builder_cache = actors::SpawnBuilderCache(
       *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms);
   impl->ctx = ctx;
+  // One request host per scheduler thread, so calls run in parallel on every one.
+  for (size_t i = 0; i < threads; ++i) impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
 
 void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
                     pipeline::SemanticCheck check) {
-  actors::SpawnRequest(*impl_->system, impl_->ctx, std::move(request), std::move(done),
-                       std::move(check));
+  size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
+  actors::SubmitRequest(impl_->hosts[i], {std::move(request), std::move(done), std::move(check)});
 }
 
 std::future<pipeline::StructureResult> Engine::Submit(pipeline::StructureRequest request) {

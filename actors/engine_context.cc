@@ -4,6 +4,19 @@
 
 namespace structure::actors {
 
+void ResolveModelProfiles(ProviderHandle& h) {
+  h.model_profiles.clear();
+  for (const auto& [model, overrides] : h.config.model_profiles) {
+    auto p = pipeline::ApplyProfileOverrides(*h.profile, overrides);
+    if (!p.ok()) {
+      h.model_profiles.emplace(model, InvalidArgument("providers." + h.config.name + ".models." + model +
+                                                      ": " + p.status().message()));
+    } else {
+      h.model_profiles.emplace(model, std::make_shared<const pipeline::Profile>(std::move(*p)));
+    }
+  }
+}
+
 Result<Target> ResolveTarget(const EngineContext& ctx, const std::string& model_ref) {
   config::ModelAlias alias;
   if (!ctx.provider_override.empty()) {
@@ -22,14 +35,9 @@ Result<Target> ResolveTarget(const EngineContext& ctx, const std::string& model_
   t.model = alias.model.empty() ? it->second.config.model : alias.model;
   if (t.model.empty()) t.model = "default";
   t.profile = it->second.profile;
-  if (auto m = it->second.config.model_profiles.find(t.model);
-      m != it->second.config.model_profiles.end()) {
-    auto p = pipeline::ApplyProfileOverrides(t.profile, m->second);
-    if (!p.ok()) {
-      return InvalidArgument("providers." + alias.provider + ".models." + t.model + ": " +
-                             p.status().message());
-    }
-    t.profile = std::move(*p);
+  if (auto m = it->second.model_profiles.find(t.model); m != it->second.model_profiles.end()) {
+    if (!m->second.ok()) return m->second.status();
+    t.profile = *m->second;
   }
   return t;
 }

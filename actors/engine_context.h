@@ -9,6 +9,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/plan_cache.h"
 #include "actors/provider_pool.h"
 #include "config/engine_config.h"
 #include "pipeline/profile.h"
@@ -18,9 +19,14 @@ namespace structure::actors {
 
 struct ProviderHandle {
   config::ProviderConfig config;
-  pipeline::Profile profile;  // the provider's profile with its overrides (not per model)
+  std::shared_ptr<const pipeline::Profile> profile;  // with the provider's overrides
+  // config.model_profiles applied on top of `profile`, per model (or why they do not apply).
+  std::map<std::string, Result<std::shared_ptr<const pipeline::Profile>>> model_profiles;
   ProviderPoolActor pool;
 };
+
+// Fills h.model_profiles from h.config and h.profile.
+void ResolveModelProfiles(ProviderHandle& h);
 
 struct EngineContext {
   config::EngineConfig config;
@@ -29,13 +35,14 @@ struct EngineContext {
   std::shared_ptr<registry::SchemaRegistry> registry;
   caf::actor builder_cache;
   std::chrono::milliseconds call_timeout{0};
+  std::shared_ptr<PlanCache> plans = std::make_shared<PlanCache>();
 };
 
 // The provider, model and profile a model reference resolves to.
 struct Target {
   const ProviderHandle* provider = nullptr;
   std::string model;
-  pipeline::Profile profile;  // with the model's overrides applied
+  std::shared_ptr<const pipeline::Profile> profile;  // with the model's overrides applied
 };
 
 // Resolves `model_ref` (alias, "provider/model" or provider) honouring the provider override.

@@ -1,4 +1,4 @@
-// CAF message types of the engine's own actors (request, builder cache), in a type-ID block
+// CAF message types of the engine's own actors (request host, builder cache), in a type-ID block
 // that follows the pool's block.
 #pragma once
 
@@ -35,4 +35,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::BuildOutcome)
 CAF_BEGIN_TYPE_ID_BLOCK(structure_engine, caf::id_block::structure::end)
   CAF_ADD_ATOM(structure_engine, structure::actors, build_atom, "build")
   CAF_ADD_ATOM(structure_engine, structure::actors, built_atom, "built")
+  CAF_ADD_ATOM(structure_engine, structure::actors, flush_atom, "flush")
 CAF_END_TYPE_ID_BLOCK(structure_engine)

@@ -1,5 +1,6 @@
 // Drives a content loop (pipeline::Step) against a provider pool from inside an actor: sends
-// each SendCall as a PoolRequest and feeds the reply back into OnReply until a Finish.
+// each SendCall as a PoolRequest and feeds the reply back into OnReply until a Finish. An
+// exception in a step (a bug, or memory exhausted) finishes the loop with an internal error.
 #pragma once
 
 #include <functional>
@@ -20,6 +21,7 @@ struct LoopRun {
   Lane lane = Lane::kInteractive;
   std::chrono::milliseconds timeout{0};  // per provider call, queueing and retries included
   std::function<void(pipeline::StructureResult)> on_finish;  // runs once, in the actor
+  bool finished = false;                                     // on_finish has run
 };
 
 // Starts the loop. `self` must outlive the run (the run's callbacks capture it).

@@ -1,7 +1,12 @@
 #include "actors/request_actor.h"
 
+#include <exception>
+#include <unordered_map>
+#include <vector>
+
 #include "actors/engine_messages.h"
 #include "actors/loop_driver.h"
+#include "actors/plan_cache.h"
 #include "config/settings.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
@@ -13,8 +18,8 @@ namespace {
 using pipeline::Outcome;
 using pipeline::StructureResult;
 
-struct RequestState {
-  std::shared_ptr<const EngineContext> ctx;
+// One call in a host.
+struct Call {
   pipeline::StructureRequest request;
   ResultCallback done;
   pipeline::SemanticCheck check;
@@ -22,164 +27,262 @@ struct RequestState {
   Target target;
   std::string origin;
   providers::Usage builder_usage;
-  bool delivered = false;
+};
 
-  ~RequestState() {
-    if (!delivered && done) {
+// A finished call's result, waiting for the next flush.
+struct Finished {
+  ResultCallback done;
+  StructureResult result;
+};
+
+// Runs callbacks; one that throws must not take the others (or the host) with it.
+void RunCallbacks(std::vector<Finished>& finished) {
+  for (Finished& f : finished) {
+    try {
+      f.done(std::move(f.result));
+    } catch (...) {
+    }
+  }
+  finished.clear();
+}
+
+struct HostState {
+  std::shared_ptr<const EngineContext> ctx;
+  std::unordered_map<uint64_t, std::unique_ptr<Call>> calls;  // by call id
+  uint64_t next_id = 1;
+  std::vector<Finished> finished;  // results of this mailbox drain, not yet handed out
+  // The last inline schema and its cache key: requests that share one schema object (a batch
+  // job's --schema) skip serialising it. Holding it keeps its address from being reused.
+  std::shared_ptr<const Json> last_schema;
+  std::string last_schema_key;
+
+  ~HostState() {
+    RunCallbacks(finished);
+    for (auto& [id, call] : calls) {
       auto r = pipeline::ErrorResult("cancelled", "the engine stopped before the call finished");
-      r.schema_origin = origin;
-      done(std::move(r));
+      r.schema_origin = call->origin;
+      call->done(std::move(r));
     }
   }
 };
 
-using Self = caf::stateful_actor<RequestState>*;
+using Self = caf::stateful_actor<HostState>*;
 
-void Deliver(Self self, StructureResult r) {
-  auto& st = self->state;
-  if (st.delivered) return;
-  st.delivered = true;
-  if (r.schema_origin.empty()) r.schema_origin = st.origin;
-  r.usage.input_tokens += st.builder_usage.input_tokens;
-  r.usage.output_tokens += st.builder_usage.output_tokens;
-  auto done = std::move(st.done);
-  done(std::move(r));
-  self->quit();
+// Forgets the call and queues its result. Results are handed out together by a flush message
+// that follows the replies already in the mailbox: calls that finish in one burst reach the
+// caller (e.g. the batch writer thread) in one burst, so it wakes once for all of them.
+void Deliver(Self self, uint64_t id, StructureResult r) {
+  auto it = self->state.calls.find(id);
+  if (it == self->state.calls.end()) return;
+  std::unique_ptr<Call> call = std::move(it->second);
+  self->state.calls.erase(it);
+  if (r.schema_origin.empty()) r.schema_origin = call->origin;
+  r.usage.input_tokens += call->builder_usage.input_tokens;
+  r.usage.output_tokens += call->builder_usage.output_tokens;
+  if (self->state.finished.empty()) self->send(self, flush_atom_v);
+  self->state.finished.push_back({std::move(call->done), std::move(r)});
 }
 
-void Fail(Self self, std::string code, std::string message) {
-  Deliver(self, pipeline::ErrorResult(std::move(code), std::move(message)));
+void Fail(Self self, uint64_t id, std::string code, std::string message) {
+  Deliver(self, id, pipeline::ErrorResult(std::move(code), std::move(message)));
+}
+
+// Runs one step of a call; an exception (a bug, or memory exhausted) ends that call with an
+// internal error instead of the host and every other call on it.
+template <typename F>
+void Guarded(Self self, uint64_t id, F&& step) {
+  try {
+    step();
+  } catch (const std::exception& e) {
+    Fail(self, id, "internal", std::string("unexpected exception: ") + e.what());
+  } catch (...) {
+    Fail(self, id, "internal", "unexpected exception");
+  }
 }
 
 Lane LaneOf(const pipeline::StructureRequest& r) {
   return r.priority == pipeline::Priority::kBulk ? Lane::kBulk : Lane::kInteractive;
 }
 
-// Content stage: lower, then drive the loop.
-void RunContent(Self self, const pipeline::ResolvedSchema& schema) {
-  auto& st = self->state;
-  auto spec = pipeline::MakeContentSpec(st.request, schema, st.target.profile, st.settings,
-                                        st.target.model);
-  if (!spec.ok()) return Fail(self, "bad_schema", spec.status().message());
-  spec->semantic_check = st.check;
+// The plan cache key: the target, the plan options and `schema_key` (what identifies the
+// schema and its manual).
+std::string PlanKey(const Call& c, const std::string& schema_key) {
+  std::string key = c.target.provider->config.name;
+  key += '/';
+  key += c.target.model;
+  key += c.settings.require_provider_strict_output ? " strict" : " plain";
+  key += c.request.final_tool ? " tool" : "";
+  key += c.request.array_mode ? " array" : "";
+  key += '\n';
+  key += schema_key;
+  return key;
+}
+
+// The content stage's plan for a schema, from the engine's cache (compiled and lowered once
+// per distinct schema and target). `resolve` compiles the schema on a miss.
+PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
+                   const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
+  return self->state.ctx->plans->Get(PlanKey(c, schema_key), [&]() -> PlanResult {
+    auto resolved = resolve();
+    if (!resolved.ok()) return resolved.status();
+    auto plan = pipeline::MakeLoopPlan(*resolved, *c.target.profile,
+                                       pipeline::PlanOptionsFor(c.request, c.settings));
+    if (!plan.ok()) return plan.status();
+    return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
+  });
+}
+
+// Content stage: drives the loop on the plan. The request's prompt moves into the loop and its
+// schema is released: an in-flight call keeps only what it still needs.
+void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
+  if (!plan.ok()) return Fail(self, id, "bad_schema", plan.status().message());
   auto run = std::make_shared<LoopRun>();
-  run->spec = std::move(*spec);
-  run->pool = st.target.provider->pool;
-  run->lane = LaneOf(st.request);
-  run->timeout = st.ctx->call_timeout;
-  run->on_finish = [self](StructureResult r) { Deliver(self, std::move(r)); };
+  run->lane = LaneOf(c.request);
+  run->spec = pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
+  run->spec.semantic_check = std::move(c.check);
+  c.request.schema.reset();
+  c.request.metadata = Json();
+  run->pool = c.target.provider->pool;
+  run->timeout = self->state.ctx->call_timeout;
+  run->on_finish = [self, id](StructureResult r) { Deliver(self, id, std::move(r)); };
   StartLoop(self, run);
 }
 
-void RunNamed(Self self) {
+void RunInline(Self self, uint64_t id, Call& c) {
   auto& st = self->state;
-  registry::Scope scope{st.request.tenant, st.request.project};
-  auto found = st.ctx->registry->Find(st.request.schema_ref, scope);
+  c.origin = "inline";
+  if (st.last_schema != c.request.schema) {
+    st.last_schema = c.request.schema;
+    st.last_schema_key = "inline\n" + ToJson(*c.request.schema);
+  }
+  RunContent(self, id, c, PlanFor(self, c, st.last_schema_key, [&] {
+               return pipeline::ResolveSchema(*c.request.schema, "inline");
+             }));
+}
+
+void RunNamed(Self self, uint64_t id, Call& c) {
+  registry::Scope scope{c.request.tenant, c.request.project};
+  auto found = self->state.ctx->registry->Find(c.request.schema_ref, scope);
   if (!found.ok()) {
     bool unknown = found.status().code() == Code::kNotFound;
-    return Fail(self, unknown ? "unknown_schema" : "bad_request", found.status().message());
+    return Fail(self, id, unknown ? "unknown_schema" : "bad_request", found.status().message());
   }
-  st.origin = found->origin;
-  auto resolved = pipeline::ResolveSchema(found->schema, found->origin, found->manual, found->version);
-  if (!resolved.ok()) return Fail(self, "bad_schema", resolved.status().message());
-  RunContent(self, *resolved);
+  c.origin = found->origin;
+  // A stored schema changes its update time with every put; bundled ones never change.
+  std::string key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
+                    std::to_string(found->updated_at_ms);
+  RunContent(self, id, c, PlanFor(self, c, key, [&] {
+               return pipeline::ResolveSchema(std::move(found->schema), found->origin,
+                                              std::move(found->manual), found->version);
+             }));
 }
 
-void RunText(Self self) {
-  auto& st = self->state;
-  st.origin = "inferred";
-  auto builder_target = ResolveTarget(*st.ctx, st.settings.schema_builder_model);
-  if (!builder_target.ok()) return Fail(self, "bad_config", builder_target.status().message());
-  auto spec = pipeline::MakeContentSpec(pipeline::BuilderRequest(st.request.schema_ref),
-                                        pipeline::BuilderSchema(), builder_target->profile,
-                                        st.settings, builder_target->model);
-  if (!spec.ok()) return Fail(self, "internal", spec.status().message());
-  pipeline::ConfigureBuilderLoop(*spec);
-  BuildJob job;
-  job.normalized = pipeline::NormalizeDescription(st.request.schema_ref);
-  // The builder model is part of the key: another model may build another schema.
-  job.key = pipeline::DescriptionKey(builder_target->provider->config.name + "/" +
-                                     builder_target->model + "\n" + job.normalized);
-  job.spec = std::move(*spec);
-  job.pool = builder_target->provider->pool;
-  job.lane = LaneOf(st.request);
-  job.timeout = st.ctx->call_timeout;
-  self->request(st.ctx->builder_cache, caf::infinite, build_atom_v, std::move(job))
-      .then(
-          [self](BuildOutcome& o) {
-            auto& st = self->state;
-            st.builder_usage = o.loop.usage;
-            auto d = pipeline::DecideBuilderResult(o.loop, st.settings.confidence_threshold);
-            switch (d.status) {
-              case Outcome::kOk: {
-                auto resolved = pipeline::ResolveSchema(d.schema, "inferred");
-                if (!resolved.ok()) return Fail(self, "bad_schema", resolved.status().message());
-                return RunContent(self, *resolved);
-              }
-              case Outcome::kNeedMoreInput: {
-                StructureResult r;
-                r.status = Outcome::kNeedMoreInput;
-                r.need = d.need;
-                return Deliver(self, std::move(r));
-              }
-              default: {
-                StructureResult r = o.loop;
-                r.iterations = 0;  // builder calls are not content-stage iterations
-                r.usage = {};      // counted in builder_usage
-                if (r.status == Outcome::kStale) {
-                  r.errors.insert(r.errors.begin(), "the schema builder could not produce a valid schema");
-                }
-                return Deliver(self, std::move(r));
-              }
-            }
-          },
-          [self](caf::error& e) { Fail(self, "internal", "builder cache failed: " + caf::to_string(e)); });
-}
-
-caf::behavior RequestActor(Self self, std::shared_ptr<const EngineContext> ctx,
-                           pipeline::StructureRequest request, ResultCallback done,
-                           pipeline::SemanticCheck check) {
-  auto& st = self->state;
-  st.ctx = std::move(ctx);
-  st.request = std::move(request);
-  st.done = std::move(done);
-  st.check = std::move(check);
-  auto settings = config::ResolveSettings(st.ctx->config, st.request.tenant, st.request.project,
-                                          st.request.settings);
-  if (!settings.ok()) {
-    Fail(self, "bad_request", settings.status().message());
-    return {};
-  }
-  st.settings = *settings;
-  auto target = ResolveTarget(*st.ctx, st.settings.model);
-  if (!target.ok()) {
-    Fail(self, "bad_request", target.status().message());
-    return {};
-  }
-  st.target = std::move(*target);
-  switch (st.request.mode) {
-    case pipeline::SchemaMode::kJson: {
-      st.origin = "inline";
-      auto resolved = pipeline::ResolveSchema(st.request.schema, "inline");
-      if (!resolved.ok()) {
-        Fail(self, "bad_schema", resolved.status().message());
-      } else {
-        RunContent(self, *resolved);
-      }
-      break;
+// After the builder: the inferred schema, or the builder's need / failure as the result.
+void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
+  auto it = self->state.calls.find(id);
+  if (it == self->state.calls.end()) return;
+  Call& c = *it->second;
+  c.builder_usage = o.loop.usage;
+  auto d = pipeline::DecideBuilderResult(o.loop, c.settings.confidence_threshold);
+  switch (d.status) {
+    case Outcome::kOk: {
+      // Cached like inline schemas: the builder cache returns the same schema for the same
+      // description.
+      Json schema = std::move(d.schema);
+      return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
+                          return pipeline::ResolveSchema(std::move(schema), "inferred");
+                        }));
     }
-    case pipeline::SchemaMode::kNamed: RunNamed(self); break;
-    case pipeline::SchemaMode::kText: RunText(self); break;
+    case Outcome::kNeedMoreInput: {
+      StructureResult r;
+      r.status = Outcome::kNeedMoreInput;
+      r.need = d.need;
+      return Deliver(self, id, std::move(r));
+    }
+    default: {
+      StructureResult r = o.loop;
+      r.iterations = 0;  // builder calls are not content-stage iterations
+      r.usage = {};      // counted in builder_usage
+      if (r.status == Outcome::kStale) {
+        r.errors.insert(r.errors.begin(), "the schema builder could not produce a valid schema");
+      }
+      return Deliver(self, id, std::move(r));
+    }
   }
-  return {};
+}
+
+void RunText(Self self, uint64_t id, Call& c) {
+  const EngineContext& ctx = *self->state.ctx;
+  c.origin = "inferred";
+  auto builder = ResolveTarget(ctx, c.settings.schema_builder_model);
+  if (!builder.ok()) return Fail(self, id, "bad_config", builder.status().message());
+  std::string plan_key = "builder " + builder->provider->config.name + "/" + builder->model +
+                         (c.settings.require_provider_strict_output ? " strict" : " plain");
+  auto plan = ctx.plans->Get(plan_key, [&]() -> PlanResult {
+    auto made = pipeline::MakeLoopPlan(pipeline::BuilderSchema(), *builder->profile,
+                                       pipeline::PlanOptionsFor({}, c.settings));
+    if (!made.ok()) return made.status();
+    pipeline::ConfigureBuilderPlan(**made);
+    return std::shared_ptr<const pipeline::LoopPlan>(std::move(*made));
+  });
+  if (!plan.ok()) return Fail(self, id, "internal", plan.status().message());
+  BuildJob job;
+  job.normalized = pipeline::NormalizeDescription(c.request.schema_ref);
+  // The builder model is part of the key: another model may build another schema.
+  job.key = pipeline::DescriptionKey(builder->provider->config.name + "/" + builder->model + "\n" +
+                                     job.normalized);
+  job.spec = pipeline::MakeLoopSpec(*plan, pipeline::BuilderPrompt(c.request.schema_ref), c.settings,
+                                    builder->model);
+  pipeline::ConfigureBuilderLoop(job.spec);
+  job.pool = builder->provider->pool;
+  job.lane = LaneOf(c.request);
+  job.timeout = ctx.call_timeout;
+  self->request(ctx.builder_cache, caf::infinite, build_atom_v, std::move(job))
+      .then([self, id](BuildOutcome& o) { Guarded(self, id, [&] { OnBuilt(self, id, o); }); },
+            [self, id](caf::error& e) {
+              Fail(self, id, "internal", "builder cache failed: " + caf::to_string(e));
+            });
+}
+
+void Start(Self self, uint64_t id, Call& c) {
+  const EngineContext& ctx = *self->state.ctx;
+  auto settings = config::ResolveSettings(ctx.config, c.request.tenant, c.request.project,
+                                          c.request.settings);
+  if (!settings.ok()) return Fail(self, id, "bad_request", settings.status().message());
+  c.settings = std::move(*settings);
+  auto target = ResolveTarget(ctx, c.settings.model);
+  if (!target.ok()) return Fail(self, id, "bad_request", target.status().message());
+  c.target = std::move(*target);
+  switch (c.request.mode) {
+    case pipeline::SchemaMode::kJson: return RunInline(self, id, c);
+    case pipeline::SchemaMode::kNamed: return RunNamed(self, id, c);
+    case pipeline::SchemaMode::kText: return RunText(self, id, c);
+  }
+}
+
+caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
+  self->state.ctx = std::move(ctx);
+  return {
+      [self](RequestJob& job) {
+        uint64_t id = self->state.next_id++;
+        auto call = std::make_unique<Call>();
+        call->request = std::move(job.request);
+        call->done = std::move(job.done);
+        call->check = std::move(job.check);
+        Call& c = *call;
+        self->state.calls.emplace(id, std::move(call));
+        Guarded(self, id, [&] { Start(self, id, c); });
+      },
+      [self](flush_atom) { RunCallbacks(self->state.finished); },
+  };
 }
 
 }  // namespace
 
-void SpawnRequest(caf::actor_system& system, std::shared_ptr<const EngineContext> ctx,
-                  pipeline::StructureRequest request, ResultCallback done,
-                  pipeline::SemanticCheck check) {
-  system.spawn(RequestActor, std::move(ctx), std::move(request), std::move(done), std::move(check));
+caf::actor SpawnRequestHost(caf::actor_system& system, std::shared_ptr<const EngineContext> ctx) {
+  return system.spawn(RequestHost, std::move(ctx));
 }
+
+void SubmitRequest(const caf::actor& host, RequestJob job) { caf::anon_send(host, std::move(job)); }
 
 }  // namespace structure::actors

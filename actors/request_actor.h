@@ -1,6 +1,12 @@
-// The per-request actor: one per structure call. Runs the schema stage (inline, registry or
-// builder through the cache), then the content loop against the provider pool, and reports
-// exactly one result through the callback — also when it is stopped early.
+// The request host: a long-lived actor that runs many structure calls at once. Each call has
+// its own state — schema stage (inline, registry or builder through the cache), then the
+// content loop against the provider pool — and reports exactly one result through its
+// callback, also when the host stops early (then "cancelled"). The engine keeps one host per
+// scheduler thread and spreads calls over them.
+//
+// Why not an actor per call: in CAF 0.17 every actor's exit cancels its timeouts through the
+// clock thread (local_actor::cleanup), one lock and wake-up of that thread per call, and every
+// spawn schedules a new actor; a host batches its calls' messages in one mailbox instead.
 #pragma once
 
 #include <functional>
@@ -17,8 +23,18 @@ namespace structure::actors {
 
 using ResultCallback = std::function<void(pipeline::StructureResult)>;
 
-void SpawnRequest(caf::actor_system& system, std::shared_ptr<const EngineContext> ctx,
-                  pipeline::StructureRequest request, ResultCallback done,
-                  pipeline::SemanticCheck check);
+// One structure call for a host.
+struct RequestJob {
+  pipeline::StructureRequest request;
+  ResultCallback done;  // runs exactly once, on an engine thread
+  pipeline::SemanticCheck check;
+};
+
+caf::actor SpawnRequestHost(caf::actor_system& system, std::shared_ptr<const EngineContext> ctx);
+
+// Starts a call on `host`; callable from any thread.
+void SubmitRequest(const caf::actor& host, RequestJob job);
 
 }  // namespace structure::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::RequestJob)

@@ -16,15 +16,16 @@ using providers::ToolCall;
 using providers::Turn;
 
 ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
+  const LoopPlan& plan = *spec.plan;
   PromptParts parts;
-  parts.task = spec.task;
-  parts.manual = spec.manual;
-  parts.schema_in_prompt = !spec.strict;
-  parts.schema = spec.original_schema;
-  parts.need = spec.need;
-  parts.need_tool_name = spec.need_tool_name;
-  parts.final_tool = spec.final_tool;
-  parts.final_tool_name = spec.final_tool_name;
+  parts.task = plan.task;
+  parts.manual = plan.manual;
+  parts.schema_in_prompt = !plan.strict;
+  parts.schema = plan.strict ? nullptr : &plan.original_schema;
+  parts.need = plan.need;
+  parts.need_tool_name = plan.need_tool_name;
+  parts.final_tool = plan.final_tool;
+  parts.final_tool_name = plan.final_tool_name;
 
   ProviderCall call;
   call.model = spec.model;
@@ -32,21 +33,21 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.turns = state.turns;
   // On the fallback path the provider gets no schema to enforce (plain JSON mode), except that
   // a final tool always needs its parameters.
-  if (spec.strict || spec.final_tool) call.schema = spec.provider_schema;
-  call.strict = spec.strict;
-  call.need = spec.need;
-  call.need_tool_name = spec.need_tool_name;
-  call.need_schema = spec.need_schema;
-  call.final_tool = spec.final_tool;
-  call.final_tool_name = spec.final_tool_name;
-  call.max_tokens = spec.max_tokens;
+  if (plan.strict || plan.final_tool) call.schema = plan.provider_schema;
+  call.strict = plan.strict;
+  call.need = plan.need;
+  call.need_tool_name = plan.need_tool_name;
+  call.need_schema = plan.need_schema;
+  call.final_tool = plan.final_tool;
+  call.final_tool_name = plan.final_tool_name;
+  call.max_tokens = plan.max_tokens;
   return call;
 }
 
 Finish Done(const LoopState& state, StructureResult result, const LoopSpec& spec) {
   result.iterations = state.iterations;
   result.usage = state.usage;
-  result.mode = spec.strict ? "strict" : "fallback";
+  result.mode = spec.plan->strict ? "strict" : "fallback";
   return Finish{std::move(result)};
 }
 
@@ -137,7 +138,7 @@ Step ReaskLines(const LoopSpec& spec, LoopState& state, const ProviderReply& rep
 // Validates a value in the original shape; ok, or a re-ask.
 Step Judge(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
            const ToolCall* answer_call, Json data) {
-  ValidationResult vr = spec.validator->Validate(data, true);
+  ValidationResult vr = spec.plan->validator->Validate(data, true);
   if (!vr.valid) {
     return Reask(spec, state, reply, answer_call, BuildReason(vr.errors), ErrorMessages(vr.errors));
   }
@@ -179,6 +180,7 @@ Step Start(const LoopSpec& spec, LoopState& state) {
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>& reply) {
   if (!reply.ok()) return Error(spec, state, ErrorCodeFor(reply.status()), reply.status().message());
   const ProviderReply& r = *reply;
+  const LoopPlan& plan = *spec.plan;
   ++state.iterations;
   state.usage.input_tokens += r.usage.input_tokens;
   state.usage.output_tokens += r.usage.output_tokens;
@@ -191,8 +193,8 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
     return Error(spec, state, "safety_block",
                  "the provider blocked the answer" + (r.refusal.empty() ? "" : ": " + r.refusal));
   }
-  if (spec.need == providers::NeedChannel::kTool) {
-    if (const ToolCall* need = FindTool(r, spec.need_tool_name)) {
+  if (plan.need == providers::NeedChannel::kTool) {
+    if (const ToolCall* need = FindTool(r, plan.need_tool_name)) {
       StructureResult res;
       res.status = Outcome::kNeedMoreInput;
       res.need = NeedText(*need);
@@ -202,13 +204,13 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
 
   const ToolCall* answer_call = nullptr;
   std::string text = r.content;
-  if (spec.final_tool) {
-    answer_call = FindTool(r, spec.final_tool_name);
+  if (plan.final_tool) {
+    answer_call = FindTool(r, plan.final_tool_name);
     if (answer_call == nullptr) {
-      if (state.nudges >= spec.max_nudges || state.iterations >= spec.max_loops) {
+      if (state.nudges >= plan.max_nudges || state.iterations >= spec.max_loops) {
         return Error(spec, state, "no_final_answer",
                      "the model answered in prose " + std::to_string(state.nudges + 1) +
-                         " times and never called the final tool \"" + spec.final_tool_name +
+                         " times and never called the final tool \"" + plan.final_tool_name +
                          "\"");
       }
       ++state.nudges;
@@ -218,7 +220,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
       state.turns.push_back(std::move(assistant));
       Turn nudge;
       nudge.role = Role::kUser;
-      nudge.text = FinalToolNudge(spec.final_tool_name);
+      nudge.text = FinalToolNudge(plan.final_tool_name);
       state.turns.push_back(std::move(nudge));
       return SendCall{MakeCall(spec, state)};
     }
@@ -229,7 +231,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   }
 
   if (r.finish == FinishKind::kLength) {
-    if (spec.array_mode) {
+    if (plan.array_mode) {
       auto records = RecoverArrayPrefix(text);
       if (records.ok() && records->size() > 0) return Judge(spec, state, r, answer_call, *records);
     }
@@ -238,7 +240,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   }
 
   Json parsed;
-  if (spec.strict && answer_call == nullptr) {
+  if (plan.strict && answer_call == nullptr) {
     auto p = ParseStrict(text);
     if (!p.ok()) {
       // Strict output that does not parse is rare (a provider bug); the tolerant parser may
@@ -262,7 +264,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   }
 
   std::optional<std::string> need =
-      spec.detect_need ? spec.detect_need(parsed)
+      plan.detect_need ? plan.detect_need(parsed)
                        : (parsed.is_object() ? DefaultDetectNeed(parsed) : std::nullopt);
   if (need) {
     StructureResult res;
@@ -272,8 +274,8 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   }
 
   Json data = std::move(parsed);
-  if (spec.lift) {
-    auto lifted = spec.lift(data);
+  if (plan.lift) {
+    auto lifted = plan.lift(std::move(data));
     if (!lifted.ok()) {
       return ReaskLines(spec, state, r, answer_call, {"(root): " + lifted.status().message()});
     }

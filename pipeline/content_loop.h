@@ -24,22 +24,22 @@ namespace structure::pipeline {
 // ("/reports/2: report r9 belongs to another group"), empty when the answer is accepted.
 using SemanticCheck = std::function<std::vector<std::string>(const Json& data)>;
 
-// Everything fixed for one request. The lowering parts come from Lower() as plain data.
-struct LoopSpec {
-  std::string prompt;                              // the user's free text
+// What the schema stage decides for one schema, provider profile and set of options: fixed,
+// immutable once built, and shared by every request that uses the same schema (the engine
+// builds it once per distinct schema and caches it). The lowering parts come from Lower() as
+// plain data.
+struct LoopPlan {
   std::string manual;                              // registry manual, may be empty
   std::string task;                                // system prompt's task paragraph override
   std::shared_ptr<const Validator> validator;      // compiled ORIGINAL schema
-  std::string model;
   int64_t max_tokens = 2048;
-  int max_loops = 3;                               // 1..10
-  int64_t token_budget = 0;                        // 0 = none
 
   bool strict = true;                              // provider enforces provider_schema
   Json provider_schema;                            // lowered schema sent to the provider
   Json original_schema;                            // shown in the prompt on the fallback path
-  // Provider output -> the original shape (identity when empty).
-  std::function<Result<Json>(const Json&)> lift;
+  // Provider output -> the original shape (identity when empty). Takes the parsed answer by
+  // value so that the unchanged parts move instead of being copied.
+  std::function<Result<Json>(Json)> lift;
   providers::NeedChannel need = providers::NeedChannel::kEnvelope;
   std::string need_tool_name = "need_more_input";  // for NeedChannel::kTool
   Json need_schema;                                // for NeedChannel::kTool
@@ -49,9 +49,18 @@ struct LoopSpec {
   bool final_tool = false;                         // seed 001: answer = submit tool arguments
   std::string final_tool_name = "submit";
   int max_nudges = 2;
-  SemanticCheck semantic_check;
 
   bool array_mode = false;  // {type: array, items: T}: keep complete records of a truncated answer
+};
+
+// One request's loop: the shared plan plus what differs per request.
+struct LoopSpec {
+  std::shared_ptr<const LoopPlan> plan;            // never null when the loop runs
+  std::string prompt;                              // the user's free text
+  std::string model;
+  int max_loops = 3;                               // 1..10
+  int64_t token_budget = 0;                        // 0 = none
+  SemanticCheck semantic_check;
 };
 
 // Mutable per-request state, owned by the actor.

@@ -3,31 +3,40 @@
 namespace structure::pipeline {
 
 std::string NeedRule(const PromptParts& parts) {
-  std::string form;
+  std::string s =
+      "If - and only if - the input does not contain enough information for a required field, ";
   if (parts.need == providers::NeedChannel::kTool) {
-    form = "call the tool \"" + parts.need_tool_name +
-           "\" with a short description of what is missing";
+    s += "call the tool \"";
+    s += parts.need_tool_name;
+    s += "\" with a short description of what is missing";
   } else {
-    form = "output {\"_need\": \"<short description of what's missing>\"} and nothing else";
+    s += "output {\"_need\": \"<short description of what's missing>\"} and nothing else";
   }
-  return "If - and only if - the input does not contain enough information for a required "
-         "field, " + form + ". Do not invent values to satisfy the schema.";
+  s += ". Do not invent values to satisfy the schema.";
+  return s;
 }
 
 std::string BuildSystemPrompt(const PromptParts& parts) {
-  std::string s = parts.task.empty()
-                      ? "You convert the user's text into one JSON value that conforms to the "
-                        "given JSON Schema. Use only information found in the text."
-                      : parts.task;
-  s += "\n\n";
-  s += NeedRule(parts) + "\n";
-  if (parts.final_tool) {
-    s += "\nWhen you have the answer, call the tool \"" + parts.final_tool_name +
-         "\" with it as the arguments. Do not answer in prose.\n";
+  std::string s;
+  s.reserve(512 + parts.manual.size());
+  if (parts.task.empty()) {
+    s += "You convert the user's text into one JSON value that conforms to the given JSON "
+         "Schema. Use only information found in the text.";
+  } else {
+    s += parts.task;
   }
-  if (parts.schema_in_prompt) {
+  s += "\n\n";
+  s += NeedRule(parts);
+  s += '\n';
+  if (parts.final_tool) {
+    s += "\nWhen you have the answer, call the tool \"";
+    s += parts.final_tool_name;
+    s += "\" with it as the arguments. Do not answer in prose.\n";
+  }
+  if (parts.schema_in_prompt && parts.schema != nullptr) {
     s += "\nAnswer with the JSON value only, no prose and no code fence. The JSON Schema:\n";
-    s += ToJson(parts.schema) + "\n";
+    s += ToJson(*parts.schema);
+    s += '\n';
   }
   if (!parts.manual.empty()) {
     s += "\nManual for this schema:\n";

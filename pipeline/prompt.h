@@ -3,21 +3,23 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "base/json.h"
 #include "providers/call.h"
 
 namespace structure::pipeline {
 
+// Views of the parts (they must outlive the BuildSystemPrompt call): nothing is copied.
 struct PromptParts {
-  std::string task;            // replaces the default first paragraph when set
-  std::string manual;          // registry manual (markdown), may be empty
+  std::string_view task;          // replaces the default first paragraph when set
+  std::string_view manual;        // registry manual (markdown), may be empty
   bool schema_in_prompt = false;  // fallback path: the provider does not enforce the schema
-  Json schema;                 // the schema to show when schema_in_prompt
+  const Json* schema = nullptr;   // the schema to show when schema_in_prompt
   providers::NeedChannel need = providers::NeedChannel::kNone;
-  std::string need_tool_name = "need_more_input";
+  std::string_view need_tool_name = "need_more_input";
   bool final_tool = false;
-  std::string final_tool_name = "submit";
+  std::string_view final_tool_name = "submit";
 };
 
 // The need rule sentence as sent, e.g. for the JSON form: "If — and only if — the input does

@@ -32,7 +32,21 @@ std::string_view SchemaModeName(SchemaMode mode) {
   return "json";
 }
 
-Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits) {
+Status CheckInlineSchema(const Json& schema, const RequestLimits& limits) {
+  if (!schema.is_object() && !schema.is_bool()) {
+    return Field("schema", "must be an object (inline JSON Schema) or a string");
+  }
+  if (ToJson(schema).size() > limits.max_schema_bytes) {
+    return Field("schema", "is larger than " + std::to_string(limits.max_schema_bytes) + " bytes");
+  }
+  if (Depth(schema, limits.max_schema_depth + 1) > limits.max_schema_depth) {
+    return Field("schema", "is nested deeper than " + std::to_string(limits.max_schema_depth) + " levels");
+  }
+  return Status::Ok();
+}
+
+Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits,
+                                      std::shared_ptr<const Json> default_schema) {
   if (!body.is_object()) return InvalidArgument("the request must be a JSON object");
   static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
                                  "maxLoops", "tenant", "project", "model", "tokenBudget",
@@ -64,19 +78,17 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   const Json* name = body.find("schemaName");
   const Json* text = body.find("schemaText");
   int given = (schema != nullptr) + (name != nullptr) + (text != nullptr);
-  if (given == 0) return Field("schema", "is required (or schemaName, or schemaText)");
+  if (given == 0 && !default_schema) return Field("schema", "is required (or schemaName, or schemaText)");
   if (given > 1) return Field("schema", "give only one of schema, schemaName, schemaText");
-  if (schema != nullptr) {
+  if (given == 0) {
+    r.mode = SchemaMode::kJson;
+    r.schema = std::move(default_schema);
+  } else if (schema != nullptr) {
     if (schema->is_object() || schema->is_bool()) {
       // Seed: schemaMode is ignored when schema is an object.
+      STRUCTURE_RETURN_IF_ERROR(CheckInlineSchema(*schema, limits));
       r.mode = SchemaMode::kJson;
-      r.schema = *schema;
-      if (ToJson(*schema).size() > limits.max_schema_bytes) {
-        return Field("schema", "is larger than " + std::to_string(limits.max_schema_bytes) + " bytes");
-      }
-      if (Depth(*schema, limits.max_schema_depth + 1) > limits.max_schema_depth) {
-        return Field("schema", "is nested deeper than " + std::to_string(limits.max_schema_depth) + " levels");
-      }
+      r.schema = std::make_shared<const Json>(*schema);
     } else if (schema->is_string()) {
       if (mode_name.empty() || mode_name == "json") {
         if (mode_name == "json") return Field("schema", "a string needs schemaMode \"named\" or \"text\"");
@@ -137,8 +149,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
     }
   }
   if (r.array_mode && r.mode == SchemaMode::kJson) {
-    const Json* type = r.schema.find("type");
-    if (type == nullptr || !type->is_string() || type->as_string() != "array" || !r.schema.contains("items")) {
+    const Json* type = r.schema->find("type");
+    if (type == nullptr || !type->is_string() || type->as_string() != "array" || !r.schema->contains("items")) {
       return Field("arrayMode", "needs a schema of the form {\"type\": \"array\", \"items\": ...}");
     }
   }

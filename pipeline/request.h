@@ -2,6 +2,7 @@
 // the MCP tool). Every bad field gets a message that names it.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "base/json.h"
@@ -18,7 +19,10 @@ std::string_view SchemaModeName(SchemaMode mode);  // "json" | "named" | "text"
 struct StructureRequest {
   std::string prompt;
   SchemaMode mode = SchemaMode::kJson;
-  Json schema;              // kJson: the inline schema (object or boolean)
+  // kJson: the inline schema (object or boolean). Shared and read-only, so a job that sends
+  // one schema with every request holds it once and the engine recognises it without
+  // re-reading it.
+  std::shared_ptr<const Json> schema;
   std::string schema_ref;   // kNamed: registry name; kText: the description
   std::string tenant;
   std::string project;
@@ -35,11 +39,18 @@ struct RequestLimits {
   size_t max_schema_depth = 64;
 };
 
+// Checks an inline schema: an object or a boolean within the limits. kInvalidArgument
+// "schema: ..." otherwise.
+Status CheckInlineSchema(const Json& schema, const RequestLimits& limits = {});
+
 // Parses {"prompt", "schema" | "schemaName" | "schemaText", "schemaMode", "maxLoops", "tenant",
 // "project", "model", "tokenBudget", "priority", "finalTool", "arrayMode", "metadata"}.
 // "schema" may be an object (mode json) or a string (mode named, or text when schemaMode is
 // "text"), as the seed's tool definition says. kInvalidArgument names the field, e.g.
 // "maxLoops: must be an integer 1..10 (was 12)". Unknown fields are errors.
-Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits = {});
+// `default_schema` (checked by the caller with CheckInlineSchema) is the inline schema of a
+// body that names none; without it such a body is an error.
+Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits = {},
+                                      std::shared_ptr<const Json> default_schema = nullptr);
 
 }  // namespace structure::pipeline

@@ -12,24 +12,24 @@ std::string_view OutcomeName(Outcome outcome) {
   return "error";
 }
 
-Json ResultToJson(const StructureResult& r) {
+Json ResultToJson(StructureResult r) {
   Json j = Json::MakeObject();
   j.set("status", std::string(OutcomeName(r.status)));
-  if (r.status == Outcome::kOk) j.set("data", r.data);
-  if (r.status == Outcome::kNeedMoreInput) j.set("need", r.need);
-  if (r.status == Outcome::kError) j.set("code", r.error_code);
+  if (r.status == Outcome::kOk) j.set("data", std::move(r.data));
+  if (r.status == Outcome::kNeedMoreInput) j.set("need", std::move(r.need));
+  if (r.status == Outcome::kError) j.set("code", std::move(r.error_code));
   if (r.status == Outcome::kStale || r.status == Outcome::kError) {
     Json errors = Json::MakeArray();
-    for (const auto& e : r.errors) errors.push_back(e);
-    j.set("errors", errors);
+    for (auto& e : r.errors) errors.push_back(std::move(e));
+    j.set("errors", std::move(errors));
   }
-  if (!r.schema_origin.empty()) j.set("schemaOrigin", r.schema_origin);
+  if (!r.schema_origin.empty()) j.set("schemaOrigin", std::move(r.schema_origin));
   j.set("iterations", r.iterations);
   Json usage = Json::MakeObject();
   usage.set("inputTokens", r.usage.input_tokens);
   usage.set("outputTokens", r.usage.output_tokens);
-  j.set("usage", usage);
-  if (!r.mode.empty()) j.set("mode", r.mode);
+  j.set("usage", std::move(usage));
+  if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   return j;
 }
 

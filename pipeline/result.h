@@ -28,7 +28,8 @@ struct StructureResult {
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
 //  "usage":{"inputTokens":…,"outputTokens":…}} plus "code" for errors and "mode" when known.
-Json ResultToJson(const StructureResult& result);
+// By value: a caller that is done with the result moves it in, and its data is not copied.
+Json ResultToJson(StructureResult result);
 
 StructureResult ErrorResult(std::string code, std::string message);
 

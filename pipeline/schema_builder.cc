@@ -90,11 +90,16 @@ std::string DescriptionKey(std::string_view normalized) {
   return buf;
 }
 
+std::string BuilderPrompt(const std::string& description) {
+  return "Description of the record:\n" + description;
+}
+
 StructureRequest BuilderRequest(const std::string& description) {
   StructureRequest r;
-  r.prompt = "Description of the record:\n" + description;
+  r.prompt = BuilderPrompt(description);
   r.mode = SchemaMode::kJson;
-  r.schema = BuilderMetaSchema();
+  static const auto kMeta = std::make_shared<const Json>(BuilderMetaSchema());
+  r.schema = kMeta;
   return r;
 }
 
@@ -103,9 +108,15 @@ const ResolvedSchema& BuilderSchema() {
   return kSchema;
 }
 
+void ConfigureBuilderPlan(LoopPlan& plan) { plan.task = BuilderSystemPrompt(); }
+
 void ConfigureBuilderLoop(LoopSpec& spec) {
   spec.max_loops = 2;
-  spec.task = BuilderSystemPrompt();
+  if (spec.plan->task.empty()) {
+    auto plan = std::make_shared<LoopPlan>(*spec.plan);
+    ConfigureBuilderPlan(*plan);
+    spec.plan = std::move(plan);
+  }
   spec.semantic_check = [](const Json& out) -> std::vector<std::string> {
     const Json* schema = out.find("schema");
     if (schema == nullptr) return {};

@@ -33,6 +33,9 @@ std::string NormalizeDescription(std::string_view text);
 // and compares it, so a hash collision can never return another description's schema).
 std::string DescriptionKey(std::string_view normalized);
 
+// The builder call's prompt (the user turn) for a description.
+std::string BuilderPrompt(const std::string& description);
+
 // The builder call as an ordinary structure request: the description is the prompt and the
 // meta-schema the schema, so it is lowered and need-checked like any content call.
 StructureRequest BuilderRequest(const std::string& description);
@@ -40,9 +43,14 @@ StructureRequest BuilderRequest(const std::string& description);
 // The compiled meta-schema (origin "builder").
 const ResolvedSchema& BuilderSchema();
 
+// Adapts a plan for the builder schema (MakeLoopPlan on BuilderSchema()) to the builder: its
+// task prompt.
+void ConfigureBuilderPlan(LoopPlan& plan);
+
 // Adapts a content loop spec (from MakeContentSpec on BuilderRequest) to the builder: at most
-// 2 attempts, the builder's task prompt, and a semantic check that compiles the produced schema
-// so an invalid pattern is a reason for the next attempt, not a crash.
+// 2 attempts, the builder's task prompt (ConfigureBuilderPlan, on a copy of the plan unless it
+// has a task already), and a semantic check that compiles the produced schema so an invalid
+// pattern is a reason for the next attempt, not a crash.
 void ConfigureBuilderLoop(LoopSpec& spec);
 
 struct BuilderDecision {

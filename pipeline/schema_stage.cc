@@ -19,62 +19,94 @@ Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::strin
   return r;
 }
 
-Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const ResolvedSchema& schema,
-                                 const Profile& profile, const config::Settings& settings,
-                                 const std::string& model) {
-  LoopSpec spec;
-  spec.prompt = request.prompt;
-  spec.manual = schema.manual;
-  spec.validator = schema.validator;
-  spec.original_schema = schema.schema;
-  spec.model = model;
-  spec.max_loops = settings.max_loops;
-  spec.token_budget = settings.token_budget;
-  spec.final_tool = request.final_tool;
-  spec.array_mode = request.array_mode;
+Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
+                                               const PlanOptions& options) {
+  auto plan = std::make_shared<LoopPlan>();
+  plan->manual = schema.manual;
+  plan->validator = schema.validator;
+  plan->original_schema = schema.schema;
+  plan->final_tool = options.final_tool;
+  plan->array_mode = options.array_mode;
 
   auto lowered = Lower(schema.schema, profile);
   if (!lowered.ok()) return InvalidArgument("schema: " + lowered.status().message());
   Lowered low = std::move(*lowered);
-  if (!settings.require_provider_strict_output && low.strict) {
+  if (!options.require_provider_strict_output && low.strict) {
     // The model cannot do strict output: ask in plain JSON mode, validate locally.
     low.strict = false;
     low.provider_schema = schema.schema;
     low.lift_plan = LiftPlan{};
     low.need = MakeNeedForm(schema.schema, NeedKind::kPromptOnly);
   }
-  spec.strict = low.strict;
+  plan->strict = low.strict;
   NeedForm form = low.need;
-  if (request.final_tool) {
+  if (options.final_tool) {
     // Final-tool mode: the answer tool takes the lowered schema itself; the need channel is the
     // second tool, which every tool-calling provider accepts.
-    spec.provider_schema = low.provider_schema;
+    plan->provider_schema = low.provider_schema;
     form = MakeNeedForm(low.provider_schema, NeedKind::kSecondTool);
   } else {
-    spec.provider_schema = low.strict ? form.schema : schema.schema;
+    plan->provider_schema = low.strict ? form.schema : schema.schema;
   }
   switch (form.kind) {
     case NeedKind::kSecondTool:
-      spec.need = providers::NeedChannel::kTool;
-      if (const Json* name = form.tool.find("name")) spec.need_tool_name = name->as_string();
-      if (const Json* input = form.tool.find("input_schema")) spec.need_schema = *input;
+      plan->need = providers::NeedChannel::kTool;
+      if (const Json* name = form.tool.find("name")) plan->need_tool_name = name->as_string();
+      if (const Json* input = form.tool.find("input_schema")) plan->need_schema = *input;
       break;
     case NeedKind::kEnvelope:
     case NeedKind::kRootAnyOf:
-      spec.need = providers::NeedChannel::kEnvelope;
+      plan->need = providers::NeedChannel::kEnvelope;
       break;
     case NeedKind::kPromptOnly:
-      spec.need = providers::NeedChannel::kNone;
+      plan->need = providers::NeedChannel::kNone;
       break;
   }
-  LiftPlan plan = low.lift_plan;
-  spec.detect_need = [form](const Json& out) { return DetectNeed(out, form); };
-  spec.lift = [form, plan](const Json& out) -> Result<Json> {
-    auto target = UnwrapNeed(out, form);
-    if (!target.ok()) return target.status();
-    return Lift(*target, plan);
+  // The closures keep only what they read: the form's kind (its schemas are in the plan
+  // already) and the lift plan.
+  NeedForm slim;
+  slim.kind = form.kind;
+  plan->detect_need = [slim](const Json& out) { return DetectNeed(out, slim); };
+  LiftPlan lift = std::move(low.lift_plan);
+  bool identity = lift.envelope_key.empty() && (lift.root < 0 || !lift.nodes);
+  plan->lift = [slim, lift, identity](Json out) -> Result<Json> {
+    if (slim.kind == NeedKind::kEnvelope) {
+      Json* target = out.is_object() ? out.find(kEnvelopeResultKey) : nullptr;
+      if (target == nullptr || target->is_null()) return UnwrapNeed(out, slim).status();
+      Json inner = std::move(*target);
+      out = std::move(inner);
+    }
+    if (identity) return out;
+    return Lift(out, lift);
   };
+  return plan;
+}
+
+PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settings& settings) {
+  PlanOptions o;
+  o.require_provider_strict_output = settings.require_provider_strict_output;
+  o.final_tool = request.final_tool;
+  o.array_mode = request.array_mode;
+  return o;
+}
+
+LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
+                      const config::Settings& settings, const std::string& model) {
+  LoopSpec spec;
+  spec.plan = std::move(plan);
+  spec.prompt = std::move(prompt);
+  spec.model = model;
+  spec.max_loops = settings.max_loops;
+  spec.token_budget = settings.token_budget;
   return spec;
+}
+
+Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const ResolvedSchema& schema,
+                                 const Profile& profile, const config::Settings& settings,
+                                 const std::string& model) {
+  auto plan = MakeLoopPlan(schema, profile, PlanOptionsFor(request, settings));
+  if (!plan.ok()) return plan.status();
+  return MakeLoopSpec(std::move(*plan), request.prompt, settings, model);
 }
 
 }  // namespace structure::pipeline

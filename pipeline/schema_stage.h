@@ -29,11 +29,30 @@ struct ResolvedSchema {
 Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::string manual = "",
                                      std::string version = "");
 
-// Builds the content loop for a request: lowers the schema for `profile` (strict, or the
-// fallback path when no sound lowering exists or settings disable provider strict output),
-// wires Lift and need detection, and copies the loop limits from `settings`.
+// What besides the schema and the profile shapes a plan.
+struct PlanOptions {
+  bool require_provider_strict_output = true;  // settings: false asks in plain JSON mode
+  bool final_tool = false;                     // request: answer through a submit tool
+  bool array_mode = false;                     // request: keep complete records when cut off
+};
+
+// Builds the content loop's plan for a schema: lowers it for `profile` (strict, or the
+// fallback path when no sound lowering exists or strict output is not required) and wires Lift
+// and need detection. The result depends only on its arguments, so the engine caches it.
+Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
+                                               const PlanOptions& options);
+
+// The plan's options for a request under `settings`.
+PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settings& settings);
+
+// The loop for one request: a fresh plan (MakeLoopPlan) plus the request's prompt, the model and
+// the loop limits from `settings`.
 Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const ResolvedSchema& schema,
                                  const Profile& profile, const config::Settings& settings,
                                  const std::string& model);
+
+// The loop for one request on a plan that already exists (e.g. from the engine's cache).
+LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
+                      const config::Settings& settings, const std::string& model);
 
 }  // namespace structure::pipeline

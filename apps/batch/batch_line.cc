@@ -19,11 +19,10 @@ bool HasSchema(const Json& body) {
   return body.contains("schema") || body.contains("schemaName") || body.contains("schemaText");
 }
 
+// The defaults a line leaves out, except an inline schema (ParseRequest takes that apart).
 void ApplyDefaults(const LineDefaults& d, Json& body) {
-  if (!HasSchema(body)) {
-    if (!d.schema.is_null()) {
-      body.set("schema", d.schema);
-    } else if (!d.schema_name.empty()) {
+  if (!HasSchema(body) && !d.schema) {
+    if (!d.schema_name.empty()) {
       body.set("schemaName", d.schema_name);
     } else if (!d.schema_text.empty()) {
       body.set("schemaText", d.schema_text);
@@ -64,8 +63,9 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
     line.key = KeyForId(*id);
     body->erase("id");
   }
+  bool default_schema = !HasSchema(*body);
   ApplyDefaults(defaults, *body);
-  auto request = pipeline::ParseRequest(*body);
+  auto request = pipeline::ParseRequest(*body, {}, default_schema ? defaults.schema : nullptr);
   if (!request.ok()) {
     line.error = InvalidArgument(where + ": " + request.status().message());
     return line;
@@ -74,19 +74,12 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   return line;
 }
 
-std::string FormatResultLine(const Json& id, uint64_t line_no,
-                             const pipeline::StructureResult& result) {
-  Json out = Json::MakeObject();
-  if (id.is_null()) {
-    out.set("line", static_cast<int64_t>(line_no));
-  } else {
-    out.set("id", id);
-  }
-  Json body = pipeline::ResultToJson(result);
-  if (body.is_object()) {
-    for (auto& [k, v] : body.as_object()) out.set(k, std::move(v));
-  }
-  std::string text = ToJson(out);
+std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result) {
+  // {"id":ID, + the result object's members: the record's identity comes first.
+  std::string text = id.is_null() ? "{\"line\":" + std::to_string(line_no) : "{\"id\":" + ToJson(id);
+  std::string body = ToJson(pipeline::ResultToJson(std::move(result)));
+  if (body.size() > 2) text += ',';
+  text.append(body, 1, std::string::npos);
   text.push_back('\n');
   return text;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,7 +18,9 @@ namespace structure::batch {
 
 // Values a line may leave out; set from the command's flags. Empty/null = no default.
 struct LineDefaults {
-  Json schema;              // inline schema (--schema FILE)
+  // Inline schema (--schema FILE), checked once with pipeline::CheckInlineSchema and shared by
+  // every line that names no schema.
+  std::shared_ptr<const Json> schema;
   std::string schema_name;  // --schema-name
   std::string schema_text;  // --schema-text
   std::optional<int64_t> max_loops;
@@ -50,7 +53,7 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
 
 // The output line for a result, newline included: {"id": ID, ...ResultToJson(result)}, or
 // {"line": N, ...} when the record has no id.
-std::string FormatResultLine(const Json& id, uint64_t line_no, const pipeline::StructureResult& result);
+std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result);
 
 // The error result for a bad line (code "bad_request").
 pipeline::StructureResult BadLineResult(const Status& error);

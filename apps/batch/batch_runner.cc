@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -20,7 +21,19 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kPoll = std::chrono::milliseconds(100);
 constexpr auto kRedraw = std::chrono::milliseconds(250);
+// Read-ahead: parsed records waiting for a free slot. The reader refills the queue when it is
+// half empty, so it wakes once per kReadAhead / 2 records, not once per completion.
+constexpr size_t kReadAhead = 128;
+constexpr size_t kReadAheadBytes = 4 << 20;
 
+// A record read from the input, not started yet.
+struct Pending {
+  uint64_t index;
+  BatchLine line;
+  size_t bytes;  // input line length, for the read-ahead bound
+};
+
+// A finished record, formatted, waiting for the writer.
 struct Done {
   uint64_t index;
   std::string line;
@@ -33,6 +46,11 @@ double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 
 }  // namespace
 
+// Two threads: the caller's thread reads and parses input lines into a short read-ahead
+// queue; the writer thread starts queued records while fewer than K are in flight (and, when
+// ordered, within the window), journals the results the engine threads hand over, keeps the
+// reorder buffer and draws progress. Starting calls from the writer means a completion frees
+// its slot and refills it in one wake-up of one thread.
 struct BatchRunner::State {
   BatchOptions opt;
   SubmitFn submit;
@@ -41,54 +59,139 @@ struct BatchRunner::State {
   Clock::time_point start = Clock::now();
 
   std::mutex mu;
-  std::condition_variable writer_cv;  // completions arrived, or stop
-  std::condition_variable window_cv;  // in-flight count or the write position moved
+  std::condition_variable writer_cv;  // completions, queued input, input end, or stop
+  std::condition_variable reader_cv;  // the read-ahead queue has room again
   std::vector<Done> completed;        // guarded by mu
-  uint64_t in_flight = 0;             // started and not yet taken by the writer; guarded by mu
-  uint64_t next_write = 0;            // ordered: lowest index not yet written; guarded by mu
-  bool stop = false;                  // guarded by mu
+  std::deque<Pending> pending;        // guarded by mu
+  size_t pending_bytes = 0;           // guarded by mu
+  bool reader_waiting = false;        // guarded by mu
+  bool input_done = false;            // the reader has stopped; guarded by mu
+  bool dropped = false;               // records read but never started; guarded by mu
   Status io_error;                    // guarded by mu
 
-  BatchCounts run;  // writer thread only until it is joined
+  // Writer thread only.
+  uint64_t in_flight = 0;  // started, result not yet taken
+  uint64_t started = 0;
+  BatchCounts run;
 
   int Interrupts() const { return opt.interrupts ? opt.interrupts->load() : 0; }
 
-  void Deliver(uint64_t index, const Json& id, uint64_t line_no, const pipeline::StructureResult& r) {
-    Done d{index, FormatResultLine(id, line_no, r), r.status,
-           static_cast<uint64_t>(r.usage.input_tokens), static_cast<uint64_t>(r.usage.output_tokens)};
+  // Engine threads: hand a result to the writer.
+  void Deliver(uint64_t index, const Json& id, uint64_t line_no, pipeline::StructureResult r) {
+    Done d{index, "", r.status, static_cast<uint64_t>(r.usage.input_tokens),
+           static_cast<uint64_t>(r.usage.output_tokens)};
+    d.line = FormatResultLine(id, line_no, std::move(r));
+    bool wake;
     {
       std::lock_guard<std::mutex> lock(mu);
+      wake = completed.empty();  // otherwise the writer has been woken already
       completed.push_back(std::move(d));
+    }
+    if (wake) writer_cv.notify_one();
+  }
+
+  // Reader thread: queues a parsed record; false when the job stops taking input.
+  bool Enqueue(Pending p) {
+    std::unique_lock<std::mutex> lock(mu);
+    for (;;) {
+      if (Interrupts() > 0 || !io_error.ok()) return false;
+      if (pending.size() < kReadAhead && pending_bytes < kReadAheadBytes) break;
+      reader_waiting = true;
+      reader_cv.wait_for(lock, kPoll);
+      reader_waiting = false;
+    }
+    bool wake = pending.empty();  // a non-empty queue waits for slots, not for the writer
+    pending_bytes += p.bytes;
+    pending.push_back(std::move(p));
+    lock.unlock();
+    if (wake) writer_cv.notify_one();
+    return true;
+  }
+
+  void InputDone() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      input_done = true;
     }
     writer_cv.notify_one();
   }
 
-  void DrawProgress(uint64_t in_flight_now) {
+  void DrawProgress() {
     BatchCounts done = resume ? resume->counts : BatchCounts{};
     done.Merge(run);
     double elapsed = Seconds(Clock::now() - start);
     double rate = elapsed > 0 ? static_cast<double>(run.total()) / elapsed : 0;
-    std::string text = "\r\033[K" + FormatProgress(done, in_flight_now, rate, opt.total);
+    std::string text = "\r\033[K" + FormatProgress(done, in_flight, rate, opt.total);
     std::fputs(text.c_str(), stderr);
     std::fflush(stderr);
+  }
+
+  // Takes the records that may start now (mu held): a free slot each and, when ordered,
+  // within the window. After an interrupt or an I/O error nothing starts and the queue is
+  // dropped (those records were never started; a resume runs them).
+  std::vector<Pending> TakeStartable(const ReorderBuffer& reorder, bool stop_starting) {
+    std::vector<Pending> take;
+    if (stop_starting) {
+      if (!pending.empty()) dropped = true;
+      pending.clear();
+      pending_bytes = 0;
+    }
+    while (!pending.empty() && in_flight + take.size() < opt.concurrency &&
+           (!opt.ordered || reorder.CanAdmit(pending.front().index))) {
+      pending_bytes -= pending.front().bytes;
+      take.push_back(std::move(pending.front()));
+      pending.pop_front();
+    }
+    return take;
+  }
+
+  void Start(std::vector<Pending>& take, std::vector<Done>& bad) {
+    for (Pending& p : take) {
+      ++started;
+      BatchLine& line = p.line;
+      if (!line.request) {  // finished at once: journaled with this wake-up's results
+        pipeline::StructureResult r = BadLineResult(line.error);
+        bad.push_back({p.index, FormatResultLine(line.id, line.line_no, std::move(r)),
+                       pipeline::Outcome::kError, 0, 0});
+        continue;
+      }
+      ++in_flight;
+      State* state = this;
+      submit(std::move(*line.request),
+             [state, index = p.index, id = std::move(line.id), line_no = line.line_no](
+                 pipeline::StructureResult r) { state->Deliver(index, id, line_no, std::move(r)); });
+    }
   }
 
   void WriterLoop() {
     ReorderBuffer reorder(opt.reorder_window);
     std::vector<Done> batch;
+    std::vector<Pending> take;
     std::string buf;
     Status write_status;
+    bool cancelled = false;
     auto last_draw = Clock::now();
     for (;;) {
-      bool stopping;
-      uint64_t in_flight_now;
+      bool finished;
       {
         std::unique_lock<std::mutex> lock(mu);
-        writer_cv.wait_for(lock, kPoll, [&] { return !completed.empty() || stop; });
+        auto ready = [&] {
+          bool can_start = !pending.empty() && in_flight < opt.concurrency &&
+                           (!opt.ordered || reorder.CanAdmit(pending.front().index));
+          return !completed.empty() || can_start || (input_done && pending.empty() && in_flight == 0);
+        };
+        writer_cv.wait_for(lock, kPoll, ready);
         batch.swap(completed);
-        stopping = stop;
-        in_flight_now = in_flight;
+        in_flight -= batch.size();
+        if (!write_status.ok() && io_error.ok()) io_error = write_status;
+        bool stop_starting = Interrupts() > 0 || !io_error.ok();
+        take = TakeStartable(reorder, stop_starting);
+        if (reader_waiting && pending.size() <= kReadAhead / 2) reader_cv.notify_one();
+        finished = in_flight + take.size() == 0 && batch.empty() &&
+                   ((input_done && pending.empty()) || stop_starting);
       }
+      Start(take, batch);  // outside the lock: a submit may answer at once
+      take.clear();
       buf.clear();
       for (Done& d : batch) {
         run.Add(d.outcome, d.input_tokens, d.output_tokens);
@@ -100,50 +203,20 @@ struct BatchRunner::State {
       }
       if (opt.ordered) reorder.TakeReady(&buf);
       // One write per wake-up: results that completed together are journaled together.
-      if (write_status.ok()) write_status = out->Append(buf);
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        in_flight -= batch.size();
-        in_flight_now = in_flight;
-        next_write = reorder.next();
-        if (!write_status.ok() && io_error.ok()) io_error = write_status;
-      }
-      window_cv.notify_all();
+      if (write_status.ok() && !buf.empty()) write_status = out->Append(buf);
       batch.clear();
+      if (!cancelled && Interrupts() >= 2 && opt.cancel && in_flight > 0) {
+        cancelled = true;
+        opt.cancel();  // blocks until every in-flight call has been answered
+      }
       if (opt.progress && Clock::now() - last_draw >= kRedraw) {
         last_draw = Clock::now();
-        DrawProgress(in_flight_now);
+        DrawProgress();
       }
-      if (stopping) break;
+      if (finished) break;
     }
-  }
-
-  // Waits until one more call may start; false when the job must stop instead.
-  bool AwaitWindow(uint64_t index, uint64_t window) {
-    std::unique_lock<std::mutex> lock(mu);
-    for (;;) {
-      if (Interrupts() > 0 || !io_error.ok()) return false;
-      if (in_flight < opt.concurrency && (!opt.ordered || index < next_write + window)) break;
-      window_cv.wait_for(lock, kPoll);
-    }
-    ++in_flight;
-    return true;
-  }
-
-  void Drain() {
-    bool cancelled = false;
-    std::unique_lock<std::mutex> lock(mu);
-    while (in_flight > 0) {
-      if (!cancelled && Interrupts() >= 2 && opt.cancel) {
-        cancelled = true;
-        lock.unlock();
-        opt.cancel();  // blocks until every in-flight call has been answered
-        lock.lock();
-        continue;
-      }
-      window_cv.wait_for(lock, kPoll);
-    }
-    stop = true;
+    std::lock_guard<std::mutex> lock(mu);
+    if (!write_status.ok() && io_error.ok()) io_error = write_status;
   }
 };
 
@@ -207,34 +280,24 @@ BatchReport BatchRunner::Run(std::FILE* in) {
       }
     }
     if (s.resume && s.resume->done.count(line.key) > 0) continue;
-    uint64_t index = next_index;
-    if (!s.AwaitWindow(index, s.opt.reorder_window)) {
+    if (!s.Enqueue({next_index, std::move(line), static_cast<size_t>(n)})) {
       report.interrupted = true;
       break;
     }
     ++next_index;
-    ++report.started;
-    if (!line.request) {
-      s.Deliver(index, line.id, line_no, BadLineResult(line.error));
-      continue;
-    }
-    State* state = &s;
-    s.submit(std::move(*line.request),
-             [state, index, id = std::move(line.id), line_no](pipeline::StructureResult r) {
-               state->Deliver(index, id, line_no, r);
-             });
   }
   std::free(buf);
-  s.Drain();
-  s.writer_cv.notify_all();
+  s.InputDone();
   writer.join();
   if (s.opt.progress) {
     std::fputs("\r\033[K", stderr);
     std::fflush(stderr);
   }
   report.run = s.run;
+  report.started = s.started;
   report.elapsed_s = Seconds(Clock::now() - s.start);
   std::lock_guard<std::mutex> lock(s.mu);
+  if (s.dropped) report.interrupted = true;
   report.io_error = s.io_error;
   if (!s.io_error.ok()) report.interrupted = true;
   return report;

@@ -76,7 +76,9 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     po.source = args.get("schema");
     auto schema = ParseJson(*text, po);
     if (!schema.ok()) return schema.status();
-    d.schema = std::move(*schema);
+    Status checked = pipeline::CheckInlineSchema(*schema);
+    if (!checked.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + checked.message());
+    d.schema = std::make_shared<const Json>(std::move(*schema));
   }
   d.schema_name = args.get("schema-name");
   d.schema_text = args.get("schema-text");

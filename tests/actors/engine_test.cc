@@ -80,7 +80,7 @@ class EngineTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     std::string error;
-    sim_ = testing::SimProcess::Start(
+    sim_ = testing::StartSim(
                 STRUCTURE_BINARY,
                 {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/scenario.json"},
                 &error)
@@ -124,11 +124,11 @@ class EngineTest : public ::testing::Test {
     return n ? n->as_int() : 0;
   }
 
-  static testing::SimProcess* sim_;
+  static testing::ChildProcess* sim_;
   std::unique_ptr<Engine> engine_;
 };
 
-testing::SimProcess* EngineTest::sim_ = nullptr;
+testing::ChildProcess* EngineTest::sim_ = nullptr;
 
 TEST_F(EngineTest, OkAtOnce) {
   StructureResult r = RunInline("CASE-OK Mike broke the build, priority two");

@@ -30,7 +30,7 @@ class PoolSimTest : public ::testing::Test {
 
   void SetUp() override {
     std::string error;
-    sim_ = structure::testing::SimProcess::Start(
+    sim_ = structure::testing::StartSim(
         STRUCTURE_BINARY,
         {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/providers/sim_round_trip.json",
          "--seed", "7", "--invalid-key", "sk-bad"},
@@ -79,7 +79,7 @@ class PoolSimTest : public ::testing::Test {
 
   caf::actor_system_config cfg_;
   std::unique_ptr<caf::actor_system> sys_;
-  std::unique_ptr<structure::testing::SimProcess> sim_;
+  std::unique_ptr<structure::testing::ChildProcess> sim_;
   std::vector<ProviderPoolActor> pools_;
 };
 
@@ -152,7 +152,7 @@ TEST_F(PoolSimTest, EveryOutcomeEndsInTheRightStatusForEveryProvider) {
 TEST_F(PoolSimTest, RandomTransientFaultsAreRetriedUntilEveryCallSucceeds) {
   sim_.reset();
   std::string error;
-  sim_ = structure::testing::SimProcess::Start(
+  sim_ = structure::testing::StartSim(
       STRUCTURE_BINARY,
       {"--seed", "11", "--error-rate", "0.2", "--reset-rate", "0.1", "--rate-429", "0.1",
        "--retry-hint", "retry-after-ms"},

@@ -15,7 +15,6 @@
 
 #include "base/json.h"
 #include "tests/actors/sim_process.h"
-#include "tests/batch/batch_process.h"
 
 namespace structure {
 namespace {
@@ -64,7 +63,7 @@ class BatchCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string err;
-    sim_ = testing::SimProcess::Start(STRUCTURE_BINARY, {"--scenario", kData + "scenario.json"}, &err);
+    sim_ = testing::StartSim(STRUCTURE_BINARY, {"--scenario", kData + "scenario.json"}, &err);
     ASSERT_NE(sim_, nullptr) << err;
     dir_ = ::testing::TempDir() + "batch_cli_" + std::to_string(getpid()) + "_" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
@@ -76,6 +75,18 @@ class BatchCliTest : public ::testing::Test {
     sim_.reset();
     std::string rm = "rm -rf '" + dir_ + "'";
     EXPECT_EQ(std::system(rm.c_str()), 0);
+  }
+
+  // `structure batch` with stdout, stderr (and stdin) redirected to files.
+  std::unique_ptr<testing::ChildProcess> Batch(const std::vector<std::string>& args,
+                                               const std::string& out, const std::string& err,
+                                               const std::string& in = "") {
+    std::vector<std::string> argv = {STRUCTURE_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::string error;
+    auto child = testing::ChildProcess::Spawn(argv, testing::ChildIo{in, out, err}, &error);
+    EXPECT_TRUE(child) << error;
+    return child;
   }
 
   std::vector<std::string> Args(std::vector<std::string> extra) {
@@ -150,7 +161,7 @@ class BatchCliTest : public ::testing::Test {
     return text.ok() ? static_cast<size_t>(std::count(text->begin(), text->end(), '\n')) : 0;
   }
 
-  std::unique_ptr<testing::SimProcess> sim_;
+  std::unique_ptr<testing::ChildProcess> sim_;
   std::string dir_;
 };
 
@@ -164,24 +175,24 @@ TEST_F(BatchCliTest, SigkillAtRandomMomentsThenResumeWritesEveryRecordExactlyOnc
     size_t before = CountLines(out);
     size_t left = kLines > static_cast<int>(before) ? kLines - before : 0;
     size_t target = before + 1 + (left > 2 ? rng() % (left - 1) : 0);
-    testing::ChildProcess batch(STRUCTURE_BINARY, Args({in, "-o", out, "--resume", "--concurrency", "64"}),
+    auto batch = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}),
                                 dir_ + "stdout", dir_ + "stderr." + std::to_string(round));
     LineCounter counter(out);
-    while (!batch.Exited() && counter.Count() < target) {
+    while (!batch->Exited() && counter.Count() < target) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     std::this_thread::sleep_for(std::chrono::microseconds(rng() % 3000));
-    if (!batch.Exited()) {
-      kill(batch.pid(), SIGKILL);
+    if (!batch->Exited()) {
+      batch->Signal(SIGKILL);
       ++kills;
     }
-    int code = batch.Wait();
+    int code = batch->Wait();
     EXPECT_TRUE(code == 128 + SIGKILL || code == 1) << "round " << round << " exit " << code;
   }
   EXPECT_GE(kills, 1);
-  testing::ChildProcess last(STRUCTURE_BINARY, Args({in, "-o", out, "--resume", "--concurrency", "64"}),
+  auto last = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}),
                              dir_ + "stdout", dir_ + "stderr.last");
-  EXPECT_EQ(last.Wait(), 1);  // stale, need-more-input and malformed lines are not ok
+  EXPECT_EQ(last->Wait(), 1);  // stale, need-more-input and malformed lines are not ok
   CheckOutput(out, want);
   auto summary = ReadFile(dir_ + "stderr.last");
   ASSERT_TRUE(summary.ok());
@@ -191,9 +202,9 @@ TEST_F(BatchCliTest, SigkillAtRandomMomentsThenResumeWritesEveryRecordExactlyOnc
 TEST_F(BatchCliTest, StdinToStdoutAndOrdered) {
   std::string in = dir_ + "in.jsonl";
   auto want = WriteInput(in, 60);
-  testing::ChildProcess batch(STRUCTURE_BINARY, Args({"--ordered", "--concurrency", "8"}),
+  auto batch = Batch(Args({"--ordered", "--concurrency", "8"}),
                               dir_ + "out.jsonl", dir_ + "stderr", in);
-  EXPECT_EQ(batch.Wait(), 1);
+  EXPECT_EQ(batch->Wait(), 1);
   CheckOutput(dir_ + "out.jsonl", want);
   auto text = ReadFile(dir_ + "out.jsonl");
   ASSERT_TRUE(text.ok());
@@ -208,14 +219,14 @@ TEST_F(BatchCliTest, StdinToStdoutAndOrdered) {
 TEST_F(BatchCliTest, AllOkExitsZeroAndRefusesToClobberOutput) {
   std::string in = dir_ + "in.jsonl", out = dir_ + "out.jsonl";
   std::ofstream(in) << "{\"id\": 1, \"prompt\": \"CASE-OK a\"}\n{\"id\": 2, \"prompt\": \"CASE-REASK b\"}\n";
-  testing::ChildProcess first(STRUCTURE_BINARY, Args({in, "-o", out}), dir_ + "stdout", dir_ + "stderr");
-  EXPECT_EQ(first.Wait(), 0);
+  auto first = Batch(Args({in, "-o", out}), dir_ + "stdout", dir_ + "stderr");
+  EXPECT_EQ(first->Wait(), 0);
   EXPECT_EQ(CountLines(out), 2u);
-  testing::ChildProcess again(STRUCTURE_BINARY, Args({in, "--output", out}), dir_ + "stdout", dir_ + "stderr");
-  EXPECT_EQ(again.Wait(), 2);
+  auto again = Batch(Args({in, "--output", out}), dir_ + "stdout", dir_ + "stderr");
+  EXPECT_EQ(again->Wait(), 2);
   EXPECT_NE(ReadFile(dir_ + "stderr")->find("--resume"), std::string::npos);
-  testing::ChildProcess resumed(STRUCTURE_BINARY, Args({in, "-o", out, "--resume"}), dir_ + "stdout", dir_ + "stderr");
-  EXPECT_EQ(resumed.Wait(), 0);
+  auto resumed = Batch(Args({in, "-o", out, "--resume"}), dir_ + "stdout", dir_ + "stderr");
+  EXPECT_EQ(resumed->Wait(), 0);
   EXPECT_EQ(CountLines(out), 2u);
   EXPECT_NE(ReadFile(dir_ + "stderr")->find("(2 resumed)"), std::string::npos) << *ReadFile(dir_ + "stderr");
 }
@@ -226,20 +237,20 @@ TEST_F(BatchCliTest, SigintStopsCleanlyAndResumeFinishes) {
     std::ofstream f(in);
     for (int i = 0; i < 200; ++i) f << "{\"id\": " << i << ", \"prompt\": \"CASE-SLOW " << i << "\"}\n";
   }
-  testing::ChildProcess batch(STRUCTURE_BINARY, Args({in, "-o", out, "--concurrency", "16"}),
+  auto batch = Batch(Args({in, "-o", out, "--concurrency", "16"}),
                               dir_ + "stdout", dir_ + "stderr");
-  while (!batch.Exited() && CountLines(out) < 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  kill(batch.pid(), SIGINT);
-  EXPECT_EQ(batch.Wait(), 130);
+  while (!batch->Exited() && CountLines(out) < 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  batch->Signal(SIGINT);
+  EXPECT_EQ(batch->Wait(), 130);
   size_t written = CountLines(out);
   EXPECT_GE(written, 1u);
   EXPECT_LT(written, 200u);
   auto err = ReadFile(dir_ + "stderr");
   EXPECT_NE(err->find("interrupted"), std::string::npos) << *err;
   EXPECT_EQ(ReadFile(out)->find("cancelled"), std::string::npos);  // in-flight calls finished
-  testing::ChildProcess resumed(STRUCTURE_BINARY, Args({in, "-o", out, "--resume", "--concurrency", "64"}),
+  auto resumed = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}),
                                 dir_ + "stdout", dir_ + "stderr");
-  EXPECT_EQ(resumed.Wait(), 0);
+  EXPECT_EQ(resumed->Wait(), 0);
   std::map<std::string, Expected> want;
   for (int i = 0; i < 200; ++i) want[std::to_string(i)] = {"ok", 1};
   // ids are integers here: key them as their decimal text

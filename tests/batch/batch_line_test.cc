@@ -43,6 +43,23 @@ TEST(BatchLine, FillsDefaultsOnlyWhereTheLineIsSilent) {
   EXPECT_EQ(own.request->tenant, "t2");
 }
 
+TEST(BatchLine, LinesWithoutASchemaShareTheDefaultInlineSchema) {
+  LineDefaults d;
+  d.schema = std::make_shared<const Json>(*ParseJson(R"({"type": "object"})"));
+  BatchLine a = ParseBatchLine(R"({"id": 1, "prompt": "p"})", 1, d);
+  BatchLine b = ParseBatchLine(R"({"id": 2, "prompt": "q", "arrayMode": false})", 2, d);
+  ASSERT_TRUE(a.error.ok() && b.error.ok()) << a.error.message() << b.error.message();
+  EXPECT_EQ(a.request->mode, pipeline::SchemaMode::kJson);
+  EXPECT_EQ(a.request->schema, d.schema);  // shared, not copied per line
+  EXPECT_EQ(b.request->schema, d.schema);
+  BatchLine own = ParseBatchLine(R"({"id": 3, "prompt": "p", "schemaName": "contact"})", 3, d);
+  ASSERT_TRUE(own.error.ok());
+  EXPECT_EQ(own.request->mode, pipeline::SchemaMode::kNamed);
+  // arrayMode is still checked against the default schema.
+  BatchLine bad = ParseBatchLine(R"({"id": 4, "prompt": "p", "arrayMode": true})", 4, d);
+  EXPECT_NE(bad.error.message().find("arrayMode"), std::string::npos) << bad.error.message();
+}
+
 TEST(BatchLine, MalformedJsonIsAnErrorKeyedByLineNumber) {
   BatchLine line = ParseBatchLine(R"({"id": "x", "prompt": )", 12, {});
   EXPECT_FALSE(line.error.ok());

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 namespace structure::pipeline {
 namespace {
 
@@ -19,14 +21,18 @@ constexpr const char* kSchema = R"({
   "additionalProperties": false
 })";
 
-LoopSpec Spec() {
-  LoopSpec spec;
-  spec.prompt = "Mike broke the build, priority seven";
-  spec.original_schema = *ParseJson(kSchema);
-  spec.provider_schema = spec.original_schema;
-  auto v = CompileSchema(spec.original_schema);
+// A loop on a hand-made plan; `edit` changes the plan before it is shared.
+LoopSpec Spec(const std::function<void(LoopPlan&)>& edit = {}) {
+  auto plan = std::make_shared<LoopPlan>();
+  plan->original_schema = *ParseJson(kSchema);
+  plan->provider_schema = plan->original_schema;
+  auto v = CompileSchema(plan->original_schema);
   EXPECT_TRUE(v.ok());
-  spec.validator = *v;
+  plan->validator = *v;
+  if (edit) edit(*plan);
+  LoopSpec spec;
+  spec.plan = plan;
+  spec.prompt = "Mike broke the build, priority seven";
   spec.model = "m";
   return spec;
 }
@@ -130,8 +136,7 @@ TEST(ContentLoopTest, NeedAnswerBecomesNeedMoreInput) {
 }
 
 TEST(ContentLoopTest, NeedToolCallBecomesNeedMoreInput) {
-  LoopSpec spec = Spec();
-  spec.need = providers::NeedChannel::kTool;
+  LoopSpec spec = Spec([](LoopPlan& p) { p.need = providers::NeedChannel::kTool; });
   LoopState st;
   const SendCall& first = AsSend(Start(spec, st));
   EXPECT_NE(first.call.system.find("call the tool \"need_more_input\""), std::string::npos);
@@ -174,8 +179,7 @@ TEST(ContentLoopTest, TruncatedAnswerIsReaskedToBeConcise) {
 }
 
 TEST(ContentLoopTest, FallbackPathFindsJsonInProseAndShowsTheSchema) {
-  LoopSpec spec = Spec();
-  spec.strict = false;
+  LoopSpec spec = Spec([](LoopPlan& p) { p.strict = false; });
   LoopState st;
   const SendCall& first = AsSend(Start(spec, st));
   EXPECT_TRUE(first.call.schema.is_null());
@@ -187,8 +191,7 @@ TEST(ContentLoopTest, FallbackPathFindsJsonInProseAndShowsTheSchema) {
 }
 
 TEST(ContentLoopTest, UnparsableAnswerBecomesAReason) {
-  LoopSpec spec = Spec();
-  spec.strict = false;
+  LoopSpec spec = Spec([](LoopPlan& p) { p.strict = false; });
   LoopState st;
   Start(spec, st);
   const SendCall& again = AsSend(OnReply(spec, st, Text("no idea")));
@@ -198,13 +201,13 @@ TEST(ContentLoopTest, UnparsableAnswerBecomesAReason) {
 }
 
 TEST(ContentLoopTest, LiftRunsBeforeValidation) {
-  LoopSpec spec = Spec();
-  spec.lift = [](const Json& v) -> Result<Json> {
-    Json out = v;
-    if (out.find("priority") && out.find("priority")->is_null()) out.erase("priority");
-    out.set("priority", 3);
-    return out;
-  };
+  LoopSpec spec = Spec([](LoopPlan& p) {
+    p.lift = [](Json out) -> Result<Json> {
+      if (out.find("priority") && out.find("priority")->is_null()) out.erase("priority");
+      out.set("priority", 3);
+      return out;
+    };
+  });
   LoopState st;
   Start(spec, st);
   const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":null})")));
@@ -224,8 +227,7 @@ TEST(ContentLoopTest, TokenBudgetEndsTheLoop) {
 }
 
 TEST(ContentLoopTest, FinalToolRejectedCallReturnsAsToolError) {
-  LoopSpec spec = Spec();
-  spec.final_tool = true;
+  LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
   LoopState st;
   Start(spec, st);
   const SendCall& again = AsSend(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":7})")));
@@ -240,8 +242,7 @@ TEST(ContentLoopTest, FinalToolRejectedCallReturnsAsToolError) {
 }
 
 TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
-  LoopSpec spec = Spec();
-  spec.final_tool = true;
+  LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
   LoopState st;
   Start(spec, st);
   const SendCall& n1 = AsSend(OnReply(spec, st, Text("I think the priority is high.")));
@@ -269,11 +270,12 @@ TEST(ContentLoopTest, SemanticCheckRejectionFeedsTheReasonLoop) {
 }
 
 TEST(ContentLoopTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
-  LoopSpec spec = Spec();
-  spec.array_mode = true;
-  spec.original_schema = *ParseJson(
-      R"({"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}})");
-  spec.validator = *CompileSchema(spec.original_schema);
+  LoopSpec spec = Spec([](LoopPlan& p) {
+    p.array_mode = true;
+    p.original_schema = *ParseJson(
+        R"({"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}})");
+    p.validator = *CompileSchema(p.original_schema);
+  });
   LoopState st;
   Start(spec, st);
   ProviderReply r = Text(R"([{"n":1},{"n":2,"s":"a,]"},{"n":)");

@@ -20,6 +20,34 @@ TEST(RequestTest, InlineSchemaObjectIsJsonModeWhateverSchemaModeSays) {
   EXPECT_EQ(*r->settings.max_loops, 4);
 }
 
+TEST(RequestTest, InlineSchemaIsSharedAndADefaultIsUsedOnlyWhenTheBodyNamesNone) {
+  auto own = Parse(R"({"prompt":"p","schema":{"type":"object"}})");
+  ASSERT_TRUE(own.ok());
+  ASSERT_NE(own->schema, nullptr);
+  EXPECT_EQ(ToJson(*own->schema), R"({"type":"object"})");
+  auto fallback = std::make_shared<const Json>(*ParseJson(R"({"type":"string"})"));
+  auto a = ParseRequest(*ParseJson(R"({"prompt":"p"})"), {}, fallback);
+  auto b = ParseRequest(*ParseJson(R"({"prompt":"q"})"), {}, fallback);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->mode, SchemaMode::kJson);
+  EXPECT_EQ(a->schema, fallback);  // the same object, not a copy
+  EXPECT_EQ(b->schema, fallback);
+  auto named = ParseRequest(*ParseJson(R"({"prompt":"p","schemaName":"contact"})"), {}, fallback);
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->mode, SchemaMode::kNamed);
+  EXPECT_EQ(named->schema, nullptr);
+}
+
+TEST(RequestTest, CheckInlineSchemaNamesWhatIsWrong) {
+  EXPECT_TRUE(CheckInlineSchema(*ParseJson(R"({"type":"object"})")).ok());
+  EXPECT_TRUE(CheckInlineSchema(Json(true)).ok());
+  EXPECT_EQ(CheckInlineSchema(Json(3)).message(), "schema: must be an object (inline JSON Schema) or a string");
+  RequestLimits limits;
+  limits.max_schema_bytes = 10;
+  EXPECT_EQ(CheckInlineSchema(*ParseJson(R"({"type":"object"})"), limits).message(),
+            "schema: is larger than 10 bytes");
+}
+
 TEST(RequestTest, StringSchemaIsNamedByDefaultAndTextWhenAsked) {
   auto named = Parse(R"({"prompt":"p","schema":"user-action-record"})");
   ASSERT_TRUE(named.ok());

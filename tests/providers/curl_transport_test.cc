@@ -57,7 +57,7 @@ HttpRequest SimCall(const std::string& base_url, const std::string& text) {
 
 TEST(CurlTransportTest, CompletesRequestsAndReusesConnections) {
   std::string error;
-  auto sim = structure::testing::SimProcess::Start(STRUCTURE_BINARY, {"--latency-ms", "5"}, &error);
+  auto sim = structure::testing::StartSim(STRUCTURE_BINARY, {"--latency-ms", "5"}, &error);
   ASSERT_TRUE(sim) << error;
   Inbox inbox;
   auto t = MakeCurlTransport(inbox.Sink());
@@ -80,7 +80,7 @@ TEST(CurlTransportTest, CompletesRequestsAndReusesConnections) {
 // connections and in a second one on kept-alive connections.
 TEST(CurlTransportTest, SpreadsTransfersOverShardsAndReusesTheirConnections) {
   std::string error;
-  auto sim = structure::testing::SimProcess::Start(STRUCTURE_BINARY, {"--latency-ms", "50"}, &error);
+  auto sim = structure::testing::StartSim(STRUCTURE_BINARY, {"--latency-ms", "50"}, &error);
   ASSERT_TRUE(sim) << error;
   Inbox inbox;
   auto t = MakeCurlTransport(inbox.Sink());
@@ -111,7 +111,7 @@ TEST(CurlTransportTest, ReportsRefusedConnectionAndTimeout) {
   EXPECT_EQ(inbox.done[0].response.status, 0);
 
   std::string error;
-  auto sim = structure::testing::SimProcess::Start(STRUCTURE_BINARY, {"--latency-ms", "3000"}, &error);
+  auto sim = structure::testing::StartSim(STRUCTURE_BINARY, {"--latency-ms", "3000"}, &error);
   ASSERT_TRUE(sim) << error;
   HttpRequest slow = SimCall(sim->base_url(), "x");
   slow.timeout_ms = 100;
@@ -128,7 +128,7 @@ TEST(CurlTransportTest, ReportsRefusedConnectionAndTimeout) {
 
 TEST(CurlTransportTest, ShutdownWithTransfersInFlightDoesNotHang) {
   std::string error;
-  auto sim = structure::testing::SimProcess::Start(STRUCTURE_BINARY, {"--latency-ms", "5000"}, &error);
+  auto sim = structure::testing::StartSim(STRUCTURE_BINARY, {"--latency-ms", "5000"}, &error);
   ASSERT_TRUE(sim) << error;
   Inbox inbox;
   auto t = MakeCurlTransport(inbox.Sink());

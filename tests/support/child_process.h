@@ -89,25 +89,26 @@ class ChildProcess {
   }
 
   ~ChildProcess() {
-    if (pid_ > 0) {
+    if (!reaped_) {
       kill(pid_, SIGKILL);
       Reap(0);
     }
     if (out_fd_ >= 0) close(out_fd_);
   }
 
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return pid_; }  // stays set after the exit; use Signal() to signal it
   int port() const { return port_; }
   std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // Signals the child unless it has been reaped (its pid may then belong to another process).
   void Signal(int sig) {
-    if (pid_ > 0) kill(pid_, sig);
+    if (!reaped_) kill(pid_, sig);
   }
 
   // True once the child has exited (does not block).
-  bool Exited() { return pid_ <= 0 || Reap(WNOHANG); }
+  bool Exited() { return reaped_ || Reap(WNOHANG); }
   // Waits for the exit: the exit code, or 128 + the signal that ended it.
   int Wait() {
-    if (pid_ > 0) Reap(0);
+    if (!reaped_) Reap(0);
     return code_;
   }
   // Waits up to `seconds`: the exit code (128 + signal), or -1 while it still runs.
@@ -120,13 +121,13 @@ class ChildProcess {
   }
   // SIGTERM, then SIGKILL after `grace`; afterwards cpu_seconds() holds its CPU time.
   void Stop(std::chrono::milliseconds grace = std::chrono::seconds(5)) {
-    if (pid_ <= 0) return;
+    if (reaped_) return;
     kill(pid_, SIGTERM);
     auto deadline = std::chrono::steady_clock::now() + grace;
     while (!Exited() && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (pid_ > 0) {
+    if (!reaped_) {
       kill(pid_, SIGKILL);
       Reap(0);
     }
@@ -149,7 +150,7 @@ class ChildProcess {
     int status = 0;
     rusage ru{};
     if (wait4(pid_, &status, options, &ru) != pid_) return false;
-    pid_ = -1;
+    reaped_ = true;
     code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     cpu_seconds_ = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
                    static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
@@ -157,6 +158,7 @@ class ChildProcess {
   }
 
   pid_t pid_;
+  bool reaped_ = false;
   int out_fd_;
   int port_ = 0;
   int code_ = -1;
