@@ -87,12 +87,12 @@ PoolRequest Call(int i, actors::Lane lane = actors::Lane::kBulk) {
 struct Env {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
-  std::unique_ptr<testing::SimProcess> sim;
+  std::unique_ptr<testing::ChildProcess> sim;
 };
 
 bool StartEnv(Env& env, const std::vector<std::string>& sim_args) {
   std::string error;
-  env.sim = testing::SimProcess::Start(STRUCTURE_BINARY_PATH, sim_args, &error);
+  env.sim = testing::StartSim(STRUCTURE_BINARY_PATH, sim_args, &error);
   if (!env.sim) {
     std::fprintf(stderr, "cannot start sim: %s\n", error.c_str());
     return false;
