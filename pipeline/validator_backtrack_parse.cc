@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/regex_escape.h"
 #include "pipeline/validator_backtrack_program.h"
 
 namespace structure::pipeline {
@@ -119,24 +120,8 @@ class Parser {
     return Add(std::move(r));
   }
 
-  static int Hex(char32_t c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  bool ReadHex(size_t n, uint32_t* v) {
-    if (i_ + n > p_.size()) return false;
-    *v = 0;
-    for (size_t k = 0; k < n; ++k) {
-      int h = Hex(p_[i_ + k]);
-      if (h < 0) return false;
-      *v = *v * 16 + h;
-    }
-    i_ += n;
-    return true;
-  }
+  static int Hex(char32_t c) { return HexDigit(c); }
+  bool ReadHex(size_t n, uint32_t* v) { return ReadHexDigits(p_, &i_, n, v); }
 
   // After a backslash: a class escape (sets *item) or one code point (sets *cp).
   bool Escape(bool in_class, ClassItem* item, uint32_t* cp, bool* is_item) {
@@ -191,16 +176,7 @@ class Parser {
           error_ = "bad \\u escape";
           return false;
         }
-        if (*cp >= 0xD800 && *cp <= 0xDBFF && i_ + 6 <= p_.size() && p_[i_] == '\\' && p_[i_ + 1] == 'u') {
-          size_t save = i_;
-          i_ += 2;
-          uint32_t low;
-          if (ReadHex(4, &low) && low >= 0xDC00 && low <= 0xDFFF) {
-            *cp = 0x10000 + ((*cp - 0xD800) << 10) + (low - 0xDC00);
-          } else {
-            i_ = save;
-          }
-        }
+        JoinSurrogatePair(p_, &i_, cp);
         return true;
       case 'c':
         if (i_ < p_.size() && ((p_[i_] >= 'a' && p_[i_] <= 'z') || (p_[i_] >= 'A' && p_[i_] <= 'Z'))) {

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "pipeline/regex_escape.h"
+
 namespace structure::pipeline {
 namespace {
 
@@ -70,25 +72,8 @@ class Translator {
     return cp;
   }
 
-  static int HexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  bool ReadHex(size_t digits, uint32_t* value) {
-    if (i_ + digits > p_.size()) return false;
-    uint32_t v = 0;
-    for (size_t k = 0; k < digits; ++k) {
-      int h = HexValue(p_[i_ + k]);
-      if (h < 0) return false;
-      v = v * 16 + h;
-    }
-    i_ += digits;
-    *value = v;
-    return true;
-  }
+  static int HexValue(char c) { return HexDigit(static_cast<unsigned char>(c)); }
+  bool ReadHex(size_t digits, uint32_t* value) { return ReadHexDigits(p_, &i_, digits, value); }
 
   // After "\u": reads XXXX, {X...}, or a surrogate pair; returns false on bad syntax.
   bool ReadUnicodeEscape(uint32_t* cp) {
@@ -107,17 +92,7 @@ class Translator {
       return true;
     }
     if (!ReadHex(4, cp)) return false;
-    if (*cp >= 0xD800 && *cp <= 0xDBFF && i_ + 6 <= p_.size() && p_[i_] == '\\' &&
-        p_[i_ + 1] == 'u') {
-      size_t save = i_;
-      i_ += 2;
-      uint32_t low;
-      if (ReadHex(4, &low) && low >= 0xDC00 && low <= 0xDFFF) {
-        *cp = 0x10000 + ((*cp - 0xD800) << 10) + (low - 0xDC00);
-      } else {
-        i_ = save;
-      }
-    }
+    JoinSurrogatePair(p_, &i_, cp);
     return true;
   }
 
