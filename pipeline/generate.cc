@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pipeline/generate_internal.h"
+#include "pipeline/json_type.h"
 #include "pipeline/regex_sample.h"
 #include "pipeline/schema_merge.h"
 #include "pipeline/schema_ref.h"
@@ -14,7 +15,6 @@
 namespace structure::pipeline {
 namespace {
 
-using detail::HasType;
 
 const char* const kAllTypes[] = {"string", "integer", "boolean", "number", "object", "array", "null"};
 
@@ -40,7 +40,7 @@ class Generator {
       std::vector<const Json*> fit;
       for (const Json& v : e->as_array())
         if (types.empty() || std::any_of(types.begin(), types.end(),
-                                         [&](const std::string& t) { return HasType(v, t); }))
+                                         [&](const std::string& t) { return HasSchemaType(v, t); }))
           fit.push_back(&v);
       if (fit.empty()) return InvalidArgument("no enum value fits the type");
       return *fit[rng_() % fit.size()];

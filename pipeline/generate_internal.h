@@ -24,7 +24,4 @@ Result<Json> GenerateString(const Json& schema, std::mt19937_64& rng, const Gene
 // A random number for a schema with type integer (integer = true) or number.
 Result<Json> GenerateNumber(const Json& schema, bool integer, std::mt19937_64& rng);
 
-// True when value has JSON Schema type `type` ("integer" accepts integral doubles).
-bool HasType(const Json& value, std::string_view type);
-
 }  // namespace structure::pipeline::detail

@@ -23,17 +23,6 @@ std::string Hex(std::mt19937_64& rng, int n) {
 
 }  // namespace
 
-bool HasType(const Json& v, std::string_view t) {
-  if (t == "null") return v.is_null();
-  if (t == "boolean") return v.is_bool();
-  if (t == "string") return v.is_string();
-  if (t == "number") return v.is_number();
-  if (t == "integer") return v.is_number() && v.is_integral();
-  if (t == "array") return v.is_array();
-  if (t == "object") return v.is_object();
-  return false;
-}
-
 std::optional<std::string> SampleFormat(std::string_view f, std::mt19937_64& rng, size_t min_len,
                                         size_t max_len) {
   int n = static_cast<int>(rng() % 9) + 1;

@@ -2,23 +2,13 @@
 
 #include <set>
 
+#include "pipeline/json_type.h"
 #include "pipeline/schema_ref.h"
 
 namespace structure::pipeline {
 namespace {
 
 constexpr int kMaxDepth = 2000;
-
-bool TypeMatches(const Json& v, const std::string& t) {
-  if (t == "null") return v.is_null();
-  if (t == "boolean") return v.is_bool();
-  if (t == "string") return v.is_string();
-  if (t == "number") return v.is_number();
-  if (t == "integer") return v.is_number() && v.is_integral();
-  if (t == "array") return v.is_array();
-  if (t == "object") return v.is_object();
-  return false;
-}
 
 bool Conforms(const Json& v, const Json& s, const Json* defs, int depth) {
   if (!s.is_object() || depth > 64) return true;
@@ -35,9 +25,9 @@ bool Conforms(const Json& v, const Json& s, const Json* defs, int depth) {
   }
   if (const Json* t = s.find("type")) {
     bool ok = false;
-    if (t->is_string()) ok = TypeMatches(v, t->as_string());
+    if (t->is_string()) ok = HasSchemaType(v, t->as_string());
     if (t->is_array())
-      for (const Json& x : t->as_array()) ok = ok || (x.is_string() && TypeMatches(v, x.as_string()));
+      for (const Json& x : t->as_array()) ok = ok || (x.is_string() && HasSchemaType(v, x.as_string()));
     if (!ok) return false;
   }
   if (const Json* e = s.find("enum"); e && e->is_array()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pipeline/json_type.h"
 #include "pipeline/lower_internal.h"
 #include "pipeline/regex_sample.h"
 #include "pipeline/schema_merge.h"
@@ -28,24 +29,6 @@ const char* const kObjectKeywords[] = {
 template <size_t N>
 bool In(const char* const (&list)[N], const std::string& k) {
   return std::find_if(list, list + N, [&](const char* x) { return k == x; }) != list + N;
-}
-
-std::string JsonTypeOf(const Json& v) {
-  switch (v.type()) {
-    case Json::Type::kNull: return "null";
-    case Json::Type::kBool: return "boolean";
-    case Json::Type::kInt: return "integer";
-    case Json::Type::kDouble: return v.is_integral() ? "integer" : "number";
-    case Json::Type::kString: return "string";
-    case Json::Type::kArray: return "array";
-    case Json::Type::kObject: return "object";
-  }
-  return "null";
-}
-
-bool ValueHasType(const Json& v, const std::string& t) {
-  std::string vt = JsonTypeOf(v);
-  return vt == t || (t == "number" && vt == "integer");
 }
 
 bool NeedsNormalize(const Json& s) {
@@ -93,11 +76,11 @@ std::vector<std::string> InferTypes(const Json& s) {
     return out;
   }
   if (const Json* c = s.find("const")) {
-    add(JsonTypeOf(*c));
+    add(SchemaTypeOf(*c));
     return out;
   }
   if (const Json* e = s.find("enum"); e && e->is_array()) {
-    for (const Json& v : e->as_array()) add(JsonTypeOf(v));
+    for (const Json& v : e->as_array()) add(SchemaTypeOf(v));
     return out;
   }
   for (const auto& [k, v] : s.as_object()) {
@@ -247,11 +230,11 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
   if (c || (e && e->is_array())) {
     Json values = Json::MakeArray();
     if (c) {
-      if (ValueHasType(*c, t) && (!e || !e->is_array() || std::any_of(e->as_array().begin(), e->as_array().end(), [&](const Json& x) { return x == *c; })))
+      if (HasSchemaType(*c, t) && (!e || !e->is_array() || std::any_of(e->as_array().begin(), e->as_array().end(), [&](const Json& x) { return x == *c; })))
         values.push_back(*c);
     } else {
       for (const Json& v : e->as_array())
-        if (ValueHasType(v, t)) values.push_back(v);
+        if (HasSchemaType(v, t)) values.push_back(v);
     }
     if (values.size() == 0) return Out{Json(), -1, true};
     size_t chars = 0;

@@ -1,6 +1,6 @@
 # Instance generator: a small library on its own so the simulator can link it alone.
 add_library(structure_generate STATIC
-  generate.cc generate_scalar.cc regex_sample.cc schema_merge.cc schema_ref.cc)
+  generate.cc generate_scalar.cc json_type.cc regex_sample.cc schema_merge.cc schema_ref.cc)
 target_link_libraries(structure_generate PUBLIC structure_base PkgConfig::RE2)
 
 # Capability profiles, the strict acceptance checker, Lower/Lift and the need channel.
