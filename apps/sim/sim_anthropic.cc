@@ -1,5 +1,4 @@
 // Anthropic messages (POST /v1/messages) as the simulator serves it.
-#include <cmath>
 
 #include "apps/sim/dialect.h"
 #include "apps/sim/wire_util.h"
@@ -127,24 +126,16 @@ Status ParseTools(const Json& body, ChatRequest& out) {
     if (t == "none") {
       call = false;
     } else if (t == "tool") {
-      const Json* name = choice->find("name");
-      if (!name || !name->is_string())
-        return InvalidArgument("tool_choice.tool.name: Field required");
-      bool found = false;
-      for (const auto& tool : out.tools) found = found || tool.name == name->as_string();
-      if (!found) {
-        return InvalidArgument("tool_choice.name: Tool '" + name->as_string() +
-                               "' not found in provided tools");
-      }
-      out.forced_tool = name->as_string();
+      STRUCTURE_RETURN_IF_ERROR(
+          ForceTool(choice->find("name"), "tool_choice.tool.name: Field required",
+                    "tool_choice.name: Tool '", "' not found in provided tools", out));
     } else if (t != "auto" && t != "any") {
       return InvalidArgument("tool_choice: Input tag '" + t +
                              "' found using 'type' does not "
                              "match any of the expected tags: 'auto', 'any', 'tool', 'none'");
     }
   }
-  if (call && out.mode == OutputMode::kText) out.mode = OutputMode::kTool;
-  if (call && !out.forced_tool.empty()) out.mode = OutputMode::kTool;
+  PreferToolCall(call, out);
   return Status::Ok();
 }
 
@@ -274,22 +265,11 @@ class AnthropicDialect final : public Dialect {
                           : "This request would exceed the rate limit for your organization of " +
                                 std::to_string(l.requests_limit) + " requests per minute.";
     auto resp = Error(429, msg);
-    int64_t secs = static_cast<int64_t>(std::ceil(l.retry_after_s));
-    switch (hint) {
-      case RetryHint::kNone:
-        break;
-      case RetryHint::kRetryAfter:
-        resp.SetHeader("retry-after", std::to_string(secs));
-        break;
-      case RetryHint::kRetryAfterMs:
-        resp.SetHeader("retry-after-ms",
-                       std::to_string(static_cast<int64_t>(std::ceil(l.retry_after_s * 1000))));
-        break;
-      case RetryHint::kRateLimitHeaders:
-        resp.SetHeader("retry-after", std::to_string(secs));
-        for (auto& h : LimitHeaders(l, true)) resp.SetHeader(h.first, h.second);
-        break;
+    // Anthropic sends retry-after along with its rate-limit headers.
+    if (hint == RetryHint::kRateLimitHeaders) {
+      SetRetryHeaders(RetryHint::kRetryAfter, l.retry_after_s, {}, resp);
     }
+    SetRetryHeaders(hint, l.retry_after_s, LimitHeaders(l, true), resp);
     return resp;
   }
 

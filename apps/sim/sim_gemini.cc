@@ -249,11 +249,9 @@ class GeminiDialect final : public Dialect {
       rating.set("category", "HARM_CATEGORY_DANGEROUS_CONTENT");
       rating.set("probability", "HIGH");
       rating.set("blocked", true);
-      Json ratings = Json::MakeArray();
-      ratings.push_back(std::move(rating));
       candidate.set("finishReason", finish);
       candidate.set("index", 0);
-      candidate.set("safetyRatings", std::move(ratings));
+      candidate.set("safetyRatings", ArrayOf(std::move(rating)));
     } else {
       Json part = Json::MakeObject();
       auto args =
@@ -266,29 +264,20 @@ class GeminiDialect final : public Dialect {
       } else {
         part.set("text", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);
       }
-      Json parts = Json::MakeArray();
-      parts.push_back(std::move(part));
       Json content = Json::MakeObject();
-      content.set("parts", std::move(parts));
+      content.set("parts", ArrayOf(std::move(part)));
       content.set("role", "model");
       candidate.set("content", std::move(content));
       candidate.set("finishReason", finish);
       candidate.set("index", 0);
     }
-    Json candidates = Json::MakeArray();
-    candidates.push_back(std::move(candidate));
     Json detail = Json::MakeObject();
     detail.set("modality", "TEXT");
     detail.set("tokenCount", usage.input_tokens);
-    Json details = Json::MakeArray();
-    details.push_back(std::move(detail));
-    Json um = Json::MakeObject();
-    um.set("promptTokenCount", usage.input_tokens);
-    um.set("candidatesTokenCount", usage.output_tokens);
-    um.set("totalTokenCount", usage.input_tokens + usage.output_tokens);
-    um.set("promptTokensDetails", std::move(details));
+    Json um = TokenCounts(usage, "promptTokenCount", "candidatesTokenCount", "totalTokenCount");
+    um.set("promptTokensDetails", ArrayOf(std::move(detail)));
     Json body = Json::MakeObject();
-    body.set("candidates", std::move(candidates));
+    body.set("candidates", ArrayOf(std::move(candidate)));
     body.set("usageMetadata", std::move(um));
     body.set("modelVersion", req.model);
     body.set("responseId", MakeId("", id_seed));
@@ -331,17 +320,12 @@ class GeminiDialect final : public Dialect {
       info.set("@type", "type.googleapis.com/google.rpc.RetryInfo");
       info.set("retryDelay",
                std::to_string(static_cast<int64_t>(std::ceil(l.retry_after_s))) + "s");
-      Json details = Json::MakeArray();
-      details.push_back(std::move(info));
-      err.set("details", std::move(details));
+      err.set("details", ArrayOf(std::move(info)));
     }
     Json body = Json::MakeObject();
     body.set("error", std::move(err));
     auto resp = http::JsonResponse(429, ToJson(body, true));
-    if (hint == RetryHint::kRetryAfter) {
-      resp.SetHeader("retry-after",
-                     std::to_string(static_cast<int64_t>(std::ceil(l.retry_after_s))));
-    }
+    if (hint == RetryHint::kRetryAfter) SetRetryHeaders(hint, l.retry_after_s, {}, resp);
     return resp;
   }
 };

@@ -1,5 +1,4 @@
 // Ollama chat (POST /api/chat) as the simulator serves it, streaming (NDJSON) or not.
-#include <cmath>
 
 #include "apps/sim/dialect.h"
 #include "apps/sim/wire_util.h"
@@ -61,7 +60,7 @@ Status ParseTools(const Json& body, ChatRequest& out) {
     const Json* params = fn->find("parameters");
     out.tools.push_back({name->as_string(), params ? *params : Json::MakeObject()});
   }
-  if (!out.tools.empty() && out.mode == OutputMode::kText) out.mode = OutputMode::kTool;
+  PreferToolCall(!out.tools.empty(), out);
   return Status::Ok();
 }
 
@@ -117,9 +116,7 @@ class OllamaDialect final : public Dialect {
       fn.set("arguments", std::move(*args));
       Json call = Json::MakeObject();
       call.set("function", std::move(fn));
-      Json calls = Json::MakeArray();
-      calls.push_back(std::move(call));
-      message.set("tool_calls", std::move(calls));
+      message.set("tool_calls", ArrayOf(std::move(call)));
     } else {
       // Ollama has no refusal signal: a declining model simply says so in the content.
       message.set("content", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);
@@ -171,13 +168,9 @@ class OllamaDialect final : public Dialect {
 
   http::HttpResponse RateLimited(const LimitSnapshot& l, RetryHint hint) const override {
     auto resp = Error(429, "too many requests, please try again later");
-    if (hint == RetryHint::kRetryAfter || hint == RetryHint::kRateLimitHeaders) {
-      resp.SetHeader("retry-after",
-                     std::to_string(static_cast<int64_t>(std::ceil(l.retry_after_s))));
-    } else if (hint == RetryHint::kRetryAfterMs) {
-      resp.SetHeader("retry-after-ms",
-                     std::to_string(static_cast<int64_t>(std::ceil(l.retry_after_s * 1000))));
-    }
+    // Ollama has no rate-limit headers: it says retry-after instead.
+    SetRetryHeaders(hint == RetryHint::kRateLimitHeaders ? RetryHint::kRetryAfter : hint,
+                    l.retry_after_s, {}, resp);
     return resp;
   }
 };

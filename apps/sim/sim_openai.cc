@@ -1,6 +1,5 @@
 // OpenAI chat completions (POST /v1/chat/completions) as the simulator serves it.
 #include <cctype>
-#include <cmath>
 
 #include "apps/sim/dialect.h"
 #include "apps/sim/wire_util.h"
@@ -170,20 +169,11 @@ Status ParseTools(const Json& body, ChatRequest& out) {
     }
   } else if (choice && choice->is_object()) {
     const Json* fn = choice->find("function");
-    const Json* name = fn ? fn->find("name") : nullptr;
-    if (!name || !name->is_string()) {
-      return InvalidArgument("Missing required parameter: 'tool_choice.function.name'.");
-    }
-    bool found = false;
-    for (const auto& t : out.tools) found = found || t.name == name->as_string();
-    if (!found) {
-      return InvalidArgument("Invalid value for 'tool_choice': function '" + name->as_string() +
-                             "' not found in 'tools'.");
-    }
-    out.forced_tool = name->as_string();
+    STRUCTURE_RETURN_IF_ERROR(ForceTool(
+        fn ? fn->find("name") : nullptr, "Missing required parameter: 'tool_choice.function.name'.",
+        "Invalid value for 'tool_choice': function '", "' not found in 'tools'.", out));
   }
-  if (call && out.mode == OutputMode::kText) out.mode = OutputMode::kTool;
-  if (call && !out.forced_tool.empty()) out.mode = OutputMode::kTool;
+  PreferToolCall(call, out);
   return Status::Ok();
 }
 
@@ -268,9 +258,7 @@ class OpenAiDialect final : public Dialect {
       fn.set("name", a.tool_name);
       fn.set("arguments", a.tool_arguments);
       call.set("function", std::move(fn));
-      Json calls = Json::MakeArray();
-      calls.push_back(std::move(call));
-      message.set("tool_calls", std::move(calls));
+      message.set("tool_calls", ArrayOf(std::move(call)));
       // A call forced by name finishes with "stop", as the real API does.
       if (!a.truncated) finish = req.forced_tool.empty() ? "tool_calls" : "stop";
     } else if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) {
@@ -286,13 +274,8 @@ class OpenAiDialect final : public Dialect {
     choice.set("message", std::move(message));
     choice.set("logprobs", nullptr);
     choice.set("finish_reason", finish);
-    Json choices = Json::MakeArray();
-    choices.push_back(std::move(choice));
 
-    Json u = Json::MakeObject();
-    u.set("prompt_tokens", usage.input_tokens);
-    u.set("completion_tokens", usage.output_tokens);
-    u.set("total_tokens", usage.input_tokens + usage.output_tokens);
+    Json u = TokenCounts(usage, "prompt_tokens", "completion_tokens", "total_tokens");
     Json ptd = Json::MakeObject();
     ptd.set("cached_tokens", 0);
     ptd.set("audio_tokens", 0);
@@ -309,7 +292,7 @@ class OpenAiDialect final : public Dialect {
     body.set("object", "chat.completion");
     body.set("created", UnixNow());
     body.set("model", req.model);
-    body.set("choices", std::move(choices));
+    body.set("choices", ArrayOf(std::move(choice)));
     body.set("usage", std::move(u));
     body.set("service_tier", "default");
     body.set("system_fingerprint", "fp_structure_sim");
@@ -368,7 +351,7 @@ class OpenAiDialect final : public Dialect {
                       std::to_string(limit) + ". Please try again in " +
                       GoDuration(l.retry_after_s) + ".";
     auto resp = Error(429, msg, what);
-    AddRetryHint(resp, l, hint);
+    SetRetryHeaders(hint, l.retry_after_s, LimitHeaders(l, true), resp);
     return resp;
   }
 
@@ -380,24 +363,6 @@ class OpenAiDialect final : public Dialect {
       resp.body = ToJson(*parsed);
     }
     return resp;
-  }
-
-  void AddRetryHint(http::HttpResponse& resp, const LimitSnapshot& l, RetryHint hint) const {
-    switch (hint) {
-      case RetryHint::kNone:
-        break;
-      case RetryHint::kRetryAfter:
-        resp.SetHeader("retry-after",
-                       std::to_string(static_cast<int64_t>(std::ceil(l.retry_after_s))));
-        break;
-      case RetryHint::kRetryAfterMs:
-        resp.SetHeader("retry-after-ms",
-                       std::to_string(static_cast<int64_t>(std::ceil(l.retry_after_s * 1000))));
-        break;
-      case RetryHint::kRateLimitHeaders:
-        for (auto& h : LimitHeaders(l, true)) resp.SetHeader(h.first, h.second);
-        break;
-    }
   }
 };
 

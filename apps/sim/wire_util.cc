@@ -100,4 +100,56 @@ Status RejectStreaming(const Json& body, std::string_view what) {
   return Status::Ok();
 }
 
+Status ForceTool(const Json* name, std::string_view missing, std::string_view unknown_before,
+                 std::string_view unknown_after, ChatRequest& out) {
+  if (!name || !name->is_string()) return InvalidArgument(std::string(missing));
+  const std::string& wanted = name->as_string();
+  for (const auto& tool : out.tools) {
+    if (tool.name == wanted) {
+      out.forced_tool = wanted;
+      return Status::Ok();
+    }
+  }
+  return InvalidArgument(std::string(unknown_before) + wanted + std::string(unknown_after));
+}
+
+void PreferToolCall(bool call, ChatRequest& out) {
+  if (call && (out.mode == OutputMode::kText || !out.forced_tool.empty())) {
+    out.mode = OutputMode::kTool;
+  }
+}
+
+void SetRetryHeaders(RetryHint hint, double retry_after_s,
+                     const std::vector<http::Header>& limit_headers, http::HttpResponse& resp) {
+  switch (hint) {
+    case RetryHint::kNone:
+      break;
+    case RetryHint::kRetryAfter:
+      resp.SetHeader("retry-after", std::to_string(static_cast<int64_t>(std::ceil(retry_after_s))));
+      break;
+    case RetryHint::kRetryAfterMs:
+      resp.SetHeader("retry-after-ms",
+                     std::to_string(static_cast<int64_t>(std::ceil(retry_after_s * 1000))));
+      break;
+    case RetryHint::kRateLimitHeaders:
+      for (const auto& h : limit_headers) resp.SetHeader(h.first, h.second);
+      break;
+  }
+}
+
+Json ArrayOf(Json item) {
+  Json array = Json::MakeArray();
+  array.push_back(std::move(item));
+  return array;
+}
+
+Json TokenCounts(const Usage& usage, std::string_view input_key, std::string_view output_key,
+                 std::string_view total_key) {
+  Json counts = Json::MakeObject();
+  counts.set(input_key, usage.input_tokens);
+  counts.set(output_key, usage.output_tokens);
+  counts.set(total_key, usage.input_tokens + usage.output_tokens);
+  return counts;
+}
+
 }  // namespace structure::sim

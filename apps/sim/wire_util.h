@@ -1,11 +1,14 @@
-// Small helpers shared by the simulator's wire formats: reading message content, ids, times.
+// Small helpers shared by the simulator's wire formats: reading message content and tool
+// choices, ids, times, and the pieces of a reply.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "apps/http/http_message.h"
+#include "apps/sim/dialect.h"
 #include "base/json.h"
 
 namespace structure::sim {
@@ -36,5 +39,27 @@ Status RejectStreaming(const Json& body, std::string_view what);
 
 // Parses the body as a JSON object; kInvalidArgument with the parser's message otherwise.
 Result<Json> ParseBodyObject(std::string_view body);
+
+// Sets out.forced_tool from the name member of a tool_choice that forces one tool (`name`,
+// nullptr when absent). kInvalidArgument with `missing` when it is not a string, and with
+// unknown_before + name + unknown_after when out.tools declares no tool of that name.
+Status ForceTool(const Json* name, std::string_view missing, std::string_view unknown_before,
+                 std::string_view unknown_after, ChatRequest& out);
+
+// Makes the answer a tool call when `call` allows one and the request asks for no other output
+// or forces a tool.
+void PreferToolCall(bool call, ChatRequest& out);
+
+// The headers an injected 429 carries for `hint`: kRetryAfter "retry-after" (whole seconds,
+// rounded up), kRetryAfterMs "retry-after-ms", kRateLimitHeaders `limit_headers`, kNone none.
+void SetRetryHeaders(RetryHint hint, double retry_after_s,
+                     const std::vector<http::Header>& limit_headers, http::HttpResponse& resp);
+
+// [item]: replies wrap their one choice, candidate, part or call in an array.
+Json ArrayOf(Json item);
+
+// {input_key: in, output_key: out, total_key: in + out}: a reply's token counts.
+Json TokenCounts(const Usage& usage, std::string_view input_key, std::string_view output_key,
+                 std::string_view total_key);
 
 }  // namespace structure::sim

@@ -1,6 +1,7 @@
 #include "apps/structure/args.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 
 namespace structure::apps {
@@ -98,6 +99,23 @@ std::string Usage(const std::string& usage_line, const std::string& description,
   }
   out += "  --help                 show this help\n";
   return out;
+}
+
+std::optional<Args> ParseOrHelp(const std::string& command, const std::vector<std::string>& args,
+                                const std::vector<FlagSpec>& spec, const std::string& usage_line,
+                                const std::string& description, int& exit_code) {
+  auto parsed = Args::Parse(args, spec);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "structure %s: %s\n", command.c_str(), parsed.status().message().c_str());
+    exit_code = 2;
+    return std::nullopt;
+  }
+  if (parsed->help()) {
+    std::printf("%s", Usage(usage_line, description, spec).c_str());
+    exit_code = 0;
+    return std::nullopt;
+  }
+  return std::move(*parsed);
 }
 
 }  // namespace structure::apps

@@ -34,22 +34,6 @@ int Fail(const std::string& message) {
   return 2;
 }
 
-int PrintUsage(const std::vector<FlagSpec>& spec) {
-  std::printf("%s", Usage(
-      "structure batch [IN.jsonl] [-o OUT.jsonl] [--concurrency K] [--ordered] [--resume] [flags]",
-      "Runs one structure call per input line and writes one result line per record.\n"
-      "Input line: {\"id\": ..., \"prompt\": ..., \"schema\" | \"schemaName\" | \"schemaText\": ...,\n"
-      "\"maxLoops\"?, \"tenant\"?, \"project\"?, ...}; missing fields take the flag defaults below.\n"
-      "Output line: {\"id\": ..., \"status\": ..., \"data\" | \"need\" | \"errors\": ..., ...} ({\"line\": N}\n"
-      "when the input line has no id). Reads stdin without IN, writes stdout without -o. Each\n"
-      "result is appended as soon as it completes, so a killed job loses nothing: rerun it with\n"
-      "--resume to skip the records already in OUT. Ctrl-C stops reading and waits for the calls\n"
-      "in flight; a second Ctrl-C cancels them (recorded as cancelled, rerun by --resume).\n"
-      "Exit 0 all ok, 1 some record not ok, 2 bad usage or output error, 130 interrupted.",
-      spec).c_str());
-  return 0;
-}
-
 // Args parses long flags only; -o is the conventional short form of --output.
 std::vector<std::string> TranslateShortFlags(const std::vector<std::string>& argv) {
   std::vector<std::string> out;
@@ -129,9 +113,21 @@ int RunBatch(const std::vector<std::string>& raw) {
       {"priority", true, "interactive|bulk: default priority (default bulk)"},
   };
   AddEngineFlags(spec);
-  auto args = Args::Parse(TranslateShortFlags(raw), spec);
-  if (!args.ok()) return Fail(args.status().message());
-  if (args->help()) return PrintUsage(spec);
+  int exit_code = 0;
+  auto args = ParseOrHelp(
+      "batch", TranslateShortFlags(raw), spec,
+      "structure batch [IN.jsonl] [-o OUT.jsonl] [--concurrency K] [--ordered] [--resume] [flags]",
+      "Runs one structure call per input line and writes one result line per record.\n"
+      "Input line: {\"id\": ..., \"prompt\": ..., \"schema\" | \"schemaName\" | \"schemaText\": ...,\n"
+      "\"maxLoops\"?, \"tenant\"?, \"project\"?, ...}; missing fields take the flag defaults below.\n"
+      "Output line: {\"id\": ..., \"status\": ..., \"data\" | \"need\" | \"errors\": ..., ...} ({\"line\": N}\n"
+      "when the input line has no id). Reads stdin without IN, writes stdout without -o. Each\n"
+      "result is appended as soon as it completes, so a killed job loses nothing: rerun it with\n"
+      "--resume to skip the records already in OUT. Ctrl-C stops reading and waits for the calls\n"
+      "in flight; a second Ctrl-C cancels them (recorded as cancelled, rerun by --resume).\n"
+      "Exit 0 all ok, 1 some record not ok, 2 bad usage or output error, 130 interrupted.",
+      exit_code);
+  if (!args) return exit_code;
   if (args->positional().size() > 1) return Fail("unexpected argument '" + args->positional()[1] + "'");
   if (args->has("output") && args->has("out")) return Fail("give one of --output, --out");
   std::string out_path = args->has("output") ? args->get("output") : args->get("out");

@@ -12,20 +12,13 @@ namespace {
 int RunConfigCheck(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
       {"config", true, "FILE: the config file (same as the positional FILE)"}};
-  auto parsed = Args::Parse(args, spec);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "structure config check: %s\n", parsed.status().message().c_str());
-    return 2;
-  }
-  if (parsed->help()) {
-    std::printf("%s", Usage("structure config check [FILE]",
+  int exit_code = 0;
+  auto parsed = ParseOrHelp("config check", args, spec, "structure config check [FILE]",
                             "Checks a TOML config file (or the built-in defaults when none is "
                             "given) and prints the\neffective configuration as JSON. API keys are "
                             "never printed, only whether their variable is set.",
-                            spec)
-                          .c_str());
-    return 0;
-  }
+                            exit_code);
+  if (!parsed) return exit_code;
   std::string path = parsed->get("config");
   if (path.empty() && !parsed->positional().empty()) path = parsed->positional()[0];
   if (parsed->positional().size() > 1) {

@@ -21,18 +21,15 @@ int RunMcp(const std::vector<std::string>& argv) {
       {"project", true, "ID: project scope of every call (needs --tenant)"},
   };
   AddEngineFlags(spec);
-  auto args = Args::Parse(argv, spec);
-  if (!args.ok()) return Fail(args.status().message());
-  if (args->help()) {
-    std::printf("%s", Usage("structure mcp [--config FILE] [--tenant ID [--project ID]] [flags]",
-                            "Serves the MCP tools 'structure' and 'list_schemas' over stdio "
-                            "(JSON-RPC 2.0,\none message per line, protocol revision 2025-06-18). "
-                            "Logs go to stderr. Ends at\nEOF on stdin after answering the calls "
-                            "under way.",
-                            spec)
-                          .c_str());
-    return 0;
-  }
+  int exit_code = 0;
+  auto args = ParseOrHelp("mcp", argv, spec,
+                          "structure mcp [--config FILE] [--tenant ID [--project ID]] [flags]",
+                          "Serves the MCP tools 'structure' and 'list_schemas' over stdio "
+                          "(JSON-RPC 2.0,\none message per line, protocol revision 2025-06-18). "
+                          "Logs go to stderr. Ends at\nEOF on stdin after answering the calls "
+                          "under way.",
+                          exit_code);
+  if (!args) return exit_code;
   if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
   if (args->has("project") && !args->has("tenant")) return Fail("--project needs --tenant");
   server::ServerConfig ignored;

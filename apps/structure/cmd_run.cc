@@ -8,19 +8,6 @@
 namespace structure::apps {
 namespace {
 
-int Usage(const std::vector<FlagSpec>& spec) {
-  std::printf("%s", apps::Usage(
-      "structure run (--prompt TEXT | --prompt-file F) (--schema FILE | --schema-name NAME | "
-      "--schema-text TEXT) [flags]",
-      "Turns the prompt into one JSON object valid against the schema and prints the result:\n"
-      "{\"status\": \"ok\" | \"need-more-input\" | \"stale\" | \"error\", \"data\" | \"need\" | "
-      "\"errors\", ...}.\nExit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage. Without "
-      "--config the\nbuilt-in simulator provider at 127.0.0.1:8089 is called (start it with "
-      "`structure sim`).",
-      spec).c_str());
-  return 0;
-}
-
 int ExitCode(pipeline::Outcome o) {
   switch (o) {
     case pipeline::Outcome::kOk: return 0;
@@ -51,9 +38,18 @@ int RunRun(const std::vector<std::string>& argv) {
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
   };
   AddEngineFlags(spec);
-  auto args = Args::Parse(argv, spec);
-  if (!args.ok()) return Fail(args.status().message());
-  if (args->help()) return Usage(spec);
+  int exit_code = 0;
+  auto args = ParseOrHelp(
+      "run", argv, spec,
+      "structure run (--prompt TEXT | --prompt-file F) (--schema FILE | --schema-name NAME | "
+      "--schema-text TEXT) [flags]",
+      "Turns the prompt into one JSON object valid against the schema and prints the result:\n"
+      "{\"status\": \"ok\" | \"need-more-input\" | \"stale\" | \"error\", \"data\" | \"need\" | "
+      "\"errors\", ...}.\nExit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage. Without "
+      "--config the\nbuilt-in simulator provider at 127.0.0.1:8089 is called (start it with "
+      "`structure sim`).",
+      exit_code);
+  if (!args) return exit_code;
   if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
 
   Json body = Json::MakeObject();

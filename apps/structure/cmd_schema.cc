@@ -21,71 +21,49 @@ struct Input {
   Json schema;
 };
 
-// Exit code 2 and a message on stderr for anything that is not a usable request.
-int Load(const char* cmd, const std::vector<std::string>& args, Input& in, bool& help) {
-  auto parsed = Args::Parse(args, kSpec);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "structure %s: %s\n", cmd, parsed.status().message().c_str());
-    return 2;
-  }
-  help = parsed->help();
-  if (help) return 0;
-  if (parsed->positional().size() != 1) {
-    std::fprintf(stderr, "structure %s: expected exactly one FILE\n", cmd);
-    return 2;
-  }
-  Result<pipeline::Profile> profile = pipeline::FindProfile(parsed->get("provider", "openai-strict"));
-  if (profile.ok() && parsed->has("override")) {
-    Result<Json> o = ParseJson(parsed->get("override"), {.max_depth = 16, .source = "--override"});
-    if (!o.ok()) {
-      std::fprintf(stderr, "structure %s: %s\n", cmd, o.status().message().c_str());
-      return 2;
-    }
-    profile = pipeline::ApplyProfileOverrides(std::move(*profile), *o);
-  }
-  if (!profile.ok()) {
-    std::fprintf(stderr, "structure %s: %s\n", cmd, profile.status().message().c_str());
-    return 2;
-  }
-  const std::string& path = parsed->positional()[0];
-  Result<std::string> text = ReadFile(path);
-  if (!text.ok()) {
-    std::fprintf(stderr, "structure %s: %s\n", cmd, text.status().message().c_str());
-    return 2;
-  }
-  Result<Json> schema = ParseJson(*text, {.max_depth = 512, .source = path});
-  if (!schema.ok()) {
-    std::fprintf(stderr, "structure %s: %s\n", cmd, schema.status().message().c_str());
-    return 2;
-  }
-  Status shape = pipeline::CheckIsSchema(*schema);
-  if (!shape.ok()) {
-    std::fprintf(stderr, "structure %s: %s: %s\n", cmd, path.c_str(), shape.message().c_str());
-    return 2;
-  }
-  in.profile = std::move(*profile);
-  in.schema = std::move(*schema);
-  return 0;
+int Fail(const char* cmd, const std::string& message) {
+  std::fprintf(stderr, "structure %s: %s\n", cmd, message.c_str());
+  return 2;
 }
 
-int RunLower(const std::vector<std::string>& args) {
-  Input in;
-  bool help = false;
-  if (int rc = Load("schema lower", args, in, help); rc != 0) return rc;
-  if (help) {
-    std::printf("%s", Usage("structure schema lower --provider PROFILE FILE",
-                            "Lowers a JSON Schema into the form the provider's strict mode accepts "
-                            "and prints\n{\"mode\",\"providerSchema\",\"dropped\",\"reason\"}. Exit 0 "
-                            "when handled (strict or fallback), 2 when FILE is not a schema.",
-                            kSpec)
-                          .c_str());
-    return 0;
+// The profile and the schema FILE the parsed arguments name; errors are a usage problem.
+Result<Input> ReadInput(const Args& parsed) {
+  if (parsed.positional().size() != 1) return InvalidArgument("expected exactly one FILE");
+  Result<pipeline::Profile> profile =
+      pipeline::FindProfile(parsed.get("provider", "openai-strict"));
+  if (profile.ok() && parsed.has("override")) {
+    Result<Json> o = ParseJson(parsed.get("override"), {.max_depth = 16, .source = "--override"});
+    if (!o.ok()) return o.status();
+    profile = pipeline::ApplyProfileOverrides(std::move(*profile), *o);
   }
+  if (!profile.ok()) return profile.status();
+  const std::string& path = parsed.positional()[0];
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  Result<Json> schema = ParseJson(*text, {.max_depth = 512, .source = path});
+  if (!schema.ok()) return schema.status();
+  Status shape = pipeline::CheckIsSchema(*schema);
+  if (!shape.ok()) return InvalidArgument(path + ": " + shape.message());
+  return Input{std::move(*profile), std::move(*schema)};
+}
+
+// `structure <cmd> --provider PROFILE FILE`: parses the arguments, reads the input they name and
+// runs `act` on it.
+int RunOnInput(const char* cmd, const std::vector<std::string>& args, int (*act)(const Input&),
+               const std::string& description) {
+  int exit_code = 0;
+  auto parsed =
+      ParseOrHelp(cmd, args, kSpec, "structure " + std::string(cmd) + " --provider PROFILE FILE",
+                  description, exit_code);
+  if (!parsed) return exit_code;
+  Result<Input> in = ReadInput(*parsed);
+  if (!in.ok()) return Fail(cmd, in.status().message());
+  return act(*in);
+}
+
+int PrintLowered(const Input& in) {
   Result<pipeline::Lowered> l = pipeline::Lower(in.schema, in.profile);
-  if (!l.ok()) {
-    std::fprintf(stderr, "structure schema lower: %s\n", l.status().message().c_str());
-    return 2;
-  }
+  if (!l.ok()) return Fail("schema lower", l.status().message());
   Json out = Json::MakeObject();
   out.set("mode", Json(l->strict ? "strict" : "fallback"));
   out.set("providerSchema", l->provider_schema);
@@ -98,19 +76,7 @@ int RunLower(const std::vector<std::string>& args) {
   return 0;
 }
 
-int RunCheck(const std::vector<std::string>& args) {
-  Input in;
-  bool help = false;
-  if (int rc = Load("schema check", args, in, help); rc != 0) return rc;
-  if (help) {
-    std::printf("%s", Usage("structure schema check --provider PROFILE FILE",
-                            "Says whether the provider would accept the schema as it is, and if "
-                            "not, every reason.\nPrints {\"accepted\",\"reasons\"}; exit 0 when "
-                            "accepted, 1 when not, 2 when FILE is not a schema.",
-                            kSpec)
-                          .c_str());
-    return 0;
-  }
+int PrintChecked(const Input& in) {
   std::vector<std::string> reasons = pipeline::CheckProviderSchema(in.schema, in.profile);
   Json list = Json::MakeArray();
   for (const std::string& r : reasons) list.push_back(Json(r));
@@ -119,6 +85,20 @@ int RunCheck(const std::vector<std::string>& args) {
   out.set("reasons", std::move(list));
   std::printf("%s\n", ToJson(out, true).c_str());
   return reasons.empty() ? 0 : 1;
+}
+
+int RunLower(const std::vector<std::string>& args) {
+  return RunOnInput("schema lower", args, PrintLowered,
+                    "Lowers a JSON Schema into the form the provider's strict mode accepts "
+                    "and prints\n{\"mode\",\"providerSchema\",\"dropped\",\"reason\"}. Exit 0 "
+                    "when handled (strict or fallback), 2 when FILE is not a schema.");
+}
+
+int RunCheck(const std::vector<std::string>& args) {
+  return RunOnInput("schema check", args, PrintChecked,
+                    "Says whether the provider would accept the schema as it is, and if "
+                    "not, every reason.\nPrints {\"accepted\",\"reasons\"}; exit 0 when "
+                    "accepted, 1 when not, 2 when FILE is not a schema.");
 }
 
 }  // namespace

@@ -21,19 +21,16 @@ int RunServe(const std::vector<std::string>& argv) {
                               "(default: the [server] table of --config)"},
   };
   AddEngineFlags(spec);
-  auto args = Args::Parse(argv, spec);
-  if (!args.ok()) return Fail(args.status().message());
-  if (args->help()) {
-    std::printf("%s", Usage("structure serve [--config FILE] [--listen HOST:PORT] [flags]",
-                            "Serves the HTTP JSON API: POST /v1/structure, /v1/schemas, /healthz, "
-                            "/metrics,\n/v1/openapi.json. API keys, tenants and limits come from "
-                            "the [server] table\n(see examples/server.toml). Prints \"listening on "
-                            "HOST:PORT\" first; SIGTERM stops\naccepting, finishes calls under way "
-                            "and exits 0.",
-                            spec)
-                          .c_str());
-    return 0;
-  }
+  int exit_code = 0;
+  auto args = ParseOrHelp("serve", argv, spec,
+                          "structure serve [--config FILE] [--listen HOST:PORT] [flags]",
+                          "Serves the HTTP JSON API: POST /v1/structure, /v1/schemas, /healthz, "
+                          "/metrics,\n/v1/openapi.json. API keys, tenants and limits come from "
+                          "the [server] table\n(see examples/server.toml). Prints \"listening on "
+                          "HOST:PORT\" first; SIGTERM stops\naccepting, finishes calls under way "
+                          "and exits 0.",
+                          exit_code);
+  if (!args) return exit_code;
   if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
   server::ServerConfig config;
   auto options = server::EngineOptionsWithServerTable(argv, spec, *args, &config);

@@ -119,22 +119,16 @@ void RaiseFileLimit() {
 }
 
 int RunSim(const std::vector<std::string>& args) {
-  auto parsed = Args::Parse(args, Spec());
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "structure sim: %s\n", parsed.status().message().c_str());
-    return 2;
-  }
-  if (parsed->help()) {
-    std::printf("%s", Usage("structure sim [--port N] [--scenario FILE] [flags]",
-                            "Serves simulated OpenAI (/v1/chat/completions), Anthropic "
-                            "(/v1/messages), Gemini\n(/v1beta/models/M:generateContent) and "
-                            "Ollama (/api/chat) endpoints on loopback, plus\nGET /stats. Prints "
-                            "'listening on HOST:PORT' first. Stops on SIGINT/SIGTERM.\nSee "
-                            "docs/simulator.md for the scenario format.",
-                            Spec())
-                          .c_str());
-    return 0;
-  }
+  int exit_code = 0;
+  auto parsed =
+      ParseOrHelp("sim", args, Spec(), "structure sim [--port N] [--scenario FILE] [flags]",
+                  "Serves simulated OpenAI (/v1/chat/completions), Anthropic "
+                  "(/v1/messages), Gemini\n(/v1beta/models/M:generateContent) and "
+                  "Ollama (/api/chat) endpoints on loopback, plus\nGET /stats. Prints "
+                  "'listening on HOST:PORT' first. Stops on SIGINT/SIGTERM.\nSee "
+                  "docs/simulator.md for the scenario format.",
+                  exit_code);
+  if (!parsed) return exit_code;
   auto options = BuildOptions(*parsed);
   if (!options.ok()) {
     std::fprintf(stderr, "structure sim: %s\n", options.status().message().c_str());

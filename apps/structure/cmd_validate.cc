@@ -35,21 +35,15 @@ int RunValidate(const std::vector<std::string>& args) {
       {"no-format", false, "treat `format` as an annotation instead of an assertion"},
       {"first-error", false, "report only the first error of each instance (faster)"},
       {"strict", false, "reject schemas with malformed keywords instead of skipping them"}};
-  auto parsed = Args::Parse(args, spec);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "structure validate: %s\n", parsed.status().message().c_str());
-    return 2;
-  }
-  if (parsed->help()) {
-    std::printf("%s", Usage("structure validate --schema FILE < instances.jsonl",
-                            "Validates one JSON value per stdin line against the schema and prints one line per\n"
-                            "value: {\"valid\":true} or {\"valid\":false,\"errors\":[...]}. A line that is not JSON\n"
-                            "is reported as {\"valid\":false,\"error\":\"...\"}. Exit 0 when every value is valid,\n"
-                            "1 when any is not, 2 for a bad schema or usage.",
-                            spec)
-                          .c_str());
-    return 0;
-  }
+  int exit_code = 0;
+  auto parsed = ParseOrHelp(
+      "validate", args, spec, "structure validate --schema FILE < instances.jsonl",
+      "Validates one JSON value per stdin line against the schema and prints one line per\n"
+      "value: {\"valid\":true} or {\"valid\":false,\"errors\":[...]}. A line that is not JSON\n"
+      "is reported as {\"valid\":false,\"error\":\"...\"}. Exit 0 when every value is valid,\n"
+      "1 when any is not, 2 for a bad schema or usage.",
+      exit_code);
+  if (!parsed) return exit_code;
   if (!parsed->has("schema") || !parsed->positional().empty()) {
     std::fprintf(stderr, "structure validate: --schema FILE is required (instances come from stdin)\n");
     return 2;

@@ -8,14 +8,10 @@ namespace structure::apps {
 namespace {
 
 int RunVersion(const std::vector<std::string>& args) {
-  auto parsed = Args::Parse(args, {});
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "structure version: %s\n", parsed.status().message().c_str());
-    return 2;
-  }
-  if (parsed->help()) {
-    std::printf("%s", Usage("structure version", "Prints the version of structure.", {}).c_str());
-    return 0;
+  int exit_code = 0;
+  if (!ParseOrHelp("version", args, {}, "structure version", "Prints the version of structure.",
+                   exit_code)) {
+    return exit_code;
   }
   std::printf("structure %s\n", STRUCTURE_VERSION);
   return 0;

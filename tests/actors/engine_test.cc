@@ -12,6 +12,8 @@
 
 #include "registry/schema_registry.h"
 #include "tests/actors/sim_process.h"
+#include "tests/support/engine_fixture.h"
+#include "tests/support/ticket_schema.h"
 
 namespace structure {
 namespace {
@@ -52,15 +54,7 @@ profile = "json"
 "default:analyze" = "openai"
 )";
 
-constexpr const char* kSchema = R"({
-  "type": "object",
-  "properties": {
-    "name": {"type": "string"},
-    "priority": {"type": "integer", "minimum": 1, "maximum": 5}
-  },
-  "required": ["name", "priority"],
-  "additionalProperties": false
-})";
+constexpr const char* kSchema = testing::kTicketSchemaText;
 
 std::string HttpGet(const std::string& url) {
   std::string body;
@@ -76,33 +70,22 @@ std::string HttpGet(const std::string& url) {
   return body;
 }
 
-class EngineTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    std::string error;
-    sim_ = testing::StartSim(
-                STRUCTURE_BINARY,
-                {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/scenario.json"},
-                &error)
-               .release();
-    ASSERT_NE(sim_, nullptr) << error;
-  }
-  static void TearDownTestSuite() {
-    delete sim_;
-    sim_ = nullptr;
+class EngineTest : public testing::EngineFixture<EngineTest> {
+ public:
+  static std::unique_ptr<testing::ChildProcess> StartSuiteSim(std::string* error) {
+    return testing::StartSim(
+        STRUCTURE_BINARY,
+        {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/scenario.json"},
+        error);
   }
 
+ protected:
   void SetUp() override {
-    ASSERT_NE(sim_, nullptr);
     EngineOptions o;
     auto cfg = config::ParseConfig(kConfig, "engine_test.toml");
     ASSERT_TRUE(cfg.ok()) << cfg.status().message();
     o.config = *cfg;
-    o.base_url = sim_->base_url();
-    o.database = ":memory:";
-    auto engine = Engine::Create(o);
-    ASSERT_TRUE(engine.ok()) << engine.status().message();
-    engine_ = std::move(*engine);
+    StartEngine(std::move(o));
   }
 
   StructureResult Run(const std::string& json_request) {
@@ -123,12 +106,7 @@ class EngineTest : public ::testing::Test {
     const Json* n = rules ? rules->find(rule) : nullptr;
     return n ? n->as_int() : 0;
   }
-
-  static testing::ChildProcess* sim_;
-  std::unique_ptr<Engine> engine_;
 };
-
-testing::ChildProcess* EngineTest::sim_ = nullptr;
 
 TEST_F(EngineTest, OkAtOnce) {
   StructureResult r = RunInline("CASE-OK Mike broke the build, priority two");

@@ -8,29 +8,20 @@
 #include <vector>
 
 #include "tests/server/server_fixture.h"
+#include "tests/support/engine_fixture.h"
 
 namespace structure::mcp {
 namespace {
 
-class McpServerTest : public ::testing::Test {
+class McpServerTest : public testing::EngineFixture<McpServerTest> {
+ public:
+  static std::unique_ptr<testing::ChildProcess> StartSuiteSim(std::string* error) {
+    return testing::StartSim(error);
+  }
+
  protected:
-  static void SetUpTestSuite() {
-    std::string error;
-    sim_ = testing::StartSim(&error).release();
-    ASSERT_NE(sim_, nullptr) << error;
-  }
-  static void TearDownTestSuite() {
-    delete sim_;
-    sim_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_NE(sim_, nullptr);
-    EngineOptions o;
-    o.base_url = sim_->base_url();
-    o.database = ":memory:";
-    auto engine = Engine::Create(o);
-    ASSERT_TRUE(engine.ok()) << engine.status().message();
-    engine_ = std::move(*engine);
+    ASSERT_NO_FATAL_FAILURE(StartEngine());
     server_ = std::make_unique<McpServer>(*engine_, McpOptions{}, [this](const std::string& m) {
       std::lock_guard<std::mutex> lock(mu_);
       out_.push_back(m);
@@ -54,14 +45,10 @@ class McpServerTest : public ::testing::Test {
     return answers.empty() ? Json() : answers[0];
   }
 
-  static testing::ChildProcess* sim_;
-  std::unique_ptr<Engine> engine_;
   std::unique_ptr<McpServer> server_;
   std::mutex mu_;
   std::vector<std::string> out_;
 };
-
-testing::ChildProcess* McpServerTest::sim_ = nullptr;
 
 TEST_F(McpServerTest, InitializeAnswersTheProtocolRevisionAndToolsCapability) {
   Json r = One(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
