@@ -66,8 +66,13 @@ void Write(std::string& out, const Json& v, bool pretty, int indent) {
 void AppendJsonString(std::string& out, std::string_view s) {
   static const char kHex[] = "0123456789abcdef";
   out += '"';
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
+  // Runs of characters that need no escape are copied whole.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -77,15 +82,12 @@ void AppendJsonString(std::string& out, std::string_view s) {
       case '\b': out += "\\b"; break;
       case '\f': out += "\\f"; break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += ch;
-        }
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out += '"';
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "base/shared_json.h"
 #include "base/status.h"
 #include "pipeline/result.h"
 #include "pipeline/validator.h"
@@ -35,14 +36,14 @@ struct LoopPlan {
   int64_t max_tokens = 2048;
 
   bool strict = true;                              // provider enforces provider_schema
-  Json provider_schema;                            // lowered schema sent to the provider
+  SharedJson provider_schema;                      // lowered schema sent to the provider
   Json original_schema;                            // shown in the prompt on the fallback path
   // Provider output -> the original shape (identity when empty). Takes the parsed answer by
   // value so that the unchanged parts move instead of being copied.
   std::function<Result<Json>(Json)> lift;
   providers::NeedChannel need = providers::NeedChannel::kEnvelope;
   std::string need_tool_name = "need_more_input";  // for NeedChannel::kTool
-  Json need_schema;                                // for NeedChannel::kTool
+  SharedJson need_schema;                          // for NeedChannel::kTool
   // Finds the need text in a parsed answer (envelope forms); nullopt when it is an answer.
   std::function<std::optional<std::string>(const Json&)> detect_need;
 

@@ -72,17 +72,17 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {
-    tools.push_back(Tool(call.final_tool_name, call.final_tool_description, call.schema,
+    tools.push_back(Tool(call.final_tool_name, call.final_tool_description, *call.schema,
                          call.strict));
-  } else if (call.schema.is_object()) {
-    Json format(Json::Object{{"type", "json_schema"}, {"schema", call.schema}});
+  } else if (call.schema->is_object()) {
+    Json format(Json::Object{{"type", "json_schema"}, {"schema", *call.schema}});
     body.set("output_config", Json(Json::Object{{"format", std::move(format)}}));
   }
   if (call.need == NeedChannel::kTool) {
     tools.push_back(Tool(call.need_tool_name,
                          "Call this instead of answering when the input lacks what a required "
                          "field needs.",
-                         call.need_schema, call.strict));
+                         *call.need_schema, call.strict));
   }
   if (tools.size() > 0) {
     if (call.final_tool && tools.size() == 1) {

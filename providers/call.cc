@@ -18,14 +18,14 @@ std::string_view FinishKindName(FinishKind kind) {
 Status CheckCall(const ProviderCall& call, bool needs_model) {
   if (needs_model && call.model.empty()) return InvalidArgument("provider call: no model given");
   if (call.turns.empty()) return InvalidArgument("provider call: no conversation turns");
-  if (call.final_tool && !call.schema.is_object()) {
+  if (call.final_tool && !call.schema->is_object()) {
     return InvalidArgument("provider call: final-tool mode needs an object schema");
   }
   if (call.final_tool && call.final_tool_name.empty()) {
     return InvalidArgument("provider call: final-tool mode needs a tool name");
   }
   if (call.need == NeedChannel::kTool &&
-      (!call.need_schema.is_object() || call.need_tool_name.empty())) {
+      (!call.need_schema->is_object() || call.need_tool_name.empty())) {
     return InvalidArgument("provider call: the need tool needs a name and an object schema");
   }
   if (call.max_tokens <= 0) return InvalidArgument("provider call: max_tokens must be > 0");

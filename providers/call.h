@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "base/shared_json.h"
 
 namespace structure::providers {
 
@@ -42,13 +43,15 @@ struct ProviderCall {
   std::string system;                // system prompt; may be empty
   std::vector<Turn> turns;
 
-  Json schema;                       // the (lowered) schema to enforce; null = plain JSON mode
+  // The (lowered) schema to enforce; null = plain JSON mode. Shared with the plan it comes
+  // from, so a call in flight holds no copy of it.
+  SharedJson schema;
   std::string schema_name = "result";
   bool strict = true;
 
   NeedChannel need = NeedChannel::kNone;
   std::string need_tool_name = "need_more_input";
-  Json need_schema;                  // for kTool
+  SharedJson need_schema;            // for kTool
 
   // Final-tool mode: the answer is the arguments of this tool (schema = its parameters).
   bool final_tool = false;

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
@@ -109,6 +110,8 @@ class CurlTransport final : public Transport {
   }
   void Run();
   Shard* PickShard();
+  CURL* NewEasy();
+  void FailNow(uint64_t id, std::string text);
   void Add(uint64_t id, HttpRequest request);
   void Drop(Transfer* t);
   void CollectDone(Shard& shard, std::vector<Completion>& done);
@@ -256,7 +259,42 @@ size_t CurlTransport::OnHeader(char* data, size_t size, size_t n, void* userp) {
   return size * n;
 }
 
+// A new easy handle with the options every transfer shares. Handles are kept for reuse (not
+// reset): Add sets every option that differs between transfers.
+CURL* CurlTransport::NewEasy() {
+  CURL* e = curl_easy_init();
+  if (!e) return nullptr;
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &CurlTransport::OnWrite);
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &CurlTransport::OnHeader);
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(e, CURLOPT_BUFFERSIZE, options_.receive_buffer_bytes);
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &CurlTransport::OnOpenSocket);
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
+  curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &CurlTransport::OnCloseSocket);
+  curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
+  // An explicit empty proxy skips curl's per-transfer scan of the *_proxy variables.
+  curl_easy_setopt(e, CURLOPT_PROXY, "");
+  if (!options_.verify_tls) {
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  return e;
+}
+
+// Fails one transfer at once, without curl.
+void CurlTransport::FailNow(uint64_t id, std::string text) {
+  std::vector<Completion> done(1);
+  done[0].id = id;
+  done[0].response.error = TransportError::kOther;
+  done[0].response.error_text = std::move(text);
+  sink_(std::move(done));
+}
+
 void CurlTransport::Add(uint64_t id, HttpRequest request) {
+  // A duplicate id is a caller bug; fail the newcomer rather than lose the first transfer.
+  if (active_.count(id) > 0) return FailNow(id, "duplicate transfer id");
   auto t = std::make_unique<Transfer>();
   t->id = id;
   t->request = std::move(request);
@@ -264,22 +302,25 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   if (!spare_easies_.empty()) {
     e = spare_easies_.back();
     spare_easies_.pop_back();
-    curl_easy_reset(e);
   } else {
-    e = curl_easy_init();
+    e = NewEasy();
   }
   t->easy = e;
+  if (!e) return FailNow(id, "curl_easy_init failed");
   const HttpRequest& r = t->request;
   curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
   curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
   if (r.method == "POST") {
     curl_easy_setopt(e, CURLOPT_POST, 1L);
     curl_easy_setopt(e, CURLOPT_POSTFIELDS, r.body.data());
     curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
-  } else if (r.method != "GET") {
-    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method.c_str());
+    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, nullptr);
+  } else {
+    curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method == "GET" ? nullptr : r.method.c_str());
   }
   for (const auto& [k, v] : r.headers) {
     t->headers = curl_slist_append(t->headers, (k + ": " + v).c_str());
@@ -287,43 +328,16 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   // Without this curl waits up to a second for "100 Continue" on bodies over 1 KB.
   t->headers = curl_slist_append(t->headers, "Expect:");
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &CurlTransport::OnWrite);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
-  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &CurlTransport::OnHeader);
-  curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
-  if (r.timeout_ms > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout_ms));
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &CurlTransport::OnOpenSocket);
-  curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
-  curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &CurlTransport::OnCloseSocket);
-  curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
-  // An explicit empty proxy skips curl's per-transfer scan of the *_proxy variables.
-  curl_easy_setopt(e, CURLOPT_PROXY, "");
-  if (r.url.rfind("https://", 0) == 0) {
-    // Over plain http curl only learns from the first response that HTTP/1.1 cannot
-    // multiplex, so PIPEWAIT there would stall the whole first wave by one latency.
-    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
-    if (!options_.verify_tls) {
-      curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-      curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
-    }
-  }
+  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<int64_t>(r.timeout_ms, 0)));
+  // Over plain http curl only learns from the first response that HTTP/1.1 cannot multiplex,
+  // so PIPEWAIT there would stall the whole first wave by one latency.
+  bool https = r.url.rfind("https://", 0) == 0;
+  curl_easy_setopt(e, CURLOPT_PIPEWAIT, https ? 1L : 0L);
+  curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+                   static_cast<long>(https ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_NONE));
   t->started = Clock::now();
   Transfer* raw = t.get();
-  auto [it, inserted] = active_.emplace(id, std::move(t));
-  if (!inserted) {
-    // A duplicate id is a caller bug; fail the newcomer rather than lose the first transfer.
-    std::vector<Completion> done(1);
-    done[0].id = id;
-    done[0].response.error = TransportError::kOther;
-    done[0].response.error_text = "duplicate transfer id";
-    curl_slist_free_all(raw->headers);
-    spare_easies_.push_back(e);
-    sink_(std::move(done));
-    return;
-  }
+  active_.emplace(id, std::move(t));
   Shard* shard = PickShard();
   raw->shard = shard->index;
   ++shard->active;

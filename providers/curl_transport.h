@@ -16,6 +16,10 @@ namespace structure::providers {
 struct CurlOptions {
   int64_t connect_timeout_ms = 10'000;
   bool verify_tls = true;
+  // libcurl's receive buffer, allocated per transfer while it runs (its default is 16 KB).
+  // Replies arrive in chunks of this size; a small buffer costs a few more reads on large
+  // replies and saves most of the memory of each call in flight.
+  long receive_buffer_bytes = 1024;
 };
 
 // Calls curl_global_init once per process (thread-safe via call_once). Calling it from main

@@ -90,19 +90,19 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (call.temperature) gen.set("temperature", *call.temperature);
   Json decls = Json::MakeArray();
   if (call.final_tool) {
-    decls.push_back(Declaration(call.final_tool_name, call.final_tool_description, call.schema));
+    decls.push_back(Declaration(call.final_tool_name, call.final_tool_description, *call.schema));
   } else {
     gen.set("responseMimeType", "application/json");
-    if (call.schema.is_object()) {
+    if (call.schema->is_object()) {
       gen.set(endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema",
-              call.schema);
+              *call.schema);
     }
   }
   if (call.need == NeedChannel::kTool) {
     decls.push_back(Declaration(call.need_tool_name,
                                 "Call this instead of answering when the input lacks what a "
                                 "required field needs.",
-                                call.need_schema));
+                                *call.need_schema));
   }
   body.set("generationConfig", std::move(gen));
   if (decls.size() > 0) {

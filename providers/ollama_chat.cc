@@ -54,9 +54,9 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   body.set("stream", false);
   Json tools = Json::MakeArray();
   if (call.final_tool) {
-    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description, call.schema));
-  } else if (call.schema.is_object()) {
-    body.set("format", call.schema);
+    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description, *call.schema));
+  } else if (call.schema->is_object()) {
+    body.set("format", *call.schema);
   } else {
     body.set("format", "json");
   }
@@ -64,7 +64,7 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
     tools.push_back(FunctionTool(call.need_tool_name,
                                  "Call this instead of answering when the input lacks what a "
                                  "required field needs.",
-                                 call.need_schema));
+                                 *call.need_schema));
   }
   if (tools.size() > 0) body.set("tools", std::move(tools));
   Json options = Json::MakeObject();

@@ -78,13 +78,13 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {
-    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description, call.schema,
+    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description, *call.schema,
                                  dialect.strict && call.strict));
-  } else if (call.schema.is_object()) {
+  } else if (call.schema->is_object()) {
     Json js = Json::MakeObject();
     js.set("name", call.schema_name);
     if (dialect.strict && call.strict) js.set("strict", true);
-    js.set("schema", call.schema);
+    js.set("schema", *call.schema);
     body.set("response_format",
              Json(Json::Object{{"type", "json_schema"}, {"json_schema", std::move(js)}}));
   } else {
@@ -94,7 +94,7 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
     tools.push_back(FunctionTool(call.need_tool_name,
                                  "Call this instead of answering when the input lacks what a "
                                  "required field needs.",
-                                 call.need_schema, dialect.strict && call.strict));
+                                 *call.need_schema, dialect.strict && call.strict));
   }
   if (tools.size() > 0) {
     if (call.final_tool && tools.size() == 1) {

@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "tests/support/ticket_schema.h"
+
 namespace structure::pipeline {
 namespace {
 
@@ -11,15 +13,7 @@ using providers::FinishKind;
 using providers::ProviderReply;
 using providers::Role;
 
-constexpr const char* kSchema = R"({
-  "type": "object",
-  "properties": {
-    "name": {"type": "string"},
-    "priority": {"type": "integer", "minimum": 1, "maximum": 5}
-  },
-  "required": ["name", "priority"],
-  "additionalProperties": false
-})";
+constexpr const char* kSchema = testing::kTicketSchemaText;
 
 // A loop on a hand-made plan; `edit` changes the plan before it is shared.
 LoopSpec Spec(const std::function<void(LoopPlan&)>& edit = {}) {
@@ -182,7 +176,7 @@ TEST(ContentLoopTest, FallbackPathFindsJsonInProseAndShowsTheSchema) {
   LoopSpec spec = Spec([](LoopPlan& p) { p.strict = false; });
   LoopState st;
   const SendCall& first = AsSend(Start(spec, st));
-  EXPECT_TRUE(first.call.schema.is_null());
+  EXPECT_TRUE(first.call.schema->is_null());
   EXPECT_NE(first.call.system.find("\"maximum\":5"), std::string::npos);
   const Finish& f = AsFinish(
       OnReply(spec, st, Text("Here it is:\n```json\n{\"name\":\"Mike\",\"priority\":2}\n```")));
