@@ -108,6 +108,9 @@ Result<Json> ParseJson(std::string_view text, const ParseOptions& options = {});
 // shortest form that reads back to the same value (integral doubles as "2.0").
 std::string ToJson(const Json& value, bool pretty = false);
 
+// ToJson(value).size(), counted without building the text.
+size_t JsonTextSize(const Json& value);
+
 // Appends a JSON string literal (with quotes and escapes) for s to out.
 void AppendJsonString(std::string& out, std::string_view s);
 

@@ -8,30 +8,77 @@ namespace structure {
 
 namespace {
 
-void AppendDouble(std::string& out, double d) {
+// Counts what would be written, for JsonTextSize: the serializer below writes to either.
+struct ByteCounter {
+  size_t n = 0;
+  ByteCounter& operator+=(char) { ++n; return *this; }
+  ByteCounter& operator+=(std::string_view s) { n += s.size(); return *this; }
+  void append(const char*, size_t len) { n += len; }
+  void append(size_t len, char) { n += len; }
+};
+
+template <typename Out>
+void AppendDouble(Out& out, double d) {
   if (!std::isfinite(d)) {
-    out += "null";  // JSON has no NaN or infinity
+    out += std::string_view("null");  // JSON has no NaN or infinity
     return;
   }
   char buf[32];
   auto [p, ec] = std::to_chars(buf, buf + sizeof(buf), d);
   std::string_view s(buf, static_cast<size_t>(p - buf));
   out += s;
-  if (s.find_first_of(".eEn") == std::string_view::npos) out += ".0";
+  if (s.find_first_of(".eEn") == std::string_view::npos) out += std::string_view(".0");
 }
 
-void Write(std::string& out, const Json& v, bool pretty, int indent) {
+template <typename Out>
+void AppendInt(Out& out, int64_t v) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  out += std::string_view(buf, static_cast<size_t>(p - buf));
+}
+
+template <typename Out>
+void AppendString(Out& out, std::string_view s) {
+  static const char kHex[] = "0123456789abcdef";
+  out += '"';
+  // Runs of characters that need no escape are copied whole.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += std::string_view("\\\""); break;
+      case '\\': out += std::string_view("\\\\"); break;
+      case '\n': out += std::string_view("\\n"); break;
+      case '\r': out += std::string_view("\\r"); break;
+      case '\t': out += std::string_view("\\t"); break;
+      case '\b': out += std::string_view("\\b"); break;
+      case '\f': out += std::string_view("\\f"); break;
+      default:
+        out += std::string_view("\\u00");
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+  out += '"';
+}
+
+template <typename Out>
+void Write(Out& out, const Json& v, bool pretty, int indent) {
   auto newline = [&](int level) {
     if (!pretty) return;
     out += '\n';
     out.append(static_cast<size_t>(level) * 2, ' ');
   };
   switch (v.type()) {
-    case Json::Type::kNull: out += "null"; break;
-    case Json::Type::kBool: out += v.as_bool() ? "true" : "false"; break;
-    case Json::Type::kInt: out += std::to_string(v.as_int()); break;
+    case Json::Type::kNull: out += std::string_view("null"); break;
+    case Json::Type::kBool: out += std::string_view(v.as_bool() ? "true" : "false"); break;
+    case Json::Type::kInt: AppendInt(out, v.as_int()); break;
     case Json::Type::kDouble: AppendDouble(out, v.as_double()); break;
-    case Json::Type::kString: AppendJsonString(out, v.as_string()); break;
+    case Json::Type::kString: AppendString(out, v.as_string()); break;
     case Json::Type::kArray: {
       const auto& a = v.as_array();
       out += '[';
@@ -50,8 +97,8 @@ void Write(std::string& out, const Json& v, bool pretty, int indent) {
       for (size_t i = 0; i < o.size(); ++i) {
         if (i) out += ',';
         newline(indent + 1);
-        AppendJsonString(out, o[i].first);
-        out += pretty ? ": " : ":";
+        AppendString(out, o[i].first);
+        out += std::string_view(pretty ? ": " : ":");
         Write(out, o[i].second, pretty, indent + 1);
       }
       if (!o.empty()) newline(indent);
@@ -63,38 +110,18 @@ void Write(std::string& out, const Json& v, bool pretty, int indent) {
 
 }  // namespace
 
-void AppendJsonString(std::string& out, std::string_view s) {
-  static const char kHex[] = "0123456789abcdef";
-  out += '"';
-  // Runs of characters that need no escape are copied whole.
-  size_t run = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
-}
+void AppendJsonString(std::string& out, std::string_view s) { AppendString(out, s); }
 
 std::string ToJson(const Json& value, bool pretty) {
   std::string out;
   Write(out, value, pretty, 0);
   return out;
+}
+
+size_t JsonTextSize(const Json& value) {
+  ByteCounter count;
+  Write(count, value, false, 0);
+  return count.n;
 }
 
 }  // namespace structure

@@ -14,7 +14,7 @@ constexpr const char* kNeedText = "The input does not say which value to use for
 // Where a structured answer goes: a tool call (tool non-empty) or the content.
 struct Target {
   std::string tool;
-  Json schema;  // null when the request states none
+  SharedJson schema;  // null when the request states none
 };
 
 Target PickTarget(const ChatRequest& request, bool need) {
@@ -109,7 +109,7 @@ Answer Refusal(const std::string& text, bool safety) {
 Answer NeedAnswer(const ChatRequest& request, const std::string& message, uint64_t seed) {
   std::string msg = message.empty() ? kNeedText : message;
   Target t = PickTarget(request, true);
-  return Structured(t, GenerateNeed(t.schema, msg, seed));
+  return Structured(t, GenerateNeed(*t.schema, msg, seed));
 }
 
 // A plain answer when no schema is known: text mode gets prose, JSON mode an object.
@@ -121,7 +121,7 @@ Json SchemalessObject() {
 
 Answer ValidAnswer(const ChatRequest& request, uint64_t seed, std::string* error) {
   Target t = PickTarget(request, false);
-  if (t.schema.is_null() || (t.schema.is_object() && t.schema.size() == 0)) {
+  if (t.schema->is_null() || (t.schema->is_object() && t.schema->size() == 0)) {
     if (t.tool.empty() && request.mode == OutputMode::kText) {
       Answer a;
       a.text = "This is a simulated answer from structure sim.";
@@ -129,7 +129,7 @@ Answer ValidAnswer(const ChatRequest& request, uint64_t seed, std::string* error
     }
     return Structured(t, SchemalessObject());
   }
-  auto value = GenerateAnswer(t.schema, seed);
+  auto value = GenerateAnswer(*t.schema, seed);
   if (!value.ok()) {
     *error = value.status().message();
     return Structured(t, SchemalessObject());
@@ -241,7 +241,7 @@ Answer GeneratedAnswer(const ChatRequest& request, const ContentFaults& f, Rng& 
   if (fault == "invalid") {
     auto parsed = ParseJson(Payload(a));
     Target t = PickTarget(request, false);
-    if (parsed.ok() && !Corrupt(t.schema, *parsed, rng).empty()) Payload(a) = ToJson(*parsed);
+    if (parsed.ok() && !Corrupt(*t.schema, *parsed, rng).empty()) Payload(a) = ToJson(*parsed);
   } else if (fault == "prose" || fault == "fence") {
     std::string json = Payload(a);
     a.kind = Answer::Kind::kContent;  // a model that wraps JSON in prose did not call the tool

@@ -66,8 +66,8 @@ int64_t EstimateTokens(std::string_view text) {
 int64_t EstimateInputTokens(const ChatRequest& request) {
   size_t bytes = 0;
   for (const auto& m : request.messages) bytes += m.text.size();
-  if (!request.schema.is_null()) bytes += ToJson(request.schema).size();
-  for (const auto& t : request.tools) bytes += t.name.size() + ToJson(t.schema).size();
+  if (!request.schema->is_null()) bytes += JsonTextSize(*request.schema);
+  for (const auto& t : request.tools) bytes += t.name.size() + JsonTextSize(*t.schema);
   return std::max<int64_t>(1, static_cast<int64_t>((bytes + 3) / 4));
 }
 

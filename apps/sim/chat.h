@@ -10,6 +10,7 @@
 
 #include "apps/http/http_message.h"
 #include "base/json.h"
+#include "base/shared_json.h"
 
 namespace structure::sim {
 
@@ -25,7 +26,7 @@ struct ChatMessage {
 
 struct ToolSpec {
   std::string name;
-  Json schema;  // the parameters / input_schema (null when absent)
+  SharedJson schema;  // the parameters / input_schema (null when absent)
 };
 
 enum class OutputMode {
@@ -39,7 +40,7 @@ enum class OutputMode {
 struct CheckedSchema {
   std::string profile;  // lowering profile name: "openai-strict", "anthropic-strict", ...
   std::string where;    // provider wording of its location, for the error message
-  Json schema;
+  SharedJson schema;
 };
 
 struct ChatRequest {
@@ -47,7 +48,7 @@ struct ChatRequest {
   std::string model;
   std::vector<ChatMessage> messages;  // system instructions first, when given
   OutputMode mode = OutputMode::kText;
-  Json schema;  // kJsonSchema
+  SharedJson schema;  // kJsonSchema
   std::vector<ToolSpec> tools;
   std::string forced_tool;            // a tool the request names explicitly, else ""
   std::optional<int64_t> max_tokens;  // output cap (max_tokens, maxOutputTokens, num_predict)

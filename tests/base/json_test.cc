@@ -54,6 +54,20 @@ TEST(JsonTest, IntegralDoublesKeepTheirPoint) {
   EXPECT_EQ(ToJson(Json(1e300 * 1e300)), "null");
 }
 
+TEST(JsonTest, TextSizeIsTheLengthOfTheCompactText) {
+  const char* cases[] = {
+      "null", "-12", "9223372036854775807", "1.5", "2.0", "1e+300", "\"\"",
+      "\"a\\\"b\\\\c\\n\\t\\u0001\xc3\xa9\"", "[]", "{}",
+      "[1,2.5,\"x\",null,true,false,{\"k\":[{}],\"q\\\"\":-0.25}]",
+  };
+  for (const char* text : cases) {
+    auto parsed = ParseJson(text);
+    ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status().message();
+    EXPECT_EQ(JsonTextSize(*parsed), ToJson(*parsed).size()) << text;
+  }
+  EXPECT_EQ(JsonTextSize(Json(1e300 * 1e300)), 4u);  // written as null
+}
+
 TEST(JsonTest, ReportsLineAndColumnOfSyntaxErrors) {
   ParseOptions o;
   o.source = "schema.json";
