@@ -13,6 +13,7 @@
 #include <future>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -126,12 +127,19 @@ struct Run {
   std::vector<double> done_s;  // completion times since the start, in order
   actors::PoolStats stats;
 
-  // Calls per second between 10 % and 90 % of the completions: the steady state, without the
-  // first wave's start and the last partial wave.
-  double SteadyRate() const {
-    size_t lo = done_s.size() / 10, hi = done_s.size() * 9 / 10;
-    if (hi <= lo + 1 || done_s[hi] <= done_s[lo]) return 0;
-    return static_cast<double>(hi - lo) / (done_s[hi] - done_s[lo]);
+  // Calls per second in the steady state, without the first wave's start and the last partial
+  // wave. With a fixed latency calls complete in waves of `wave` (the calls in flight), so the
+  // window runs from the end of the wave holding 10 % of the completions to the end of the wave
+  // holding 90 %: both ends sit at the same phase of a wave. A window cut at arbitrary counts
+  // measures a fraction of a wave's gap too and under-reports by up to one wave in the window.
+  double SteadyRate(size_t wave) const {
+    size_t n = done_s.size();
+    size_t waves = wave > 0 ? n / wave : 0;
+    size_t lo = wave * std::max<size_t>(1, static_cast<size_t>(std::lround(0.1 * waves)));
+    size_t hi = wave * static_cast<size_t>(std::lround(0.9 * waves));
+    if (waves < 3 || hi <= lo) lo = n / 10, hi = n * 9 / 10;  // too few waves: plain counts
+    if (lo == 0 || hi <= lo || hi > n || done_s[hi - 1] <= done_s[lo - 1]) return 0;
+    return static_cast<double>(hi - lo) / (done_s[hi - 1] - done_s[lo - 1]);
   }
 };
 
@@ -250,7 +258,7 @@ int Throughput(const std::map<std::string, std::string>& f) {
   env.sys.reset();
   env.sim->Stop();
   double ideal_per_s = inflight / (latency / 1000.0);
-  double steady = run.SteadyRate();
+  double steady = run.SteadyRate(static_cast<size_t>(std::max<int64_t>(1, run.stats.max_in_flight)));
   std::printf(
       "throughput provider=%s inflight=%d latency_ms=%d calls=%d ok=%d failed=%d wall_s=%.3f "
       "calls_per_s=%.0f ideal_per_s=%.0f pct_ideal=%.1f engine_cpu_us_per_call=%.1f "
