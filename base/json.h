@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -110,6 +111,16 @@ std::string ToJson(const Json& value, bool pretty = false);
 
 // ToJson(value).size(), counted without building the text.
 size_t JsonTextSize(const Json& value);
+
+// Compact text `text` written in place of the node `at` of a tree being serialized: a large
+// value that is already text (a shared schema sent with every call) is not copied into the
+// tree and written again. `at` must point into the tree passed to ToJsonSpliced.
+struct JsonSplice {
+  const Json* at;
+  std::string_view text;
+};
+// ToJson(value) (compact), with each spliced node replaced by its text.
+std::string ToJsonSpliced(const Json& value, std::span<const JsonSplice> splices);
 
 // Appends a JSON string literal (with quotes and escapes) for s to out.
 void AppendJsonString(std::string& out, std::string_view s);

@@ -67,7 +67,14 @@ void AppendString(Out& out, std::string_view s) {
 }
 
 template <typename Out>
-void Write(Out& out, const Json& v, bool pretty, int indent) {
+void Write(Out& out, const Json& v, bool pretty, int indent,
+           std::span<const JsonSplice> splices = {}) {
+  for (const JsonSplice& s : splices) {
+    if (s.at == &v) {
+      out += s.text;
+      return;
+    }
+  }
   auto newline = [&](int level) {
     if (!pretty) return;
     out += '\n';
@@ -85,7 +92,7 @@ void Write(Out& out, const Json& v, bool pretty, int indent) {
       for (size_t i = 0; i < a.size(); ++i) {
         if (i) out += ',';
         newline(indent + 1);
-        Write(out, a[i], pretty, indent + 1);
+        Write(out, a[i], pretty, indent + 1, splices);
       }
       if (!a.empty()) newline(indent);
       out += ']';
@@ -99,7 +106,7 @@ void Write(Out& out, const Json& v, bool pretty, int indent) {
         newline(indent + 1);
         AppendString(out, o[i].first);
         out += std::string_view(pretty ? ": " : ":");
-        Write(out, o[i].second, pretty, indent + 1);
+        Write(out, o[i].second, pretty, indent + 1, splices);
       }
       if (!o.empty()) newline(indent);
       out += '}';
@@ -115,6 +122,12 @@ void AppendJsonString(std::string& out, std::string_view s) { AppendString(out, 
 std::string ToJson(const Json& value, bool pretty) {
   std::string out;
   Write(out, value, pretty, 0);
+  return out;
+}
+
+std::string ToJsonSpliced(const Json& value, std::span<const JsonSplice> splices) {
+  std::string out;
+  Write(out, value, false, 0, splices);
   return out;
 }
 

@@ -8,12 +8,12 @@ namespace {
 
 constexpr std::string_view kProvider = "anthropic";
 
-Json Tool(const std::string& name, const std::string& description, const Json& schema,
-          bool strict) {
+// A tool whose input_schema is a placeholder for the shared schema text (see BuildRequest).
+Json Tool(const std::string& name, const std::string& description, bool strict) {
   Json t = Json::MakeObject();
   t.set("name", name);
   t.set("description", description);
-  t.set("input_schema", schema);
+  t.set("input_schema", Json());
   if (strict) t.set("strict", true);
   return t;
 }
@@ -72,17 +72,16 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {
-    tools.push_back(Tool(call.final_tool_name, call.final_tool_description, *call.schema,
-                         call.strict));
+    tools.push_back(Tool(call.final_tool_name, call.final_tool_description, call.strict));
   } else if (call.schema->is_object()) {
-    Json format(Json::Object{{"type", "json_schema"}, {"schema", *call.schema}});
+    Json format(Json::Object{{"type", "json_schema"}, {"schema", Json()}});
     body.set("output_config", Json(Json::Object{{"format", std::move(format)}}));
   }
   if (call.need == NeedChannel::kTool) {
     tools.push_back(Tool(call.need_tool_name,
                          "Call this instead of answering when the input lacks what a required "
                          "field needs.",
-                         *call.need_schema, call.strict));
+                         call.strict));
   }
   if (tools.size() > 0) {
     if (call.final_tool && tools.size() == 1) {
@@ -97,7 +96,18 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   HttpHeaders extra;
   if (!endpoint.api_key.empty()) extra.emplace_back("x-api-key", endpoint.api_key);
   extra.emplace_back("anthropic-version", endpoint.anthropic_version);
-  return JsonPost(endpoint, "/v1/messages", std::move(extra), body);
+  // The schemas are written from their shared text into the placeholders left above.
+  BodySplices splices;
+  const Json* tool_list = body.find("tools");
+  if (call.final_tool && tool_list) {
+    splices.Add(MemberAt(tool_list->as_array().front(), {"input_schema"}), call.schema);
+  } else {
+    splices.Add(MemberAt(body, {"output_config", "format", "schema"}), call.schema);
+  }
+  if (call.need == NeedChannel::kTool && tool_list) {
+    splices.Add(MemberAt(tool_list->as_array().back(), {"input_schema"}), call.need_schema);
+  }
+  return JsonPost(endpoint, "/v1/messages", std::move(extra), body, splices.list());
 }
 
 Result<ProviderReply> ParseReply(const HttpResponse& response) {

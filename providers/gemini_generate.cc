@@ -48,9 +48,11 @@ Json Contents(const ProviderCall& call) {
   return contents;
 }
 
-Json Declaration(const std::string& name, const std::string& description, const Json& schema) {
+// A function declaration whose parameters are a placeholder for the shared schema text (see
+// BuildRequest).
+Json Declaration(const std::string& name, const std::string& description) {
   return Json(Json::Object{
-      {"name", name}, {"description", description}, {"parametersJsonSchema", schema}});
+      {"name", name}, {"description", description}, {"parametersJsonSchema", Json()}});
 }
 
 bool SafeModelName(std::string_view m) {
@@ -90,19 +92,17 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (call.temperature) gen.set("temperature", *call.temperature);
   Json decls = Json::MakeArray();
   if (call.final_tool) {
-    decls.push_back(Declaration(call.final_tool_name, call.final_tool_description, *call.schema));
+    decls.push_back(Declaration(call.final_tool_name, call.final_tool_description));
   } else {
     gen.set("responseMimeType", "application/json");
     if (call.schema->is_object()) {
-      gen.set(endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema",
-              *call.schema);
+      gen.set(endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema", Json());
     }
   }
   if (call.need == NeedChannel::kTool) {
     decls.push_back(Declaration(call.need_tool_name,
                                 "Call this instead of answering when the input lacks what a "
-                                "required field needs.",
-                                *call.need_schema));
+                                "required field needs."));
   }
   body.set("generationConfig", std::move(gen));
   if (decls.size() > 0) {
@@ -122,7 +122,22 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   std::string model = call.model.rfind("models/", 0) == 0 ? call.model.substr(7) : call.model;
   HttpHeaders extra;
   if (!endpoint.api_key.empty()) extra.emplace_back("x-goog-api-key", endpoint.api_key);
-  return JsonPost(endpoint, "/v1beta/models/" + model + ":generateContent", std::move(extra), body);
+  // The schemas are written from their shared text into the placeholders left above.
+  BodySplices splices;
+  const Json* decl_list = MemberAt(body, {"tools"});
+  if (decl_list) decl_list = decl_list->as_array().front().find("functionDeclarations");
+  if (call.final_tool && decl_list) {
+    splices.Add(MemberAt(decl_list->as_array().front(), {"parametersJsonSchema"}), call.schema);
+  } else {
+    const Json* config = body.find("generationConfig");
+    splices.Add(config->find(endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema"),
+                call.schema);
+  }
+  if (call.need == NeedChannel::kTool && decl_list) {
+    splices.Add(MemberAt(decl_list->as_array().back(), {"parametersJsonSchema"}), call.need_schema);
+  }
+  return JsonPost(endpoint, "/v1beta/models/" + model + ":generateContent", std::move(extra), body,
+                  splices.list());
 }
 
 Result<ProviderReply> ParseReply(const HttpResponse& response) {

@@ -8,8 +8,10 @@ namespace {
 
 constexpr std::string_view kProvider = "ollama";
 
-Json FunctionTool(const std::string& name, const std::string& description, const Json& schema) {
-  Json fn(Json::Object{{"name", name}, {"description", description}, {"parameters", schema}});
+// A function tool whose parameters are a placeholder for the shared schema text (see
+// BuildRequest).
+Json FunctionTool(const std::string& name, const std::string& description) {
+  Json fn(Json::Object{{"name", name}, {"description", description}, {"parameters", Json()}});
   return Json(Json::Object{{"type", "function"}, {"function", std::move(fn)}});
 }
 
@@ -54,17 +56,16 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   body.set("stream", false);
   Json tools = Json::MakeArray();
   if (call.final_tool) {
-    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description, *call.schema));
+    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description));
   } else if (call.schema->is_object()) {
-    body.set("format", *call.schema);
+    body.set("format", Json());
   } else {
     body.set("format", "json");
   }
   if (call.need == NeedChannel::kTool) {
     tools.push_back(FunctionTool(call.need_tool_name,
                                  "Call this instead of answering when the input lacks what a "
-                                 "required field needs.",
-                                 *call.need_schema));
+                                 "required field needs."));
   }
   if (tools.size() > 0) body.set("tools", std::move(tools));
   Json options = Json::MakeObject();
@@ -72,7 +73,19 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (call.temperature) options.set("temperature", *call.temperature);
   body.set("options", std::move(options));
 
-  return JsonPost(endpoint, "/api/chat", BearerAuth(endpoint), body);
+  // The schemas are written from their shared text into the placeholders left above.
+  BodySplices splices;
+  const Json* tool_list = body.find("tools");
+  if (call.final_tool && tool_list) {
+    splices.Add(MemberAt(tool_list->as_array().front(), {"function", "parameters"}), call.schema);
+  } else if (call.schema->is_object()) {
+    splices.Add(body.find("format"), call.schema);
+  }
+  if (call.need == NeedChannel::kTool && tool_list) {
+    splices.Add(MemberAt(tool_list->as_array().back(), {"function", "parameters"}),
+                call.need_schema);
+  }
+  return JsonPost(endpoint, "/api/chat", BearerAuth(endpoint), body, splices.list());
 }
 
 Result<ProviderReply> ParseReply(const HttpResponse& response) {

@@ -7,12 +7,13 @@
 namespace structure::providers {
 namespace {
 
-Json FunctionTool(const std::string& name, const std::string& description, const Json& schema,
-                  bool strict) {
+// A function tool whose parameters are a placeholder for the shared schema text (see
+// BuildOpenAiStyleRequest).
+Json FunctionTool(const std::string& name, const std::string& description, bool strict) {
   Json fn = Json::MakeObject();
   fn.set("name", name);
   fn.set("description", description);
-  fn.set("parameters", schema);
+  fn.set("parameters", Json());
   if (strict) fn.set("strict", true);
   Json tool = Json::MakeObject();
   tool.set("type", "function");
@@ -78,13 +79,13 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {
-    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description, *call.schema,
+    tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description,
                                  dialect.strict && call.strict));
   } else if (call.schema->is_object()) {
     Json js = Json::MakeObject();
     js.set("name", call.schema_name);
     if (dialect.strict && call.strict) js.set("strict", true);
-    js.set("schema", *call.schema);
+    js.set("schema", Json());  // the shared schema text is spliced in
     body.set("response_format",
              Json(Json::Object{{"type", "json_schema"}, {"json_schema", std::move(js)}}));
   } else {
@@ -94,7 +95,7 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
     tools.push_back(FunctionTool(call.need_tool_name,
                                  "Call this instead of answering when the input lacks what a "
                                  "required field needs.",
-                                 *call.need_schema, dialect.strict && call.strict));
+                                 dialect.strict && call.strict));
   }
   if (tools.size() > 0) {
     if (call.final_tool && tools.size() == 1) {
@@ -111,7 +112,19 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
     body.set("provider", Json(Json::Object{{"require_parameters", true}}));
   }
 
-  return JsonPost(endpoint, "/v1/chat/completions", BearerAuth(endpoint), body);
+  // The schemas are written from their shared text into the placeholders left above.
+  BodySplices splices;
+  const Json* tool_list = body.find("tools");
+  if (call.final_tool && tool_list) {
+    splices.Add(MemberAt(tool_list->as_array().front(), {"function", "parameters"}), call.schema);
+  } else {
+    splices.Add(MemberAt(body, {"response_format", "json_schema", "schema"}), call.schema);
+  }
+  if (call.need == NeedChannel::kTool && tool_list) {
+    splices.Add(MemberAt(tool_list->as_array().back(), {"function", "parameters"}),
+                call.need_schema);
+  }
+  return JsonPost(endpoint, "/v1/chat/completions", BearerAuth(endpoint), body, splices.list());
 }
 
 Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,

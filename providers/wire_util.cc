@@ -20,13 +20,22 @@ HttpHeaders JsonHeaders(HttpHeaders extra) {
 }
 
 HttpRequest JsonPost(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
-                     const Json& body) {
+                     const Json& body, std::span<const JsonSplice> splices) {
   HttpRequest req;
   req.url = JoinUrl(endpoint, path);
   req.headers = JsonHeaders(std::move(extra));
-  req.body = ToJson(body);
+  req.body = ToJsonSpliced(body, splices);
   req.timeout_ms = endpoint.timeout_ms;
   return req;
+}
+
+const Json* MemberAt(const Json& root, std::initializer_list<std::string_view> keys) {
+  const Json* at = &root;
+  for (std::string_view k : keys) {
+    at = at->find(k);
+    if (!at) return nullptr;
+  }
+  return at;
 }
 
 HttpHeaders BearerAuth(const Endpoint& endpoint) {

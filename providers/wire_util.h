@@ -2,10 +2,14 @@
 // Internal to providers/.
 #pragma once
 
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/json.h"
+#include "base/shared_json.h"
 #include "base/status.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
@@ -19,9 +23,25 @@ std::string JoinUrl(const Endpoint& endpoint, std::string_view path);
 HttpHeaders JsonHeaders(HttpHeaders extra = {});
 
 // A POST of `body` to base_url + path with the JSON headers plus `extra` and the endpoint's
-// timeout.
+// timeout. `splices` put shared text (a schema) in place of placeholder nodes of `body`.
 HttpRequest JsonPost(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
-                     const Json& body);
+                     const Json& body, std::span<const JsonSplice> splices = {});
+
+// The splices of one request body: a placeholder node and the shared value written there.
+class BodySplices {
+ public:
+  // Writes `value`'s text at `at`; nothing when `at` is null (the part is absent).
+  void Add(const Json* at, const SharedJson& value) {
+    if (at) list_.push_back({at, value.text()});
+  }
+  std::span<const JsonSplice> list() const { return list_; }
+
+ private:
+  std::vector<JsonSplice> list_;
+};
+
+// The member at `keys` below `root` (objects only), or null.
+const Json* MemberAt(const Json& root, std::initializer_list<std::string_view> keys);
 
 // {"Authorization": "Bearer <key>"}, or nothing without a key.
 HttpHeaders BearerAuth(const Endpoint& endpoint);

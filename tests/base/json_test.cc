@@ -68,6 +68,15 @@ TEST(JsonTest, TextSizeIsTheLengthOfTheCompactText) {
   EXPECT_EQ(JsonTextSize(Json(1e300 * 1e300)), 4u);  // written as null
 }
 
+TEST(JsonTest, SplicesWriteTextInPlaceOfTheirNodes) {
+  Json body = *ParseJson(R"({"a":null,"b":[1,null],"c":{"d":null}})");
+  const Json* a = body.find("a");
+  const Json* b1 = &body.find("b")->as_array()[1];
+  JsonSplice splices[] = {{a, R"({"type":"string"})"}, {b1, "[true]"}};
+  EXPECT_EQ(ToJsonSpliced(body, splices), R"({"a":{"type":"string"},"b":[1,[true]],"c":{"d":null}})");
+  EXPECT_EQ(ToJsonSpliced(body, {}), ToJson(body));
+}
+
 TEST(JsonTest, ReportsLineAndColumnOfSyntaxErrors) {
   ParseOptions o;
   o.source = "schema.json";
