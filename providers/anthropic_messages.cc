@@ -98,15 +98,8 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   extra.emplace_back("anthropic-version", endpoint.anthropic_version);
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
-  const Json* tool_list = body.find("tools");
-  if (call.final_tool && tool_list) {
-    splices.Add(MemberAt(tool_list->as_array().front(), {"input_schema"}), call.schema);
-  } else {
-    splices.Add(MemberAt(body, {"output_config", "format", "schema"}), call.schema);
-  }
-  if (call.need == NeedChannel::kTool && tool_list) {
-    splices.Add(MemberAt(tool_list->as_array().back(), {"input_schema"}), call.need_schema);
-  }
+  splices.AddToolSchemas(body.find("tools"), {"input_schema"}, call);
+  if (!call.final_tool) splices.Add(MemberAt(body, {"output_config", "format", "schema"}), call.schema);
   return JsonPost(endpoint, "/v1/messages", std::move(extra), body, splices.list());
 }
 

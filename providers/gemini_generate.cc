@@ -124,17 +124,12 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (!endpoint.api_key.empty()) extra.emplace_back("x-goog-api-key", endpoint.api_key);
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
-  const Json* decl_list = MemberAt(body, {"tools"});
-  if (decl_list) decl_list = decl_list->as_array().front().find("functionDeclarations");
-  if (call.final_tool && decl_list) {
-    splices.Add(MemberAt(decl_list->as_array().front(), {"parametersJsonSchema"}), call.schema);
-  } else {
-    const Json* config = body.find("generationConfig");
-    splices.Add(config->find(endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema"),
-                call.schema);
-  }
-  if (call.need == NeedChannel::kTool && decl_list) {
-    splices.Add(MemberAt(decl_list->as_array().back(), {"parametersJsonSchema"}), call.need_schema);
+  const Json* tools = body.find("tools");
+  splices.AddToolSchemas(tools ? tools->as_array().front().find("functionDeclarations") : nullptr,
+                         {"parametersJsonSchema"}, call);
+  if (!call.final_tool) {
+    const char* key = endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema";
+    splices.Add(MemberAt(body, {"generationConfig", key}), call.schema);
   }
   return JsonPost(endpoint, "/v1beta/models/" + model + ":generateContent", std::move(extra), body,
                   splices.list());

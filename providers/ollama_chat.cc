@@ -75,16 +75,8 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
 
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
-  const Json* tool_list = body.find("tools");
-  if (call.final_tool && tool_list) {
-    splices.Add(MemberAt(tool_list->as_array().front(), {"function", "parameters"}), call.schema);
-  } else if (call.schema->is_object()) {
-    splices.Add(body.find("format"), call.schema);
-  }
-  if (call.need == NeedChannel::kTool && tool_list) {
-    splices.Add(MemberAt(tool_list->as_array().back(), {"function", "parameters"}),
-                call.need_schema);
-  }
+  splices.AddToolSchemas(body.find("tools"), {"function", "parameters"}, call);
+  if (!call.final_tool && call.schema->is_object()) splices.Add(body.find("format"), call.schema);
   return JsonPost(endpoint, "/api/chat", BearerAuth(endpoint), body, splices.list());
 }
 

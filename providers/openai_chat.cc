@@ -114,15 +114,9 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
 
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
-  const Json* tool_list = body.find("tools");
-  if (call.final_tool && tool_list) {
-    splices.Add(MemberAt(tool_list->as_array().front(), {"function", "parameters"}), call.schema);
-  } else {
+  splices.AddToolSchemas(body.find("tools"), {"function", "parameters"}, call);
+  if (!call.final_tool) {
     splices.Add(MemberAt(body, {"response_format", "json_schema", "schema"}), call.schema);
-  }
-  if (call.need == NeedChannel::kTool && tool_list) {
-    splices.Add(MemberAt(tool_list->as_array().back(), {"function", "parameters"}),
-                call.need_schema);
   }
   return JsonPost(endpoint, "/v1/chat/completions", BearerAuth(endpoint), body, splices.list());
 }

@@ -38,6 +38,13 @@ const Json* MemberAt(const Json& root, std::initializer_list<std::string_view> k
   return at;
 }
 
+void BodySplices::AddToolSchemas(const Json* tools, std::initializer_list<std::string_view> path,
+                                 const ProviderCall& call) {
+  if (!tools || !tools->is_array() || tools->size() == 0) return;
+  if (call.final_tool) Add(MemberAt(tools->as_array().front(), path), call.schema);
+  if (call.need == NeedChannel::kTool) Add(MemberAt(tools->as_array().back(), path), call.need_schema);
+}
+
 HttpHeaders BearerAuth(const Endpoint& endpoint) {
   HttpHeaders h;
   if (!endpoint.api_key.empty()) h.emplace_back("Authorization", "Bearer " + endpoint.api_key);

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "base/shared_json.h"
 #include "base/status.h"
+#include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
 
@@ -34,6 +35,10 @@ class BodySplices {
   void Add(const Json* at, const SharedJson& value) {
     if (at) list_.push_back({at, value.text()});
   }
+  // A call's tool schemas: call.schema into the final tool (the first of `tools`) and
+  // call.need_schema into the need tool (the last), at `path` inside each tool.
+  void AddToolSchemas(const Json* tools, std::initializer_list<std::string_view> path,
+                      const ProviderCall& call);
   std::span<const JsonSplice> list() const { return list_; }
 
  private:
