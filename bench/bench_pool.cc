@@ -13,7 +13,6 @@
 #include <future>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +23,7 @@
 
 #include "actors/provider_pool.h"
 #include "base/json.h"
+#include "bench/steady_window.h"
 #include "providers/curl_transport.h"
 #include "tests/actors/sim_process.h"
 
@@ -127,17 +127,11 @@ struct Run {
   std::vector<double> done_s;  // completion times since the start, in order
   actors::PoolStats stats;
 
-  // Calls per second in the steady state, without the first wave's start and the last partial
-  // wave. With a fixed latency calls complete in waves of `wave` (the calls in flight), so the
-  // window runs from the end of the wave holding 10 % of the completions to the end of the wave
-  // holding 90 %: both ends sit at the same phase of a wave. A window cut at arbitrary counts
-  // measures a fraction of a wave's gap too and under-reports by up to one wave in the window.
-  double SteadyRate(size_t wave) const {
-    size_t n = done_s.size();
-    size_t waves = wave > 0 ? n / wave : 0;
-    size_t lo = wave * std::max<size_t>(1, static_cast<size_t>(std::lround(0.1 * waves)));
-    size_t hi = wave * static_cast<size_t>(std::lround(0.9 * waves));
-    if (waves < 3 || hi <= lo) lo = n / 10, hi = n * 9 / 10;  // too few waves: plain counts
+  // Calls per second in the steady state (bench/steady_window.h), without the first wave's
+  // start and the last partial wave; `wave` is the calls in flight.
+  double SteadyRate(long wave) const {
+    long n = static_cast<long>(done_s.size());
+    auto [lo, hi] = bench::SteadyWindowOf(n, wave);
     if (lo == 0 || hi <= lo || hi > n || done_s[hi - 1] <= done_s[lo - 1]) return 0;
     return static_cast<double>(hi - lo) / (done_s[hi - 1] - done_s[lo - 1]);
   }
@@ -258,7 +252,7 @@ int Throughput(const std::map<std::string, std::string>& f) {
   env.sys.reset();
   env.sim->Stop();
   double ideal_per_s = inflight / (latency / 1000.0);
-  double steady = run.SteadyRate(static_cast<size_t>(std::max<int64_t>(1, run.stats.max_in_flight)));
+  double steady = run.SteadyRate(static_cast<long>(std::max<int64_t>(1, run.stats.max_in_flight)));
   std::printf(
       "throughput provider=%s inflight=%d latency_ms=%d calls=%d ok=%d failed=%d wall_s=%.3f "
       "calls_per_s=%.0f ideal_per_s=%.0f pct_ideal=%.1f engine_cpu_us_per_call=%.1f "

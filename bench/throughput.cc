@@ -34,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/steady_window.h"
 #include "tests/actors/sim_process.h"
 
 namespace {
@@ -157,12 +158,9 @@ Measure RunOne(const std::string& binary, const std::string& sim_binary, const S
     std::fprintf(stderr, "throughput: %s\n", err.c_str());
     std::exit(1);
   }
-  // The window in calls: whole waves of K calls, from the wave holding 10 % of the records to
-  // the one holding 90 % (re-asks add calls, so the last waves lie past the record count).
-  long waves = s.records / s.in_flight;
-  long lo = s.in_flight * std::max(1L, std::lround(0.1 * static_cast<double>(waves)));
-  long hi = s.in_flight * std::lround(0.9 * static_cast<double>(waves));
-  if (hi <= lo) lo = s.records / 10, hi = s.records * 9 / 10;
+  // The window in calls, over the record count (re-asks add calls, so the last waves lie past
+  // it).
+  auto [lo, hi] = structure::bench::SteadyWindowOf(s.records, s.in_flight);
 
   pid_t pid = StartBatch(binary, s, dir, sim->base_url());
   struct Mark {
