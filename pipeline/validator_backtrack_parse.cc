@@ -195,6 +195,17 @@ class Parser {
     return true;
   }
 
+  // One atom of a character class at i_: an escape (which may stand for a class item such as
+  // \d) or a literal code point. False when the escape is malformed.
+  bool ClassAtom(ClassItem* item, uint32_t* cp, bool* is_item) {
+    if (p_[i_] != '\\') {
+      *cp = p_[i_++];
+      return true;
+    }
+    ++i_;
+    return Escape(true, item, cp, is_item);
+  }
+
   int Class() {
     RNode n;
     n.kind = RK::kSet;
@@ -215,12 +226,7 @@ class Parser {
       uint32_t lo = 0;
       ClassItem item;
       bool is_item = false;
-      if (p_[i_] == '\\') {
-        ++i_;
-        if (!Escape(true, &item, &lo, &is_item)) break;
-      } else {
-        lo = p_[i_++];
-      }
+      if (!ClassAtom(&item, &lo, &is_item)) break;
       if (is_item) {
         n.items.push_back(std::move(item));
         continue;
@@ -230,12 +236,7 @@ class Parser {
         ++i_;
         bool hi_item = false;
         ClassItem other;
-        if (p_[i_] == '\\') {
-          ++i_;
-          if (!Escape(true, &other, &hi, &hi_item)) break;
-        } else {
-          hi = p_[i_++];
-        }
+        if (!ClassAtom(&other, &hi, &hi_item)) break;
         if (hi_item) {
           singles.ranges.emplace_back(lo, lo);
           singles.ranges.emplace_back('-', '-');
