@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pipeline/validator_backtrack_program.h"
+#include "pipeline/utf8.h"
 
 namespace structure::pipeline {
 namespace {

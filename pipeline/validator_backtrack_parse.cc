@@ -7,6 +7,7 @@
 
 #include "pipeline/regex_escape.h"
 #include "pipeline/validator_backtrack_program.h"
+#include "pipeline/utf8.h"
 
 namespace structure::pipeline {
 

@@ -46,8 +46,6 @@ extern const Ranges kSpace;  // \s: ECMA-262 WhiteSpace + LineTerminator
 bool InRanges(const Ranges& ranges, uint32_t c);
 bool IsWordChar(uint32_t c);
 bool IsLineTerminator(uint32_t c);
-// Code points of UTF-8 text (an invalid byte reads as itself).
-std::vector<uint32_t> DecodeUtf8(std::string_view s);
 
 }  // namespace backtrack
 

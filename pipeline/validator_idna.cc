@@ -1,4 +1,5 @@
 #include "pipeline/validator_idna.h"
+#include "pipeline/utf8.h"
 
 #include <re2/re2.h>
 
@@ -25,24 +26,6 @@ int DigitValue(char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
   if (c >= '0' && c <= '9') return c - '0' + 26;
   return -1;
-}
-
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 bool HasProperty(uint32_t cp, const re2::RE2& re) {

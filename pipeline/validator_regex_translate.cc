@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "pipeline/regex_escape.h"
+#include "pipeline/utf8.h"
 
 namespace structure::pipeline {
 namespace {
@@ -62,15 +63,7 @@ class Translator {
   }
 
   // Reads one UTF-8 code point at i_ (invalid bytes read as themselves).
-  uint32_t NextCodePoint() {
-    unsigned char c = static_cast<unsigned char>(p_[i_]);
-    int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    if (i_ + n > p_.size()) n = 1;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(p_[i_ + k]) & 0x3F);
-    i_ += n;
-    return cp;
-  }
+  uint32_t NextCodePoint() { return ReadUtf8(p_, &i_); }
 
   static int HexValue(char c) { return HexDigit(static_cast<unsigned char>(c)); }
   bool ReadHex(size_t digits, uint32_t* value) { return ReadHexDigits(p_, &i_, digits, value); }
