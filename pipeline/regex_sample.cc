@@ -1,5 +1,4 @@
 #include "pipeline/regex_sample.h"
-#include "pipeline/utf8.h"
 
 #include <re2/re2.h>
 
@@ -7,6 +6,8 @@
 #include <random>
 #include <utility>
 #include <vector>
+
+#include "base/utf8.h"
 
 namespace structure::pipeline {
 namespace {

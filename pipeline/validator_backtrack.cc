@@ -5,8 +5,8 @@
 
 #include <vector>
 
+#include "base/utf8.h"
 #include "pipeline/validator_backtrack_program.h"
-#include "pipeline/utf8.h"
 
 namespace structure::pipeline {
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "base/utf8.h"
 #include "pipeline/regex_escape.h"
 #include "pipeline/validator_backtrack_program.h"
-#include "pipeline/utf8.h"
 
 namespace structure::pipeline {
 

@@ -1,9 +1,10 @@
 #include "pipeline/validator_idna.h"
-#include "pipeline/utf8.h"
 
 #include <re2/re2.h>
 
 #include <algorithm>
+
+#include "base/utf8.h"
 
 namespace structure::pipeline {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
+#include "base/utf8.h"
 #include "pipeline/regex_escape.h"
-#include "pipeline/utf8.h"
 
 namespace structure::pipeline {
 namespace {

@@ -1,6 +1,7 @@
-// UTF-8 <-> code points, shared by the pattern parsers (validator_regex_translate,
-// validator_backtrack), the pattern sampler and the IDNA check. Nothing here validates: an
-// invalid or truncated sequence reads as its first byte, one code point.
+// UTF-8 <-> code points, shared by the JSON parser, the pattern parsers
+// (validator_regex_translate, validator_backtrack), the pattern sampler and the IDNA check.
+// Nothing here validates: an invalid or truncated sequence reads as its first byte, one code
+// point.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace structure::pipeline {
+namespace structure {
 
 // The code point at s[*i]; advances *i past it.
 inline uint32_t ReadUtf8(std::string_view s, size_t* i) {
@@ -48,4 +49,4 @@ inline void AppendUtf8(std::string& out, uint32_t cp) {
   }
 }
 
-}  // namespace structure::pipeline
+}  // namespace structure
