@@ -32,8 +32,13 @@ struct BuilderCacheState {
   std::map<std::string, std::string> normalized;  // key -> text, for builds in flight
 };
 
+struct BuildRunnerState {
+  LoopWaits waits;
+};
+
 // Runs one builder loop and reports back to the cache.
-caf::behavior BuildRunner(caf::event_based_actor* self, caf::actor cache, BuildJob job) {
+caf::behavior BuildRunner(caf::stateful_actor<BuildRunnerState>* self, caf::actor cache,
+                          BuildJob job) {
   auto run = std::make_shared<LoopRun>();
   run->spec = std::move(job.spec);
   run->pool = job.pool;
@@ -46,8 +51,11 @@ caf::behavior BuildRunner(caf::event_based_actor* self, caf::actor cache, BuildJ
     self->send(cache, built_atom_v, key, std::move(o));
     self->quit();
   };
-  StartLoop(self, run);
-  return {};
+  self->set_down_handler([self](caf::down_msg& down) { OnPoolDown(self, self->state.waits, down); });
+  StartLoop(self, self->state.waits, run);
+  return {
+      [self](PoolReply& reply) { OnPoolReply(self, self->state.waits, reply); },
+  };
 }
 
 caf::behavior BuilderCache(caf::stateful_actor<BuilderCacheState>* self,

@@ -1,12 +1,13 @@
 #include "actors/loop_driver.h"
 
 #include <exception>
+#include <vector>
 
 namespace structure::actors {
 
 namespace {
 
-void Guarded(caf::event_based_actor* self, const std::shared_ptr<LoopRun>& run,
+void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_ptr<LoopRun>& run,
              const std::function<pipeline::Step()>& next);
 
 void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
@@ -15,29 +16,22 @@ void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
   run->on_finish(std::move(r));
 }
 
-void Apply(caf::event_based_actor* self, std::shared_ptr<LoopRun> run, pipeline::Step step) {
+void Apply(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run,
+           pipeline::Step step) {
   if (auto* finish = std::get_if<pipeline::Finish>(&step)) return Finish(run, std::move(finish->result));
   auto& send = std::get<pipeline::SendCall>(step);
-  PoolRequest request{std::move(send.call), run->lane, run->timeout, 0};
-  self->request(run->pool, caf::infinite, std::move(request))
-      .then(
-          [self, run](PoolReply& r) {
-            Result<providers::ProviderReply> reply =
-                r.status.ok() ? Result<providers::ProviderReply>(std::move(r.reply))
-                              : Result<providers::ProviderReply>(r.status);
-            Guarded(self, run, [&] { return pipeline::OnReply(run->spec, run->state, reply); });
-          },
-          [self, run](caf::error& e) {
-            Status st(Code::kUnavailable, "provider pool failed: " + caf::to_string(e));
-            Guarded(self, run, [&] { return pipeline::OnReply(run->spec, run->state, st); });
-          });
+  uint64_t tag = waits.next_tag++;
+  PoolRequest request{std::move(send.call), run->lane, run->timeout, 0, tag};
+  if (waits.monitored.insert(run->pool.address()).second) self->monitor(run->pool);
+  self->send(run->pool, std::move(request));
+  waits.runs.emplace(tag, std::move(run));
 }
 
 // Runs `next` and applies the step it returns.
-void Guarded(caf::event_based_actor* self, const std::shared_ptr<LoopRun>& run,
+void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_ptr<LoopRun>& run,
              const std::function<pipeline::Step()>& next) {
   try {
-    Apply(self, run, next());
+    Apply(self, waits, run, next());
   } catch (const std::exception& e) {
     Finish(run, pipeline::ErrorResult("internal", std::string("unexpected exception: ") + e.what()));
   } catch (...) {
@@ -47,8 +41,37 @@ void Guarded(caf::event_based_actor* self, const std::shared_ptr<LoopRun>& run,
 
 }  // namespace
 
-void StartLoop(caf::event_based_actor* self, std::shared_ptr<LoopRun> run) {
-  Guarded(self, run, [&] { return pipeline::Start(run->spec, run->state); });
+void StartLoop(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run) {
+  Guarded(self, waits, run, [&] { return pipeline::Start(run->spec, run->state); });
+}
+
+bool OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& r) {
+  auto it = waits.runs.find(r.tag);
+  if (it == waits.runs.end()) return false;
+  std::shared_ptr<LoopRun> run = std::move(it->second);
+  waits.runs.erase(it);
+  Result<providers::ProviderReply> reply =
+      r.status.ok() ? Result<providers::ProviderReply>(std::move(r.reply))
+                    : Result<providers::ProviderReply>(r.status);
+  Guarded(self, waits, run, [&] { return pipeline::OnReply(run->spec, run->state, reply); });
+  return true;
+}
+
+void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_msg& down) {
+  waits.monitored.erase(down.source);
+  std::vector<std::shared_ptr<LoopRun>> failed;
+  for (auto it = waits.runs.begin(); it != waits.runs.end();) {
+    if (it->second->pool.address() == down.source) {
+      failed.push_back(std::move(it->second));
+      it = waits.runs.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  Status st(Code::kUnavailable, "provider pool failed: " + caf::to_string(down.reason));
+  for (auto& run : failed) {
+    Guarded(self, waits, run, [&] { return pipeline::OnReply(run->spec, run->state, st); });
+  }
 }
 
 }  // namespace structure::actors

@@ -1,10 +1,18 @@
 // Drives a content loop (pipeline::Step) against a provider pool from inside an actor: sends
 // each SendCall as a PoolRequest and feeds the reply back into OnReply until a Finish. An
 // exception in a step (a bug, or memory exhausted) finishes the loop with an internal error.
+//
+// The actor sends (not requests) and keeps its waiting runs in a LoopWaits, matched by
+// PoolRequest::tag (see actors/messages.h for why). Its behavior hands every PoolReply to
+// OnPoolReply and its down handler every down message to OnPoolDown: a pool that dies fails the
+// runs waiting on it instead of leaving them waiting.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <caf/all.hpp>
 
@@ -24,7 +32,20 @@ struct LoopRun {
   bool finished = false;                                     // on_finish has run
 };
 
-// Starts the loop. `self` must outlive the run (the run's callbacks capture it).
-void StartLoop(caf::event_based_actor* self, std::shared_ptr<LoopRun> run);
+// The runs one actor has waiting for a pool reply, by tag.
+struct LoopWaits {
+  std::unordered_map<uint64_t, std::shared_ptr<LoopRun>> runs;
+  std::unordered_set<caf::actor_addr> monitored;  // pools this actor monitors
+  uint64_t next_tag = 1;
+};
+
+// Starts the loop. `self` and `waits` (its state) must outlive the run.
+void StartLoop(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run);
+
+// Continues the run the reply is for; false when no run waits for it.
+bool OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& reply);
+
+// Fails the runs waiting on the pool that went down.
+void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_msg& down);
 
 }  // namespace structure::actors

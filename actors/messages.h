@@ -27,6 +27,10 @@ struct PoolRequest {
   // Whole budget (queueing, every attempt, backoff); 0 = none.
   std::chrono::milliseconds timeout{0};
   uint64_t cancel_key = 0;  // cancel_atom with this key cancels it; 0 = not cancellable
+  // Echoed in PoolReply::tag. A caller with many calls in flight sends (not requests) and
+  // matches replies by tag: CAF 0.17 keeps a requester's pending responses in a flat vector,
+  // searched and shifted per reply, so `request` costs O(calls in flight) per reply.
+  uint64_t tag = 0;
 };
 
 struct PoolReply {
@@ -37,6 +41,7 @@ struct PoolReply {
   int64_t queued_us = 0;          // arrival to first dispatch
   int64_t wire_us = 0;            // transfer time of the last attempt
   int64_t total_us = 0;           // arrival to reply
+  uint64_t tag = 0;               // PoolRequest::tag
 };
 
 struct PoolStats {

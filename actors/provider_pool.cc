@@ -25,6 +25,7 @@ struct Pending {
   int transient_retries = 0;
   int rate_limited = 0;
   bool in_flight = false;
+  uint64_t tag = 0;  // PoolRequest::tag
   int last_http_status = 0;
   int64_t last_wire_us = 0;
   TimePoint arrived;
@@ -74,6 +75,7 @@ void Reply(Self self, uint64_t id, Status status, providers::ProviderReply reply
   out.wire_us = p.last_wire_us;
   out.queued_us = Micros(p.arrived, p.first_dispatch.value_or(now));
   out.total_us = Micros(p.arrived, now);
+  out.tag = p.tag;
   ++st.stats.completed;
   if (out.status.ok()) ++st.stats.succeeded;
   p.promise.deliver(std::move(out));
@@ -252,6 +254,7 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
         Pending& p = st.pending[id];
         p.promise = self->make_response_promise<PoolReply>();
         p.arrived = self->clock().now();
+        p.tag = req.tag;
         if (req.timeout.count() > 0) p.deadline = p.arrived + req.timeout;
         auto promise = p.promise;
         auto http = providers::BuildRequest(req.call, st.config.endpoint);

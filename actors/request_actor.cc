@@ -51,6 +51,7 @@ struct HostState {
   std::unordered_map<uint64_t, std::unique_ptr<Call>> calls;  // by call id
   uint64_t next_id = 1;
   std::vector<Finished> finished;  // results of this mailbox drain, not yet handed out
+  LoopWaits waits;                 // content loops waiting for a pool reply
   // The last inline schema and its cache key: requests that share one schema object (a batch
   // job's --schema) skip serialising it. Holding it keeps its address from being reused.
   std::shared_ptr<const Json> last_schema;
@@ -145,7 +146,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->pool = c.target.provider->pool;
   run->timeout = self->state.ctx->call_timeout;
   run->on_finish = [self, id](StructureResult r) { Deliver(self, id, std::move(r)); };
-  StartLoop(self, run);
+  StartLoop(self, self->state.waits, run);
 }
 
 void RunInline(Self self, uint64_t id, Call& c) {
@@ -262,6 +263,7 @@ void Start(Self self, uint64_t id, Call& c) {
 
 caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
   self->state.ctx = std::move(ctx);
+  self->set_down_handler([self](caf::down_msg& down) { OnPoolDown(self, self->state.waits, down); });
   return {
       [self](RequestJob& job) {
         uint64_t id = self->state.next_id++;
@@ -273,6 +275,7 @@ caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
         self->state.calls.emplace(id, std::move(call));
         Guarded(self, id, [&] { Start(self, id, c); });
       },
+      [self](PoolReply& reply) { OnPoolReply(self, self->state.waits, reply); },
       [self](flush_atom) { RunCallbacks(self->state.finished); },
   };
 }
