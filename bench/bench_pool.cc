@@ -1,7 +1,10 @@
 // Throughput / CPU / rate-limit / lane measurements of the provider pool against
 // `structure sim` on loopback (the sim runs as a child process; its CPU is reported apart).
 //
-//   bench_pool throughput --inflight 256 --latency-ms 200 --calls 5000 [--provider openai]
+//   bench_pool throughput --inflight 256 --latency-ms 200 --calls 5000 [--provider openai] [--no-floor]
+//     (also runs bare libcurl, bench/curl_floor.h, on the same sim and prints the ratio)
+//   bench_pool floor --inflight 256 --latency-ms 200 --calls 5000 [--url U [--h2c]]
+//     (bare libcurl only, against the sim or the server at U)
 //   bench_pool rate --rpm 600 --seconds 60 [--untold]
 //   bench_pool lanes --bulk 5000 --inflight 64 --latency-ms 200 --interactive 50
 // CAF runs one scheduler thread per core less one (as the engine does); BENCH_POOL_WORKERS=N
@@ -23,8 +26,10 @@
 
 #include "actors/provider_pool.h"
 #include "base/json.h"
+#include "bench/curl_floor.h"
 #include "bench/steady_window.h"
 #include "providers/curl_transport.h"
+#include "providers/wire.h"
 #include "tests/actors/sim_process.h"
 
 namespace structure::bench {
@@ -181,39 +186,36 @@ std::map<std::string, double> ThreadCpu() {
 }
 
 // Sends every call at once from an event-based driver actor (the pool keeps `concurrency`
-// on the wire) and waits for all replies.
+// on the wire) and waits for all replies. The driver sends and matches replies by tag, as the
+// engine's loop driver does (actors/loop_driver.h).
 Run Drive(Env& env, const actors::ProviderPoolActor& pool, int calls) {
   auto run = std::make_shared<Run>();
   auto t0 = Clock::now();
   std::promise<void> done;
   auto finished = done.get_future();
-  env.sys->spawn([pool, calls, run, t0, &done](caf::event_based_actor* self) {
+  env.sys->spawn([pool, calls, run, t0, &done](caf::event_based_actor* self) -> caf::behavior {
     auto left = std::make_shared<int>(calls);
     for (int i = 0; i < calls; ++i) {
-      self->request(pool, caf::infinite, Call(i))
-          .then(
-              [=, &done](PoolReply& r) {
-                run->done_s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-                (r.status.ok() ? run->ok : run->failed)++;
-                run->sum_wire_us += r.wire_us;
-                run->sum_total_us += r.total_us;
-                run->sum_queued_us += r.queued_us;
-                if (!r.status.ok() && run->failed <= 3) {
-                  std::fprintf(stderr, "call failed: %s\n", r.status.ToString().c_str());
-                }
-                if (--*left == 0) {
-                  done.set_value();
-                  self->quit();
-                }
-              },
-              [=, &done](caf::error&) {
-                run->failed++;
-                if (--*left == 0) {
-                  done.set_value();
-                  self->quit();
-                }
-              });
+      PoolRequest r = Call(i);
+      r.tag = static_cast<uint64_t>(i) + 1;
+      self->send(pool, std::move(r));
     }
+    return {
+        [=, &done](PoolReply& r) {
+          run->done_s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+          (r.status.ok() ? run->ok : run->failed)++;
+          run->sum_wire_us += r.wire_us;
+          run->sum_total_us += r.total_us;
+          run->sum_queued_us += r.queued_us;
+          if (!r.status.ok() && run->failed <= 3) {
+            std::fprintf(stderr, "call failed: %s\n", r.status.ToString().c_str());
+          }
+          if (--*left == 0) {
+            done.set_value();
+            self->quit();
+          }
+        },
+    };
   });
   finished.wait();
   run->wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -228,11 +230,10 @@ int Throughput(const std::map<std::string, std::string>& f) {
   int latency = static_cast<int>(Num(f, "latency-ms", 200));
   int calls = static_cast<int>(Num(f, "calls", inflight * 20));
   std::string provider = f.count("provider") ? f.at("provider") : "openai";
+  std::vector<std::string> sim_args = {"--latency-ms", std::to_string(latency), "--threads",
+                                       f.count("sim-threads") ? f.at("sim-threads") : "1"};
   Env env;
-  if (!StartEnv(env, {"--latency-ms", std::to_string(latency), "--threads",
-                      f.count("sim-threads") ? f.at("sim-threads") : "1"})) {
-    return 1;
-  }
+  if (!StartEnv(env, sim_args)) return 1;
   auto pool = actors::SpawnProviderPool(*env.sys, Config(env, provider, inflight),
                                         providers::CurlTransportFactory());
   // Warm-up opens the connections, as a long-running engine would have them.
@@ -250,7 +251,22 @@ int Throughput(const std::map<std::string, std::string>& f) {
   }
   caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
   env.sys.reset();
+  // The floor: the same request body, sent by bare libcurl on one thread to the same sim.
   env.sim->Stop();
+  // The floor: the same request body, sent by bare libcurl on one thread to a fresh simulator
+  // with the same arguments (so the sim CPU above covers the pool's calls only).
+  FloorRun floor;
+  if (!f.count("no-floor")) {
+    std::string error;
+    auto floor_sim = testing::StartSim(STRUCTURE_BINARY_PATH, sim_args, &error);
+    Env floor_env;
+    floor_env.sim = std::move(floor_sim);
+    if (floor_env.sim) {
+      auto req = providers::BuildRequest(Call(0).call, Config(floor_env, provider, inflight).endpoint);
+      if (req.ok()) floor = BareCurlFloor(*req, inflight, calls);
+      floor_env.sim->Stop();
+    }
+  }
   double ideal_per_s = inflight / (latency / 1000.0);
   double steady = run.SteadyRate(static_cast<long>(std::max<int64_t>(1, run.stats.max_in_flight)));
   std::printf(
@@ -261,7 +277,41 @@ int Throughput(const std::map<std::string, std::string>& f) {
       ideal_per_s, 100.0 * steady / ideal_per_s, 1e6 * cpu / calls,
       // The sim's CPU covers the warm-up calls too.
       1e6 * env.sim->cpu_seconds() / (calls + inflight), static_cast<long long>(run.stats.max_in_flight));
+  if (floor.ok > 0) {
+    double floor_us = 1e6 * floor.cpu_s / floor.ok;
+    std::printf("floor bare_libcurl_cpu_us_per_call=%.1f (kernel %.1f) ok=%d failed=%d "
+                "calls_per_s=%.0f pct_ideal=%.1f engine_over_floor=%.2f\n",
+                floor_us, 1e6 * floor.sys_s / floor.ok, floor.ok, floor.failed,
+                floor.steady_per_s, 100.0 * floor.steady_per_s / ideal_per_s,
+                1e6 * cpu / calls / floor_us);
+  }
   return run.failed == 0 ? 0 : 1;
+}
+
+// Bare libcurl alone against the sim (bench/curl_floor.h).
+int Floor(const std::map<std::string, std::string>& f) {
+  int inflight = static_cast<int>(Num(f, "inflight", 256));
+  int latency = static_cast<int>(Num(f, "latency-ms", 200));
+  int calls = static_cast<int>(Num(f, "calls", inflight * 20));
+  Env env;
+  if (!StartEnv(env, {"--latency-ms", std::to_string(latency), "--threads",
+                      f.count("sim-threads") ? f.at("sim-threads") : "1"})) {
+    return 1;
+  }
+  auto req = providers::BuildRequest(Call(0).call, Config(env, "openai", inflight).endpoint);
+  if (!req.ok()) return 1;
+  // --url sends the same request to another server instead (e.g. an h2c one, with --h2c).
+  if (f.count("url")) req->url = f.at("url");
+  FloorRun floor = BareCurlFloor(*req, inflight, calls, f.count("h2c") > 0);
+  env.sim->Stop();
+  double ideal_per_s = inflight / (latency / 1000.0);
+  std::printf("floor inflight=%d latency_ms=%d ok=%d failed=%d calls_per_s=%.0f pct_ideal=%.1f "
+              "cpu_us_per_call=%.1f kernel_us_per_call=%.1f sim_cpu_us_per_call=%.1f\n",
+              inflight, latency, floor.ok, floor.failed, floor.steady_per_s,
+              latency > 0 ? 100.0 * floor.steady_per_s / ideal_per_s : 0.0,
+              1e6 * floor.cpu_s / calls, 1e6 * floor.sys_s / calls,
+              1e6 * env.sim->cpu_seconds() / (calls + inflight));
+  return floor.failed == 0 ? 0 : 1;
 }
 
 int Rate(const std::map<std::string, std::string>& f) {
@@ -351,8 +401,9 @@ int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "";
   auto flags = structure::bench::Flags(argc, argv);
   if (mode == "throughput") return structure::bench::Throughput(flags);
+  if (mode == "floor") return structure::bench::Floor(flags);
   if (mode == "rate") return structure::bench::Rate(flags);
   if (mode == "lanes") return structure::bench::Lanes(flags);
-  std::fprintf(stderr, "usage: bench_pool throughput|rate|lanes [--flags] (see the file header)\n");
+  std::fprintf(stderr, "usage: bench_pool throughput|floor|rate|lanes [--flags] (see the file header)\n");
   return 2;
 }

@@ -1,6 +1,6 @@
 # bench_pool: the provider pool against `structure sim` (throughput, CPU per call, rate limits,
 # lanes). Not a Google Benchmark binary: it drives a child process and reports numbers.
-add_executable(bench_pool ${CMAKE_CURRENT_LIST_DIR}/bench_pool.cc)
+add_executable(bench_pool ${CMAKE_CURRENT_LIST_DIR}/bench_pool.cc ${CMAKE_CURRENT_LIST_DIR}/curl_floor.cc)
 target_link_libraries(bench_pool PRIVATE structure_pool)
 structure_use_fast_malloc(bench_pool)
 # The bench runs whatever `structure` binary the build dir holds (build it first).
