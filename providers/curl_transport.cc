@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <mutex>
 #include <optional>
@@ -29,7 +30,8 @@ struct Transfer {
   HttpResponse response;
   CURL* easy = nullptr;
   uint32_t shard = 0;
-  curl_slist* headers = nullptr;
+  curl_slist* headers = nullptr;  // owned only when not one of the transport's shared lists
+  bool owns_headers = false;
   Clock::time_point started;
   char error[CURL_ERROR_SIZE] = {0};
 };
@@ -137,7 +139,27 @@ class CurlTransport final : public Transport {
   std::optional<EpollSockets> sockets_;
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active_;
   std::vector<CURL*> spare_easies_;
+  // Header lists built once and shared by every transfer with the same request headers (a
+  // pool sends the same few headers on every call); at most kSharedHeaderLists of them.
+  struct SharedHeaders {
+    HttpHeaders headers;
+    curl_slist* list = nullptr;
+  };
+  std::vector<SharedHeaders> shared_headers_;
 };
+
+constexpr size_t kSharedHeaderLists = 8;
+
+curl_slist* BuildHeaderList(const HttpHeaders& headers) {
+  curl_slist* list = nullptr;
+  std::string line;
+  for (const auto& [k, v] : headers) {
+    line.assign(k).append(": ").append(v);
+    list = curl_slist_append(list, line.c_str());
+  }
+  // Without this curl waits up to a second for "100 Continue" on bodies over 1 KB.
+  return curl_slist_append(list, "Expect:");
+}
 
 Status CurlTransport::Init() {
   InitCurlOnce();
@@ -191,6 +213,8 @@ void CurlTransport::Shutdown() {
   active_.clear();
   for (CURL* e : spare_easies_) curl_easy_cleanup(e);
   spare_easies_.clear();
+  for (SharedHeaders& h : shared_headers_) curl_slist_free_all(h.list);
+  shared_headers_.clear();
   for (auto& s : shards_) curl_multi_cleanup(s->multi);
   shards_.clear();
   if (epoll_fd_ >= 0) close(epoll_fd_);
@@ -255,6 +279,13 @@ size_t CurlTransport::OnHeader(char* data, size_t size, size_t n, void* userp) {
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::string_view value = line.substr(colon + 1);
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  if (name == "content-length") {
+    // One allocation for the body instead of one per doubling; capped against a lying server.
+    size_t length = 0;
+    std::from_chars(value.data(), value.data() + value.size(), length);
+    t->response.body.reserve(std::min<size_t>(length, size_t{1} << 20));
+  }
+  if (t->response.headers.empty()) t->response.headers.reserve(12);
   t->response.headers.emplace_back(std::move(name), std::string(value));
   return size * n;
 }
@@ -322,11 +353,20 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method == "GET" ? nullptr : r.method.c_str());
   }
-  for (const auto& [k, v] : r.headers) {
-    t->headers = curl_slist_append(t->headers, (k + ": " + v).c_str());
+  for (const SharedHeaders& h : shared_headers_) {
+    if (h.headers == r.headers) {
+      t->headers = h.list;
+      break;
+    }
   }
-  // Without this curl waits up to a second for "100 Continue" on bodies over 1 KB.
-  t->headers = curl_slist_append(t->headers, "Expect:");
+  if (!t->headers) {
+    t->headers = BuildHeaderList(r.headers);
+    if (shared_headers_.size() < kSharedHeaderLists) {
+      shared_headers_.push_back({r.headers, t->headers});
+    } else {
+      t->owns_headers = true;
+    }
+  }
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<int64_t>(r.timeout_ms, 0)));
   // Over plain http curl only learns from the first response that HTTP/1.1 cannot multiplex,
@@ -348,7 +388,7 @@ void CurlTransport::Drop(Transfer* t) {
   Shard& shard = *shards_[t->shard];
   --shard.active;
   curl_multi_remove_handle(shard.multi, t->easy);
-  curl_slist_free_all(t->headers);
+  if (t->owns_headers) curl_slist_free_all(t->headers);
   t->headers = nullptr;
   if (spare_easies_.size() < 4096) {
     spare_easies_.push_back(t->easy);
