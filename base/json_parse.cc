@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "base/json.h"
+#include "base/json_scan.h"
 #include "base/utf8.h"
 
 namespace structure {
@@ -200,10 +201,7 @@ class Parser {
     ++pos_;  // opening quote
     while (true) {
       size_t start = pos_;
-      while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\\' &&
-             static_cast<unsigned char>(text_[pos_]) >= 0x20) {
-        ++pos_;
-      }
+      pos_ = PlainRunEnd(text_, pos_);
       out.append(text_.data() + start, pos_ - start);
       if (pos_ >= text_.size()) {
         Fail("unterminated string");

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "base/json.h"
+#include "base/json_scan.h"
 
 namespace structure {
 
@@ -43,10 +44,11 @@ void AppendString(Out& out, std::string_view s) {
   out += '"';
   // Runs of characters that need no escape are copied whole.
   size_t run = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+  while (true) {
+    size_t i = PlainRunEnd(s, run);
     out.append(s.data() + run, i - run);
+    if (i == s.size()) break;
+    unsigned char c = static_cast<unsigned char>(s[i]);
     run = i + 1;
     switch (c) {
       case '"': out += std::string_view("\\\""); break;
@@ -62,7 +64,6 @@ void AppendString(Out& out, std::string_view s) {
         out += kHex[c & 0xF];
     }
   }
-  out.append(s.data() + run, s.size() - run);
   out += '"';
 }
 

@@ -1,0 +1,50 @@
+#include "base/json_scan.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "base/json.h"
+
+namespace structure {
+namespace {
+
+size_t NaiveRunEnd(const std::string& s, size_t from) {
+  for (size_t i = from; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == '"' || c == '\\') return i;
+  }
+  return s.size();
+}
+
+// Every byte value at every position of strings up to 19 bytes (both sides of the eight-byte
+// blocks), from every start, against the byte-by-byte definition.
+TEST(JsonScanTest, FindsTheFirstByteThatNeedsAnEscapeAtEveryPosition) {
+  for (size_t len = 1; len < 20; ++len) {
+    for (size_t at = 0; at < len; ++at) {
+      for (int b = 0; b < 256; ++b) {
+        std::string s(len, 'a');
+        s[at] = static_cast<char>(b);
+        if (at + 1 < len) s[at + 1] = static_cast<char>(0xE9);  // a high byte after the probe
+        for (size_t from = 0; from <= len; ++from) {
+          ASSERT_EQ(PlainRunEnd(s, from), NaiveRunEnd(s, from))
+              << "len " << len << " byte " << b << " at " << at << " from " << from;
+        }
+      }
+    }
+  }
+}
+
+TEST(JsonScanTest, LongTextRoundTripsThroughWriterAndParser) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += static_cast<char>(i % 128) + std::string("plain run é ");
+  text += "\"quoted\" \\ back\\slash";
+  std::string written = ToJson(Json(text));
+  auto back = ParseJson(written);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->as_string(), text);
+  EXPECT_EQ(JsonTextSize(Json(text)), written.size());
+}
+
+}  // namespace
+}  // namespace structure
