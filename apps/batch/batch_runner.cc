@@ -33,7 +33,7 @@ struct Pending {
   size_t bytes;  // input line length, for the read-ahead bound
 };
 
-// A finished record, formatted, waiting for the writer.
+// A finished record, formatted, waiting for the pump.
 struct Done {
   uint64_t index;
   std::string line;
@@ -46,11 +46,14 @@ double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 
 }  // namespace
 
-// Two threads: the caller's thread reads and parses input lines into a short read-ahead
-// queue; the writer thread starts queued records while fewer than K are in flight (and, when
-// ordered, within the window), journals the results the engine threads hand over, keeps the
-// reorder buffer and draws progress. Starting calls from the writer means a completion frees
-// its slot and refills it in one wake-up of one thread.
+// The caller's thread reads and parses input lines into a short read-ahead queue. The pump
+// journals finished records (keeping the reorder buffer) and starts queued ones while fewer
+// than K are in flight (and, when ordered, within the window). Whoever has something for it
+// runs the pump: an engine thread that delivers a result, or the writer thread when input
+// arrives. A completion therefore journals its result, frees its slot and refills it in the
+// thread that delivered it, without waking another; a result delivered while a pump runs is
+// left for that pump. The writer thread also watches for interrupts, draws progress and ends
+// the job.
 struct BatchRunner::State {
   BatchOptions opt;
   SubmitFn submit;
@@ -59,7 +62,7 @@ struct BatchRunner::State {
   Clock::time_point start = Clock::now();
 
   std::mutex mu;
-  std::condition_variable writer_cv;  // completions, queued input, input end, or stop
+  std::condition_variable writer_cv;  // queued input, input end, or the job finished
   std::condition_variable reader_cv;  // the read-ahead queue has room again
   std::vector<Done> completed;        // guarded by mu
   std::deque<Pending> pending;        // guarded by mu
@@ -69,25 +72,28 @@ struct BatchRunner::State {
   bool dropped = false;               // records read but never started; guarded by mu
   Status io_error;                    // guarded by mu
 
-  // Writer thread only.
-  uint64_t in_flight = 0;  // started, result not yet taken
+  // Owned by the running pump (`pumping`, guarded by mu): read or written only by the thread
+  // that set it, or by any thread holding mu while no pump runs.
+  bool pumping = false;                // guarded by mu
+  uint64_t in_flight = 0;              // started, result not yet taken
   uint64_t started = 0;
   BatchCounts run;
+  ReorderBuffer reorder{1};
+  Status write_status;
+  std::vector<Done> round_done;       // the pump's current round
+  std::vector<Pending> round_start;
+  std::string round_text;
 
   int Interrupts() const { return opt.interrupts ? opt.interrupts->load() : 0; }
 
-  // Engine threads: hand a result to the writer.
+  // Engine threads: hand a result over, and run the pump unless one is running.
   void Deliver(uint64_t index, const Json& id, uint64_t line_no, pipeline::StructureResult r) {
     Done d{index, "", r.status, static_cast<uint64_t>(r.usage.input_tokens),
            static_cast<uint64_t>(r.usage.output_tokens)};
     d.line = FormatResultLine(id, line_no, std::move(r));
-    bool wake;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      wake = completed.empty();  // otherwise the writer has been woken already
-      completed.push_back(std::move(d));
-    }
-    if (wake) writer_cv.notify_one();
+    std::unique_lock<std::mutex> lock(mu);
+    completed.push_back(std::move(d));
+    if (!pumping) Pump(lock);
   }
 
   // Reader thread: queues a parsed record; false when the job stops taking input.
@@ -100,7 +106,7 @@ struct BatchRunner::State {
       reader_cv.wait_for(lock, kPoll);
       reader_waiting = false;
     }
-    bool wake = pending.empty();  // a non-empty queue waits for slots, not for the writer
+    bool wake = pending.empty();  // a non-empty queue waits for slots, not for the pump
     pending_bytes += p.bytes;
     pending.push_back(std::move(p));
     lock.unlock();
@@ -116,14 +122,13 @@ struct BatchRunner::State {
     writer_cv.notify_one();
   }
 
-  void DrawProgress() {
+  // The progress line (mu held, no pump running).
+  std::string ProgressText() const {
     BatchCounts done = resume ? resume->counts : BatchCounts{};
     done.Merge(run);
     double elapsed = Seconds(Clock::now() - start);
     double rate = elapsed > 0 ? static_cast<double>(run.total()) / elapsed : 0;
-    std::string text = "\r\033[K" + FormatProgress(done, in_flight, rate, opt.total);
-    std::fputs(text.c_str(), stderr);
-    std::fflush(stderr);
+    return "\r\033[K" + FormatProgress(done, in_flight, rate, opt.total);
   }
 
   // Takes the records that may start now (mu held): a free slot each and, when ordered,
@@ -163,59 +168,79 @@ struct BatchRunner::State {
     }
   }
 
-  void WriterLoop() {
-    ReorderBuffer reorder(opt.reorder_window);
-    std::vector<Done> batch;
-    std::vector<Pending> take;
-    std::string buf;
-    Status write_status;
-    bool cancelled = false;
-    auto last_draw = Clock::now();
+  bool StopStarting() const { return Interrupts() > 0 || !io_error.ok(); }
+
+  // Something for the pump (mu held, no pump running).
+  bool HasWork() const {
+    bool can_start = !pending.empty() && in_flight < opt.concurrency &&
+                     (!opt.ordered || reorder.CanAdmit(pending.front().index));
+    return !completed.empty() || can_start || (StopStarting() && !pending.empty());
+  }
+
+  // Every started record is journaled and none will start (mu held, no pump running).
+  bool Finished() const {
+    return in_flight == 0 && completed.empty() &&
+           ((input_done && pending.empty()) || StopStarting());
+  }
+
+  // Journals finished records and starts queued ones until neither is left. Called with
+  // `lock` held and no pump running; returns with it held.
+  void Pump(std::unique_lock<std::mutex>& lock) {
+    pumping = true;
     for (;;) {
-      bool finished;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        auto ready = [&] {
-          bool can_start = !pending.empty() && in_flight < opt.concurrency &&
-                           (!opt.ordered || reorder.CanAdmit(pending.front().index));
-          return !completed.empty() || can_start || (input_done && pending.empty() && in_flight == 0);
-        };
-        writer_cv.wait_for(lock, kPoll, ready);
-        batch.swap(completed);
-        in_flight -= batch.size();
-        if (!write_status.ok() && io_error.ok()) io_error = write_status;
-        bool stop_starting = Interrupts() > 0 || !io_error.ok();
-        take = TakeStartable(reorder, stop_starting);
-        if (reader_waiting && pending.size() <= kReadAhead / 2) reader_cv.notify_one();
-        finished = in_flight + take.size() == 0 && batch.empty() &&
-                   ((input_done && pending.empty()) || stop_starting);
-      }
-      Start(take, batch);  // outside the lock: a submit may answer at once
-      take.clear();
-      buf.clear();
-      for (Done& d : batch) {
+      round_done.swap(completed);
+      in_flight -= round_done.size();
+      if (!write_status.ok() && io_error.ok()) io_error = write_status;
+      round_start = TakeStartable(reorder, StopStarting());
+      if (reader_waiting && pending.size() <= kReadAhead / 2) reader_cv.notify_one();
+      if (round_done.empty() && round_start.empty()) break;
+      lock.unlock();
+      Start(round_start, round_done);  // unlocked: a submit that answers at once queues it
+      round_start.clear();
+      round_text.clear();
+      for (Done& d : round_done) {
         run.Add(d.outcome, d.input_tokens, d.output_tokens);
         if (opt.ordered) {
           reorder.Put(d.index, std::move(d.line));
         } else {
-          buf.append(d.line);
+          round_text.append(d.line);
         }
       }
-      if (opt.ordered) reorder.TakeReady(&buf);
-      // One write per wake-up: results that completed together are journaled together.
-      if (write_status.ok() && !buf.empty()) write_status = out->Append(buf);
-      batch.clear();
+      if (opt.ordered) reorder.TakeReady(&round_text);
+      // One write per round: results that completed together are journaled together.
+      if (write_status.ok() && !round_text.empty()) write_status = out->Append(round_text);
+      round_done.clear();
+      lock.lock();
+    }
+    pumping = false;
+    if (Finished()) writer_cv.notify_one();
+  }
+
+  void WriterLoop() {
+    bool cancelled = false;
+    auto last_draw = Clock::now();
+    std::unique_lock<std::mutex> lock(mu);
+    for (;;) {
+      writer_cv.wait_for(lock, kPoll, [&] { return !pumping && (HasWork() || Finished()); });
+      if (pumping) continue;  // an engine thread is at it; look again when it is done
+      Pump(lock);
+      if (Finished()) break;
       if (!cancelled && Interrupts() >= 2 && opt.cancel && in_flight > 0) {
         cancelled = true;
-        opt.cancel();  // blocks until every in-flight call has been answered
+        lock.unlock();
+        opt.cancel();  // blocks until every in-flight call has been answered (and pumped)
+        lock.lock();
+        continue;
       }
       if (opt.progress && Clock::now() - last_draw >= kRedraw) {
         last_draw = Clock::now();
-        DrawProgress();
+        std::string text = ProgressText();
+        lock.unlock();
+        std::fputs(text.c_str(), stderr);
+        std::fflush(stderr);
+        lock.lock();
       }
-      if (finished) break;
     }
-    std::lock_guard<std::mutex> lock(mu);
     if (!write_status.ok() && io_error.ok()) io_error = write_status;
   }
 };
@@ -226,6 +251,7 @@ BatchRunner::BatchRunner(BatchOptions options, SubmitFn submit, JournalWriter* o
   state_->opt = std::move(options);
   if (state_->opt.concurrency == 0) state_->opt.concurrency = 1;
   if (state_->opt.reorder_window == 0) state_->opt.reorder_window = 4 * state_->opt.concurrency;
+  state_->reorder = ReorderBuffer(state_->opt.reorder_window);
   state_->submit = std::move(submit);
   state_->out = out;
   state_->resume = resume;
