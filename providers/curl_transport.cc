@@ -26,7 +26,9 @@ using Clock = std::chrono::steady_clock;
 
 struct Transfer {
   uint64_t id = 0;
-  HttpRequest request;
+  // The request body: CURLOPT_POSTFIELDS points into it until the transfer ends (curl sends it
+  // again on a fresh connection when a reused one turns out dead after the upload).
+  std::string body;
   HttpResponse response;
   CURL* easy = nullptr;
   uint32_t shard = 0;
@@ -328,7 +330,7 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   if (active_.count(id) > 0) return FailNow(id, "duplicate transfer id");
   auto t = std::make_unique<Transfer>();
   t->id = id;
-  t->request = std::move(request);
+  t->body = std::move(request.body);
   CURL* e;
   if (!spare_easies_.empty()) {
     e = spare_easies_.back();
@@ -338,7 +340,8 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   }
   t->easy = e;
   if (!e) return FailNow(id, "curl_easy_init failed");
-  const HttpRequest& r = t->request;
+  // curl copies every string option but the body; the rest of `request` ends with this call.
+  const HttpRequest& r = request;
   curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
   curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
@@ -346,8 +349,8 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
   if (r.method == "POST") {
     curl_easy_setopt(e, CURLOPT_POST, 1L);
-    curl_easy_setopt(e, CURLOPT_POSTFIELDS, r.body.data());
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, t->body.data());
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->body.size()));
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, nullptr);
   } else {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
