@@ -53,7 +53,8 @@ double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 // arrives. A completion therefore journals its result, frees its slot and refills it in the
 // thread that delivered it, without waking another; a result delivered while a pump runs is
 // left for that pump. The writer thread also watches for interrupts, draws progress and ends
-// the job.
+// the job. With --fsync the writer thread runs every pump (a journal write then waits for the
+// disk, and must not stall an engine thread).
 struct BatchRunner::State {
   BatchOptions opt;
   SubmitFn submit;
@@ -62,7 +63,7 @@ struct BatchRunner::State {
   Clock::time_point start = Clock::now();
 
   std::mutex mu;
-  std::condition_variable writer_cv;  // queued input, input end, or the job finished
+  std::condition_variable writer_cv;  // queued input, input end, results (--fsync), the end
   std::condition_variable reader_cv;  // the read-ahead queue has room again
   std::vector<Done> completed;        // guarded by mu
   std::deque<Pending> pending;        // guarded by mu
@@ -86,14 +87,22 @@ struct BatchRunner::State {
 
   int Interrupts() const { return opt.interrupts ? opt.interrupts->load() : 0; }
 
-  // Engine threads: hand a result over, and run the pump unless one is running.
+  // Engine threads: hand a result over, and run the pump unless one is running. With
+  // --fsync every journal write waits for the disk, which must not stall an engine thread:
+  // the writer thread pumps then.
   void Deliver(uint64_t index, const Json& id, uint64_t line_no, pipeline::StructureResult r) {
     Done d{index, "", r.status, static_cast<uint64_t>(r.usage.input_tokens),
            static_cast<uint64_t>(r.usage.output_tokens)};
     d.line = FormatResultLine(id, line_no, std::move(r));
     std::unique_lock<std::mutex> lock(mu);
+    bool first = completed.empty();
     completed.push_back(std::move(d));
-    if (!pumping) Pump(lock);
+    if (!out->syncs()) {
+      if (!pumping) Pump(lock);
+    } else if (first) {
+      lock.unlock();
+      writer_cv.notify_one();
+    }
   }
 
   // Reader thread: queues a parsed record; false when the job stops taking input.

@@ -46,6 +46,9 @@ class JournalWriter {
   // kUnavailable with the OS reason when the write fails (disk full, closed pipe).
   Status Append(std::string_view lines);
 
+  // Whether every Append waits for the disk (fdatasync).
+  bool syncs() const { return sync_; }
+
  private:
   JournalWriter(int fd, bool owned, bool sync, std::string name)
       : fd_(fd), owned_(owned), sync_(sync), name_(std::move(name)) {}

@@ -142,8 +142,9 @@ class BatchRunnerTest : public ::testing::Test {
   }
   void TearDown() override { ::unlink(out_path_.c_str()); }
 
-  BatchReport RunOn(const std::string& input, FakeEngine& fake, const JournalScan* resume = nullptr) {
-    auto journal = JournalWriter::Open(out_path_, false, false);
+  BatchReport RunOn(const std::string& input, FakeEngine& fake, const JournalScan* resume = nullptr,
+                    bool sync = false) {
+    auto journal = JournalWriter::Open(out_path_, false, sync);
     EXPECT_TRUE(journal.ok());
     input_ = input;
     std::FILE* in = fmemopen(input_.data(), input_.size(), "r");
@@ -194,6 +195,21 @@ TEST_F(BatchRunnerTest, WritesEveryRecordOnceAndKeepsAtMostKInFlight) {
   std::map<std::string, int> seen;
   for (const Json& j : Output()) ++seen[j.find("id")->as_string()];
   EXPECT_EQ(seen.size(), 400u);
+  for (auto& [id, n] : seen) EXPECT_EQ(n, 1) << id;
+}
+
+// With --fsync the writer thread journals (a synced write must not stall an engine thread);
+// every record is still written once and K still holds.
+TEST_F(BatchRunnerTest, WithFsyncEveryRecordIsWrittenOnceAndKHolds) {
+  FakeEngine fake;
+  options_.concurrency = 8;
+  BatchReport report = RunOn(Lines(200), fake, nullptr, /*sync=*/true);
+  EXPECT_FALSE(report.interrupted);
+  EXPECT_EQ(report.run.ok, 200u);
+  EXPECT_LE(fake.max_in_flight(), 8);
+  std::map<std::string, int> seen;
+  for (const Json& j : Output()) ++seen[j.find("id")->as_string()];
+  EXPECT_EQ(seen.size(), 200u);
   for (auto& [id, n] : seen) EXPECT_EQ(n, 1) << id;
 }
 
