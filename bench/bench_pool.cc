@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -132,14 +133,6 @@ struct Run {
   std::vector<double> done_s;  // completion times since the start, in order
   actors::PoolStats stats;
 
-  // Calls per second in the steady state (bench/steady_window.h), without the first wave's
-  // start and the last partial wave; `wave` is the calls in flight.
-  double SteadyRate(long wave) const {
-    long n = static_cast<long>(done_s.size());
-    auto [lo, hi] = bench::SteadyWindowOf(n, wave);
-    if (lo == 0 || hi <= lo || hi > n || done_s[hi - 1] <= done_s[lo - 1]) return 0;
-    return static_cast<double>(hi - lo) / (done_s[hi - 1] - done_s[lo - 1]);
-  }
 };
 
 // Per-thread CPU seconds of this process, by thread name.
@@ -183,6 +176,38 @@ std::map<std::string, double> ThreadCpu() {
     closedir(d);
   }
   return out;
+}
+
+std::vector<std::string> SimArgs(const std::map<std::string, std::string>& f, int latency) {
+  return {"--latency-ms", std::to_string(latency), "--threads",
+          f.count("sim-threads") ? f.at("sim-threads") : "1"};
+}
+
+struct FloorResult {
+  FloorRun run;
+  double sim_cpu_s = 0;  // the fresh simulator's CPU, warm-up included
+};
+
+// Bare libcurl (bench/curl_floor.h) sending the pool's request body for `provider` to a fresh
+// simulator started with `sim_args`, or to `url` when it is not empty. No actor system runs.
+std::optional<FloorResult> RunFloor(const std::vector<std::string>& sim_args,
+                                    const std::string& provider, int inflight, int calls,
+                                    const std::string& url = "", bool h2c = false) {
+  Env env;
+  std::string error;
+  env.sim = testing::StartSim(STRUCTURE_BINARY_PATH, sim_args, &error);
+  if (!env.sim) {
+    std::fprintf(stderr, "cannot start sim: %s\n", error.c_str());
+    return std::nullopt;
+  }
+  auto req = providers::BuildRequest(Call(0).call, Config(env, provider, inflight).endpoint);
+  if (!req.ok()) return std::nullopt;
+  if (!url.empty()) req->url = url;
+  FloorResult r;
+  r.run = BareCurlFloor(*req, inflight, calls, h2c);
+  env.sim->Stop();
+  r.sim_cpu_s = env.sim->cpu_seconds();
+  return r;
 }
 
 // Sends every call at once from an event-based driver actor (the pool keeps `concurrency`
@@ -230,8 +255,7 @@ int Throughput(const std::map<std::string, std::string>& f) {
   int latency = static_cast<int>(Num(f, "latency-ms", 200));
   int calls = static_cast<int>(Num(f, "calls", inflight * 20));
   std::string provider = f.count("provider") ? f.at("provider") : "openai";
-  std::vector<std::string> sim_args = {"--latency-ms", std::to_string(latency), "--threads",
-                                       f.count("sim-threads") ? f.at("sim-threads") : "1"};
+  std::vector<std::string> sim_args = SimArgs(f, latency);
   Env env;
   if (!StartEnv(env, sim_args)) return 1;
   auto pool = actors::SpawnProviderPool(*env.sys, Config(env, provider, inflight),
@@ -251,24 +275,16 @@ int Throughput(const std::map<std::string, std::string>& f) {
   }
   caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
   env.sys.reset();
-  // The floor: the same request body, sent by bare libcurl on one thread to the same sim.
   env.sim->Stop();
   // The floor: the same request body, sent by bare libcurl on one thread to a fresh simulator
   // with the same arguments (so the sim CPU above covers the pool's calls only).
   FloorRun floor;
   if (!f.count("no-floor")) {
-    std::string error;
-    auto floor_sim = testing::StartSim(STRUCTURE_BINARY_PATH, sim_args, &error);
-    Env floor_env;
-    floor_env.sim = std::move(floor_sim);
-    if (floor_env.sim) {
-      auto req = providers::BuildRequest(Call(0).call, Config(floor_env, provider, inflight).endpoint);
-      if (req.ok()) floor = BareCurlFloor(*req, inflight, calls);
-      floor_env.sim->Stop();
-    }
+    if (auto r = RunFloor(sim_args, provider, inflight, calls)) floor = r->run;
   }
   double ideal_per_s = inflight / (latency / 1000.0);
-  double steady = run.SteadyRate(static_cast<long>(std::max<int64_t>(1, run.stats.max_in_flight)));
+  double steady =
+      SteadyRateOf(run.done_s, static_cast<long>(std::max<int64_t>(1, run.stats.max_in_flight)));
   std::printf(
       "throughput provider=%s inflight=%d latency_ms=%d calls=%d ok=%d failed=%d wall_s=%.3f "
       "calls_per_s=%.0f ideal_per_s=%.0f pct_ideal=%.1f engine_cpu_us_per_call=%.1f "
@@ -293,24 +309,18 @@ int Floor(const std::map<std::string, std::string>& f) {
   int inflight = static_cast<int>(Num(f, "inflight", 256));
   int latency = static_cast<int>(Num(f, "latency-ms", 200));
   int calls = static_cast<int>(Num(f, "calls", inflight * 20));
-  Env env;
-  if (!StartEnv(env, {"--latency-ms", std::to_string(latency), "--threads",
-                      f.count("sim-threads") ? f.at("sim-threads") : "1"})) {
-    return 1;
-  }
-  auto req = providers::BuildRequest(Call(0).call, Config(env, "openai", inflight).endpoint);
-  if (!req.ok()) return 1;
   // --url sends the same request to another server instead (e.g. an h2c one, with --h2c).
-  if (f.count("url")) req->url = f.at("url");
-  FloorRun floor = BareCurlFloor(*req, inflight, calls, f.count("h2c") > 0);
-  env.sim->Stop();
+  auto result = RunFloor(SimArgs(f, latency), "openai", inflight, calls,
+                         f.count("url") ? f.at("url") : "", f.count("h2c") > 0);
+  if (!result) return 1;
+  const FloorRun& floor = result->run;
   double ideal_per_s = inflight / (latency / 1000.0);
   std::printf("floor inflight=%d latency_ms=%d ok=%d failed=%d calls_per_s=%.0f pct_ideal=%.1f "
               "cpu_us_per_call=%.1f kernel_us_per_call=%.1f sim_cpu_us_per_call=%.1f\n",
               inflight, latency, floor.ok, floor.failed, floor.steady_per_s,
               latency > 0 ? 100.0 * floor.steady_per_s / ideal_per_s : 0.0,
               1e6 * floor.cpu_s / calls, 1e6 * floor.sys_s / calls,
-              1e6 * env.sim->cpu_seconds() / (calls + inflight));
+              1e6 * result->sim_cpu_s / (calls + inflight));
   return floor.failed == 0 ? 0 : 1;
 }
 

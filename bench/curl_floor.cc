@@ -201,10 +201,7 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
   getrusage(RUSAGE_SELF, &ru1);
   run.sys_s = Seconds(ru1.ru_stime) - Seconds(ru0.ru_stime);
   run.cpu_s = Seconds(ru1.ru_utime) - Seconds(ru0.ru_utime) + run.sys_s;
-  auto [lo, hi] = SteadyWindowOf(static_cast<long>(done_s.size()), inflight);
-  if (lo > 0 && hi > lo && done_s[hi - 1] > done_s[lo - 1]) {
-    run.steady_per_s = static_cast<double>(hi - lo) / (done_s[hi - 1] - done_s[lo - 1]);
-  }
+  run.steady_per_s = SteadyRateOf(done_s, inflight);
   for (Slot& s : loop.slots) curl_easy_cleanup(s.easy);
   curl_slist_free_all(headers);
   for (auto& sh : loop.shards) curl_multi_cleanup(sh->multi);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace structure::bench {
 
@@ -24,6 +25,15 @@ inline SteadyWindow SteadyWindowOf(long total, long wave) {
   w.hi = wave * std::lround(0.9 * static_cast<double>(waves));
   if (waves < 3 || w.hi <= w.lo) w.lo = total / 10, w.hi = total * 9 / 10;
   return w;
+}
+
+// Completions per second over the steady window of a run whose completion times (seconds
+// since its start, in order) are `done_s`; 0 when the run is too short to have one.
+inline double SteadyRateOf(const std::vector<double>& done_s, long wave) {
+  long n = static_cast<long>(done_s.size());
+  auto [lo, hi] = SteadyWindowOf(n, wave);
+  if (lo == 0 || hi <= lo || hi > n || done_s[hi - 1] <= done_s[lo - 1]) return 0;
+  return static_cast<double>(hi - lo) / (done_s[hi - 1] - done_s[lo - 1]);
 }
 
 }  // namespace structure::bench
