@@ -45,16 +45,15 @@ void StartLoop(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<L
   Guarded(self, waits, run, [&] { return pipeline::Start(run->spec, run->state); });
 }
 
-bool OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& r) {
+void OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& r) {
   auto it = waits.runs.find(r.tag);
-  if (it == waits.runs.end()) return false;
+  if (it == waits.runs.end()) return;
   std::shared_ptr<LoopRun> run = std::move(it->second);
   waits.runs.erase(it);
   Result<providers::ProviderReply> reply =
       r.status.ok() ? Result<providers::ProviderReply>(std::move(r.reply))
                     : Result<providers::ProviderReply>(r.status);
   Guarded(self, waits, run, [&] { return pipeline::OnReply(run->spec, run->state, reply); });
-  return true;
 }
 
 void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_msg& down) {

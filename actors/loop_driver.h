@@ -42,8 +42,8 @@ struct LoopWaits {
 // Starts the loop. `self` and `waits` (its state) must outlive the run.
 void StartLoop(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run);
 
-// Continues the run the reply is for; false when no run waits for it.
-bool OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& reply);
+// Continues the run the reply is for (a reply no run waits for is dropped).
+void OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& reply);
 
 // Fails the runs waiting on the pool that went down.
 void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_msg& down);
