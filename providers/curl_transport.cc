@@ -17,6 +17,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "providers/curl_header_lists.h"
 #include "providers/epoll_sockets.h"
 
 namespace structure::providers {
@@ -32,8 +33,8 @@ struct Transfer {
   HttpResponse response;
   CURL* easy = nullptr;
   uint32_t shard = 0;
-  curl_slist* headers = nullptr;  // owned only when not one of the transport's shared lists
-  bool owns_headers = false;
+  curl_slist* headers = nullptr;  // from header_lists_
+  bool owns_headers = false;      // freed by Drop (not a shared list)
   Clock::time_point started;
   char error[CURL_ERROR_SIZE] = {0};
 };
@@ -141,27 +142,8 @@ class CurlTransport final : public Transport {
   std::optional<EpollSockets> sockets_;
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active_;
   std::vector<CURL*> spare_easies_;
-  // Header lists built once and shared by every transfer with the same request headers (a
-  // pool sends the same few headers on every call); at most kSharedHeaderLists of them.
-  struct SharedHeaders {
-    HttpHeaders headers;
-    curl_slist* list = nullptr;
-  };
-  std::vector<SharedHeaders> shared_headers_;
+  CurlHeaderLists header_lists_;
 };
-
-constexpr size_t kSharedHeaderLists = 8;
-
-curl_slist* BuildHeaderList(const HttpHeaders& headers) {
-  curl_slist* list = nullptr;
-  std::string line;
-  for (const auto& [k, v] : headers) {
-    line.assign(k).append(": ").append(v);
-    list = curl_slist_append(list, line.c_str());
-  }
-  // Without this curl waits up to a second for "100 Continue" on bodies over 1 KB.
-  return curl_slist_append(list, "Expect:");
-}
 
 Status CurlTransport::Init() {
   InitCurlOnce();
@@ -215,8 +197,7 @@ void CurlTransport::Shutdown() {
   active_.clear();
   for (CURL* e : spare_easies_) curl_easy_cleanup(e);
   spare_easies_.clear();
-  for (SharedHeaders& h : shared_headers_) curl_slist_free_all(h.list);
-  shared_headers_.clear();
+  header_lists_.Clear();
   for (auto& s : shards_) curl_multi_cleanup(s->multi);
   shards_.clear();
   if (epoll_fd_ >= 0) close(epoll_fd_);
@@ -356,20 +337,7 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method == "GET" ? nullptr : r.method.c_str());
   }
-  for (const SharedHeaders& h : shared_headers_) {
-    if (h.headers == r.headers) {
-      t->headers = h.list;
-      break;
-    }
-  }
-  if (!t->headers) {
-    t->headers = BuildHeaderList(r.headers);
-    if (shared_headers_.size() < kSharedHeaderLists) {
-      shared_headers_.push_back({r.headers, t->headers});
-    } else {
-      t->owns_headers = true;
-    }
-  }
+  t->headers = header_lists_.For(r.headers, &t->owns_headers);
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<int64_t>(r.timeout_ms, 0)));
   // Over plain http curl only learns from the first response that HTTP/1.1 cannot multiplex,

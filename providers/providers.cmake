@@ -16,6 +16,7 @@ add_library(structure_providers STATIC
 target_link_libraries(structure_providers PUBLIC structure_base)
 
 add_library(structure_transport STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/curl_header_lists.cc
   ${CMAKE_CURRENT_LIST_DIR}/curl_transport.cc
   ${CMAKE_CURRENT_LIST_DIR}/epoll_sockets.cc)
 target_link_libraries(structure_transport PUBLIC structure_base CURL::libcurl Threads::Threads)

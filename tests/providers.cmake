@@ -12,6 +12,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/dispatch_queue_test.cc
     providers/curl_transport_test.cc
     providers/epoll_sockets_test.cc
+    providers/curl_header_lists_test.cc
   LIBS structure_providers structure_transport)
 
 structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
