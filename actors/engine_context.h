@@ -12,7 +12,7 @@
 #include "actors/plan_cache.h"
 #include "actors/provider_pool.h"
 #include "config/engine_config.h"
-#include "pipeline/profile.h"
+#include "pipeline/lowering/profile.h"
 #include "registry/schema_registry.h"
 
 namespace structure::actors {

@@ -24,7 +24,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/wire_util.cc)
 target_link_libraries(structure_sim PUBLIC structure_http structure_generate PkgConfig::RE2 structure_base)
 # Provider-style 400s use the lowering library's strict checker when this tree builds it.
-if(TARGET structure_lowering AND EXISTS ${PROJECT_SOURCE_DIR}/pipeline/strict_check.h)
+if(TARGET structure_lowering AND EXISTS ${PROJECT_SOURCE_DIR}/pipeline/lowering/strict_check.h)
   target_link_libraries(structure_sim PUBLIC structure_lowering)
   target_compile_definitions(structure_sim PRIVATE STRUCTURE_SIM_HAS_STRICT_CHECK)
 endif()

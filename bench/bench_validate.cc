@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "pipeline/validator.h"
+#include "pipeline/validator/validator.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 
 #include <simdjson.h>
 
-#include "pipeline/validator.h"
-#include "pipeline/validator_regex.h"
+#include "pipeline/validator/validator.h"
+#include "pipeline/validator/regex.h"
 
 using structure::pipeline::CompileSchema;
 using structure::pipeline::EcmaRegex;

@@ -16,7 +16,7 @@
 #include "base/shared_json.h"
 #include "base/status.h"
 #include "pipeline/result.h"
-#include "pipeline/validator.h"
+#include "pipeline/validator/validator.h"
 #include "providers/call.h"
 
 namespace structure::pipeline {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/validator.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::pipeline {
 

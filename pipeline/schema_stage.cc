@@ -1,8 +1,8 @@
 #include "pipeline/schema_stage.h"
 
-#include "pipeline/lift.h"
-#include "pipeline/lower.h"
-#include "pipeline/need_channel.h"
+#include "pipeline/lowering/lift.h"
+#include "pipeline/lowering/lower.h"
+#include "pipeline/lowering/need_channel.h"
 
 namespace structure::pipeline {
 

@@ -10,9 +10,9 @@
 #include "base/status.h"
 #include "config/engine_config.h"
 #include "pipeline/content_loop.h"
-#include "pipeline/profile.h"
+#include "pipeline/lowering/profile.h"
 #include "pipeline/request.h"
-#include "pipeline/validator.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::pipeline {
 

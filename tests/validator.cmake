@@ -1,17 +1,17 @@
 # Validator (issue 3): the official JSON Schema test suite, safety cases, messages, the CLI.
 structure_add_tests(NAME validator_tests LABEL pipeline USES_BINARY
   SOURCES
-    pipeline/validator_suite_test.cc
-    pipeline/validator_safety_test.cc
-    pipeline/validator_errors_test.cc
-    pipeline/validator_cli_test.cc
-    pipeline/validator_realworld_test.cc
+    pipeline/validator/suite_test.cc
+    pipeline/validator/safety_test.cc
+    pipeline/validator/errors_test.cc
+    pipeline/validator/cli_test.cc
+    pipeline/validator/realworld_test.cc
   LIBS structure_validator)
 # The valijson cross-check compiles slowly: its own binary, so the others rebuild fast.
 structure_add_tests(NAME validator_valijson_tests LABEL pipeline
-  SOURCES pipeline/validator_valijson_test.cc
+  SOURCES pipeline/validator/valijson_test.cc
   LIBS structure_validator)
 # valijson pulls in libstdc++'s <regex>, where g++ 12 at -O1 with sanitizers reports a false
 # -Wmaybe-uninitialized inside std::function moves (regex_automaton.h); not our code.
-set_source_files_properties(pipeline/validator_valijson_test.cc PROPERTIES
+set_source_files_properties(pipeline/validator/valijson_test.cc PROPERTIES
   COMPILE_OPTIONS "-Wno-maybe-uninitialized")

@@ -8,7 +8,7 @@
 namespace structure::server {
 namespace {
 
-// Reason texts are the validator's (pipeline/validator_messages.cc); the first matching
+// Reason texts are the validator's (pipeline/validator/messages.cc); the first matching
 // fragment names the keyword. Texts not listed here count as "other".
 constexpr std::pair<const char*, const char*> kReasonFragments[] = {
     {"missing required property", "required"},

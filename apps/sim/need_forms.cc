@@ -1,6 +1,6 @@
 #include "apps/sim/need_forms.h"
 
-#include "pipeline/generate.h"
+#include "pipeline/generate/generate.h"
 
 namespace structure::sim {
 namespace {

@@ -3,8 +3,8 @@
 #include <cctype>
 
 #if defined(STRUCTURE_SIM_HAS_STRICT_CHECK)
-#include "pipeline/profile.h"
-#include "pipeline/strict_check.h"
+#include "pipeline/lowering/profile.h"
+#include "pipeline/lowering/strict_check.h"
 #endif
 
 namespace structure::sim {

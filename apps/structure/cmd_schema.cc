@@ -4,9 +4,9 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
-#include "pipeline/lower.h"
-#include "pipeline/profile.h"
-#include "pipeline/strict_check.h"
+#include "pipeline/lowering/lower.h"
+#include "pipeline/lowering/profile.h"
+#include "pipeline/lowering/strict_check.h"
 
 namespace structure::apps {
 namespace {

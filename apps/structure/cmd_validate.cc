@@ -6,7 +6,7 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
-#include "pipeline/validator.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::apps {
 namespace {

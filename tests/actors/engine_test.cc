@@ -266,7 +266,10 @@ TEST_P(EngineProviderTest, OkAndNeedMoreInputEndToEnd) {
 
 INSTANTIATE_TEST_SUITE_P(AllWireFormats, EngineProviderTest,
                          ::testing::Values("openai", "anthropic", "gemini", "ollama", "compat",
-                                           "openrouter"));
+                                           "openrouter"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
 
 }  // namespace
 }  // namespace structure

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "config/settings.h"
-#include "pipeline/profile.h"
+#include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
 
 namespace structure::actors {

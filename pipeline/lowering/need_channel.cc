@@ -1,0 +1,90 @@
+#include "pipeline/lowering/need_channel.h"
+
+#include <utility>
+
+namespace structure::pipeline {
+namespace {
+
+constexpr char kNeedDescription[] =
+    "Only when a required field has no support in the input: what is missing, in one sentence. "
+    "Never invent values.";
+
+Json NeedObject(bool closed) {
+  Json need = Json::MakeObject();
+  need.set("type", Json("object"));
+  Json props = Json::MakeObject();
+  props.set(kNeedKey, Json(Json::Object{{"type", Json("string")}, {"description", Json(kNeedDescription)}}));
+  need.set("properties", std::move(props));
+  need.set("required", Json(Json::Array{Json(kNeedKey)}));
+  if (closed) need.set("additionalProperties", Json(false));
+  return need;
+}
+
+// Moves the target's $defs to the root of the wrapper, where "#/$defs/..." resolves.
+Json SplitDefs(Json& target) {
+  Json defs;
+  if (Json* d = target.find("$defs")) {
+    defs = std::move(*d);
+    target.erase("$defs");
+  }
+  return defs;
+}
+
+}  // namespace
+
+NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects) {
+  NeedForm form;
+  form.kind = kind;
+  if (kind == NeedKind::kPromptOnly || kind == NeedKind::kSecondTool || !provider_schema.is_object()) {
+    form.schema = provider_schema;
+    if (kind == NeedKind::kSecondTool) {
+      form.tool = Json::MakeObject();
+      form.tool.set("name", Json(kNeedToolName));
+      form.tool.set("description",
+                    Json("Call this instead of answering when a required field has no support in the input."));
+      form.tool.set("input_schema", NeedObject(close_objects));
+    }
+    return form;
+  }
+  Json target = provider_schema;
+  Json defs = SplitDefs(target);
+  Json out = Json::MakeObject();
+  if (kind == NeedKind::kEnvelope) {
+    out.set("type", Json("object"));
+    Json props = Json::MakeObject();
+    props.set(kEnvelopeResultKey, Json(Json::Object{{"anyOf", Json(Json::Array{std::move(target), Json(Json::Object{{"type", Json("null")}})})}}));
+    props.set(kNeedKey, Json(Json::Object{{"type", Json(Json::Array{Json("string"), Json("null")})},
+                                          {"description", Json(kNeedDescription)}}));
+    out.set("properties", std::move(props));
+    out.set("required", Json(Json::Array{Json(kEnvelopeResultKey), Json(kNeedKey)}));
+    out.set("additionalProperties", Json(false));
+  } else {
+    out.set("anyOf", Json(Json::Array{std::move(target), NeedObject(close_objects)}));
+  }
+  if (!defs.is_null()) out.set("$defs", std::move(defs));
+  form.schema = std::move(out);
+  return form;
+}
+
+std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form) {
+  if (!output.is_object()) return std::nullopt;
+  const Json* need = output.find(kNeedKey);
+  if (!need || !need->is_string() || need->as_string().empty()) return std::nullopt;
+  if (form.kind == NeedKind::kEnvelope) {
+    const Json* result = output.find(kEnvelopeResultKey);
+    if (result && !result->is_null()) return std::nullopt;
+    return need->as_string();
+  }
+  if (output.size() != 1) return std::nullopt;
+  return need->as_string();
+}
+
+Result<Json> UnwrapNeed(const Json& output, const NeedForm& form) {
+  if (form.kind != NeedKind::kEnvelope) return output;
+  const Json* result = output.is_object() ? output.find(kEnvelopeResultKey) : nullptr;
+  if (!result) return Status(Code::kSchemaViolation, "(root): the answer must be an object with \"result\" and \"_need\"");
+  if (result->is_null()) return Status(Code::kSchemaViolation, "/result: is null but \"_need\" gives no reason");
+  return *result;
+}
+
+}  // namespace structure::pipeline

@@ -1,0 +1,39 @@
+// The need channel (DESIGN.md §2.3): the form in which each provider can answer
+// {"_need": "<what is missing>"} instead of the target, and its detection on the way back.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "base/json.h"
+#include "base/status.h"
+#include "pipeline/lowering/profile.h"
+
+namespace structure::pipeline {
+
+inline constexpr const char kNeedKey[] = "_need";
+inline constexpr const char kNeedToolName[] = "need_more_input";
+inline constexpr const char kEnvelopeResultKey[] = "result";
+
+struct NeedForm {
+  NeedKind kind = NeedKind::kPromptOnly;
+  // The schema to send: the target with the need branch folded in (kEnvelope, kRootAnyOf), or
+  // the target alone (kSecondTool, kPromptOnly).
+  Json schema;
+  // kSecondTool: the second tool, {"name","description","input_schema"}; null otherwise.
+  Json tool;
+};
+
+// Builds the need form of `kind` around a provider schema (whose $defs, if any, sit at its root).
+// close_objects: the need object says additionalProperties: false (profiles that accept it).
+NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects = true);
+
+// If the provider's answer is a need answer, returns what is missing. For kSecondTool the caller
+// passes the need tool's arguments ({"_need": ...}) when the model called that tool.
+std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form);
+
+// The target part of a non-need answer, ready for Lift: unwraps the envelope for kEnvelope,
+// passes the output through otherwise. kSchemaViolation when the envelope is malformed.
+Result<Json> UnwrapNeed(const Json& output, const NeedForm& form);
+
+}  // namespace structure::pipeline

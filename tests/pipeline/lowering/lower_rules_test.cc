@@ -1,0 +1,80 @@
+// Golden table: one entry per rewrite rule (tests/data/lowering/rules.json): the exact provider
+// schema, the dropped constraints, and the lift of a sample provider output.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "pipeline/lowering/lift.h"
+#include "pipeline/lowering/lower.h"
+#include "pipeline/lowering/strict_check.h"
+
+namespace structure::pipeline {
+namespace {
+
+TEST(LowerRules, EachRuleMatchesItsGoldenEntry) {
+  Result<std::string> text = ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/lowering/rules.json");
+  ASSERT_TRUE(text.ok());
+  Result<Json> rules = ParseJson(*text);
+  ASSERT_TRUE(rules.ok()) << rules.status().ToString();
+  ASSERT_GE(rules->size(), 10u);
+  for (const Json& rule : rules->as_array()) {
+    const std::string name = rule.find("rule")->as_string();
+    Result<Profile> profile = FindProfile(rule.find("profile")->as_string());
+    ASSERT_TRUE(profile.ok()) << name;
+    Result<Lowered> l = Lower(*rule.find("schema"), *profile);
+    ASSERT_TRUE(l.ok()) << name;
+    EXPECT_TRUE(l->strict) << name << ": " << l->reason;
+    EXPECT_TRUE(CheckProviderSchema(l->provider_schema, *profile).empty()) << name;
+    if (const Json* want = rule.find("provider")) {
+      EXPECT_EQ(l->provider_schema, *want) << name << "\n got: " << ToJson(l->provider_schema);
+    }
+    if (const Json* dropped = rule.find("dropped")) {
+      ASSERT_EQ(l->dropped.size(), dropped->size()) << name;
+      for (size_t i = 0; i < dropped->size(); ++i) {
+        EXPECT_EQ(l->dropped[i].path, dropped->as_array()[i].as_array()[0].as_string()) << name;
+        EXPECT_EQ(l->dropped[i].keyword, dropped->as_array()[i].as_array()[1].as_string()) << name;
+      }
+    }
+    if (const Json* output = rule.find("output")) {
+      Result<Json> lifted = Lift(*output, l->lift_plan);
+      ASSERT_TRUE(lifted.ok()) << name << ": " << lifted.status().ToString();
+      EXPECT_EQ(*lifted, *rule.find("lifted")) << name << "\n got: " << ToJson(*lifted);
+      Result<Json> embedded = Embed(*lifted, l->lift_plan);
+      ASSERT_TRUE(embedded.ok()) << name;
+      Result<Json> again = Lift(*embedded, l->lift_plan);
+      ASSERT_TRUE(again.ok()) << name;
+      EXPECT_EQ(*again, *lifted) << name;
+    }
+  }
+}
+
+TEST(LowerRules, RejectsInputThatIsNotASchema) {
+  Profile p = *FindProfile("openai-strict");
+  EXPECT_EQ(Lower(Json(3), p).status().code(), Code::kInvalidArgument);
+  Result<Json> bad = ParseJson(R"({"type":"object","properties":{"a":{"type":"strang"}}})");
+  Result<Lowered> l = Lower(*bad, p);
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.status().message().find("/properties/a/type"), std::string::npos) << l.status().message();
+}
+
+TEST(LowerRules, JsonProfileAlwaysFallsBackWithItsReason) {
+  Result<Lowered> l = Lower(*ParseJson(R"({"type":"string"})"), *FindProfile("json"));
+  ASSERT_TRUE(l.ok());
+  EXPECT_FALSE(l->strict);
+  EXPECT_FALSE(l->reason.empty());
+  EXPECT_EQ(l->need.kind, NeedKind::kPromptOnly);
+}
+
+TEST(LowerRules, ExceededLimitFallsBackWithTheLimitAsReason) {
+  Profile p = *FindProfile("anthropic-strict");
+  Json props = Json::MakeObject();
+  for (int i = 0; i < 30; ++i) props.set("p" + std::to_string(i), Json(Json::Object{{"type", Json("string")}}));
+  Json schema = Json(Json::Object{{"type", Json("object")}, {"properties", props}});
+  Result<Lowered> l = Lower(schema, p);
+  ASSERT_TRUE(l.ok());
+  EXPECT_FALSE(l->strict);
+  EXPECT_NE(l->reason.find("optional property count 30"), std::string::npos) << l->reason;
+}
+
+}  // namespace
+}  // namespace structure::pipeline

@@ -1,0 +1,147 @@
+// Unit tests: profiles and overrides, the strict checker, Lift, the need channel, the generator.
+#include <gtest/gtest.h>
+
+#include "pipeline/generate/generate.h"
+#include "pipeline/lowering/lift.h"
+#include "pipeline/lowering/lower.h"
+#include "pipeline/lowering/need_channel.h"
+#include "pipeline/lowering/profile.h"
+#include "pipeline/generate/regex_sample.h"
+#include "pipeline/lowering/strict_check.h"
+#include "pipeline/validator/validator.h"
+
+namespace structure::pipeline {
+namespace {
+
+Json J(const char* text) { return *ParseJson(text); }
+
+TEST(Profile, FindsEveryBuiltinAndRejectsUnknownNames) {
+  for (const std::string& name : BuiltinProfileNames()) EXPECT_TRUE(FindProfile(name).ok()) << name;
+  EXPECT_EQ(FindProfile("nope").status().code(), Code::kNotFound);
+  Profile openai = *FindProfile("openai-strict");
+  EXPECT_TRUE(openai.all_required);
+  EXPECT_EQ(openai.max_depth, 10u);
+  EXPECT_EQ(openai.need, NeedKind::kEnvelope);
+}
+
+TEST(Profile, OverridesApplyAndBadKeysAreNamed) {
+  Result<Profile> p = ApplyProfileOverrides(*FindProfile("openai-strict"),
+                                            J(R"({"max_depth":5,"remove_keywords":["pattern"],"need":"root-anyof"})"));
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->max_depth, 5u);
+  EXPECT_FALSE(p->keywords.count("pattern"));
+  EXPECT_EQ(p->need, NeedKind::kRootAnyOf);
+  Result<Profile> bad = ApplyProfileOverrides(*FindProfile("gemini"), J(R"({"max_dept":5})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("max_dept"), std::string::npos);
+  Result<Profile> round = ApplyProfileOverrides(Profile{}, ProfileToJson(*FindProfile("vllm")));
+  ASSERT_TRUE(round.ok());
+  EXPECT_EQ(ProfileToJson(*round), ProfileToJson(*FindProfile("vllm")));
+}
+
+TEST(StrictCheck, ListsEveryOpenAiViolation) {
+  std::vector<std::string> why = CheckProviderSchema(
+      J(R"({"type":"object","properties":{"a":{"type":"string","minLength":1},"b":{"allOf":[]}},"required":["a"]})"),
+      *FindProfile("openai-strict"));
+  auto has = [&](const std::string& s) {
+    for (const std::string& w : why)
+      if (w.find(s) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("(root): objects must set additionalProperties to false"));
+  EXPECT_TRUE(has("property 'b' must be listed in required"));
+  EXPECT_TRUE(has("/properties/a: keyword 'minLength' is not supported"));
+  EXPECT_TRUE(has("/properties/b: keyword 'allOf' is not supported"));
+}
+
+TEST(StrictCheck, RootUnionAndRecursionRules) {
+  Json root_union = J(R"({"anyOf":[{"type":"object","properties":{},"required":[],"additionalProperties":false}]})");
+  EXPECT_FALSE(CheckProviderSchema(root_union, *FindProfile("openai-strict")).empty());
+  EXPECT_TRUE(CheckProviderSchema(root_union, *FindProfile("gemini")).empty());
+  Json rec = J(R"({"type":"object","properties":{"n":{"$ref":"#/$defs/n"}},"required":["n"],"additionalProperties":false,
+                  "$defs":{"n":{"type":"object","properties":{"n":{"$ref":"#/$defs/n"}},"required":[],"additionalProperties":false}}})");
+  EXPECT_TRUE(CheckProviderSchema(rec, *FindProfile("openai-strict")).size() == 1);  // n not all-required in the def
+  std::vector<std::string> a = CheckProviderSchema(rec, *FindProfile("anthropic-strict"));
+  ASSERT_FALSE(a.empty());
+  EXPECT_NE(a.back().find("recursive"), std::string::npos);
+  EXPECT_TRUE(CheckProviderSchema(J(R"({"type":"string"})"), *FindProfile("json")).empty());
+}
+
+TEST(Lift, ReportsDuplicateMapKeysAndBadJsonText) {
+  Profile p = *FindProfile("openai-strict");
+  Lowered l = *Lower(J(R"({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}},"any":{}},"required":["m","any"]})"), p);
+  Result<Json> dup = Lift(J(R"({"m":[{"key":"a","value":"1"},{"key":"a","value":"2"}],"any":"1"})"), l.lift_plan);
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.status().code(), Code::kSchemaViolation);
+  EXPECT_NE(dup.status().message().find("/m/1: duplicate key \"a\""), std::string::npos) << dup.status().message();
+  Result<Json> text = Lift(J(R"({"m":[],"any":"{oops"})"), l.lift_plan);
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.status().message().find("/any"), std::string::npos);
+  Result<Json> good = Lift(J(R"({"m":[{"key":"a","value":"1"}],"any":"[1,{\"x\":null}]"})"), l.lift_plan);
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ(*good, J(R"({"m":{"a":"1"},"any":[1,{"x":null}]})"));
+}
+
+TEST(NeedChannel, EachProfileGetsItsFormAndDetectionWorks) {
+  Json target = J(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]})");
+  Lowered openai = *Lower(target, *FindProfile("openai-strict"));
+  EXPECT_EQ(openai.need.kind, NeedKind::kEnvelope);
+  EXPECT_TRUE(CheckProviderSchema(openai.need.schema, *FindProfile("openai-strict")).empty());
+  EXPECT_EQ(DetectNeed(J(R"({"result":null,"_need":"the date"})"), openai.need), "the date");
+  EXPECT_EQ(DetectNeed(J(R"({"result":{"a":"x"},"_need":null})"), openai.need), std::nullopt);
+  EXPECT_EQ(*UnwrapNeed(J(R"({"result":{"a":"x"},"_need":null})"), openai.need), J(R"({"a":"x"})"));
+  EXPECT_EQ(UnwrapNeed(J(R"({"a":"x"})"), openai.need).status().code(), Code::kSchemaViolation);
+  Lowered anthropic = *Lower(target, *FindProfile("anthropic-strict"));
+  EXPECT_EQ(anthropic.need.kind, NeedKind::kSecondTool);
+  EXPECT_EQ(anthropic.need.tool.find("name")->as_string(), "need_more_input");
+  Lowered gemini = *Lower(target, *FindProfile("gemini"));
+  EXPECT_EQ(gemini.need.kind, NeedKind::kRootAnyOf);
+  EXPECT_EQ(DetectNeed(J(R"({"_need":"x"})"), gemini.need), "x");
+  EXPECT_EQ(DetectNeed(J(R"({"a":"x"})"), gemini.need), std::nullopt);
+}
+
+TEST(Generate, ProducesValidInstancesDeterministically) {
+  const char* schemas[] = {
+      R"({"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Z]{3}-\\d{4}$"},"n":{"type":"integer","minimum":5,"maximum":9,"multipleOf":2},
+          "tags":{"type":"array","items":{"enum":["a","b","c"]},"minItems":2,"uniqueItems":true},"when":{"type":"string","format":"date-time"}},
+          "required":["id","n","tags","when"],"additionalProperties":false})",
+      R"({"$defs":{"node":{"type":"object","properties":{"v":{"type":"number","exclusiveMinimum":0},"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["v"]}},"$ref":"#/$defs/node"})",
+      R"({"oneOf":[{"type":"string","minLength":3,"maxLength":5},{"type":"null"}]})",
+      R"({"allOf":[{"type":"object","properties":{"a":{"const":1}},"required":["a"]},{"properties":{"b":{"type":"boolean"}},"required":["b"]}]})",
+      R"({"type":"object","patternProperties":{"^x-[a-z]+$":{"type":"integer"}},"additionalProperties":false,"minProperties":1})",
+      R"({"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false,"minItems":2})",
+  };
+  for (const char* text : schemas) {
+    Json schema = J(text);
+    std::shared_ptr<const Validator> v = *CompileSchema(schema);
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      Result<Json> x = GenerateInstance(schema, seed);
+      ASSERT_TRUE(x.ok()) << text << ": " << x.status().ToString();
+      ValidationResult r = v->Validate(*x, true);
+      EXPECT_TRUE(r.valid) << text << "\n" << ToJson(*x) << "\n" << (r.errors.empty() ? "" : r.errors[0].message);
+      EXPECT_EQ(*GenerateInstance(schema, seed), *x);
+    }
+  }
+}
+
+TEST(Generate, FailsCleanlyOnUnsatisfiableSchemas) {
+  EXPECT_EQ(GenerateInstance(Json(false), 1).status().code(), Code::kInvalidArgument);
+  EXPECT_FALSE(GenerateInstance(J(R"({"type":"string","minLength":5,"maxLength":2})"), 1).ok());
+  EXPECT_FALSE(GenerateInstance(J(R"({"$ref":"#/nowhere"})"), 1).ok());
+  EXPECT_FALSE(GenerateInstance(J(R"({"type":"integer","minimum":3,"maximum":2})"), 1).ok());
+}
+
+TEST(RegexSample, MatchesAndRejectsUnsupportedSyntax) {
+  for (const char* p : {"^[a-f0-9]{8}$", "^(foo|bar)+\\.baz?$", "\\d{3}-\\w+", "^[^@\\s]+@[^@\\s]+$", "^\\u00e9+$"}) {
+    Result<std::string> s = SampleRegexMatch(p, 7, 0, 40);
+    EXPECT_TRUE(s.ok()) << p << ": " << s.status().ToString();
+  }
+  EXPECT_FALSE(SampleRegexMatch("(?=a)b", 1).ok());
+  EXPECT_FALSE(SampleRegexMatch("(a)\\1", 1).ok());
+  EXPECT_FALSE(IsSimpleRegex("\\bword", 100));
+  EXPECT_TRUE(IsSimpleRegex("^[a-z]{1,10}$", 100));
+  EXPECT_FALSE(IsSimpleRegex("^a{1,500}$", 100));
+}
+
+}  // namespace
+}  // namespace structure::pipeline
