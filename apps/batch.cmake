@@ -5,7 +5,8 @@ add_library(structure_batch STATIC
   ${CMAKE_CURRENT_LIST_DIR}/batch/batch_runner.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/journal.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/progress.cc
-  ${CMAKE_CURRENT_LIST_DIR}/batch/reorder_buffer.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/batch/reorder_buffer.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/shard.cc)
 target_link_libraries(structure_batch PUBLIC structure_content structure_base Threads::Threads)
 
 list(APPEND STRUCTURE_APP_SOURCES structure/cmd_batch.cc)

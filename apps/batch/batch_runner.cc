@@ -304,6 +304,12 @@ BatchReport BatchRunner::Run(std::FILE* in) {
     std::string_view text(buf, static_cast<size_t>(n));
     if (IsBlankLine(text)) continue;
     BatchLine line = ParseBatchLine(text, line_no, s.opt.defaults);
+    // Decided before the duplicate check rewrites the key, so a repeated id stays in the shard
+    // of its first use.
+    if (s.opt.shard.count > 1 &&
+        ShardOf(ShardKey(line.id, line_no), s.opt.shard.count) != s.opt.shard.index) {
+      continue;
+    }
     if (!line.id.is_null()) {
       auto [it, inserted] = seen.emplace(line.key, line_no);
       if (!inserted) {

@@ -15,6 +15,7 @@
 #include "apps/batch/batch_line.h"
 #include "apps/batch/journal.h"
 #include "apps/batch/progress.h"
+#include "apps/batch/shard.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
 
@@ -29,6 +30,7 @@ struct BatchOptions {
   bool ordered = false;          // write in input order
   uint64_t reorder_window = 0;   // ordered: max records started past the oldest unwritten (0 = 4 K)
   LineDefaults defaults;
+  Shard shard;                   // --shard I/N: only the records of shard I (default 1/1: all)
   // Incremented by the SIGINT handler. 1: stop reading input, let in-flight calls finish.
   // 2: call `cancel` (in-flight calls answer "cancelled" and are journaled as such).
   const std::atomic<int>* interrupts = nullptr;

@@ -78,17 +78,25 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
   return d;
 }
 
-// Records in a regular input file (non-blank lines), for the progress ETA.
-std::optional<uint64_t> CountRecords(const std::string& path) {
+// Records in a regular input file (non-blank lines of this shard), for the progress ETA.
+std::optional<uint64_t> CountRecords(const std::string& path, const batch::Shard& shard) {
   auto text = ReadFile(path);
   if (!text.ok()) return std::nullopt;
   uint64_t n = 0;
+  uint64_t line_no = 0;
   size_t pos = 0;
   while (pos < text->size()) {
     size_t nl = text->find('\n', pos);
     if (nl == std::string::npos) nl = text->size();
-    if (!batch::IsBlankLine(std::string_view(*text).substr(pos, nl - pos))) ++n;
+    std::string_view line = std::string_view(*text).substr(pos, nl - pos);
+    ++line_no;
     pos = nl + 1;
+    if (batch::IsBlankLine(line)) continue;
+    if (shard.count > 1) {
+      batch::BatchLine parsed = batch::ParseBatchLine(line, line_no, {});
+      if (batch::ShardOf(batch::ShardKey(parsed.id, line_no), shard.count) != shard.index) continue;
+    }
+    ++n;
   }
   return n;
 }
@@ -111,6 +119,7 @@ int RunBatch(const std::vector<std::string>& raw) {
       {"project", true, "ID: default project scope"},
       {"model", true, "REF: default model alias or provider/model"},
       {"priority", true, "interactive|bulk: default priority (default bulk)"},
+      {"shard", true, "I/N: only the records of shard I of N (by a hash of the id; docs/batch.md)"},
   };
   AddEngineFlags(spec);
   int exit_code = 0;
@@ -125,6 +134,7 @@ int RunBatch(const std::vector<std::string>& raw) {
       "result is appended as soon as it completes, so a killed job loses nothing: rerun it with\n"
       "--resume to skip the records already in OUT. Ctrl-C stops reading and waits for the calls\n"
       "in flight; a second Ctrl-C cancels them (recorded as cancelled, rerun by --resume).\n"
+      "--shard I/N splits one input over N workers, each with its own OUT and --resume.\n"
       "Exit 0 all ok, 1 some record not ok, 2 bad usage or output error, 130 interrupted.",
       exit_code);
   if (!args) return exit_code;
@@ -149,6 +159,11 @@ int RunBatch(const std::vector<std::string>& raw) {
     return Fail("--reorder-window: must be at least --concurrency");
   }
   options.reorder_window = static_cast<uint64_t>(*window);
+  if (args->has("shard")) {
+    auto shard = batch::ParseShard(args->get("shard"));
+    if (!shard.ok()) return Fail(shard.status().message());
+    options.shard = *shard;
+  }
   auto defaults = DefaultsFromArgs(*args);
   if (!defaults.ok()) return Fail(defaults.status().message());
   options.defaults = std::move(*defaults);
@@ -199,7 +214,7 @@ int RunBatch(const std::vector<std::string>& raw) {
   std::unique_ptr<Engine> engine = std::move(*created);
 
   options.progress = isatty(STDERR_FILENO) == 1;
-  if (options.progress && in_path != "-") options.total = CountRecords(in_path);
+  if (options.progress && in_path != "-") options.total = CountRecords(in_path, options.shard);
   options.interrupts = &g_interrupts;
   options.cancel = [&engine] { engine.reset(); };
 

@@ -13,6 +13,7 @@
 #include <random>
 #include <thread>
 
+#include "apps/batch/shard.h"
 #include "base/json.h"
 #include "tests/actors/sim_process.h"
 
@@ -267,6 +268,64 @@ TEST_F(BatchCliTest, SigintStopsCleanlyAndResumeFinishes) {
   }
   EXPECT_EQ(seen.size(), 200u);
   for (auto& [id, n] : seen) EXPECT_EQ(n, 1) << id;
+}
+
+// Issue 19: three workers split one 3 000-line input with --shard; each is killed once (SIGKILL
+// at a random point) and resumed on its own OUT. Together they hold every record exactly once,
+// each in the shard its id hashes to.
+TEST_F(BatchCliTest, ThreeShardsKilledAndResumedCoverTheInputExactlyOnce) {
+  const int kLines = 3000;
+  std::string in = dir_ + "in.jsonl";
+  auto want = WriteInput(in, kLines);
+  std::mt19937 rng(std::random_device{}());
+  std::vector<std::unique_ptr<testing::ChildProcess>> workers;
+  std::vector<std::string> outs;
+  for (int i = 1; i <= 3; ++i) {
+    outs.push_back(dir_ + "out" + std::to_string(i) + ".jsonl");
+    std::string shard = std::to_string(i) + "/3";
+    workers.push_back(Batch(Args({in, "-o", outs.back(), "--shard", shard, "--concurrency", "32"}),
+                            dir_ + "stdout", dir_ + "stderr.kill" + std::to_string(i)));
+  }
+  int kills = 0;
+  for (int i = 0; i < 3; ++i) {
+    size_t target = 1 + rng() % 600;  // each shard holds about 1 000 records
+    LineCounter counter(outs[i]);
+    while (!workers[i]->Exited() && counter.Count() < target) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (!workers[i]->Exited()) {
+      workers[i]->Signal(SIGKILL);
+      ++kills;
+    }
+    int code = workers[i]->Wait();
+    EXPECT_TRUE(code == 128 + SIGKILL || code == 1) << "shard " << i + 1 << " exit " << code;
+  }
+  EXPECT_EQ(kills, 3);
+  for (int i = 0; i < 3; ++i) {
+    std::string shard = std::to_string(i + 1) + "/3";
+    workers[i] = Batch(Args({in, "-o", outs[i], "--resume", "--shard", shard, "--concurrency", "32"}),
+                       dir_ + "stdout", dir_ + "stderr.resume" + std::to_string(i + 1));
+  }
+  std::string all;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(workers[i]->Wait(), 1) << "shard " << i + 1;  // stale, need and bad lines are not ok
+    auto text = ReadFile(outs[i]);
+    ASSERT_TRUE(text.ok());
+    size_t pos = 0;
+    while (pos < text->size()) {
+      size_t nl = text->find('\n', pos);
+      auto rec = ParseJson(std::string_view(*text).substr(pos, nl - pos));
+      ASSERT_TRUE(rec.ok()) << rec.status().message();
+      const Json* id = rec->find("id");
+      uint64_t line = rec->contains("line") ? static_cast<uint64_t>(rec->find("line")->as_int()) : 0;
+      std::string key = batch::ShardKey(id ? *id : Json(), line);
+      EXPECT_EQ(batch::ShardOf(key, 3), static_cast<uint64_t>(i + 1)) << key;
+      pos = nl + 1;
+    }
+    all += *text;
+  }
+  std::ofstream(dir_ + "union.jsonl") << all;
+  CheckOutput(dir_ + "union.jsonl", want);
 }
 
 }  // namespace

@@ -333,5 +333,33 @@ TEST_F(BatchRunnerTest, SecondInterruptCancelsAndRecordsTheCancelledCalls) {
   EXPECT_TRUE(scan->done.empty());
 }
 
+TEST_F(BatchRunnerTest, ShardTakesOnlyItsRecordsAndTheShardsCoverTheInputOnce) {
+  // Ids, an integer id, a line without an id and a repeated id (reported in the shard of its id).
+  std::string input = Lines(300) + "{\"id\": 7, \"prompt\": \"ok int\"}\n" +
+                      "{\"prompt\": \"ok no id\"}\n" + "{\"id\": \"r5\", \"prompt\": \"again\"}\n";
+  std::map<std::string, int> seen;
+  uint64_t total = 0;
+  for (uint64_t i = 1; i <= 3; ++i) {
+    FakeEngine fake;
+    options_.shard = Shard{i, 3};
+    BatchReport report = RunOn(input, fake);
+    total += report.run.total();
+    for (const Json& j : Output()) {
+      std::string key = j.contains("id") ? ShardKey(*j.find("id"), 0)
+                                         : KeyForLine(static_cast<uint64_t>(j.find("line")->as_int()));
+      // The repeated id's error is keyed by its line but belongs to the shard of "r5".
+      std::string shard_key = key == "line:303" ? "r5" : key;
+      EXPECT_EQ(ShardOf(shard_key, 3), i) << key;
+      ++seen[key];
+    }
+    ::unlink(out_path_.c_str());
+  }
+  EXPECT_EQ(total, 303u);
+  EXPECT_EQ(seen.size(), 303u);
+  for (auto& [key, n] : seen) EXPECT_EQ(n, 1) << key;
+  EXPECT_EQ(seen.count("line:302"), 1u);  // the line without an id
+  EXPECT_EQ(seen.count("line:303"), 1u);  // the repeated id
+}
+
 }  // namespace
 }  // namespace structure::batch
