@@ -44,7 +44,12 @@ int RunValidate(const std::vector<std::string>& args) {
       "1 when any is not, 2 for a bad schema or usage.",
       exit_code);
   if (!parsed) return exit_code;
-  if (!parsed->has("schema") || !parsed->positional().empty()) {
+  if (!parsed->positional().empty()) {
+    std::fprintf(stderr, "structure validate: unexpected argument '%s' (instances come from stdin)\n",
+                 parsed->positional()[0].c_str());
+    return 2;
+  }
+  if (!parsed->has("schema")) {
     std::fprintf(stderr, "structure validate: --schema FILE is required (instances come from stdin)\n");
     return 2;
   }
