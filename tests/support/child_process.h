@@ -62,10 +62,14 @@ class ChildProcess {
   }
 
   // Spawns a server that prints "listening on HOST:PORT" first and waits for that line.
+  // `stderr_path`: where its stderr goes (empty: inherited).
   static std::unique_ptr<ChildProcess> StartListening(const std::vector<std::string>& argv,
                                                       std::chrono::seconds timeout,
-                                                      std::string* error) {
-    auto child = Spawn(argv, ChildIo{}, error);
+                                                      std::string* error,
+                                                      const std::string& stderr_path = "") {
+    ChildIo io;
+    io.stderr_path = stderr_path;
+    auto child = Spawn(argv, io, error);
     if (!child) return nullptr;
     std::string line;
     auto deadline = std::chrono::steady_clock::now() + timeout;
