@@ -33,15 +33,20 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
     s += parts.final_tool_name;
     s += "\" with it as the arguments. Do not answer in prose.\n";
   }
-  if (parts.schema_in_prompt && parts.schema != nullptr) {
-    s += "\nAnswer with the JSON value only, no prose and no code fence. The JSON Schema:\n";
-    s += ToJson(*parts.schema);
-    s += '\n';
-  }
+  bool show_schema = parts.schema_in_prompt && parts.schema != nullptr;
+  if (show_schema) s += "\nAnswer with the JSON value only, no prose and no code fence.\n";
+  // The fixed instructions, then the manual, then the schema: the same for every call on this
+  // schema, so a provider's prompt cache can keep the whole system prompt (the user's text
+  // follows in its own turn).
   if (!parts.manual.empty()) {
     s += "\nManual for this schema:\n";
     s += parts.manual;
     if (s.back() != '\n') s += '\n';
+  }
+  if (show_schema) {
+    s += "\nThe JSON Schema:\n";
+    s += ToJson(*parts.schema);
+    s += '\n';
   }
   return s;
 }

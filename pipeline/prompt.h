@@ -1,5 +1,6 @@
 // The content stage's system prompt: the task, the need rule (never invent values), the
-// schema's manual, and on the fallback path the schema itself as text.
+// schema's manual, and on the fallback path the schema itself as text. It holds nothing of the
+// request, so it is the stable prefix a provider's prompt cache keeps (docs/providers.md).
 #pragma once
 
 #include <string>
@@ -27,6 +28,8 @@ struct PromptParts {
 // what's missing>"} and nothing else. Do not invent values to satisfy the schema."
 std::string NeedRule(const PromptParts& parts);
 
+// In this order: the fixed instructions (task, need rule, final tool, answer form), the
+// manual, the schema (fallback path only). The user's text is never part of it.
 std::string BuildSystemPrompt(const PromptParts& parts);
 
 // The nudge sent when the model answered in prose instead of calling the final tool.
