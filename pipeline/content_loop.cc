@@ -182,8 +182,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   const ProviderReply& r = *reply;
   const LoopPlan& plan = *spec.plan;
   ++state.iterations;
-  state.usage.input_tokens += r.usage.input_tokens;
-  state.usage.output_tokens += r.usage.output_tokens;
+  state.usage += r.usage;
 
   if (r.finish == FinishKind::kRefusal) {
     return Error(spec, state, "refusal",

@@ -28,6 +28,8 @@ Json ResultToJson(StructureResult r) {
   Json usage = Json::MakeObject();
   usage.set("inputTokens", r.usage.input_tokens);
   usage.set("outputTokens", r.usage.output_tokens);
+  usage.set("cachedInputTokens", r.usage.cached_input_tokens);
+  usage.set("cacheWriteTokens", r.usage.cache_write_tokens);
   j.set("usage", std::move(usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   return j;

@@ -27,7 +27,8 @@ struct StructureResult {
 };
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
-//  "usage":{"inputTokens":…,"outputTokens":…}} plus "code" for errors and "mode" when known.
+//  "usage":{"inputTokens":…,"outputTokens":…,"cachedInputTokens":…,"cacheWriteTokens":…}}
+// plus "code" for errors and "mode" when known.
 // By value: a caller that is done with the result moves it in, and its data is not copied.
 Json ResultToJson(StructureResult result);
 

@@ -132,9 +132,11 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   reply.finish = MapStop(StringAt(root, "stop_reason"));
   if (reply.finish == FinishKind::kRefusal) reply.refusal = reply.content;
   if (const Json* usage = root.find("usage"); usage && usage->is_object()) {
-    reply.usage.input_tokens = IntAt(*usage, "input_tokens") +
-                               IntAt(*usage, "cache_creation_input_tokens") +
-                               IntAt(*usage, "cache_read_input_tokens");
+    // input_tokens counts only what follows the last cache breakpoint; the prompt is all three.
+    reply.usage.cached_input_tokens = IntAt(*usage, "cache_read_input_tokens");
+    reply.usage.cache_write_tokens = IntAt(*usage, "cache_creation_input_tokens");
+    reply.usage.input_tokens = IntAt(*usage, "input_tokens") + reply.usage.cached_input_tokens +
+                               reply.usage.cache_write_tokens;
     reply.usage.output_tokens = IntAt(*usage, "output_tokens");
   }
   return reply;

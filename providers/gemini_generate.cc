@@ -142,7 +142,8 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   ProviderReply reply;
   reply.model = StringAt(root, "modelVersion");
   if (const Json* usage = root.find("usageMetadata"); usage && usage->is_object()) {
-    reply.usage.input_tokens = IntAt(*usage, "promptTokenCount");
+    reply.usage.input_tokens = IntAt(*usage, "promptTokenCount");  // cached ones included
+    reply.usage.cached_input_tokens = IntAt(*usage, "cachedContentTokenCount");
     reply.usage.output_tokens =
         IntAt(*usage, "candidatesTokenCount") + IntAt(*usage, "thoughtsTokenCount");
   }

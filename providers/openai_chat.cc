@@ -173,6 +173,11 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
   if (const Json* usage = root.find("usage"); usage && usage->is_object()) {
     reply.usage.input_tokens = IntAt(*usage, "prompt_tokens");
     reply.usage.output_tokens = IntAt(*usage, "completion_tokens");
+    // OpenAI reports cache reads here; OpenRouter adds its cache writes next to them.
+    if (const Json* d = usage->find("prompt_tokens_details"); d && d->is_object()) {
+      reply.usage.cached_input_tokens = IntAt(*d, "cached_tokens");
+      reply.usage.cache_write_tokens = IntAt(*d, "cache_write_tokens");
+    }
   }
   return reply;
 }

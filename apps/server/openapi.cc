@@ -65,7 +65,7 @@ constexpr const char* kDocument = R"JSON({
           "code": {"type": "string", "description": "Stable error code, iff status is error."},
           "schemaOrigin": {"type": "string"},
           "iterations": {"type": "integer"},
-          "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}}},
+          "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}}},
           "mode": {"type": "string"}
         }
       },

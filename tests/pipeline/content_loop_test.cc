@@ -96,6 +96,58 @@ TEST(ContentLoopTest, ReasksWithTheExactReasonAndKeepsThePreviousAnswer) {
   EXPECT_EQ(f.result.usage.output_tokens, 10);
 }
 
+TEST(ContentLoopTest, SumsCacheReadsAndWritesOverEveryCallIntoTheResult) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  ProviderReply first = Text(R"({"name":"Mike","priority":7})", 3000, 5);
+  first.usage.cache_write_tokens = 2900;
+  AsSend(OnReply(spec, st, first));
+  ProviderReply second = Text(R"({"name":"Mike","priority":5})", 3100, 5);
+  second.usage.cached_input_tokens = 2900;
+  const Finish& f = AsFinish(OnReply(spec, st, second));
+  EXPECT_EQ(f.result.usage.input_tokens, 6100);
+  EXPECT_EQ(f.result.usage.cached_input_tokens, 2900);
+  EXPECT_EQ(f.result.usage.cache_write_tokens, 2900);
+  Json usage = *ResultToJson(f.result).find("usage");
+  EXPECT_EQ(ToJson(usage),
+            R"({"inputTokens":6100,"outputTokens":10,"cachedInputTokens":2900,"cacheWriteTokens":2900})");
+}
+
+TEST(ContentLoopTest, UsageFieldsAreZeroWhenTheProviderReportsNoCache) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
+  Json usage = *ResultToJson(f.result).find("usage");
+  EXPECT_EQ(*usage.find("cachedInputTokens"), Json(0));
+  EXPECT_EQ(*usage.find("cacheWriteTokens"), Json(0));
+}
+
+// The stable part first: instructions, manual, schema in the system prompt, identical on every
+// call and every re-ask of the schema; the user's text only in the turns.
+TEST(ContentLoopTest, SystemPromptIsTheStablePrefixAndHoldsNoneOfTheRequest) {
+  LoopSpec spec = Spec([](LoopPlan& p) {
+    p.strict = false;  // fallback path: the schema is shown in the prompt
+    p.manual = "MANUAL: priority 1 is the highest.";
+  });
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  const std::string& sys = first.call.system;
+  size_t rule = sys.find("Do not invent values");
+  size_t manual = sys.find("MANUAL: priority 1");
+  size_t schema = sys.find("The JSON Schema:");
+  ASSERT_NE(rule, std::string::npos);
+  ASSERT_NE(manual, std::string::npos);
+  ASSERT_NE(schema, std::string::npos);
+  EXPECT_LT(rule, manual);
+  EXPECT_LT(manual, schema);
+  EXPECT_EQ(sys.find(spec.prompt), std::string::npos);
+  const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
+  EXPECT_EQ(again.call.system, sys);
+  EXPECT_EQ(again.call.turns.front().text, spec.prompt);
+}
+
 TEST(ContentLoopTest, GoesStaleAfterMaxLoopsWithTheLastErrors) {
   LoopSpec spec = Spec();
   spec.max_loops = 2;

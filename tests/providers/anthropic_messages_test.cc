@@ -46,6 +46,8 @@ TEST(AnthropicMessagesTest, KeepsTextBeforeToolUseAndCountsCacheTokens) {
   ASSERT_EQ(r->tool_calls.size(), 1u);
   EXPECT_EQ(r->tool_calls[0].id, "toolu_01");
   EXPECT_EQ(r->usage.input_tokens, 150);
+  EXPECT_EQ(r->usage.cached_input_tokens, 10);
+  EXPECT_EQ(r->usage.cache_write_tokens, 0);
 }
 
 TEST(AnthropicMessagesTest, OverloadedIsRetryable) {

@@ -114,6 +114,36 @@ TEST(WireRepliesTest, EveryRecordedPayloadMapsToItsFinishOrStatus) {
   }
 }
 
+// Prompt-cache counts, read the way each provider reports them; input_tokens stays the whole
+// prompt (Anthropic's input_tokens alone is only what follows the cache breakpoint).
+TEST(WireRepliesTest, CacheReadsAndWritesAreReadFromEachProvidersUsage) {
+  struct CacheCase {
+    ProviderKind kind;
+    const char* file;
+    int64_t input, cached, written;
+  };
+  const CacheCase cases[] = {
+      {ProviderKind::kOpenAi, "reply_cached.json", 3200, 3072, 0},
+      {ProviderKind::kOpenAiCompat, "reply_cached.json", 3200, 3072, 0},
+      {ProviderKind::kOpenRouter, "reply_cached.json", 3200, 0, 3100},
+      {ProviderKind::kAnthropic, "reply_cached.json", 3140, 3100, 0},
+      {ProviderKind::kAnthropic, "reply_cache_write.json", 3140, 0, 3100},
+      {ProviderKind::kGemini, "reply_cached.json", 3200, 3072, 0},
+      // Replies without cache fields count 0.
+      {ProviderKind::kOpenAi, "reply_success.json", 120, 0, 0},
+      {ProviderKind::kGemini, "reply_success.json", 90, 0, 0},
+      {ProviderKind::kOllama, "reply_success.json", 80, 0, 0},
+  };
+  for (const CacheCase& c : cases) {
+    std::string where = std::string(Dir(c.kind)) + "/" + c.file;
+    auto r = ParseReply(c.kind, testing::Response(200, testing::ReadData(where)));
+    ASSERT_TRUE(r.ok()) << where << ": " << r.status().ToString();
+    EXPECT_EQ(r->usage.input_tokens, c.input) << where;
+    EXPECT_EQ(r->usage.cached_input_tokens, c.cached) << where;
+    EXPECT_EQ(r->usage.cache_write_tokens, c.written) << where;
+  }
+}
+
 TEST(WireRepliesTest, UntrustedBodiesNeverCrashAndSayWhatWasWrong) {
   const char* bodies[] = {"", "not json", "[1,2]", "{\"choices\":7}", "{\"candidates\":[1]}",
                           "{\"content\":\"x\"}", "{\"message\":[]}", "{\"choices\":[{}]}",
