@@ -6,8 +6,7 @@ add_library(structure_server STATIC
   ${CMAKE_CURRENT_LIST_DIR}/server/openapi.cc
   ${CMAKE_CURRENT_LIST_DIR}/server/schema_routes.cc
   ${CMAKE_CURRENT_LIST_DIR}/server/serve.cc
-  ${CMAKE_CURRENT_LIST_DIR}/server/server_config.cc
-  ${CMAKE_CURRENT_LIST_DIR}/server/sha256.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/server/server_config.cc)
 target_link_libraries(structure_server
   PUBLIC structure_engine structure_http structure_base Threads::Threads
   PRIVATE tomlplusplus::tomlplusplus)

@@ -6,7 +6,6 @@ structure_add_tests(NAME server_tests LABEL apps USES_BINARY
     server/mcp_server_test.cc
     server/metrics_test.cc
     server/server_config_test.cc
-    server/sha256_test.cc
     server/shutdown_test.cc
   LIBS structure_server structure_mcp structure_config CURL::libcurl)
 

@@ -1,6 +1,6 @@
 #include "apps/server/auth.h"
 
-#include "apps/server/sha256.h"
+#include "base/sha256.h"
 
 namespace structure::server {
 namespace {

@@ -1,9 +1,9 @@
-#include "apps/server/sha256.h"
+#include "base/sha256.h"
 
 #include <array>
 #include <cstdint>
 
-namespace structure::server {
+namespace structure {
 namespace {
 
 constexpr std::array<uint32_t, 64> kRound = {
@@ -83,4 +83,4 @@ bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   return diff == 0;
 }
 
-}  // namespace structure::server
+}  // namespace structure

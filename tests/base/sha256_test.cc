@@ -1,10 +1,10 @@
-#include "apps/server/sha256.h"
+#include "base/sha256.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace structure::server {
+namespace structure {
 namespace {
 
 // Digests from sha256sum; lengths around the 55/56 and 64-byte padding boundaries.
@@ -35,4 +35,4 @@ TEST(Sha256, ConstantTimeEqualsComparesWholeStrings) {
 }
 
 }  // namespace
-}  // namespace structure::server
+}  // namespace structure
