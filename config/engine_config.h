@@ -59,6 +59,12 @@ struct Stores {
   std::string registry_dir = "registry/schemas";   // bundled schemas: <name>.json + .manual.md
   std::string database = "structure.db";           // SQLite: tenant/project overrides, caches
   int builder_cache_ttl_days = 7;
+  // "redis://HOST:PORT/DB": provider limits and the builder cache shared by every process that
+  // names the same store (docs/providers.md); empty = each process on its own.
+  std::string shared;
+  std::string shared_password_env;   // the variable holding the store's password (never the password)
+  double shared_fallback_share = 0;  // share of each limit while the store is down; 0 = 1/N
+  int shared_expected_processes = 1; // N: processes sharing the store
 };
 
 struct TenantConfig {

@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "config/settings.h"
+#include "config/shared_store.h"
 
 namespace structure::config {
 
@@ -162,6 +163,28 @@ class Reader {
     positive("timeout_ms", l.timeout_ms, false);
   }
 
+  void ReadSharedStore(const toml::table& s, Stores& st) {
+    String(s, "shared", "stores", st.shared);
+    String(s, "shared_password_env", "stores", st.shared_password_env);
+    Number(s, "shared_fallback_share", "stores", st.shared_fallback_share);
+    Number(s, "shared_expected_processes", "stores", st.shared_expected_processes);
+    if (!st.shared.empty()) {
+      auto url = ParseSharedStoreUrl(st.shared);
+      if (!url.ok()) Fail("stores.shared", url.status().message(), s.get("shared"));
+    }
+    if (s.get("shared_fallback_share") != nullptr &&
+        !(st.shared_fallback_share > 0 && st.shared_fallback_share <= 1)) {
+      std::ostringstream ss;
+      ss << "must be > 0 and <= 1 (was " << st.shared_fallback_share << ")";
+      Fail("stores.shared_fallback_share", ss.str(), s.get("shared_fallback_share"));
+    }
+    if (st.shared_expected_processes < 1 || st.shared_expected_processes > 100000) {
+      Fail("stores.shared_expected_processes",
+           "must be 1..100000 (was " + std::to_string(st.shared_expected_processes) + ")",
+           s.get("shared_expected_processes"));
+    }
+  }
+
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
     CheckKeys(t, path,
@@ -235,7 +258,9 @@ class Reader {
       }
     }
     if (const toml::table* s = Table(root, "stores", "")) {
-      CheckKeys(*s, "stores", {"registry_dir", "database", "builder_cache_ttl_days"});
+      CheckKeys(*s, "stores",
+                {"registry_dir", "database", "builder_cache_ttl_days", "shared", "shared_password_env",
+                 "shared_fallback_share", "shared_expected_processes"});
       String(*s, "registry_dir", "stores", c.stores.registry_dir);
       String(*s, "database", "stores", c.stores.database);
       Number(*s, "builder_cache_ttl_days", "stores", c.stores.builder_cache_ttl_days);
@@ -244,6 +269,7 @@ class Reader {
              "must be >= 0 (was " + std::to_string(c.stores.builder_cache_ttl_days) + ")",
              s->get("builder_cache_ttl_days"));
       }
+      ReadSharedStore(*s, c.stores);
     }
     if (const toml::table* tenants = Table(root, "tenants", "")) {
       for (const auto& [id, node] : *tenants) {
@@ -385,6 +411,21 @@ Json OverrideJson(const SettingsOverride& s) {
   return j;
 }
 
+// null without a shared store. The password is never shown, only whether its variable is set.
+Json SharedStoreJson(const Stores& s) {
+  if (s.shared.empty()) return Json();
+  Json j = Json::MakeObject();
+  j.set("url", s.shared);
+  if (!s.shared_password_env.empty()) {
+    j.set("passwordEnv", s.shared_password_env);
+    const char* pw = std::getenv(s.shared_password_env.c_str());
+    j.set("password", pw != nullptr && *pw ? "set" : "not set");
+  }
+  j.set("fallbackShare", FallbackShare(s));
+  j.set("expectedProcesses", s.shared_expected_processes);
+  return j;
+}
+
 }  // namespace
 
 Json ConfigToJson(const EngineConfig& c) {
@@ -425,6 +466,7 @@ Json ConfigToJson(const EngineConfig& c) {
   stores.set("registryDir", c.stores.registry_dir);
   stores.set("database", c.stores.database);
   stores.set("builderCacheTtlDays", c.stores.builder_cache_ttl_days);
+  stores.set("shared", SharedStoreJson(c.stores));
   j.set("stores", stores);
   Json tenants = Json::MakeObject();
   for (const auto& [tid, t] : c.tenants) {
