@@ -6,7 +6,8 @@
 DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
-  libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
+  libhiredis-dev redis-server
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -1,0 +1,104 @@
+// A connection to the shared store (Redis) on its own thread. hiredis's blocking API runs there:
+// commands queued from any thread are pipelined (all that are waiting go out in one write, their
+// replies come back in order), so no caller ever blocks on the network. While the server is
+// unreachable every command fails at once with kUnavailable and the thread reconnects in the
+// background; on_down / on_up report each change of state once.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/status.h"
+
+namespace structure::registry {
+
+struct RedisReply {
+  enum class Type { kNil, kInteger, kString, kArray, kStatus, kError };
+  Type type = Type::kNil;
+  int64_t integer = 0;
+  std::string str;  // kString, kStatus, kError
+  std::vector<RedisReply> elements;
+};
+
+struct RedisOptions {
+  std::string host = "127.0.0.1";
+  int port = 6379;
+  int db = 0;
+  std::string username;  // Redis 6 ACL user; empty: AUTH with the password only
+  std::string password;  // empty: no AUTH
+  std::string name;      // how messages name the store (its URL, never the password)
+  std::chrono::milliseconds timeout{1000};      // connect and each round trip
+  std::chrono::milliseconds retry_every{500};   // reconnect attempts while down
+  std::function<void(const std::string& error)> on_down;  // called on the client's thread
+  std::function<void()> on_up;
+};
+
+// A Lua script run with EVALSHA; the client loads it (SCRIPT LOAD) on first use per connection
+// and again when the server answers NOSCRIPT.
+struct RedisScript {
+  std::string text;
+};
+
+class RedisClient {
+ public:
+  using Callback = std::function<void(Result<RedisReply>)>;
+
+  // Starts the thread, which connects at once. Never fails: an unreachable server is reported
+  // through on_down and by the commands.
+  explicit RedisClient(RedisOptions options);
+  // Fails the commands still queued with kCancelled and joins the thread.
+  ~RedisClient();
+  RedisClient(const RedisClient&) = delete;
+  RedisClient& operator=(const RedisClient&) = delete;
+
+  // Queues a command (argv[0] is its name). `done` runs exactly once, on the client's thread:
+  // with the reply (a Redis error reply is kInternal with its text), or kUnavailable when the
+  // server cannot be reached or the round trip timed out.
+  void Command(std::vector<std::string> argv, Callback done);
+  // EVALSHA of `script` (which must outlive the client) with `keys` and `args`.
+  void Eval(const RedisScript* script, std::vector<std::string> keys,
+            std::vector<std::string> args, Callback done);
+
+  // True while connected (as of the last command or reconnect attempt).
+  bool up() const;
+  const RedisOptions& options() const { return options_; }
+
+  // One blocking connect + PING with options.timeout, for `structure config check`.
+  static Status Ping(const RedisOptions& options);
+
+ private:
+  struct Op {
+    std::vector<std::string> argv;
+    const RedisScript* script = nullptr;  // set: argv is EVALSHA's arguments after the sha
+    Callback done;
+  };
+  struct Conn;
+
+  void Queue(Op op);
+  void Loop();
+  void RunBatch(std::vector<Op>& ops);
+  bool Connect();
+  void MarkDown(const std::string& error);
+
+  RedisOptions options_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Op> queue_;  // guarded by mu_
+  bool stop_ = false;      // guarded by mu_
+  bool up_ = false;        // guarded by mu_
+  // Owned by the thread.
+  std::unique_ptr<Conn> conn_;
+  bool reported_down_ = false;
+  std::string last_error_;
+  std::chrono::steady_clock::time_point next_attempt_{};
+  std::thread thread_;
+};
+
+}  // namespace structure::registry
