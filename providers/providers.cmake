@@ -12,6 +12,8 @@ add_library(structure_providers STATIC
   ${CMAKE_CURRENT_LIST_DIR}/ollama_chat.cc
   ${CMAKE_CURRENT_LIST_DIR}/wire.cc
   ${CMAKE_CURRENT_LIST_DIR}/rate_limit.cc
+  ${CMAKE_CURRENT_LIST_DIR}/shared_admission.cc
+  ${CMAKE_CURRENT_LIST_DIR}/shared_limit.cc
   ${CMAKE_CURRENT_LIST_DIR}/dispatch_queue.cc)
 target_link_libraries(structure_providers PUBLIC structure_base)
 

@@ -129,6 +129,17 @@ void Limiter::OnSuccess() {
 
 void Limiter::PauseUntil(TimePoint until) { paused_until_ = std::max(paused_until_, until); }
 
+void Limiter::SetRateShare(double share, TimePoint now) {
+  if (share <= 0) {
+    requests_ = TokenBucket();
+    tokens_ = TokenBucket();
+    return;
+  }
+  share = std::min(share, 1.0);
+  requests_ = TokenBucket(limits_.requests_per_minute * share, now, limits_.burst_seconds);
+  tokens_ = TokenBucket(limits_.tokens_per_minute * share, now, limits_.burst_seconds);
+}
+
 Duration BackoffDelay(const BackoffPolicy& policy, int attempt, double random01) {
   double base = std::chrono::duration<double>(policy.initial).count() *
                 std::pow(policy.multiplier, std::max(0, attempt - 1));

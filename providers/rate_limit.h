@@ -83,6 +83,11 @@ class Limiter {
   // Pause without shrinking the cap (e.g. remaining-requests reached 0).
   void PauseUntil(TimePoint until);
 
+  // Enforces `share` (0 < share <= 1) of the configured requests/min and tokens/min from now on,
+  // starting from full buckets; 0 = the rates are enforced elsewhere (the shared store) and only
+  // concurrency and pauses are checked here. CheckFeasible keeps using the configured limits.
+  void SetRateShare(double share, TimePoint now);
+
   int in_flight() const { return in_flight_; }
   int concurrency_cap() const;
   TimePoint paused_until() const { return paused_until_; }

@@ -9,6 +9,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/http_status_test.cc
     providers/endpoint_test.cc
     providers/rate_limit_test.cc
+    providers/shared_admission_test.cc
     providers/dispatch_queue_test.cc
     providers/curl_transport_test.cc
     providers/epoll_sockets_test.cc
