@@ -1,6 +1,7 @@
 #include "actors/engine.h"
 
 #include <atomic>
+#include <cstdio>
 #include <caf/all.hpp>
 #include <filesystem>
 #include <thread>
@@ -10,6 +11,8 @@
 #include "actors/engine_context.h"
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
+#include "actors/shared_store.h"
+#include "config/shared_store.h"
 #include "providers/curl_transport.h"
 #include "providers/endpoint.h"
 
@@ -34,7 +37,8 @@ bool IsLoopback(const std::string& url) {
 
 Result<actors::ProviderHandle> MakeProvider(caf::actor_system& system,
                                             const config::ProviderConfig& pc,
-                                            const std::string& base_url_override) {
+                                            const std::string& base_url_override,
+                                            const actors::SharedLimitConfig& shared) {
   std::string kind_name = pc.kind == "openai-compatible" ? "openai-compat" : pc.kind;
   auto kind = providers::ParseProviderKind(kind_name);
   if (!kind.ok()) return kind.status();
@@ -70,6 +74,7 @@ Result<actors::ProviderHandle> MakeProvider(caf::actor_system& system,
   pool.limits.max_concurrency = pc.limits.max_concurrency;
   pool.limits.requests_per_minute = pc.limits.requests_per_minute;
   pool.limits.tokens_per_minute = pc.limits.tokens_per_minute;
+  pool.shared = shared;
   actors::ProviderHandle h;
   h.config = pc;
   h.profile = std::make_shared<const pipeline::Profile>(std::move(*profile));
@@ -132,9 +137,19 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   if (!options.provider.empty() && !options.config.providers.count(options.provider)) {
     return NotFound("unknown provider '" + options.provider + "'");
   }
+  std::function<void(const std::string&)> log = options.log;
+  if (!log) log = [](const std::string& line) { std::fprintf(stderr, "structure: %s\n", line.c_str()); };
+  auto store = actors::OpenSharedStore(options.config.stores, log);
+  if (!store.ok()) {
+    impl->ctx = ctx;
+    return store.status();
+  }
+  actors::SharedLimitConfig shared;
+  shared.client = *store;
+  shared.fallback_share = config::FallbackShare(options.config.stores);
   int64_t max_timeout = 0;
   for (const auto& [name, pc] : options.config.providers) {
-    auto h = MakeProvider(*impl->system, pc, options.base_url);
+    auto h = MakeProvider(*impl->system, pc, options.base_url, shared);
     if (!h.ok()) {
       impl->ctx = ctx;  // so the pools made so far are stopped
       return h.status();

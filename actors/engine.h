@@ -28,6 +28,9 @@ struct EngineOptions {
   std::string registry_dir;  // bundled schemas ("" = config, else the installed default)
   std::string database;      // SQLite file for overrides and caches ("" = config; ":memory:" ok)
   int call_timeout_ms = 0;   // per provider call incl. retries; 0 = 10 x the provider timeout
+  // Where the engine reports state changes of its own (the shared store lost, back); one line
+  // each, no newline. Default: "structure: ..." on stderr.
+  std::function<void(const std::string&)> log;
 };
 
 using ResultCallback = std::function<void(pipeline::StructureResult)>;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <caf/all.hpp>
@@ -14,7 +15,9 @@
 #include "providers/dispatch_queue.h"
 #include "providers/endpoint.h"
 #include "providers/rate_limit.h"
+#include "providers/shared_limit.h"
 #include "providers/transport.h"
+#include "registry/redis_client.h"
 
 namespace structure::actors {
 
@@ -53,6 +56,21 @@ struct PoolStats {
   int64_t succeeded = 0;
   int64_t retries = 0;       // attempts beyond the first
   int64_t rate_limited = 0;  // 429s seen
+  bool shared = false;       // the shared store rules the rates now (false: local, or fallback)
+  int64_t shared_asks = 0;   // acquire round trips to the shared store
+  int64_t store_fallbacks = 0;  // times the store could not be reached and the fallback took over
+};
+
+// Limits shared with other processes through the shared store (docs/providers.md).
+struct SharedLimitConfig {
+  std::shared_ptr<registry::RedisClient> client;  // null: this process's limits are its own
+  double fallback_share = 1;  // share of each rate enforced locally while the store is unreachable
+};
+
+// An acquire script's answer, back on the pool's thread.
+struct SharedReply {
+  Status status;  // not ok: the store could not be used (the fallback takes over)
+  providers::SharedGrant grant;
 };
 
 struct PoolConfig {
@@ -63,6 +81,7 @@ struct PoolConfig {
   int max_rate_limit_retries = 30;  // 429s per request
   std::chrono::milliseconds max_retry_after{60'000};  // cap on a server-requested pause
   uint64_t seed = 0x5eed;           // jitter RNG seed
+  SharedLimitConfig shared;
 };
 
 using Completions = std::vector<providers::Completion>;
@@ -73,10 +92,12 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::PoolRequest)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::PoolReply)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::PoolStats)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::Completions)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::SharedReply)
 
 CAF_BEGIN_TYPE_ID_BLOCK(structure, caf::first_custom_type_id)
   CAF_ADD_ATOM(structure, structure::actors, cancel_atom, "cancel")
   CAF_ADD_ATOM(structure, structure::actors, stats_atom, "stats")
   CAF_ADD_ATOM(structure, structure::actors, io_done_atom, "io_done")
   CAF_ADD_ATOM(structure, structure::actors, wake_atom, "wake")
+  CAF_ADD_ATOM(structure, structure::actors, shared_atom, "shared")
 CAF_END_TYPE_ID_BLOCK(structure)

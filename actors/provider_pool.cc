@@ -5,52 +5,14 @@
 #include <random>
 #include <unordered_map>
 
+#include "actors/pool_shared.h"
+#include "actors/pool_state.h"
 #include "providers/http_status.h"
 #include "providers/wire.h"
 
 namespace structure::actors {
+namespace pool {
 namespace {
-
-using providers::DispatchQueue;
-using providers::TimePoint;
-
-using PoolImplActor = ProviderPoolActor::extend<caf::reacts_to<io_done_atom, Completions>,
-                                                caf::reacts_to<wake_atom>>;
-
-struct Pending {
-  PoolRequest request;
-  std::optional<providers::HttpRequest> http;  // built, until the first attempt takes it
-  int64_t est_tokens = 0;
-  int attempts = 0;
-  int transient_retries = 0;
-  int rate_limited = 0;
-  bool in_flight = false;
-  uint64_t tag = 0;  // PoolRequest::tag
-  int last_http_status = 0;
-  int64_t last_wire_us = 0;
-  TimePoint arrived;
-  TimePoint deadline = DispatchQueue::kNoDeadline;
-  std::optional<TimePoint> first_dispatch;
-  caf::typed_response_promise<PoolReply> promise;
-};
-
-struct PoolState {
-  PoolConfig config;
-  std::optional<providers::Limiter> limiter;
-  std::unique_ptr<providers::Transport> transport;
-  std::mt19937_64 rng;
-  std::unordered_map<uint64_t, Pending> pending;
-  DispatchQueue queue;
-  std::optional<TimePoint> wake_at;
-  uint64_t next_id = 1;
-  PoolStats stats;
-
-  ~PoolState() {
-    if (transport) transport->Shutdown();
-  }
-};
-
-using Self = PoolImplActor::stateful_pointer<PoolState>;
 
 int64_t Micros(TimePoint a, TimePoint b) {
   return std::chrono::duration_cast<std::chrono::microseconds>(b - a).count();
@@ -66,6 +28,8 @@ void Reply(Self self, uint64_t id, Status status, providers::ProviderReply reply
     // Abandoned on the wire (deadline, cancel, shutdown): free its slot now.
     if (st.transport) st.transport->Cancel(id);
     st.limiter->Release(p.est_tokens, std::nullopt, now);
+  } else if (p.asking) {
+    st.limiter->Release(p.est_tokens, std::nullopt, now);  // the grant finds it gone
   }
   PoolReply out;
   out.status = std::move(status);
@@ -83,6 +47,8 @@ void Reply(Self self, uint64_t id, Status status, providers::ProviderReply reply
   st.pending.erase(it);
 }
 
+}  // namespace
+
 void ArmWake(Self self, TimePoint at) {
   auto& st = self->state;
   if (st.wake_at && *st.wake_at <= at) return;
@@ -91,7 +57,7 @@ void ArmWake(Self self, TimePoint at) {
   self->delayed_send(caf::actor_cast<PoolImplActor>(self), delay, wake_atom_v);
 }
 
-void Dispatch(Self self, uint64_t id, TimePoint now) {
+void Send(Self self, uint64_t id, TimePoint now, bool shared) {
   auto& st = self->state;
   Pending& p = st.pending.at(id);
   // The first attempt hands the built request over; a retry builds it again (rare, and cheaper
@@ -103,15 +69,14 @@ void Dispatch(Self self, uint64_t id, TimePoint now) {
   } else {
     auto rebuilt = providers::BuildRequest(p.request.call, st.config.endpoint);
     if (!rebuilt.ok()) {
-      st.queue.Take(id);
+      st.limiter->Release(p.est_tokens, std::nullopt, now);
       Reply(self, id, rebuilt.status());
       return;
     }
     http = std::move(rebuilt).value();
   }
-  st.queue.Take(id);
-  st.limiter->Acquire(p.est_tokens, now);
   p.in_flight = true;
+  p.shared_acquired = shared;
   ++p.attempts;
   if (p.attempts > 1) ++st.stats.retries;
   if (!p.first_dispatch) p.first_dispatch = now;
@@ -124,6 +89,15 @@ void Dispatch(Self self, uint64_t id, TimePoint now) {
   st.transport->Start(id, std::move(http));
 }
 
+namespace {
+
+void Dispatch(Self self, uint64_t id, TimePoint now) {
+  auto& st = self->state;
+  st.queue.Take(id);
+  st.limiter->Acquire(st.pending.at(id).est_tokens, now);
+  Send(self, id, now, /*shared=*/false);
+}
+
 // Admits queued requests while limits allow, then arms one wake for the next event.
 void Pump(Self self) {
   auto& st = self->state;
@@ -133,6 +107,12 @@ void Pump(Self self) {
     Reply(self, id, Status(Code::kDeadlineExceeded, "deadline passed before a reply arrived"));
   }
   std::optional<TimePoint> next = st.queue.NextEvent();
+  ReturnToStoreIfBack(self, now);
+  if (HasStore(st) && st.shared.active()) {
+    PumpShared(self, now, next);
+    if (next) ArmWake(self, *next);
+    return;
+  }
   while (auto id = st.queue.Peek(now)) {
     const Pending& p = st.pending.at(*id);
     auto d = st.limiter->Check(p.est_tokens, now, p.request.lane == Lane::kBulk);
@@ -174,6 +154,10 @@ void OnCompletion(Self self, providers::Completion& c) {
     const auto& u = parsed->usage;
     std::optional<int64_t> actual;
     if (u.input_tokens + u.output_tokens > 0) actual = u.input_tokens + u.output_tokens;
+    if (p.shared_acquired && actual) {
+      st.shared.AddRefund(p.est_tokens - *actual);  // corrected in the store's cell
+      actual.reset();
+    }
     st.limiter->Release(p.est_tokens, actual, now);
     st.limiter->OnSuccess();
     if (hint.remaining_requests && *hint.remaining_requests == 0) {
@@ -198,8 +182,10 @@ void OnCompletion(Self self, providers::Completion& c) {
     auto delay = hint.retry_after
                      ? std::min<providers::Duration>(*hint.retry_after, st.config.max_retry_after)
                      : providers::BackoffDelay(st.config.backoff, p.rate_limited, unit(st.rng));
-    // The limit belongs to the key, so the whole endpoint waits, not just this request.
+    // The limit belongs to the key, so the whole endpoint waits, not just this request, in
+    // every process that shares the store.
     st.limiter->OnRateLimited(now + delay);
+    PublishPause(self, delay);
     if (p.rate_limited > st.config.max_rate_limit_retries) {
       Reply(self, c.id, std::move(status));
     } else {
@@ -234,6 +220,7 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
   st.config = std::move(config);
   st.limiter.emplace(st.config.limits, self->clock().now());
   st.rng.seed(st.config.seed);
+  InitShared(self);
   caf::actor_addr weak = self->address();
   if (factory) {
     st.transport = factory([weak](std::vector<providers::Completion>&& done) {
@@ -292,6 +279,7 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
         s.in_flight = st.limiter->in_flight();
         s.queued = static_cast<int64_t>(st.queue.waiting());
         s.concurrency_cap = st.limiter->concurrency_cap();
+        s.shared = HasStore(st) && st.shared.active();
         return s;
       },
       [self](io_done_atom, Completions& done) {
@@ -299,14 +287,19 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
         Pump(self);
       },
       [self](wake_atom) { Pump(self); },
+      [self](shared_atom, SharedReply& r) {
+        OnSharedReply(self, r);
+        Pump(self);
+      },
   };
 }
 
 }  // namespace
+}  // namespace pool
 
 ProviderPoolActor SpawnProviderPool(caf::actor_system& system, PoolConfig config,
                                     providers::TransportFactory transport_factory) {
-  auto impl = system.spawn(PoolBehavior, std::move(config), std::move(transport_factory));
+  auto impl = system.spawn(pool::PoolBehavior, std::move(config), std::move(transport_factory));
   return caf::actor_cast<ProviderPoolActor>(impl);
 }
 

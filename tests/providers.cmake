@@ -20,4 +20,5 @@ structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
   SOURCES
     actors/provider_pool_test.cc
     actors/pool_sim_test.cc
+    actors/pool_shared_test.cc
   LIBS structure_pool)
