@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "actors/loop_driver.h"
+#include "registry/shared_builder_cache.h"
 
 namespace structure::actors {
 
@@ -27,7 +28,9 @@ BuildOutcome FromCache(const registry::CachedBuild& c) {
 
 struct BuilderCacheState {
   std::shared_ptr<registry::BuilderCacheStore> store;
+  std::shared_ptr<registry::RedisClient> shared;
   int64_t ttl_ms = 0;
+  std::map<std::string, BuildJob> looking;  // key -> its job, while the shared store is asked
   std::map<std::string, std::vector<caf::typed_response_promise<BuildOutcome>>> waiting;
   std::map<std::string, std::string> normalized;  // key -> text, for builds in flight
 };
@@ -58,9 +61,39 @@ caf::behavior BuildRunner(caf::stateful_actor<BuildRunnerState>* self, caf::acto
   };
 }
 
-caf::behavior BuilderCache(caf::stateful_actor<BuilderCacheState>* self,
-                           std::shared_ptr<registry::BuilderCacheStore> store, int64_t ttl_ms) {
+using CacheSelf = caf::stateful_actor<BuilderCacheState>*;
+
+void Deliver(CacheSelf self, const std::string& key, const BuildOutcome& outcome) {
+  auto& st = self->state;
+  st.normalized.erase(key);
+  auto it = st.waiting.find(key);
+  if (it == st.waiting.end()) return;
+  auto waiters = std::move(it->second);
+  st.waiting.erase(it);
+  for (size_t i = 0; i < waiters.size(); ++i) {
+    BuildOutcome o = outcome;
+    o.cache_hit = o.cache_hit || i > 0;  // only the first caller of a build paid for the call
+    if (o.cache_hit) o.loop.usage = {};
+    waiters[i].deliver(std::move(o));
+  }
+}
+
+// Asks the shared store for `key`; the answer comes back as found_atom.
+void LookUpShared(CacheSelf self, const std::string& key) {
+  caf::actor_addr weak = self->address();
+  self->state.shared->Command({"GET", registry::SharedBuilderKey(key)},
+                              [weak, key](Result<registry::RedisReply> r) {
+                                bool hit = r.ok() && r->type == registry::RedisReply::Type::kString;
+                                if (auto hdl = caf::actor_cast<caf::actor>(weak)) {
+                                  caf::anon_send(hdl, found_atom_v, key, hit ? r->str : std::string());
+                                }
+                              });
+}
+
+caf::behavior BuilderCache(CacheSelf self, std::shared_ptr<registry::BuilderCacheStore> store,
+                           int64_t ttl_ms, std::shared_ptr<registry::RedisClient> shared) {
   self->state.store = std::move(store);
+  self->state.shared = std::move(shared);
   self->state.ttl_ms = ttl_ms;
   return {
       [self](build_atom, BuildJob& job) -> caf::result<BuildOutcome> {
@@ -73,9 +106,30 @@ caf::behavior BuilderCache(caf::stateful_actor<BuilderCacheState>* self,
         waiters.push_back(rp);
         if (waiters.size() == 1) {
           st.normalized[job.key] = job.normalized;
-          self->spawn(BuildRunner, caf::actor_cast<caf::actor>(self), std::move(job));
+          if (st.shared && st.shared->up()) {
+            std::string key = job.key;
+            st.looking.emplace(key, std::move(job));
+            LookUpShared(self, key);
+          } else {
+            self->spawn(BuildRunner, caf::actor_cast<caf::actor>(self), std::move(job));
+          }
         }
         return rp;
+      },
+      [self](found_atom, const std::string& key, const std::string& value) {
+        auto& st = self->state;
+        auto it = st.looking.find(key);
+        if (it == st.looking.end()) return;
+        BuildJob job = std::move(it->second);
+        st.looking.erase(it);
+        auto hit = value.empty() ? std::nullopt
+                                 : registry::DecodeSharedBuild(value, job.normalized, NowMs(), st.ttl_ms);
+        if (!hit) {  // a miss, or the store failed: build it
+          self->spawn(BuildRunner, caf::actor_cast<caf::actor>(self), std::move(job));
+          return;
+        }
+        (void)st.store->Put(key, job.normalized, *hit);  // the next lookup here stays local
+        Deliver(self, key, FromCache(*hit));
       },
       [self](built_atom, const std::string& key, BuildOutcome& outcome) {
         auto& st = self->state;
@@ -90,18 +144,17 @@ caf::behavior BuilderCache(caf::stateful_actor<BuilderCacheState>* self,
           c.confidence = conf != nullptr && conf->is_number() ? conf->as_double() : 0;
           // A failed write only costs a future call; the answer itself is good.
           (void)st.store->Put(key, st.normalized[key], c);
+          if (st.shared) {
+            std::vector<std::string> set = {"SET", registry::SharedBuilderKey(key),
+                                            registry::EncodeSharedBuild(st.normalized[key], c)};
+            if (st.ttl_ms > 0) {
+              set.push_back("PX");
+              set.push_back(std::to_string(st.ttl_ms));
+            }
+            st.shared->Command(std::move(set), [](Result<registry::RedisReply>) {});
+          }
         }
-        st.normalized.erase(key);
-        auto it = st.waiting.find(key);
-        if (it == st.waiting.end()) return;
-        auto waiters = std::move(it->second);
-        st.waiting.erase(it);
-        for (size_t i = 0; i < waiters.size(); ++i) {
-          BuildOutcome o = outcome;
-          o.cache_hit = i > 0;  // only the first caller paid for the call
-          if (o.cache_hit) o.loop.usage = {};
-          waiters[i].deliver(std::move(o));
-        }
+        Deliver(self, key, outcome);
       },
   };
 }
@@ -109,8 +162,9 @@ caf::behavior BuilderCache(caf::stateful_actor<BuilderCacheState>* self,
 }  // namespace
 
 caf::actor SpawnBuilderCache(caf::actor_system& system,
-                             std::shared_ptr<registry::BuilderCacheStore> store, int64_t ttl_ms) {
-  return system.spawn(BuilderCache, std::move(store), ttl_ms);
+                             std::shared_ptr<registry::BuilderCacheStore> store, int64_t ttl_ms,
+                             std::shared_ptr<registry::RedisClient> shared) {
+  return system.spawn(BuilderCache, std::move(store), ttl_ms, std::move(shared));
 }
 
 }  // namespace structure::actors

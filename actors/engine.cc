@@ -175,7 +175,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   }
   int64_t ttl_ms = int64_t{options.config.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
   ctx->builder_cache = actors::SpawnBuilderCache(
-      *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms);
+      *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
+      shared.client);
   impl->ctx = ctx;
   // One request host per scheduler thread, so calls run in parallel on every one.
   for (size_t i = 0; i < threads; ++i) impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));

@@ -1,11 +1,10 @@
-// Engines on a shared store (a private redis-server): a store that is down costs no call and is
-// reported once, and a password variable the config names but the environment lacks is a
-// config error.
+// Engines sharing a store (a private redis-server): a description built by one engine is reused
+// by another (the shared builder cache), a store that is down costs no call and is reported
+// once, and a password variable the config names but the environment lacks is a config error.
 #include <gtest/gtest.h>
 
 #include <curl/curl.h>
 
-#include <fstream>
 #include <mutex>
 
 #include "actors/engine.h"
@@ -103,6 +102,23 @@ class EngineSharedTest : public ::testing::Test {
   std::mutex mu_;
   std::vector<std::string> log_;
 };
+
+TEST_F(EngineSharedTest, ADescriptionBuiltByOneEngineIsReusedByAnother) {
+  auto a = Make(Stores());
+  auto b = Make(Stores());
+  ASSERT_TRUE(a.ok() && b.ok()) << a.status().message() << b.status().message();
+  int64_t before = BuilderCalls();
+  StructureResult ra = Run(**a, "shared build");
+  ASSERT_EQ(ra.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(ra));
+  EXPECT_EQ(BuilderCalls(), before + 1);
+  StructureResult rb = Run(**b, "shared build");
+  ASSERT_EQ(rb.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(rb));
+  EXPECT_EQ(rb.schema_origin, "inferred");
+  EXPECT_EQ(BuilderCalls(), before + 1);  // b found a's answer in the store
+  EXPECT_GT(ra.usage.input_tokens, rb.usage.input_tokens);
+  EXPECT_NE(redis_->Query("KEYS structure:builder:*").find("structure:builder:"), std::string::npos);
+  EXPECT_TRUE(Log().empty());
+}
 
 TEST_F(EngineSharedTest, AStoreThatIsDownCostsNoCallAndIsReportedOnce) {
   redis_->Stop();
