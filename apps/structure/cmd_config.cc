@@ -1,13 +1,32 @@
 // `structure config check [FILE]`: loads the configuration (or the built-in defaults), checks it
-// and prints the effective settings as JSON with secrets masked. Exit 2 on a bad file.
+// and prints the effective settings as JSON with secrets masked, and whether the shared store
+// answers. Exit 2 on a bad file.
 #include <cstdio>
 
 #include "apps/structure/args.h"
+#include "actors/shared_store.h"
 #include "apps/structure/command.h"
 #include "config/load_config.h"
 
 namespace structure::apps {
 namespace {
+
+// stores.shared.answers (and .error): whether the shared store answers a PING now. A store that
+// does not answer is not a configuration error (the engine falls back), so the exit stays 0.
+void AddStoreAnswer(const config::Stores& stores, Json& out) {
+  Status ping = actors::PingSharedStore(stores);
+  Json st = *out.find("stores");
+  Json shared = *st.find("shared");
+  shared.set("answers", ping.ok());
+  if (!ping.ok()) {
+    shared.set("error", ping.message());
+    const char* what = ping.code() == Code::kUnavailable ? "does not answer" : "cannot be asked";
+    std::fprintf(stderr, "structure config check: the shared store %s: %s\n", what,
+                 ping.message().c_str());
+  }
+  st.set("shared", std::move(shared));
+  out.set("stores", std::move(st));
+}
 
 int RunConfigCheck(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
@@ -34,7 +53,9 @@ int RunConfigCheck(const std::vector<std::string>& args) {
     }
     cfg = std::move(*loaded);
   }
-  std::printf("%s\n", ToJson(config::ConfigToJson(cfg), true).c_str());
+  Json out = config::ConfigToJson(cfg);
+  if (!cfg.stores.shared.empty()) AddStoreAnswer(cfg.stores, out);
+  std::printf("%s\n", ToJson(out, true).c_str());
   return 0;
 }
 

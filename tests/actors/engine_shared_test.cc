@@ -5,6 +5,7 @@
 
 #include <curl/curl.h>
 
+#include <fstream>
 #include <mutex>
 
 #include "actors/engine.h"
@@ -143,6 +144,34 @@ TEST_F(EngineSharedTest, ANamedPasswordVariableThatIsNotSetIsAConfigError) {
   EXPECT_EQ(e.status().code(), Code::kInvalidArgument);
   EXPECT_EQ(e.status().message(),
             "stores.shared_password_env: the variable STRUCTURE_TEST_UNSET_REDIS_PW is not set");
+}
+
+TEST_F(EngineSharedTest, ConfigCheckShowsTheStoreAndWhetherItAnswers) {
+  std::string file = ::testing::TempDir() + "engine_shared_cc_" + std::to_string(getpid()) + ".toml";
+  std::string out = file + ".out", err = file + ".err";
+  std::ofstream(file) << Stores();
+  auto check = [&] {
+    std::string error;
+    auto child = testing::ChildProcess::Spawn({STRUCTURE_BINARY, "config", "check", file},
+                                              testing::ChildIo{"", out, err}, &error);
+    EXPECT_TRUE(child) << error;
+    EXPECT_EQ(child ? child->Wait() : -1, 0);  // a store that is down is no config error
+    auto json = ParseJson(*ReadFile(out));
+    EXPECT_TRUE(json.ok());
+    return json.ok() ? *json->find("stores")->find("shared") : Json();
+  };
+  Json up = check();
+  EXPECT_EQ(ToJson(*up.find("url")), "\"" + redis_->url() + "\"");
+  EXPECT_TRUE(up.find("answers")->as_bool());
+  redis_->Stop();
+  Json down = check();
+  EXPECT_FALSE(down.find("answers")->as_bool());
+  EXPECT_NE(down.find("error")->as_string().find("refused"), std::string::npos) << ToJson(down);
+  EXPECT_NE(ReadFile(err)->find("structure config check: the shared store does not answer: " +
+                                redis_->url()),
+            std::string::npos)
+      << *ReadFile(err);
+  for (const auto& f : {file, out, err}) std::remove(f.c_str());
 }
 
 }  // namespace
