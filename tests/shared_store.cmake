@@ -6,3 +6,10 @@ structure_add_tests(NAME shared_store_tests LABEL registry
     registry/redis_client_test.cc
     registry/shared_limit_test.cc
   LIBS structure_redis structure_providers)
+
+# Issue 19's acceptance runs: three `structure batch` processes on one simulator key, with and
+# without the shared store (60 s window), and the store stopped mid-run (about 30 s). Label
+# "long"; run in CI with the rest.
+structure_add_tests(NAME shared_store_acceptance_tests LABEL long USES_BINARY
+  SOURCES apps/shared_store_acceptance_test.cc
+  LIBS structure_base CURL::libcurl)
