@@ -76,6 +76,16 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens",
            call.max_tokens);
   if (call.temperature) body.set("temperature", *call.temperature);
+  if (dialect.reasoning_object && call.thinking.requested()) {
+    Json reasoning = Json::MakeObject();
+    if (call.thinking.budget)
+      reasoning.set("max_tokens", *call.thinking.budget);
+    else
+      reasoning.set("effort", call.thinking.effort);
+    body.set("reasoning", std::move(reasoning));
+  } else if (!call.thinking.effort.empty()) {
+    body.set("reasoning_effort", call.thinking.effort);
+  }
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {
@@ -177,6 +187,10 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
     if (const Json* d = usage->find("prompt_tokens_details"); d && d->is_object()) {
       reply.usage.cached_input_tokens = IntAt(*d, "cached_tokens");
       reply.usage.cache_write_tokens = IntAt(*d, "cache_write_tokens");
+    }
+    if (const Json* details = usage->find("completion_tokens_details");
+        details && details->is_object()) {
+      reply.usage.reasoning_tokens = IntAt(*details, "reasoning_tokens");
     }
   }
   return reply;

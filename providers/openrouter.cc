@@ -10,6 +10,7 @@ OpenAiDialect Dialect() {
   d.provider = "openrouter";
   d.max_completion_tokens = false;
   d.require_parameters = true;
+  d.reasoning_object = true;
   return d;
 }
 
