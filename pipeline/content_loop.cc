@@ -20,9 +20,17 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   PromptParts parts;
   parts.task = plan.task;
   parts.manual = plan.manual;
-  parts.schema_in_prompt = !plan.strict;
-  parts.schema = plan.strict ? nullptr : &plan.original_schema;
+  parts.schema_in_prompt = !plan.strict || plan.schema_in_prompt;
+  parts.enforced = plan.strict;
+  std::string original;
+  if (!plan.strict) {
+    original = ToJson(plan.original_schema);
+    parts.schema_text = original;
+  } else if (plan.schema_in_prompt) {
+    parts.schema_text = plan.provider_schema.text();
+  }
   parts.need = plan.need;
+  parts.need_envelope = plan.need_envelope;
   parts.need_tool_name = plan.need_tool_name;
   parts.final_tool = plan.final_tool;
   parts.final_tool_name = plan.final_tool_name;
@@ -40,13 +48,36 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.need_schema = plan.need_schema;
   call.final_tool = plan.final_tool;
   call.final_tool_name = plan.final_tool_name;
-  call.max_tokens = plan.max_tokens;
+  call.max_tokens = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
+  call.thinking = spec.thinking;
   return call;
+}
+
+// The assistant turn that replays a reply: its text and the reasoning that came with it, which
+// Anthropic and Gemini require back unchanged with a tool call.
+Turn AssistantTurn(const ProviderReply& reply) {
+  Turn t;
+  t.role = Role::kAssistant;
+  t.text = reply.content;
+  t.thoughts = reply.thoughts;
+  t.text_signature = reply.text_signature;
+  return t;
+}
+
+// A reply cut off at the cap with no answer at all while the model thought (it says so, or
+// thinking was asked for) and, where usage is reported, used (nearly) the whole cap: more loops
+// would end the same way.
+bool ThinkingUsedTheCap(const ProviderReply& r, bool thinking_asked, int64_t cap) {
+  if (r.finish != FinishKind::kLength || !r.tool_calls.empty()) return false;
+  if (r.content.find_first_not_of(" \t\r\n") != std::string::npos) return false;
+  if (r.usage.reasoning_tokens <= 0 && r.thoughts.empty() && !thinking_asked) return false;
+  return r.usage.output_tokens <= 0 || r.usage.output_tokens * 10 >= cap * 9;
 }
 
 Finish Done(const LoopState& state, StructureResult result, const LoopSpec& spec) {
   result.iterations = state.iterations;
   result.usage = state.usage;
+  result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
   result.mode = spec.plan->strict ? "strict" : "fallback";
   return Finish{std::move(result)};
 }
@@ -94,6 +125,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
     r.errors = state.last_errors;
     return Done(state, std::move(r), spec);
   }
+  // Output tokens include the thinking, so the budget counts reasoning tokens too.
   int64_t used = state.usage.input_tokens + state.usage.output_tokens;
   if (spec.token_budget > 0 && used >= spec.token_budget) {
     StructureResult r;
@@ -106,9 +138,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
   Turn first = state.turns.front();
   state.turns.clear();
   state.turns.push_back(std::move(first));
-  Turn assistant;
-  assistant.role = Role::kAssistant;
-  assistant.text = reply.content;
+  Turn assistant = AssistantTurn(reply);
   if (answer_call != nullptr) {
     assistant.tool_calls.push_back(*answer_call);
     state.turns.push_back(std::move(assistant));
@@ -192,6 +222,16 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
     return Error(spec, state, "safety_block",
                  "the provider blocked the answer" + (r.refusal.empty() ? "" : ": " + r.refusal));
   }
+  int64_t cap = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
+  if (ThinkingUsedTheCap(r, spec.thinking.on(), cap)) {
+    std::string used = r.usage.reasoning_tokens > 0
+                           ? " (" + std::to_string(r.usage.reasoning_tokens) + " reasoning tokens)"
+                           : "";
+    return Error(spec, state, "output_cap_exhausted",
+                 "the model spent the whole output cap of " + std::to_string(cap) +
+                     " tokens thinking" + used + " and wrote no answer; raise " + spec.cap_setting +
+                     " or lower the model's reasoning_effort or thinking_budget");
+  }
   if (plan.need == providers::NeedChannel::kTool) {
     if (const ToolCall* need = FindTool(r, plan.need_tool_name)) {
       StructureResult res;
@@ -213,10 +253,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
                          "\"");
       }
       ++state.nudges;
-      Turn assistant;
-      assistant.role = Role::kAssistant;
-      assistant.text = r.content;
-      state.turns.push_back(std::move(assistant));
+      state.turns.push_back(AssistantTurn(r));
       Turn nudge;
       nudge.role = Role::kUser;
       nudge.text = FinalToolNudge(plan.final_tool_name);
@@ -273,13 +310,20 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   }
 
   Json data = std::move(parsed);
+  bool form_ignored = false;
   if (plan.lift) {
-    auto lifted = plan.lift(std::move(data));
-    if (!lifted.ok()) {
-      return ReaskLines(spec, state, r, answer_call, {"(root): " + lifted.status().message()});
+    auto lifted = plan.lift(data);
+    if (lifted.ok()) {
+      data = std::move(*lifted);
+    } else if (lifted.status().code() == Code::kNotFound) {
+      // Self-hosted servers often ignore the form they were given; the answer may still be one
+      // of the user's schema, and when it is not, its errors are what the user must read.
+      form_ignored = true;
+    } else {
+      return ReaskLines(spec, state, r, answer_call, {lifted.status().message()});
     }
-    data = std::move(*lifted);
   }
+  state.form_ignored = form_ignored;
   return Judge(spec, state, r, answer_call, std::move(data));
 }
 

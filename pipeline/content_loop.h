@@ -38,10 +38,17 @@ struct LoopPlan {
   bool strict = true;                              // provider enforces provider_schema
   SharedJson provider_schema;                      // lowered schema sent to the provider
   Json original_schema;                            // shown in the prompt on the fallback path
-  // Provider output -> the original shape (identity when empty). Takes the parsed answer by
-  // value so that the unchanged parts move instead of being copied.
-  std::function<Result<Json>(Json)> lift;
+  // Provider output -> the original shape (identity when empty). The unchanged parts of the
+  // parsed answer move instead of being copied. kNotFound when the answer is not in the form the
+  // provider was given (no envelope): `out` then holds the answer as far as it was unwrapped, to
+  // be judged against the user's schema as it is. kSchemaViolation for a part that cannot be
+  // restored, with the pointer in the user's shape.
+  std::function<Result<Json>(Json& out)> lift;
+  // The provider enforces provider_schema without showing it to the model (Ollama, vLLM): the
+  // prompt shows it too, descriptions included.
+  bool schema_in_prompt = false;
   providers::NeedChannel need = providers::NeedChannel::kEnvelope;
+  bool need_envelope = false;  // kEnvelope as {"result", "_need"} (OpenAI strict), not a union
   std::string need_tool_name = "need_more_input";  // for NeedChannel::kTool
   SharedJson need_schema;                          // for NeedChannel::kTool
   // Finds the need text in a parsed answer (envelope forms); nullopt when it is an answer.
@@ -62,12 +69,18 @@ struct LoopSpec {
   int max_loops = 3;                               // 1..10
   int64_t token_budget = 0;                        // 0 = none
   SemanticCheck semantic_check;
+  providers::Thinking thinking;  // the model's thinking settings
+  int64_t max_tokens = 0;        // the output cap; 0 = the plan's
+  // Where the user raises the cap, named when thinking used all of it, e.g.
+  // "providers.openai.models.\"o3\".max_output_tokens".
+  std::string cap_setting = "max_output_tokens";
 };
 
 // Mutable per-request state, owned by the actor.
 struct LoopState {
   int iterations = 0;
   int nudges = 0;
+  bool form_ignored = false;  // the accepted answer skipped the form the provider was given
   providers::Usage usage;
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
   std::vector<std::string> last_errors;

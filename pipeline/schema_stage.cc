@@ -39,12 +39,15 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
     low.need = MakeNeedForm(schema.schema, NeedKind::kPromptOnly);
   }
   plan->strict = low.strict;
+  plan->schema_in_prompt = low.strict && profile.schema_in_prompt;
   NeedForm form = low.need;
   if (options.final_tool) {
     // Final-tool mode: the answer tool takes the lowered schema itself; the need channel is the
     // second tool, which every tool-calling provider accepts.
     plan->provider_schema = low.provider_schema;
-    form = MakeNeedForm(low.provider_schema, NeedKind::kSecondTool);
+    // The need object is closed only where the profile takes additionalProperties.
+    form = MakeNeedForm(low.provider_schema, NeedKind::kSecondTool,
+                        profile.keywords.count("additionalProperties") > 0);
   } else {
     plan->provider_schema = low.strict ? form.schema : schema.schema;
   }
@@ -55,6 +58,9 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
       if (const Json* input = form.tool.find("input_schema")) plan->need_schema = *input;
       break;
     case NeedKind::kEnvelope:
+      plan->need = providers::NeedChannel::kEnvelope;
+      plan->need_envelope = true;
+      break;
     case NeedKind::kRootAnyOf:
       plan->need = providers::NeedChannel::kEnvelope;
       break;
@@ -69,14 +75,14 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   plan->detect_need = [slim](const Json& out) { return DetectNeed(out, slim); };
   LiftPlan lift = std::move(low.lift_plan);
   bool identity = lift.envelope_key.empty() && (lift.root < 0 || !lift.nodes);
-  plan->lift = [slim, lift, identity](Json out) -> Result<Json> {
+  plan->lift = [slim, lift, identity](Json& out) -> Result<Json> {
     if (slim.kind == NeedKind::kEnvelope) {
       Json* target = out.is_object() ? out.find(kEnvelopeResultKey) : nullptr;
       if (target == nullptr || target->is_null()) return UnwrapNeed(out, slim).status();
       Json inner = std::move(*target);
       out = std::move(inner);
     }
-    if (identity) return out;
+    if (identity) return std::move(out);
     return Lift(out, lift);
   };
   return plan;

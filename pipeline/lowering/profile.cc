@@ -31,6 +31,7 @@ const BoolField kBoolFields[] = {
     {"pattern_anchored", &Profile::pattern_anchored},
     {"numeric_bounds_integer_only", &Profile::numeric_bounds_integer_only},
     {"pattern_excludes_length", &Profile::pattern_excludes_length},
+    {"schema_in_prompt", &Profile::schema_in_prompt},
 };
 
 const SizeField kSizeFields[] = {

@@ -48,6 +48,8 @@ struct Profile {
   bool pattern_anchored = false;       // pattern must read ^...$
   bool numeric_bounds_integer_only = false;  // minimum/maximum only on integers
   bool pattern_excludes_length = false;      // pattern/format together with min/maxLength loses the length
+  bool schema_in_prompt = false;       // the server enforces the schema by grammar but never shows
+                                       // it to the model: it goes into the prompt too
   size_t max_min_items = 0;            // 0 = any; else minItems above this is not accepted
   NeedKind need = NeedKind::kRootAnyOf;
   // Size limits; 0 = unlimited.

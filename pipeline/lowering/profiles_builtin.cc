@@ -60,7 +60,7 @@ const std::pair<const char*, const char*> kBuiltins[] = {
       "formats": ["date", "time", "date-time", "uuid"],
       "additional_properties_schema": true, "refs": false, "recursion": false,
       "type_arrays": true, "properties_with_anyof": false, "pattern_anchored": true,
-      "numeric_bounds_integer_only": true, "need": "root-anyof"
+      "numeric_bounds_integer_only": true, "need": "root-anyof", "schema_in_prompt": true
     })"},
     {"vllm", R"({
       "keywords": ["type", "properties", "required", "additionalProperties", "items",
@@ -71,7 +71,8 @@ const std::pair<const char*, const char*> kBuiltins[] = {
                   "uuid", "uri", "uri-reference", "uri-template", "json-pointer",
                   "relative-json-pointer"],
       "additional_properties_schema": true, "refs": true, "recursion": true,
-      "type_arrays": true, "pattern_excludes_length": true, "need": "root-anyof"
+      "type_arrays": true, "pattern_excludes_length": true, "need": "root-anyof",
+      "schema_in_prompt": true
     })"},
     {"json", R"({"enforces": false, "need": "prompt-only"})"},
 };

@@ -42,7 +42,7 @@ ProviderReply Text(const std::string& content, int64_t in = 10, int64_t out = 5)
 ProviderReply Tool(const std::string& name, const std::string& args) {
   ProviderReply r;
   r.finish = FinishKind::kToolUse;
-  r.tool_calls.push_back({"call_1", name, args});
+  r.tool_calls.push_back({"call_1", name, args, ""});
   return r;
 }
 
@@ -248,10 +248,10 @@ TEST(ContentLoopTest, UnparsableAnswerBecomesAReason) {
 
 TEST(ContentLoopTest, LiftRunsBeforeValidation) {
   LoopSpec spec = Spec([](LoopPlan& p) {
-    p.lift = [](Json out) -> Result<Json> {
+    p.lift = [](Json& out) -> Result<Json> {
       if (out.find("priority") && out.find("priority")->is_null()) out.erase("priority");
       out.set("priority", 3);
-      return out;
+      return std::move(out);
     };
   });
   LoopState st;
@@ -329,6 +329,104 @@ TEST(ContentLoopTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   const Finish& f = AsFinish(OnReply(spec, st, r));
   EXPECT_EQ(f.result.status, Outcome::kOk);
   EXPECT_EQ(ToJson(f.result.data), R"([{"n":1},{"n":2,"s":"a,]"}])");
+}
+
+TEST(ContentLoopTest, SendsTheThinkingSettingsAndTheSpecsCap) {
+  LoopSpec spec = Spec();
+  spec.thinking.effort = "high";
+  spec.max_tokens = 18432;
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  EXPECT_EQ(first.call.thinking.effort, "high");
+  EXPECT_EQ(first.call.max_tokens, 18432);
+}
+
+TEST(ContentLoopTest, SumsReasoningTokensOverEveryCall) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  ProviderReply bad = Text(R"({"name":"Mike","priority":7})", 10, 300);
+  bad.usage.reasoning_tokens = 250;
+  AsSend(OnReply(spec, st, bad));
+  ProviderReply good = Text(R"({"name":"Mike","priority":5})", 10, 100);
+  good.usage.reasoning_tokens = 60;
+  const Finish& f = AsFinish(OnReply(spec, st, good));
+  EXPECT_EQ(f.result.usage.reasoning_tokens, 310);
+  EXPECT_EQ(f.result.usage.output_tokens, 400);
+  EXPECT_EQ(*ResultToJson(f.result).find("usage")->find("reasoningTokens"), Json(int64_t{310}));
+}
+
+TEST(ContentLoopTest, ReasoningTokensCountAgainstTheTokenBudget) {
+  LoopSpec spec = Spec();
+  spec.max_loops = 10;
+  spec.token_budget = 500;
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text(R"({"name":"Mike","priority":7})", 10, 600);
+  r.usage.reasoning_tokens = 590;
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.status, Outcome::kStale);
+  EXPECT_EQ(f.result.errors.back(), "token budget exhausted: used 610 of 500 tokens");
+}
+
+TEST(ContentLoopTest, ThinkingThatUsesTheWholeCapEndsWithOutputCapExhausted) {
+  LoopSpec spec = Spec();
+  spec.max_tokens = 512;
+  spec.cap_setting = "providers.openai.models.\"o3\".max_output_tokens (now 512)";
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text("", 10, 512);
+  r.finish = FinishKind::kLength;
+  r.usage.reasoning_tokens = 512;
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.status, Outcome::kError);
+  EXPECT_EQ(f.result.error_code, "output_cap_exhausted");
+  ASSERT_EQ(f.result.errors.size(), 1u);
+  EXPECT_EQ(f.result.errors[0],
+            "the model spent the whole output cap of 512 tokens thinking (512 reasoning tokens) "
+            "and wrote no answer; raise providers.openai.models.\"o3\".max_output_tokens (now "
+            "512) or lower the model's reasoning_effort or thinking_budget");
+  EXPECT_EQ(f.result.iterations, 1);
+}
+
+TEST(ContentLoopTest, AnEmptyCutOffReplyFarBelowTheCapIsReaskedEvenWhenTheModelThought) {
+  LoopSpec spec = Spec();
+  spec.max_tokens = 10240;
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text("", 10, 1024);
+  r.finish = FinishKind::kLength;
+  r.usage.reasoning_tokens = 1024;
+  const SendCall& again = AsSend(OnReply(spec, st, r));
+  EXPECT_NE(again.call.turns.back().text.find("cut off at the token limit"), std::string::npos);
+}
+
+TEST(ContentLoopTest, ACutOffAnswerWithTextIsStillReasked) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text(R"({"name":"Mi)", 10, 512);
+  r.finish = FinishKind::kLength;
+  r.usage.reasoning_tokens = 400;
+  const SendCall& again = AsSend(OnReply(spec, st, r));
+  EXPECT_NE(again.call.turns.back().text.find("cut off at the token limit"), std::string::npos);
+}
+
+TEST(ContentLoopTest, ReaskReplaysTheThinkingAndSignaturesOfTheAnswer) {
+  LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Tool("submit", R"({"name":"Mike","priority":7})");
+  r.tool_calls[0].signature = "call-sig";
+  r.thoughts.push_back({"thinking text", "think-sig", false});
+  r.text_signature = "text-sig";
+  const SendCall& again = AsSend(OnReply(spec, st, r));
+  const providers::Turn& assistant = again.call.turns.at(1);
+  ASSERT_EQ(assistant.thoughts.size(), 1u);
+  EXPECT_EQ(assistant.thoughts[0].signature, "think-sig");
+  EXPECT_EQ(assistant.thoughts[0].text, "thinking text");
+  EXPECT_EQ(assistant.text_signature, "text-sig");
+  EXPECT_EQ(assistant.tool_calls.at(0).signature, "call-sig");
 }
 
 TEST(RecoverArrayPrefixTest, HandlesScalarsAndNesting) {
