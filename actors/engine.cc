@@ -77,6 +77,7 @@ Result<actors::ProviderHandle> MakeProvider(caf::actor_system& system,
   pool.shared = shared;
   actors::ProviderHandle h;
   h.config = pc;
+  h.kind = *kind;
   h.profile = std::make_shared<const pipeline::Profile>(std::move(*profile));
   actors::ResolveModelProfiles(h);
   h.pool = actors::SpawnProviderPool(system, pool, providers::CurlTransportFactory());

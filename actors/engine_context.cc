@@ -1,6 +1,7 @@
 #include "actors/engine_context.h"
 
 #include "config/settings.h"
+#include "providers/thinking.h"
 
 namespace structure::actors {
 
@@ -35,11 +36,27 @@ Result<Target> ResolveTarget(const EngineContext& ctx, const std::string& model_
   t.model = alias.model.empty() ? it->second.config.model : alias.model;
   if (t.model.empty()) t.model = "default";
   t.profile = it->second.profile;
+  t.settings = config::ModelSettingsFor(it->second.config, t.model);
   if (auto m = it->second.model_profiles.find(t.model); m != it->second.model_profiles.end()) {
     if (!m->second.ok()) return m->second.status();
     t.profile = *m->second;
   }
   return t;
+}
+
+void ApplyTarget(const Target& target, pipeline::LoopSpec& spec) {
+  const config::ModelSettings& m = target.settings;
+  if (m.reasoning_effort) spec.thinking.effort = *m.reasoning_effort;
+  if (m.thinking_budget) spec.thinking.budget = *m.thinking_budget;
+  spec.max_tokens = providers::OutputCap(target.provider->kind, target.model, spec.thinking,
+                                         spec.plan->max_tokens, m.max_output_tokens.value_or(0));
+  const std::string& provider = target.provider->config.name;
+  spec.cap_setting =
+      target.provider->config.models.count(target.model)
+          ? "providers." + provider + ".models.\"" + target.model + "\".max_output_tokens"
+          : "max_output_tokens in [providers." + provider + "] or [providers." + provider +
+                ".models.\"" + target.model + "\"]";
+  spec.cap_setting += " (now " + std::to_string(spec.max_tokens) + ")";
 }
 
 }  // namespace structure::actors

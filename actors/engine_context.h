@@ -12,6 +12,7 @@
 #include "actors/plan_cache.h"
 #include "actors/provider_pool.h"
 #include "config/engine_config.h"
+#include "pipeline/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "registry/schema_registry.h"
 
@@ -19,6 +20,7 @@ namespace structure::actors {
 
 struct ProviderHandle {
   config::ProviderConfig config;
+  providers::ProviderKind kind = providers::ProviderKind::kOpenAi;
   std::shared_ptr<const pipeline::Profile> profile;  // with the provider's overrides
   // config.model_profiles applied on top of `profile`, per model (or why they do not apply).
   std::map<std::string, Result<std::shared_ptr<const pipeline::Profile>>> model_profiles;
@@ -43,7 +45,12 @@ struct Target {
   const ProviderHandle* provider = nullptr;
   std::string model;
   std::shared_ptr<const pipeline::Profile> profile;  // with the model's overrides applied
+  config::ModelSettings settings;                    // thinking and output cap of the model
 };
+
+// The target's thinking settings and output cap on a loop spec (the plan's cap is the answer's;
+// thinking models get room beyond it, providers/thinking.h).
+void ApplyTarget(const Target& target, pipeline::LoopSpec& spec);
 
 // Resolves `model_ref` (alias, "provider/model" or provider) honouring the provider override.
 // kNotFound names the unknown alias or provider; kInvalidArgument a bad profile override.

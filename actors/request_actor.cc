@@ -139,6 +139,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   auto run = std::make_shared<LoopRun>();
   run->lane = LaneOf(c.request);
   run->spec = pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
+  ApplyTarget(c.target, run->spec);
   run->spec.semantic_check = std::move(c.check);
   c.request.schema.reset();
   c.request.metadata = Json();
@@ -233,6 +234,7 @@ void RunText(Self self, uint64_t id, Call& c) {
                                      job.normalized);
   job.spec = pipeline::MakeLoopSpec(*plan, pipeline::BuilderPrompt(c.request.schema_ref), c.settings,
                                     builder->model);
+  ApplyTarget(*builder, job.spec);
   pipeline::ConfigureBuilderLoop(job.spec);
   job.pool = builder->provider->pool;
   job.lane = LaneOf(c.request);

@@ -18,6 +18,16 @@ struct Limits {
   int timeout_ms = 120000;          // per HTTP attempt
 };
 
+// How a model thinks and how much it may write: [providers.<name>] for every model of the
+// provider, [providers.<name>.models."<model>"] for one (a model table that sets either thinking
+// key replaces both of the provider's). Unset: the provider's default.
+struct ModelSettings {
+  std::optional<std::string>
+      reasoning_effort;                      // none | minimal | low | medium | high | xhigh | max
+  std::optional<long long> thinking_budget;  // tokens; Anthropic >= 1024, Gemini 0 off, -1 dynamic
+  std::optional<long long> max_output_tokens;  // the output cap, thinking included
+};
+
 struct ProviderConfig {
   std::string name;         // the table name: [providers.<name>]
   std::string kind;         // openai | anthropic | gemini | ollama | openai-compatible | openrouter
@@ -27,6 +37,8 @@ struct ProviderConfig {
   std::string profile;      // capability profile name (openai-strict, anthropic-strict, ...)
   Json profile_overrides;   // object or null: overrides applied to the profile for every model
   std::map<std::string, Json> model_profiles;  // model -> overrides for that model only
+  ModelSettings model_settings;                // every model
+  std::map<std::string, ModelSettings> models;  // model -> its own settings
   Limits limits;
 };
 

@@ -185,11 +185,72 @@ class Reader {
     }
   }
 
+  // reasoning_effort, thinking_budget and max_output_tokens of a provider or model table; the
+  // checks are those every provider of `kind` would make at the first call.
+  void ReadModelSettings(const toml::table& t, const std::string& path, const std::string& kind,
+                         ModelSettings& m) {
+    OptString(t, "reasoning_effort", path, m.reasoning_effort);
+    OptNumber(t, "thinking_budget", path, m.thinking_budget);
+    OptNumber(t, "max_output_tokens", path, m.max_output_tokens);
+    if (!status_.ok()) return;
+    if (m.reasoning_effort) {
+      // The levels each provider documents (Gemini's thinkingLevel, Anthropic's effort, Ollama's
+      // think); "none" turns thinking off where it can be.
+      std::string known = kind == "gemini"      ? "none, minimal, low, medium, high"
+                          : kind == "anthropic" ? "none, low, medium, high, xhigh, max"
+                          : kind == "ollama"    ? "none, low, medium, high, max"
+                                                : "none, minimal, low, medium, high, xhigh, max";
+      bool ok = false;
+      for (size_t at = 0; at <= known.size() && !ok;) {
+        size_t end = known.find(", ", at);
+        if (end == std::string::npos) end = known.size();
+        ok = known.compare(at, end - at, *m.reasoning_effort) == 0;
+        at = end + 2;
+      }
+      if (!ok) {
+        Fail(Join(path, "reasoning_effort"),
+             "unknown effort '" + *m.reasoning_effort + "' for " + kind + " (known: " + known + ")",
+             t.get("reasoning_effort"));
+      }
+    }
+    if (m.thinking_budget) {
+      bool budget_kind = kind == "anthropic" || kind == "gemini" || kind == "openrouter";
+      const toml::node* n = t.get("thinking_budget");
+      if (!budget_kind) {
+        Fail(Join(path, "thinking_budget"), kind + " takes reasoning_effort, not a thinking budget",
+             n);
+      } else if (m.reasoning_effort) {
+        Fail(Join(path, "thinking_budget"), "set reasoning_effort or thinking_budget, not both", n);
+      } else if (kind == "anthropic" && *m.thinking_budget < 1024) {
+        Fail(Join(path, "thinking_budget"),
+             "must be >= 1024 for anthropic (was " + std::to_string(*m.thinking_budget) + ")", n);
+      } else if (*m.thinking_budget < -1) {
+        Fail(Join(path, "thinking_budget"),
+             "must be >= 0, or -1 for a dynamic budget (was " + std::to_string(*m.thinking_budget) +
+                 ")",
+             n);
+      }
+    }
+    if (m.max_output_tokens && status_.ok()) {
+      const toml::node* n = t.get("max_output_tokens");
+      long long budget = m.thinking_budget.value_or(0);
+      if (*m.max_output_tokens <= 0 || *m.max_output_tokens > 10'000'000) {
+        Fail(Join(path, "max_output_tokens"),
+             "must be 1..10000000 (was " + std::to_string(*m.max_output_tokens) + ")", n);
+      } else if (*m.max_output_tokens <= budget) {
+        Fail(Join(path, "max_output_tokens"),
+             "must be greater than thinking_budget (" + std::to_string(budget) +
+                 "): thinking and the answer share the cap",
+             n);
+      }
+    }
+  }
+
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
     CheckKeys(t, path,
               {"kind", "base_url", "api_key_env", "model", "profile", "limits", "profile_overrides",
-               "models"});
+               "models", "reasoning_effort", "thinking_budget", "max_output_tokens"});
     ProviderConfig p;
     p.name = name;
     String(t, "kind", path, p.kind);
@@ -206,6 +267,7 @@ class Reader {
     }
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
     if (const toml::table* o = Table(t, "profile_overrides", path)) p.profile_overrides = ToJsonValue(*o);
+    ReadModelSettings(t, path, p.kind, p.model_settings);
     if (const toml::table* models = Table(t, "models", path)) {
       for (const auto& [model, node] : *models) {
         std::string mpath = path + ".models." + std::string(model.str());
@@ -213,9 +275,17 @@ class Reader {
           Fail(mpath, "must be a table", &node);
           continue;
         }
-        CheckKeys(*node.as_table(), mpath, {"profile_overrides"});
-        if (const toml::table* o = Table(*node.as_table(), "profile_overrides", mpath)) {
+        const toml::table& mt = *node.as_table();
+        CheckKeys(
+            mt, mpath,
+            {"profile_overrides", "reasoning_effort", "thinking_budget", "max_output_tokens"});
+        if (const toml::table* o = Table(mt, "profile_overrides", mpath)) {
           p.model_profiles[std::string(model.str())] = ToJsonValue(*o);
+        }
+        ModelSettings own;
+        ReadModelSettings(mt, mpath, p.kind, own);
+        if (own.reasoning_effort || own.thinking_budget || own.max_output_tokens) {
+          p.models[std::string(model.str())] = own;
         }
       }
     }
@@ -426,6 +496,12 @@ Json SharedStoreJson(const Stores& s) {
   return j;
 }
 
+void AddModelSettings(const ModelSettings& m, Json& out) {
+  if (m.reasoning_effort) out.set("reasoningEffort", *m.reasoning_effort);
+  if (m.thinking_budget) out.set("thinkingBudget", static_cast<int64_t>(*m.thinking_budget));
+  if (m.max_output_tokens) out.set("maxOutputTokens", static_cast<int64_t>(*m.max_output_tokens));
+}
+
 }  // namespace
 
 Json ConfigToJson(const EngineConfig& c) {
@@ -453,6 +529,16 @@ Json ConfigToJson(const EngineConfig& c) {
       Json models = Json::MakeObject();
       for (const auto& [m, o] : p.model_profiles) models.set(m, o);
       pj.set("modelProfiles", models);
+    }
+    AddModelSettings(p.model_settings, pj);
+    if (!p.models.empty()) {
+      Json models = Json::MakeObject();
+      for (const auto& [m, ms] : p.models) {
+        Json mj = Json::MakeObject();
+        AddModelSettings(ms, mj);
+        models.set(m, std::move(mj));
+      }
+      pj.set("models", std::move(models));
     }
     providers.set(name, pj);
   }
