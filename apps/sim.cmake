@@ -9,6 +9,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/basic_schema_check.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/chat.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/corrupt.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/gemini_thinking.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/latency.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/need_forms.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/rate_limiter.cc
@@ -21,6 +22,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/sim_server.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/simulator.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/stats.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/thinking.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/wire_util.cc)
 target_link_libraries(structure_sim PUBLIC structure_http structure_generate PkgConfig::RE2 structure_base)
 # Provider-style 400s use the lowering library's strict checker when this tree builds it.

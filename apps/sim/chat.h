@@ -22,6 +22,7 @@ std::string_view ProviderName(Provider provider);
 struct ChatMessage {
   std::string role;  // "system", "user", "assistant" ("model" is mapped to "assistant"), "tool"
   std::string text;  // text parts joined with "\n"; tool calls/results as their JSON
+  size_t text_parts = 1;  // text parts in it (a client that drops an empty answer merges turns)
 };
 
 struct ToolSpec {
@@ -54,13 +55,18 @@ struct ChatRequest {
   std::optional<int64_t> max_tokens;  // output cap (max_tokens, maxOutputTokens, num_predict)
   bool stream = false;                // Ollama NDJSON streaming
   std::vector<CheckedSchema> checks;
+  // Tokens the simulated model thinks before it answers (the request or the model asks for
+  // thinking); 0 = none.
+  int64_t thinking_tokens = 0;
+  bool signatures = false;  // Gemini: parts carry thoughtSignature
 
   // Texts used for matching and token estimates.
   std::string LastUser() const;
   std::string FirstUser() const;
   std::string System() const;
   std::string Conversation() const;  // "role: text" lines
-  // 1 + the number of assistant turns: how often this conversation has been asked.
+  // How often this conversation has been asked: 1 + the assistant turns + the user text parts
+  // beyond one per user turn (a re-ask whose empty answer the client left out).
   int Attempt() const;
 };
 
@@ -83,6 +89,7 @@ struct Answer {
   std::string tool_name;
   std::string tool_arguments;         // JSON text; a fault may make it malformed
   bool truncated = false;             // finish_reason length / max_tokens / MAX_TOKENS
+  int64_t thinking_tokens = 0;        // spent thinking (counted in the output tokens)
   int status = 0;                     // kHttpError
   std::string error_type;             // optional override of the provider's error type
   std::vector<http::Header> headers;  // extra response headers

@@ -1,6 +1,7 @@
 // Anthropic messages (POST /v1/messages) as the simulator serves it.
 
 #include "apps/sim/dialect.h"
+#include "apps/sim/thinking.h"
 #include "apps/sim/wire_util.h"
 
 namespace structure::sim {
@@ -31,6 +32,20 @@ const char* ErrorType(int status) {
   }
 }
 
+// The API refuses text blocks without visible text, whatever the role.
+Status CheckTextBlock(const Json& block, const std::string& at, size_t j) {
+  const Json* text = block.find("text");
+  if (!text || !text->is_string()) {
+    return InvalidArgument(at + ".content." + std::to_string(j) + ".text: Field required");
+  }
+  if (text->as_string().empty())
+    return InvalidArgument("messages: text content blocks must be non-empty");
+  if (text->as_string().find_first_not_of(" \t\r\n") == std::string::npos) {
+    return InvalidArgument("messages: text content blocks must contain non-whitespace text");
+  }
+  return Status::Ok();
+}
+
 Status ParseMessages(const Json& body, ChatRequest& out) {
   const Json* system = body.find("system");
   if (system && !system->is_null()) {
@@ -59,6 +74,7 @@ Status ParseMessages(const Json& body, ChatRequest& out) {
                              ".content: Input should be a valid string or a list of "
                              "content blocks");
     }
+    bool final_assistant = r == "assistant" && i == messages->size();
     if (content->is_array()) {
       size_t j = 0;
       for (const auto& block : content->as_array()) {
@@ -66,10 +82,17 @@ Status ParseMessages(const Json& body, ChatRequest& out) {
         if (!type || !type->is_string()) {
           return InvalidArgument(at + ".content." + std::to_string(j) + ".type: Field required");
         }
+        if (type->as_string() == "text") STRUCTURE_RETURN_IF_ERROR(CheckTextBlock(block, at, j));
         ++j;
       }
     }
-    out.messages.push_back({r, ContentText(*content)});
+    bool empty = content->is_array() ? content->size() == 0 : content->as_string().empty();
+    if (empty && !final_assistant) {
+      return InvalidArgument(at +
+                             ": all messages must have non-empty content except for the "
+                             "optional final assistant message");
+    }
+    out.messages.push_back({r, ContentText(*content), TextPartCount(*content)});
   }
   return Status::Ok();
 }
@@ -139,6 +162,90 @@ Status ParseTools(const Json& body, ChatRequest& out) {
   return Status::Ok();
 }
 
+constexpr const char* kThinkingDocs =
+    "Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
+
+// With thinking on, the last assistant turn of a tool-use cycle must start with its thinking
+// block, and every thinking block must carry the signature it was issued with.
+Status CheckThinkingReplay(const Json& messages) {
+  const auto& list = messages.as_array();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Json* content = list[i].find("content");
+    if (StringAtKey(list[i], "role") != "assistant" || !content || !content->is_array()) continue;
+    bool tool_use = false;
+    for (size_t j = 0; j < content->size(); ++j) {
+      const Json& block = content->as_array()[j];
+      std::string type = StringAtKey(block, "type");
+      tool_use = tool_use || type == "tool_use";
+      if (type == "thinking" &&
+          !ValidSignature(StringAtKey(block, "thinking"), StringAtKey(block, "signature"))) {
+        return InvalidArgument("messages." + std::to_string(i) + ".content." + std::to_string(j) +
+                               ": Invalid `signature` in `thinking` block");
+      }
+    }
+    bool last_assistant = true;
+    for (size_t k = i + 1; k < list.size(); ++k) {
+      last_assistant = last_assistant && StringAtKey(list[k], "role") != "assistant";
+    }
+    if (!tool_use || !last_assistant || content->size() == 0) continue;
+    std::string first = StringAtKey(content->as_array()[0], "type");
+    if (first != "thinking" && first != "redacted_thinking") {
+      return InvalidArgument(
+          "messages." + std::to_string(i) +
+          ".content.0.type: Expected `thinking` or `redacted_thinking`, but found `" + first +
+          "`. When `thinking` is enabled, a final `assistant` message must start with a thinking "
+          "block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We "
+          "recommend you include thinking blocks from previous turns. To avoid this "
+          "requirement, disable `thinking`. " +
+          kThinkingDocs);
+    }
+  }
+  return Status::Ok();
+}
+
+// thinking: enabled (a budget), adaptive (guided by output_config.effort) or disabled, with the
+// API's checks on the budget and on what thinking rules out.
+Status ParseThinking(const Json& body, ChatRequest& out) {
+  const Json* th = body.find("thinking");
+  if (!th || th->is_null()) return Status::Ok();
+  std::string type = StringAtKey(*th, "type");
+  if (type == "disabled") return Status::Ok();
+  if (type == "enabled") {
+    const Json* budget = th->find("budget_tokens");
+    if (!budget) return InvalidArgument("thinking.enabled.budget_tokens: Field required");
+    if (!budget->is_integral() || budget->as_int() < 1024) {
+      return InvalidArgument(
+          "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+    }
+    if (out.max_tokens && *out.max_tokens <= budget->as_int()) {
+      return InvalidArgument("`max_tokens` must be greater than `thinking.budget_tokens`. " +
+                             std::string(kThinkingDocs) + "#max-tokens-and-context-window-size");
+    }
+    out.thinking_tokens = BudgetTokens(budget->as_int());
+  } else if (type == "adaptive") {
+    const Json* oc = body.find("output_config");
+    std::string effort = oc && oc->is_object() ? StringAtKey(*oc, "effort") : "";
+    out.thinking_tokens = EffortTokens(effort.empty() ? "high" : effort);
+  } else {
+    return InvalidArgument("thinking: Input tag '" + type +
+                           "' found using 'type' does not match any of the expected tags: "
+                           "'adaptive', 'disabled', 'enabled'");
+  }
+  if (const Json* t = body.find("temperature"); t && t->is_number() && t->as_double() != 1.0) {
+    return InvalidArgument(
+        "`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. " +
+        std::string(kThinkingDocs));
+  }
+  if (const Json* choice = body.find("tool_choice"); choice && choice->is_object()) {
+    std::string t = StringAtKey(*choice, "type");
+    if (t == "any" || t == "tool") {
+      return InvalidArgument("Thinking may not be enabled when tool_choice forces tool use.");
+    }
+  }
+  return CheckThinkingReplay(*body.find("messages"));
+}
+
 class AnthropicDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kAnthropic; }
@@ -177,6 +284,7 @@ class AnthropicDialect final : public Dialect {
     STRUCTURE_RETURN_IF_ERROR(ParseMessages(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseFormat(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out));
+    STRUCTURE_RETURN_IF_ERROR(ParseThinking(*body, out));
     STRUCTURE_RETURN_IF_ERROR(RejectStreaming(*body, "messages"));
     return out;
   }
@@ -185,6 +293,13 @@ class AnthropicDialect final : public Dialect {
                             uint64_t id_seed) const override {
     Json content = Json::MakeArray();
     std::string stop = a.truncated ? "max_tokens" : "end_turn";
+    if (a.thinking_tokens > 0) {
+      Json block = Json::MakeObject();
+      block.set("type", "thinking");
+      block.set("thinking", kThinkingText);
+      block.set("signature", Signature(kThinkingText));
+      content.push_back(std::move(block));
+    }
     if (a.kind == Answer::Kind::kToolCall) {
       auto input = ParseJson(a.tool_arguments);
       if (input.ok() && input->is_object()) {
@@ -207,7 +322,16 @@ class AnthropicDialect final : public Dialect {
     u.set("input_tokens", usage.input_tokens);
     u.set("cache_creation_input_tokens", 0);
     u.set("cache_read_input_tokens", 0);
+    Json cache_creation = Json::MakeObject();
+    cache_creation.set("ephemeral_5m_input_tokens", 0);
+    cache_creation.set("ephemeral_1h_input_tokens", 0);
+    u.set("cache_creation", std::move(cache_creation));
     u.set("output_tokens", usage.output_tokens);
+    if (a.thinking_tokens > 0) {
+      Json details = Json::MakeObject();
+      details.set("thinking_tokens", a.thinking_tokens);
+      u.set("output_tokens_details", std::move(details));
+    }
     u.set("service_tier", "standard");
     Json body = Json::MakeObject();
     body.set("id", MakeId("msg_", id_seed));
@@ -217,6 +341,15 @@ class AnthropicDialect final : public Dialect {
     body.set("content", std::move(content));
     body.set("stop_reason", stop);
     body.set("stop_sequence", nullptr);
+    if (stop == "refusal") {
+      Json details = Json::MakeObject();
+      details.set("type", "refusal");
+      details.set("category", nullptr);
+      details.set("explanation", nullptr);
+      body.set("stop_details", std::move(details));
+    } else {
+      body.set("stop_details", nullptr);
+    }
     body.set("usage", std::move(u));
     auto resp = http::JsonResponse(200, ToJson(body));
     resp.SetHeader("request-id", MakeId("req_", id_seed + 2));

@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "apps/sim/dialect.h"
+#include "apps/sim/thinking.h"
 #include "apps/sim/wire_util.h"
 
 namespace structure::sim {
@@ -27,6 +28,53 @@ bool ContainsJsonWord(const ChatRequest& request) {
     }
   }
   return false;
+}
+
+// OpenAI's reasoning models think whether asked or not.
+bool ReasoningModel(std::string_view model) {
+  for (std::string_view p : {"o1", "o3", "o4", "gpt-5"}) {
+    if (model.substr(0, p.size()) == p) return true;
+  }
+  return false;
+}
+
+// reasoning_effort (OpenAI), or OpenRouter's reasoning {effort | max_tokens}; reasoning models
+// refuse the parameters they do not take, as the API does.
+Status ParseReasoning(const Json& body, ChatRequest& out) {
+  bool reasoning_model = ReasoningModel(out.model);
+  std::string effort;
+  if (const Json* e = body.find("reasoning_effort"); e && !e->is_null()) {
+    effort = e->is_string() ? e->as_string() : "";
+    static const char* kLevels[] = {"none", "minimal", "low", "medium", "high", "xhigh", "max"};
+    bool known = false;
+    for (const char* l : kLevels) known = known || effort == l;
+    if (!known) {
+      return InvalidArgument("Invalid value: '" + effort +
+                             "'. Supported values are: 'none', 'minimal', 'low', 'medium', "
+                             "'high', 'xhigh', and 'max'.");
+    }
+    out.thinking_tokens = EffortTokens(effort);
+  } else if (const Json* r = body.find("reasoning"); r && r->is_object()) {
+    const Json* e = r->find("effort");
+    const Json* m = r->find("max_tokens");
+    if (m && m->is_integral())
+      out.thinking_tokens = BudgetTokens(m->as_int());
+    else
+      out.thinking_tokens = EffortTokens(e && e->is_string() ? e->as_string() : "medium");
+  } else if (reasoning_model) {
+    out.thinking_tokens = EffortTokens("medium");
+  }
+  if (!reasoning_model) return Status::Ok();
+  if (const Json* m = body.find("max_tokens"); m && !m->is_null()) {
+    return InvalidArgument(
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+        "'max_completion_tokens' instead.");
+  }
+  if (const Json* t = body.find("temperature"); t && t->is_number() && t->as_double() != 1.0) {
+    return InvalidArgument("Unsupported value: 'temperature' does not support " + ToJson(*t) +
+                           " with this model. Only the default (1) value is supported.");
+  }
+  return Status::Ok();
 }
 
 Status ParseMessages(const Json& body, ChatRequest& out) {
@@ -227,6 +275,7 @@ class OpenAiDialect final : public Dialect {
     STRUCTURE_RETURN_IF_ERROR(ParseMessages(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseResponseFormat(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out));
+    STRUCTURE_RETURN_IF_ERROR(ParseReasoning(*body, out));
     for (const char* key : {"max_completion_tokens", "max_tokens"}) {
       const Json* v = body->find(key);
       if (v && !v->is_null()) {
@@ -281,7 +330,7 @@ class OpenAiDialect final : public Dialect {
     ptd.set("audio_tokens", 0);
     u.set("prompt_tokens_details", std::move(ptd));
     Json ctd = Json::MakeObject();
-    ctd.set("reasoning_tokens", 0);
+    ctd.set("reasoning_tokens", a.thinking_tokens);
     ctd.set("audio_tokens", 0);
     ctd.set("accepted_prediction_tokens", 0);
     ctd.set("rejected_prediction_tokens", 0);

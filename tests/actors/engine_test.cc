@@ -35,6 +35,10 @@ model = "claude-test"
 [providers.gemini]
 kind = "gemini"
 model = "gemini-test"
+[providers.legacy]
+kind = "gemini"
+model = "gemini-test"
+profile = "gemini-legacy"
 [providers.ollama]
 kind = "ollama"
 model = "llama-test"
@@ -264,9 +268,19 @@ TEST_P(EngineProviderTest, OkAndNeedMoreInputEndToEnd) {
   EXPECT_EQ(need.need, "the date is missing");
 }
 
+// A reply cut off before any text leaves an empty assistant turn; the re-ask must not send it
+// as an empty text block (Anthropic and Gemini answer that with a 400).
+TEST_P(EngineProviderTest, ReasksAfterAReplyCutOffBeforeAnyText) {
+  std::string provider = GetParam();
+  StructureResult r = Run(std::string(R"({"prompt":"CASE-EMPTY-CUT any record","model":")") +
+                          provider + R"(","schema":)" + kPortableSchema + "}");
+  ASSERT_EQ(r.status, Outcome::kOk) << provider << ": " << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.iterations, 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllWireFormats, EngineProviderTest,
-                         ::testing::Values("openai", "anthropic", "gemini", "ollama", "compat",
-                                           "openrouter"),
+                         ::testing::Values("openai", "anthropic", "gemini", "legacy", "ollama",
+                                           "compat", "openrouter"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return std::string(info.param);
                          });
