@@ -111,7 +111,7 @@ TEST(ContentLoopTest, SumsCacheReadsAndWritesOverEveryCallIntoTheResult) {
   EXPECT_EQ(f.result.usage.cache_write_tokens, 2900);
   Json usage = *ResultToJson(f.result).find("usage");
   EXPECT_EQ(ToJson(usage),
-            R"({"inputTokens":6100,"outputTokens":10,"cachedInputTokens":2900,"cacheWriteTokens":2900})");
+            R"({"inputTokens":6100,"outputTokens":10,"cachedInputTokens":2900,"cacheWriteTokens":2900,"reasoningTokens":0})");
 }
 
 TEST(ContentLoopTest, UsageFieldsAreZeroWhenTheProviderReportsNoCache) {
