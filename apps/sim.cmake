@@ -1,5 +1,6 @@
 # The provider simulator (`structure sim`) and the reusable async HTTP/1.1 server under it.
 add_library(structure_http STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/http/detail/connection.cc
   ${CMAKE_CURRENT_LIST_DIR}/http/http_message.cc
   ${CMAKE_CURRENT_LIST_DIR}/http/http_server.cc)
 target_link_libraries(structure_http PUBLIC structure_base Boost::boost Threads::Threads)

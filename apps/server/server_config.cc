@@ -78,6 +78,8 @@ class Reader {
     const std::string path = "server";
     CheckKeys(server, path,
               {"listen", "threads", "stop_grace_ms", "max_body_bytes", "max_prompt_bytes",
+               "header_timeout_ms", "body_timeout_ms", "idle_timeout_ms", "max_connections",
+               "max_requests_per_connection",
                "max_schema_bytes", "max_schema_depth", "min_loops", "max_loops", "max_inflight",
                "keys"});
     std::string listen;
@@ -96,6 +98,11 @@ class Reader {
     Int(server, "min_loops", path, l.min_loops, 1, 10);
     Int(server, "max_loops", path, l.max_loops, 1, 10);
     Int(server, "max_inflight", path, l.max_inflight, 1, 1000000);
+    Int(server, "header_timeout_ms", path, l.header_timeout_ms, 100, 3600000);
+    Int(server, "body_timeout_ms", path, l.body_timeout_ms, 100, 3600000);
+    Int(server, "idle_timeout_ms", path, l.idle_timeout_ms, 100, 3600000);
+    Int(server, "max_connections", path, l.max_connections, 1, 10000000);
+    Int(server, "max_requests_per_connection", path, l.max_requests_per_connection, 1, 100000000);
     if (l.min_loops > l.max_loops) Fail(path + ".min_loops", "must be <= max_loops", &server);
     if (const toml::node* keys = server.get("keys")) {
       const toml::array* a = keys->as_array();
