@@ -18,6 +18,15 @@ struct Limits {
   int timeout_ms = 120000;          // per HTTP attempt
 };
 
+// [providers.<name>.batch]: how `structure batch --provider-batch` uses the provider's batch API.
+struct BatchSettings {
+  double discount = 0.5;        // batch price / live price, shown in the summary
+  int64_t max_requests = 0;     // requests per batch; 0 = the provider's limit
+  int64_t max_bytes = 0;        // bytes per batch file / create request; 0 = the provider's limit
+  int64_t poll_ms = 5000;       // first wait between polls; grows by half up to max_poll_ms
+  int64_t max_poll_ms = 60000;
+};
+
 struct ProviderConfig {
   std::string name;         // the table name: [providers.<name>]
   std::string kind;         // openai | anthropic | gemini | ollama | openai-compatible | openrouter
@@ -28,6 +37,7 @@ struct ProviderConfig {
   Json profile_overrides;   // object or null: overrides applied to the profile for every model
   std::map<std::string, Json> model_profiles;  // model -> overrides for that model only
   Limits limits;
+  BatchSettings batch;
 };
 
 struct ModelAlias {
