@@ -65,9 +65,11 @@ Result<BatchState> BatchState::Open(const std::string& dir) {
   BatchState s;
   s.dir_ = dir;
   std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+    return InvalidArgument(dir + " exists and is not a directory (the provider batch job keeps its state there)");
+  }
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Unavailable("cannot create " + dir + ": " + ec.message());
-  if (!std::filesystem::is_directory(dir)) return InvalidArgument(dir + " exists and is not a directory");
+  if (ec) return InvalidArgument("cannot create " + dir + ": " + ec.message());
   if (::access(Journal(dir).c_str(), F_OK) != 0) return s;
   auto text = ReadFile(Journal(dir));
   if (!text.ok()) return text.status();
