@@ -166,9 +166,9 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
   if (!report.batch.io_error.ok()) return fail(report.batch.io_error.message());
   if (!report.job_error.ok()) {
     std::fprintf(stderr, "structure batch: stopped: %s\n", report.job_error.message().c_str());
-    return report.job_error.code() == Code::kInvalidArgument ? 2 : 1;
   }
   if (report.batch.interrupted) return 130;
+  if (!report.job_error.ok()) return report.job_error.code() == Code::kInvalidArgument ? 2 : 1;
   if (report.waiting > 0) return 0;  // --no-wait: submitted; --resume collects
   return all.all_ok() ? 0 : 1;
 }

@@ -250,6 +250,22 @@ TEST_F(ProviderBatchCliTest, SigkillDuringTheDownloadThenResumeWritesEveryIdOnce
   EXPECT_EQ(Batches(sim, "created"), 1);
 }
 
+TEST_F(ProviderBatchCliTest, CtrlCWhilePollingExits130AndResumeCollects) {
+  auto& sim = Sim({"--batch-delay-ms", "1500"});
+  std::string in = Input(20), out = dir_ + "out.jsonl";
+  auto job = Start(Base(sim, {in, "-o", out}), "first");
+  for (int i = 0; i < 2000 && JournalEvents(out, "created") == 0 && !job->Exited(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(JournalEvents(out, "created"), 1u) << Err("first");
+  job->Signal(SIGINT);
+  EXPECT_EQ(job->Wait(), 130);
+  EXPECT_NE(Err("first").find("submitted batches keep running at the provider"), std::string::npos) << Err("first");
+  EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--resume"}), "resume"), 0) << Err("resume");
+  ExpectEveryIdOnce(out, 20);
+  EXPECT_EQ(Batches(sim, "created"), 1);
+}
+
 TEST_F(ProviderBatchCliTest, NoWaitSubmitsAndResumeCollects) {
   auto& sim = Sim({"--batch-delay-ms", "1500"});
   std::string in = Input(30), out = dir_ + "out.jsonl";
