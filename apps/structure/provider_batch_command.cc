@@ -111,6 +111,8 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
     std::fprintf(stderr, "structure batch: %s\n", m.c_str());
     return 2;
   };
+  std::error_code ec;
+  if (std::filesystem::is_directory(in_path, ec)) return fail("cannot read " + in_path + ": it is a directory");
   auto input = ReadFile(in_path);
   if (!input.ok()) return fail("cannot read " + in_path + ": " + input.status().message());
   batch::ProviderBatchOptions o;
