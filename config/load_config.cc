@@ -199,10 +199,12 @@ class Reader {
       Fail(Join(path, key), ss.str(), t.get(key));
     };
     check("discount", b.discount >= 0 && b.discount <= 1, "0..1", b.discount);
-    check("max_requests", b.max_requests >= 0, ">= 0 (0 = the provider's limit)", static_cast<double>(b.max_requests));
-    check("max_bytes", b.max_bytes >= 0, ">= 0 (0 = the provider's limit)", static_cast<double>(b.max_bytes));
+    const std::string zero_ok = ">= 0 (0 = the provider's limit)";
+    check("max_requests", b.max_requests >= 0, zero_ok, static_cast<double>(b.max_requests));
+    check("max_bytes", b.max_bytes >= 0, zero_ok, static_cast<double>(b.max_bytes));
     check("poll_ms", b.poll_ms >= 1, ">= 1", static_cast<double>(b.poll_ms));
-    check("max_poll_ms", b.max_poll_ms >= b.poll_ms, ">= poll_ms", static_cast<double>(b.max_poll_ms));
+    check("max_poll_ms", b.max_poll_ms >= b.poll_ms, ">= poll_ms",
+          static_cast<double>(b.max_poll_ms));
   }
 
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
