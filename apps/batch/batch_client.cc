@@ -62,8 +62,29 @@ Result<HttpResponse> BatchClient::Call(const providers::HttpRequest& request) {
   return SendWithRetries(send_, sleep_, request);
 }
 
+Result<HttpResponse> BatchClient::Create(const providers::HttpRequest& create, const SubmitRequest& request,
+                                         int64_t since_unix_ms, std::optional<std::string>* found) {
+  RetryPolicy once;
+  once.max_retries = 0;  // 429s are still waited out: the provider refused, nothing was created
+  std::chrono::milliseconds backoff = RetryPolicy{}.first_backoff;
+  for (int attempt = 0;; ++attempt) {
+    HttpResponse r = SendWithRetries(send_, sleep_, create, once);
+    bool lost = r.error != providers::TransportError::kNone || r.status >= 500 || r.status == 408;
+    if (!lost || attempt >= RetryPolicy{}.max_retries) return r;
+    auto existing = Find(request, since_unix_ms);
+    if (existing.ok() && *existing) {
+      *found = *existing;
+      return r;
+    }
+    if (!sleep_(backoff)) return r;
+    backoff = std::min(backoff * 2, RetryPolicy{}.max_backoff);
+  }
+}
+
 Result<std::string> BatchClient::Submit(const SubmitRequest& request, const std::string& file_id,
-                                        const std::function<void(const std::string&)>& uploaded) {
+                                        const std::function<void(const std::string&)>& uploaded,
+                                        int64_t since_unix_ms) {
+  std::optional<std::string> found;
   switch (endpoint_.kind) {
     case ProviderKind::kOpenAi: {
       std::string file = file_id;
@@ -77,21 +98,27 @@ Result<std::string> BatchClient::Submit(const SubmitRequest& request, const std:
         file = *id;
         uploaded(file);
       }
-      auto r = Call(providers::openai_batch::CreateBatch(endpoint_, file, {{"structure_submit", request.key}}));
+      auto r = Create(providers::openai_batch::CreateBatch(endpoint_, file, {{"structure_submit", request.key}}),
+                      request, since_unix_ms, &found);
+      if (found) return *found;
       if (!r.ok()) return r.status();
       auto info = providers::openai_batch::ParseBatch(*r);
       if (!info.ok()) return info.status();
       return info->id;
     }
     case ProviderKind::kAnthropic: {
-      auto r = Call(providers::anthropic_batch::CreateBatch(endpoint_, request.items));
+      auto r = Create(providers::anthropic_batch::CreateBatch(endpoint_, request.items), request,
+                      since_unix_ms, &found);
+      if (found) return *found;
       if (!r.ok()) return r.status();
       auto info = providers::anthropic_batch::ParseBatch(*r);
       if (!info.ok()) return info.status();
       return info->id;
     }
     case ProviderKind::kGemini: {
-      auto r = Call(providers::gemini_batch::CreateBatch(endpoint_, request.model, request.key, request.items));
+      auto r = Create(providers::gemini_batch::CreateBatch(endpoint_, request.model, request.key, request.items),
+                      request, since_unix_ms, &found);
+      if (found) return *found;
       if (!r.ok()) return r.status();
       auto info = providers::gemini_batch::ParseBatch(*r);
       if (!info.ok()) return info.status();
@@ -162,6 +189,7 @@ Result<std::optional<std::string>> BatchClient::Find(const SubmitRequest& reques
       STRUCTURE_RETURN_IF_ERROR(RawStatus(*r, endpoint_.kind));
       auto ids = providers::anthropic_batch::MatchInList(*r, since_unix_ms,
                                                          static_cast<int64_t>(request.items.size()));
+      std::erase_if(ids, [this](const std::string& id) { return known_.count(id) > 0; });
       if (ids.size() == 1) return std::optional<std::string>(ids.front());
       if (ids.empty()) return std::optional<std::string>();
       return Status(Code::kFailedPrecondition,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,10 +48,13 @@ class BatchClient {
 
   // Creates the batch; its id. OpenAI uploads the file first, unless `file_id` already names
   // one (a resumed submit); `uploaded` is told the new file's id before the batch is created.
+  // A create whose answer was lost (a 5xx, a reset, a timeout) may still have created the
+  // batch, so it is looked for (Find, since `since_unix_ms`) before it is sent again.
   // Errors: the provider's Status (after retries): retryable codes mean "try later",
   // others that the provider refused this batch.
   Result<std::string> Submit(const SubmitRequest& request, const std::string& file_id,
-                             const std::function<void(const std::string&)>& uploaded);
+                             const std::function<void(const std::string&)>& uploaded,
+                             int64_t since_unix_ms);
 
   Result<Polled> Poll(const std::string& batch_id);
 
@@ -63,12 +67,20 @@ class BatchClient {
   // or for Anthropic as the only batch created since `since_unix_ms` with as many requests.
   Result<std::optional<std::string>> Find(const SubmitRequest& request, int64_t since_unix_ms);
 
+  // A batch id the job's journal holds: never the answer of a Find.
+  void Remember(const std::string& batch_id) { known_.insert(batch_id); }
+
  private:
   Result<providers::HttpResponse> Call(const providers::HttpRequest& request);
+  // The create request, sent until the provider answers it (429s wait), never twice for one
+  // batch: a lost answer is followed by a Find.
+  Result<providers::HttpResponse> Create(const providers::HttpRequest& create, const SubmitRequest& request,
+                                         int64_t since_unix_ms, std::optional<std::string>* found);
 
   providers::Endpoint endpoint_;
   SendFn send_;
   SleepFn sleep_;
+  std::set<std::string> known_;
 };
 
 // Parses stored results (Download's text) for the requests `custom_ids` of that batch: each

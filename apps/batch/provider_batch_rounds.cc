@@ -35,6 +35,9 @@ BatchClient& ProviderBatchJob::Client(const std::string& provider) {
   if (!c) {
     c = std::make_unique<BatchClient>(endpoints_.at(provider), env_.send,
                                       [this](std::chrono::milliseconds d) { return Sleep(d); });
+    for (const auto& [seq, s] : state_->submits()) {
+      if (s.provider == provider && !s.batch_id.empty()) c->Remember(s.batch_id);
+    }
   }
   return *c;
 }
@@ -129,10 +132,13 @@ Status ProviderBatchJob::Send(const SubmitRecord& submit, std::vector<size_t> me
     request.items.push_back({CustomId(r.line_no, r.round), &requests[k]});
   }
   BatchClient& client = Client(submit.provider);
-  auto id = client.Submit(request, submit.file_id, [&](const std::string& file) {
-    Status st = state_->Uploaded(submit.seq, file);
-    if (!st.ok()) report_.batch.io_error = st;
-  });
+  auto id = client.Submit(
+      request, submit.file_id,
+      [&](const std::string& file) {
+        Status st = state_->Uploaded(submit.seq, file);
+        if (!st.ok()) report_.batch.io_error = st;
+      },
+      submit.at_ms);
   if (!report_.batch.io_error.ok()) return report_.batch.io_error;
   if (!id.ok()) {
     if (id.status().retryable()) {
@@ -144,6 +150,7 @@ Status ProviderBatchJob::Send(const SubmitRecord& submit, std::vector<size_t> me
     return Status::Ok();
   }
   STRUCTURE_RETURN_IF_ERROR(state_->Created(submit.seq, *id));
+  client.Remember(*id);
   report_.submitted.push_back(*id);
   if (opt_.no_wait) std::fprintf(stdout, "%s\n", id->c_str());
   return Status::Ok();
@@ -168,6 +175,7 @@ Status ProviderBatchJob::ResolveIncomplete() {
     }
     if (*found) {
       STRUCTURE_RETURN_IF_ERROR(state_->Created(seq, **found));
+      Client(submit.provider).Remember(**found);
       for (size_t i : members) records_[i].waiting_on = seq;
       continue;
     }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct BatchOptions {
   int64_t max_requests = 0;      // per batch; 0 = the provider's own limit
   int64_t max_bytes = 0;         // per batch file / create request; 0 = the provider's limit
   int slow_download_ms = 0;      // results are sent in 1 KB pieces this many ms apart
+  // Batch ordinals whose create call creates the batch but answers 500, as if the answer was
+  // lost on the way (a client must not create the batch again).
+  std::set<int64_t> lost_creates;
 };
 
 enum class ItemFate { kAnswered, kErrored, kExpired, kCancelled };
@@ -95,6 +99,8 @@ class BatchStore {
   std::vector<SimBatch*> List(Provider provider);
 
   void CountDownload() { stats_.CountBatchDownload(); }
+  // Whether this batch's create answer is to be lost (BatchOptions::lost_creates).
+  bool LoseCreateAnswer(const SimBatch& batch) const { return options_.lost_creates.count(batch.ordinal) > 0; }
   // A results download: counted, and sent slowly when the options say so.
   void Download(http::HttpResponse& response) {
     CountDownload();

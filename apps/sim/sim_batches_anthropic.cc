@@ -140,6 +140,7 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
     items.push_back({id->as_string(), text ? std::string(*text) : ToJson(*params)});
   }
   SimBatch& b = store.Create(Provider::kAnthropic, "msgbatch_", std::move(items));
+  if (store.LoseCreateAnswer(b)) return d.Error(500, "Internal server error", "api_error");
   return http::JsonResponse(200, ToJson(BatchObject(b, r)));
 }
 

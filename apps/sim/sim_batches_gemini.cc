@@ -150,6 +150,7 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
   if (const Json* name = EitherMember(*batch, "displayName", "display_name"); name && name->is_string()) {
     b.display_name = name->as_string();
   }
+  if (store.LoseCreateAnswer(b)) return d.Error(500, "Internal error encountered.");
   return http::JsonResponse(200, Operation(b, false));
 }
 

@@ -267,6 +267,7 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
     b.metadata.set("_sim_error_code", code);
     b.metadata.set("_sim_error", problem);
   }
+  if (store.LoseCreateAnswer(b)) return d.Error(500, "The server had an error while processing your request.");
   return http::JsonResponse(200, ToJson(BatchObject(b)));
 }
 

@@ -46,6 +46,7 @@ const std::vector<FlagSpec>& Spec() {
       {"batch-max-requests", true, "N: requests per batch at most (default: the provider's limit)"},
       {"batch-max-bytes", true, "N: bytes per batch file or create request at most (default: the provider's)"},
       {"batch-slow-download-ms", true, "N: batch results are sent in 1 KB pieces N ms apart"},
+      {"batch-lose-create", true, "K: the K-th batch is created but its create call answers 500", true},
   };
   return spec;
 }
@@ -74,6 +75,14 @@ Status ApplyBatchFlags(const Args& a, sim::BatchOptions& b) {
     } else {
       (f == "batch-max-requests" ? b.max_requests : b.max_bytes) = *v;
     }
+  }
+  for (const std::string& k : a.all("batch-lose-create")) {
+    char* end = nullptr;
+    long long n = std::strtoll(k.c_str(), &end, 10);
+    if (n < 1 || end == k.c_str() || *end != '\0') {
+      return InvalidArgument("--batch-lose-create: expected K >= 1 (was '" + k + "')");
+    }
+    b.lost_creates.insert(n);
   }
   for (const std::string& spec : a.all("batch-fault")) {
     size_t colon = spec.find(':');

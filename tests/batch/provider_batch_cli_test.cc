@@ -397,6 +397,23 @@ TEST_F(ProviderBatchCliTest, AKillBeforeTheJournalHasTheBatchIdStillSubmitsOnce)
   }
 }
 
+// The create call's answer lost on the way (the provider has the batch): the runner looks for it
+// before sending the create again, so the batch exists once.
+TEST_F(ProviderBatchCliTest, ALostCreateAnswerDoesNotCreateTheBatchTwice) {
+  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+    SCOPED_TRACE(kind);
+    auto& sim = Sim({"--batch-lose-create", "1"});
+    std::string in = Input(10), out = dir_ + kind + ".jsonl";
+    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
+                    "--config", Config(kind, sim.base_url(), model)},
+                   kind);
+    EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
+    ExpectEveryIdOnce(out, 10, "");
+    EXPECT_EQ(Batches(sim, "requests"), Iterations(out));
+  }
+}
+
 TEST_F(ProviderBatchCliTest, RefusesWhatItCannotDo) {
   auto& sim = Sim({});
   std::string in = Input(3), out = dir_ + "out.jsonl";
