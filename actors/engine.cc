@@ -80,6 +80,7 @@ Result<actors::ProviderHandle> MakeProvider(caf::actor_system& system,
   h.kind = *kind;
   h.profile = std::make_shared<const pipeline::Profile>(std::move(*profile));
   actors::ResolveModelProfiles(h);
+  h.endpoint = *endpoint;
   h.pool = actors::SpawnProviderPool(system, pool, providers::CurlTransportFactory());
   return h;
 }
@@ -188,6 +189,14 @@ void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
                     pipeline::SemanticCheck check) {
   size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
   actors::SubmitRequest(impl_->hosts[i], {std::move(request), std::move(done), std::move(check)});
+}
+
+void Engine::Prepare(pipeline::StructureRequest request, PreparedCallback ready, ResultCallback done,
+                     pipeline::SemanticCheck check) {
+  size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
+  actors::RequestJob job{std::move(request), std::move(done), std::move(check)};
+  job.prepared = std::move(ready);
+  actors::SubmitRequest(impl_->hosts[i], std::move(job));
 }
 
 std::future<pipeline::StructureResult> Engine::Submit(pipeline::StructureRequest request) {

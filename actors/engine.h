@@ -12,6 +12,7 @@
 #include "config/engine_config.h"
 #include "config/load_config.h"
 #include "pipeline/content_loop.h"
+#include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
 
@@ -34,6 +35,7 @@ struct EngineOptions {
 };
 
 using ResultCallback = std::function<void(pipeline::StructureResult)>;
+using PreparedCallback = std::function<void(pipeline::PreparedCall)>;
 
 class Engine {
  public:
@@ -53,6 +55,14 @@ class Engine {
   void Submit(pipeline::StructureRequest request, ResultCallback done,
               pipeline::SemanticCheck check = {});
   std::future<pipeline::StructureResult> Submit(pipeline::StructureRequest request);
+
+  // The schema stage only, for callers that send the content loop's calls themselves (provider
+  // batch APIs): exactly one of `ready` (with the loop to drive through pipeline::Start /
+  // OnReply and where its calls go) or `done` (the request ended before any content call:
+  // bad schema, unknown name, need-more-input from the schema builder) runs, on an engine
+  // thread. Schema-builder calls (schemaText) are made live, as in Submit.
+  void Prepare(pipeline::StructureRequest request, PreparedCallback ready, ResultCallback done,
+               pipeline::SemanticCheck check = {});
 
   // Blocking convenience.
   pipeline::StructureResult Run(pipeline::StructureRequest request);

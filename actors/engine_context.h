@@ -14,6 +14,7 @@
 #include "config/engine_config.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/lowering/profile.h"
+#include "providers/endpoint.h"
 #include "registry/schema_registry.h"
 
 namespace structure::actors {
@@ -25,6 +26,7 @@ struct ProviderHandle {
   // config.model_profiles applied on top of `profile`, per model (or why they do not apply).
   std::map<std::string, Result<std::shared_ptr<const pipeline::Profile>>> model_profiles;
   ProviderPoolActor pool;
+  providers::Endpoint endpoint;  // what the pool sends to (kind, base URL, key)
 };
 
 // Fills h.model_profiles from h.config and h.profile.

@@ -23,6 +23,7 @@ struct Call {
   pipeline::StructureRequest request;
   ResultCallback done;
   pipeline::SemanticCheck check;
+  std::function<void(pipeline::PreparedCall)> prepared;
   config::Settings settings;
   Target target;
   std::string origin;
@@ -132,10 +133,25 @@ PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
   });
 }
 
+// Prepare (provider batch APIs): the caller drives the content loop; the call leaves the host.
+void HandOver(Self self, uint64_t id, Call& c, const std::shared_ptr<const pipeline::LoopPlan>& plan) {
+  pipeline::PreparedCall p;
+  p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
+  p.spec.semantic_check = std::move(c.check);
+  p.provider = c.target.provider->config.name;
+  p.endpoint = c.target.provider->endpoint;
+  p.schema_origin = c.origin;
+  p.schema_usage = c.builder_usage;
+  auto ready = std::move(c.prepared);
+  self->state.calls.erase(id);
+  ready(std::move(p));
+}
+
 // Content stage: drives the loop on the plan. The request's prompt moves into the loop and its
 // schema is released: an in-flight call keeps only what it still needs.
 void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   if (!plan.ok()) return Fail(self, id, "bad_schema", plan.status().message());
+  if (c.prepared) return HandOver(self, id, c, *plan);
   auto run = std::make_shared<LoopRun>();
   run->lane = LaneOf(c.request);
   run->spec = pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
@@ -272,6 +288,7 @@ caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
         call->request = std::move(job.request);
         call->done = std::move(job.done);
         call->check = std::move(job.check);
+        call->prepared = std::move(job.prepared);
         Call& c = *call;
         self->state.calls.emplace(id, std::move(call));
         Guarded(self, id, [&] { Start(self, id, c); });

@@ -7,6 +7,7 @@ target_link_libraries(structure_http PUBLIC structure_base Boost::boost Threads:
 
 add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/answer_builder.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/batch_store.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/basic_schema_check.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/chat.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/corrupt.cc
@@ -14,9 +15,14 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/latency.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/need_forms.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/rate_limiter.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/raw_json.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/scenario.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/schema_check.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/sim_anthropic.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/sim_batches.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/sim_batches_anthropic.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/sim_batches_gemini.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/sim_batches_openai.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/sim_gemini.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/sim_ollama.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/sim_openai.cc

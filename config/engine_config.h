@@ -26,6 +26,13 @@ struct ModelSettings {
       reasoning_effort;                      // none | minimal | low | medium | high | xhigh | max
   std::optional<long long> thinking_budget;  // tokens; Anthropic >= 1024, Gemini 0 off, -1 dynamic
   std::optional<long long> max_output_tokens;  // the output cap, thinking included
+// [providers.<name>.batch]: how `structure batch --provider-batch` uses the provider's batch API.
+struct BatchSettings {
+  double discount = 0.5;        // batch price / live price, shown in the summary
+  int64_t max_requests = 0;     // requests per batch; 0 = the provider's limit
+  int64_t max_bytes = 0;        // bytes per batch file / create request; 0 = the provider's limit
+  int64_t poll_ms = 5000;       // first wait between polls; grows by half up to max_poll_ms
+  int64_t max_poll_ms = 60000;
 };
 
 struct ProviderConfig {
@@ -40,6 +47,7 @@ struct ProviderConfig {
   ModelSettings model_settings;                // every model
   std::map<std::string, ModelSettings> models;  // model -> its own settings
   Limits limits;
+  BatchSettings batch;
 };
 
 struct ModelAlias {

@@ -244,13 +244,33 @@ class Reader {
              n);
       }
     }
+  void ReadBatch(const toml::table& t, const std::string& path, BatchSettings& b) {
+    CheckKeys(t, path, {"discount", "max_requests", "max_bytes", "poll_ms", "max_poll_ms"});
+    Number(t, "discount", path, b.discount);
+    Number(t, "max_requests", path, b.max_requests);
+    Number(t, "max_bytes", path, b.max_bytes);
+    Number(t, "poll_ms", path, b.poll_ms);
+    Number(t, "max_poll_ms", path, b.max_poll_ms);
+    auto check = [&](const char* key, bool good, const std::string& want, double v) {
+      if (good) return;
+      std::ostringstream ss;
+      ss << "must be " << want << " (was " << v << ")";
+      Fail(Join(path, key), ss.str(), t.get(key));
+    };
+    check("discount", b.discount >= 0 && b.discount <= 1, "0..1", b.discount);
+    const std::string zero_ok = ">= 0 (0 = the provider's limit)";
+    check("max_requests", b.max_requests >= 0, zero_ok, static_cast<double>(b.max_requests));
+    check("max_bytes", b.max_bytes >= 0, zero_ok, static_cast<double>(b.max_bytes));
+    check("poll_ms", b.poll_ms >= 1, ">= 1", static_cast<double>(b.poll_ms));
+    check("max_poll_ms", b.max_poll_ms >= b.poll_ms, ">= poll_ms",
+          static_cast<double>(b.max_poll_ms));
   }
 
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
     CheckKeys(t, path,
               {"kind", "base_url", "api_key_env", "model", "profile", "limits", "profile_overrides",
-               "models", "reasoning_effort", "thinking_budget", "max_output_tokens"});
+               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch"});
     ProviderConfig p;
     p.name = name;
     String(t, "kind", path, p.kind);
@@ -266,6 +286,7 @@ class Reader {
            t.get("kind"));
     }
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
+    if (const toml::table* b = Table(t, "batch", path)) ReadBatch(*b, path + ".batch", p.batch);
     if (const toml::table* o = Table(t, "profile_overrides", path)) p.profile_overrides = ToJsonValue(*o);
     ReadModelSettings(t, path, p.kind, p.model_settings);
     if (const toml::table* models = Table(t, "models", path)) {
@@ -524,6 +545,13 @@ Json ConfigToJson(const EngineConfig& c) {
     limits.set("tokensPerMinute", p.limits.tokens_per_minute);
     limits.set("timeoutMs", p.limits.timeout_ms);
     pj.set("limits", limits);
+    Json batch = Json::MakeObject();
+    batch.set("discount", p.batch.discount);
+    batch.set("maxRequests", p.batch.max_requests);
+    batch.set("maxBytes", p.batch.max_bytes);
+    batch.set("pollMs", p.batch.poll_ms);
+    batch.set("maxPollMs", p.batch.max_poll_ms);
+    pj.set("batch", batch);
     if (!p.profile_overrides.is_null()) pj.set("profileOverrides", p.profile_overrides);
     if (!p.model_profiles.empty()) {
       Json models = Json::MakeObject();

@@ -198,6 +198,10 @@ std::string ErrorCodeFor(const Status& status) {
   }
 }
 
+Finish FailLoop(const LoopSpec& spec, const LoopState& state, std::string code, std::string message) {
+  return Error(spec, state, std::move(code), std::move(message));
+}
+
 Step Start(const LoopSpec& spec, LoopState& state) {
   state = LoopState{};
   Turn user;

@@ -100,6 +100,10 @@ Step Start(const LoopSpec& spec, LoopState& state);
 // Decides the next step after a provider reply (or the pool's final error for the call).
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<providers::ProviderReply>& reply);
 
+// Ends the loop with an error that is no reply of the provider (a provider batch that expired,
+// was cancelled or failed): the result keeps the iterations and usage so far.
+Finish FailLoop(const LoopSpec& spec, const LoopState& state, std::string code, std::string message);
+
 // The stable error code for a transport/provider Status ("provider_unavailable", ...).
 std::string ErrorCodeFor(const Status& status);
 

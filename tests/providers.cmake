@@ -9,6 +9,9 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/thinking_test.cc
     providers/request_schema_check.cc
     providers/request_schema_test.cc
+    providers/openai_batch_test.cc
+    providers/anthropic_batch_test.cc
+    providers/gemini_batch_test.cc
     providers/http_status_test.cc
     providers/endpoint_test.cc
     providers/rate_limit_test.cc

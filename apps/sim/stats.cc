@@ -53,6 +53,17 @@ void Stats::AddInFlight(int delta) {
   in_flight_ += delta;
 }
 
+void Stats::CountBatch(int64_t requests) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++batches_created_;
+  batch_requests_ += requests;
+}
+
+void Stats::CountBatchDownload() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++batch_downloads_;
+}
+
 void Stats::Reset() {
   std::lock_guard<std::mutex> lock(mu_);
   requests_.clear();
@@ -60,6 +71,7 @@ void Stats::Reset() {
   faults_.clear();
   rules_.clear();
   total_ = rate_limited_ = generated_ = input_tokens_ = output_tokens_ = 0;
+  batches_created_ = batch_requests_ = batch_downloads_ = 0;
 }
 
 Json Stats::ToJson() const {
@@ -78,6 +90,11 @@ Json Stats::ToJson() const {
   o.set("generated", generated_);
   o.set("tokens", std::move(tokens));
   o.set("in_flight", in_flight_);
+  Json batches = Json::MakeObject();
+  batches.set("created", batches_created_);
+  batches.set("requests", batch_requests_);
+  batches.set("results_downloads", batch_downloads_);
+  o.set("batches", std::move(batches));
   return o;
 }
 

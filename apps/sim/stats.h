@@ -22,11 +22,13 @@ class Stats {
   void CountGenerated();
   void CountTokens(int64_t input, int64_t output);
   void AddInFlight(int delta);
+  void CountBatch(int64_t requests);  // a provider batch created with this many requests
+  void CountBatchDownload();          // a batch's results read (file content, results, done op)
   void Reset();
 
   // {"requests":{"total":N,"openai":N,...},"responses":{"200":N,...},"rate_limited":N,
   //  "faults":{"http429":N,...},"rules":{"name":N},"generated":N,"tokens":{"input","output"},
-  //  "in_flight":N}
+  //  "in_flight":N,"batches":{"created":N,"requests":N,"results_downloads":N}}
   Json ToJson() const;
 
  private:
@@ -41,6 +43,9 @@ class Stats {
   int64_t input_tokens_ = 0;
   int64_t output_tokens_ = 0;
   int64_t in_flight_ = 0;
+  int64_t batches_created_ = 0;
+  int64_t batch_requests_ = 0;
+  int64_t batch_downloads_ = 0;
 };
 
 }  // namespace structure::sim

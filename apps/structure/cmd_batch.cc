@@ -14,15 +14,19 @@
 #include "apps/batch/batch_runner.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "apps/structure/provider_batch_command.h"
 
 namespace structure::apps {
 namespace {
 
 std::atomic<int> g_interrupts{0};
+std::atomic<bool> g_provider_batch{false};
 
 void OnInterrupt(int) {
   int n = g_interrupts.fetch_add(1) + 1;
-  const char* msg = n == 1
+  const char* msg = g_provider_batch.load()
+      ? "\nstructure batch: stopping; submitted batches keep running at the provider (--resume collects them)\n"
+      : n == 1
       ? "\nstructure batch: stopping: waiting for the calls in flight (Ctrl-C again cancels them)\n"
       : "\nstructure batch: cancelling the calls in flight\n";
   ssize_t ignored = ::write(STDERR_FILENO, msg, std::char_traits<char>::length(msg));
@@ -122,6 +126,7 @@ int RunBatch(const std::vector<std::string>& raw) {
       {"shard", true, "I/N: only the records of shard I of N (by a hash of the id; docs/batch.md)"},
   };
   AddEngineFlags(spec);
+  AddProviderBatchFlags(spec);
   int exit_code = 0;
   auto args = ParseOrHelp(
       "batch", TranslateShortFlags(raw), spec,
@@ -135,6 +140,9 @@ int RunBatch(const std::vector<std::string>& raw) {
       "--resume to skip the records already in OUT. Ctrl-C stops reading and waits for the calls\n"
       "in flight; a second Ctrl-C cancels them (recorded as cancelled, rerun by --resume).\n"
       "--shard I/N splits one input over N workers, each with its own OUT and --resume.\n"
+      "--provider-batch sends the calls through the provider's batch API instead (OpenAI,\n"
+      "Anthropic, Gemini: half the price, results within a day), in rounds of re-asks, with\n"
+      "its state in OUT.pbatch/ so --resume never submits or downloads a batch twice.\n"
       "Exit 0 all ok, 1 some record not ok, 2 bad usage or output error, 130 interrupted.",
       exit_code);
   if (!args) return exit_code;
@@ -146,6 +154,8 @@ int RunBatch(const std::vector<std::string>& raw) {
   if (out_path == "-") out_path.clear();
   if (resume && out_path.empty()) return Fail("--resume needs an output file (-o OUT.jsonl)");
   if (resume && args->has("overwrite")) return Fail("give one of --resume, --overwrite");
+  Status provider_batch = CheckProviderBatchFlags(*args, in_path, out_path, resume);
+  if (!provider_batch.ok()) return Fail(provider_batch.message());
 
   batch::BatchOptions options;
   auto k = args->GetInt("concurrency", 32);
@@ -224,6 +234,15 @@ int RunBatch(const std::vector<std::string>& raw) {
   sa.sa_flags = 0;  // no SA_RESTART: a blocking read of stdin must wake up
   sigaction(SIGINT, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);  // a closed stdout becomes a write error, reported
+
+  if (args->has("provider-batch")) {
+    g_provider_batch = true;
+    int rc = RunProviderBatchCommand(*args, options, in_path, out_path, *engine, *journal,
+                                     resume ? &scan : nullptr, &g_interrupts);
+    engine.reset();
+    signal(SIGINT, SIG_DFL);
+    return rc;
+  }
 
   Engine* raw_engine = engine.get();
   batch::BatchRunner runner(

@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 
 #include <atomic>
+#include <future>
 #include <mutex>
 #include <vector>
 
@@ -203,6 +204,37 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
 
   StructureResult other = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"globex"})");
   EXPECT_EQ(other.schema_origin, "registry:bundled");
+}
+
+// Prepare stops after the schema stage: the loop, where its calls go, and the schema origin;
+// a request that ends before any content call answers through `done` instead.
+TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
+  std::promise<pipeline::PreparedCall> ready;
+  std::promise<StructureResult> done;
+  auto req = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"p","schemaName":"contact","model":"anthropic"})")));
+  ASSERT_TRUE(req.ok());
+  engine_->Prepare(*req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
+                   [&](StructureResult r) { done.set_value(std::move(r)); });
+  pipeline::PreparedCall p = ready.get_future().get();
+  EXPECT_EQ(p.provider, "anthropic");
+  EXPECT_EQ(p.endpoint.kind, providers::ProviderKind::kAnthropic);
+  EXPECT_EQ(p.schema_origin, "registry:bundled");
+  ASSERT_NE(p.spec.plan, nullptr);
+  EXPECT_EQ(p.spec.prompt, "p");
+  EXPECT_EQ(p.spec.model, "claude-test");
+  pipeline::LoopState state;
+  auto first = pipeline::Start(p.spec, state);
+  ASSERT_TRUE(std::holds_alternative<pipeline::SendCall>(first));
+  EXPECT_EQ(std::get<pipeline::SendCall>(first).call.model, "claude-test");
+
+  std::promise<StructureResult> failed;
+  auto bad = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"p","schemaName":"no-such-schema"})")));
+  ASSERT_TRUE(bad.ok());
+  engine_->Prepare(*bad, [](pipeline::PreparedCall) { ADD_FAILURE() << "prepared an unknown schema"; },
+                   [&](StructureResult r) { failed.set_value(std::move(r)); });
+  StructureResult r = failed.get_future().get();
+  EXPECT_EQ(r.status, Outcome::kError);
+  EXPECT_EQ(r.error_code, "unknown_schema");
 }
 
 TEST_F(EngineTest, UnknownSchemaNameIsAnError) {

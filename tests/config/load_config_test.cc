@@ -66,6 +66,25 @@ TEST(LoadConfigTest, NegativeLimitIsNamedPrecisely) {
   EXPECT_NE(e.find("timeout_ms: must be > 0 (was 0)"), std::string::npos) << e;
 }
 
+TEST(LoadConfigTest, ReadsAndChecksTheProviderBatchTable) {
+  auto r = Parse("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\ndiscount = 0.4\nmax_requests = 7\n"
+                 "max_bytes = 1000\npoll_ms = 20\nmax_poll_ms = 100\n");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const BatchSettings& b = r->providers.at("p").batch;
+  EXPECT_DOUBLE_EQ(b.discount, 0.4);
+  EXPECT_EQ(b.max_requests, 7);
+  EXPECT_EQ(b.max_bytes, 1000);
+  EXPECT_EQ(b.poll_ms, 20);
+  EXPECT_EQ(b.max_poll_ms, 100);
+  EXPECT_EQ(Parse("[providers.p]\nkind = \"openai\"\n")->providers.at("p").batch.discount, 0.5);
+  std::string e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\ndiscount = 2\n");
+  EXPECT_NE(e.find("providers.p.batch.discount: must be 0..1 (was 2)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\npoll_ms = 100\nmax_poll_ms = 10\n");
+  EXPECT_NE(e.find("providers.p.batch.max_poll_ms: must be >= poll_ms (was 10)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\npollms = 5\n");
+  EXPECT_NE(e.find("providers.p.batch.pollms"), std::string::npos) << e;
+}
+
 TEST(LoadConfigTest, UnknownProviderKindIsNamed) {
   std::string e = ErrorOf("[providers.p]\nkind = \"opneai\"\n");
   EXPECT_NE(e.find("providers.p.kind: unknown provider kind 'opneai'"), std::string::npos) << e;
