@@ -41,6 +41,12 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.final_tool = plan.final_tool;
   call.final_tool_name = plan.final_tool_name;
   call.max_tokens = plan.max_tokens;
+  if (plan.prompt_cache) {
+    call.cache_key = plan.cache_key;
+    call.cache_min_tokens = plan.cache_min_tokens;
+  } else {
+    call.cache_min_tokens = -1;
+  }
   return call;
 }
 

@@ -76,6 +76,10 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens",
            call.max_tokens);
   if (call.temperature) body.set("temperature", *call.temperature);
+  // Calls on one schema share their prefix; the key sends them to the same cache.
+  if (dialect.prompt_cache_key && !call.cache_key.empty()) {
+    body.set("prompt_cache_key", call.cache_key);
+  }
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {
