@@ -11,6 +11,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/corrupt.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/latency.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/need_forms.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/prompt_cache.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/rate_limiter.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/scenario.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/schema_check.cc
@@ -22,7 +23,9 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/simulator.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/stats.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/wire_util.cc)
-target_link_libraries(structure_sim PUBLIC structure_http structure_generate PkgConfig::RE2 structure_base)
+# structure_providers: the documented prompt-cache minimums (providers/prompt_cache.h).
+target_link_libraries(structure_sim PUBLIC structure_http structure_generate structure_providers
+                      PkgConfig::RE2 structure_base)
 # Provider-style 400s use the lowering library's strict checker when this tree builds it.
 if(TARGET structure_lowering AND EXISTS ${PROJECT_SOURCE_DIR}/pipeline/lowering/strict_check.h)
   target_link_libraries(structure_sim PUBLIC structure_lowering)

@@ -22,11 +22,13 @@ std::string_view ProviderName(Provider provider);
 struct ChatMessage {
   std::string role;  // "system", "user", "assistant" ("model" is mapped to "assistant"), "tool"
   std::string text;  // text parts joined with "\n"; tool calls/results as their JSON
+  bool cache_breakpoint = false;  // Anthropic: a block of it carries cache_control
 };
 
 struct ToolSpec {
   std::string name;
   SharedJson schema;  // the parameters / input_schema (null when absent)
+  bool cache_breakpoint = false;  // Anthropic: the tool carries cache_control
 };
 
 enum class OutputMode {
@@ -54,6 +56,7 @@ struct ChatRequest {
   std::optional<int64_t> max_tokens;  // output cap (max_tokens, maxOutputTokens, num_predict)
   bool stream = false;                // Ollama NDJSON streaming
   std::vector<CheckedSchema> checks;
+  std::string prompt_cache_key;       // OpenAI: the request's prompt_cache_key, if any
 
   // Texts used for matching and token estimates.
   std::string LastUser() const;
@@ -92,9 +95,12 @@ struct Answer {
   std::vector<std::string> faults;  // fault labels, counted in /stats
 };
 
+// input_tokens is the whole prompt; the cache counts are parts of it (apps/sim/prompt_cache.h).
 struct Usage {
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
+  int64_t cached_input_tokens = 0;  // read from the prompt cache
+  int64_t cache_write_tokens = 0;   // written to it (Anthropic only)
 };
 
 // The simulator's token estimate: ceil(bytes / 4), at least 1 for non-empty text.

@@ -131,6 +131,7 @@ Simulator::Outcome Simulator::Decide(const http::HttpRequest& r) {
   }
   if (r.path == "/stats/reset" && r.method == "POST") {
     stats_.Reset();
+    prompt_cache_.Reset();
     return Outcome{http::JsonResponse(200, "{\"reset\":true}"), 0};
   }
   if (r.path == "/health" || r.path == "/") {
@@ -177,7 +178,9 @@ Simulator::Outcome Simulator::Serve(const Dialect& d, const http::HttpRequest& r
   }
   for (const auto& f : answer.faults) stats_.CountFault(f);
   ApplyMaxTokens(req, answer);
-  Usage usage{EstimateInputTokens(req), AnswerTokens(answer)};
+  Usage usage;
+  usage.input_tokens = EstimateInputTokens(req);
+  usage.output_tokens = AnswerTokens(answer);
 
   size_t index = 0;
   while (dialects_[index].get() != &d) ++index;
@@ -230,8 +233,13 @@ Simulator::Outcome Simulator::Serve(const Dialect& d, const http::HttpRequest& r
     resp = d.Error(status, answer.text, answer.error_type);
     if (!answer.latency_ms) delay = 0;
   } else {
+    // Only an answered request puts its prefix in the cache.
+    CacheUsage cache = prompt_cache_.Account(req, CacheMinTokens(req.provider, req.model));
+    usage.cached_input_tokens = cache.read;
+    usage.cache_write_tokens = cache.written;
     resp = d.Render(req, answer, usage, id_seed);
     stats_.CountTokens(usage.input_tokens, usage.output_tokens);
+    stats_.CountCacheTokens(cache.read, cache.written);
   }
   if (limited) {
     for (auto& h : d.LimitHeaders(limits, false)) resp.SetHeader(h.first, h.second);

@@ -21,11 +21,13 @@ class Stats {
   void CountRule(const std::string& rule);
   void CountGenerated();
   void CountTokens(int64_t input, int64_t output);
+  void CountCacheTokens(int64_t read, int64_t written);
   void AddInFlight(int delta);
   void Reset();
 
   // {"requests":{"total":N,"openai":N,...},"responses":{"200":N,...},"rate_limited":N,
-  //  "faults":{"http429":N,...},"rules":{"name":N},"generated":N,"tokens":{"input","output"},
+  //  "faults":{"http429":N,...},"rules":{"name":N},"generated":N,
+  //  "tokens":{"input","output","cached_input","cache_write"},
   //  "in_flight":N}
   Json ToJson() const;
 
@@ -40,6 +42,8 @@ class Stats {
   int64_t generated_ = 0;
   int64_t input_tokens_ = 0;
   int64_t output_tokens_ = 0;
+  int64_t cached_tokens_ = 0;
+  int64_t cache_write_tokens_ = 0;
   int64_t in_flight_ = 0;
 };
 
