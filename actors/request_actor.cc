@@ -189,8 +189,10 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   std::string key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
                     std::to_string(found->updated_at_ms);
   RunContent(self, id, c, PlanFor(self, c, key, [&] {
-               return pipeline::ResolveSchema(std::move(found->schema), found->origin,
-                                              std::move(found->manual), found->version);
+               auto resolved = pipeline::ResolveSchema(std::move(found->schema), found->origin,
+                                                       std::move(found->manual), found->version);
+               if (resolved.ok()) resolved->name = found->name;
+               return resolved;
              }));
 }
 

@@ -14,6 +14,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/gemini_thinking.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/latency.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/need_forms.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/prompt_cache.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/rate_limiter.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/raw_json.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/scenario.cc
@@ -31,7 +32,9 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/stats.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/thinking.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/wire_util.cc)
-target_link_libraries(structure_sim PUBLIC structure_http structure_generate PkgConfig::RE2 structure_base)
+# structure_providers: the documented prompt-cache minimums (providers/prompt_cache.h).
+target_link_libraries(structure_sim PUBLIC structure_http structure_generate structure_providers
+                      PkgConfig::RE2 structure_base)
 # Provider-style 400s use the lowering library's strict checker when this tree builds it.
 if(TARGET structure_lowering AND EXISTS ${PROJECT_SOURCE_DIR}/pipeline/lowering/strict_check.h)
   target_link_libraries(structure_sim PUBLIC structure_lowering)

@@ -50,6 +50,12 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.final_tool_name = plan.final_tool_name;
   call.max_tokens = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
   call.thinking = spec.thinking;
+  if (plan.prompt_cache) {
+    call.cache_key = plan.cache_key;
+    call.cache_min_tokens = plan.cache_min_tokens;
+  } else {
+    call.cache_min_tokens = -1;
+  }
   return call;
 }
 

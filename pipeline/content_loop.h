@@ -59,6 +59,12 @@ struct LoopPlan {
   int max_nudges = 2;
 
   bool array_mode = false;  // {type: array, items: T}: keep complete records of a truncated answer
+
+  // Prompt caching: the key of the schema's stable prefix (ProviderCall::cache_key) and the
+  // profile's choices; prompt_cache false sends neither key nor mark.
+  std::string cache_key;
+  bool prompt_cache = true;
+  int64_t cache_min_tokens = 0;                    // 0 = the model's documented minimum
 };
 
 // One request's loop: the shared plan plus what differs per request.

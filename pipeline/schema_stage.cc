@@ -19,6 +19,36 @@ Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::strin
   return r;
 }
 
+namespace {
+
+// FNV-1a: a stable hash of the schema text, not a secret.
+uint64_t Fnv1a(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string Hex16(uint64_t v) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = kDigits[v & 15];
+  return out;
+}
+
+}  // namespace
+
+std::string PromptCacheKey(const ResolvedSchema& schema) {
+  constexpr size_t kMax = 64;
+  std::string text = ToJson(schema.schema);
+  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex16(Fnv1a(text));
+  std::string key = schema.name + "@" + schema.version;
+  if (key.size() <= kMax) return key;
+  return key.substr(0, kMax - 17) + "~" + Hex16(Fnv1a(key));
+}
+
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
                                                const PlanOptions& options) {
   auto plan = std::make_shared<LoopPlan>();
@@ -27,6 +57,9 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   plan->original_schema = schema.schema;
   plan->final_tool = options.final_tool;
   plan->array_mode = options.array_mode;
+  plan->cache_key = PromptCacheKey(schema);
+  plan->prompt_cache = profile.prompt_cache;
+  plan->cache_min_tokens = static_cast<int64_t>(profile.cache_min_tokens);
 
   auto lowered = Lower(schema.schema, profile);
   if (!lowered.ok()) return InvalidArgument("schema: " + lowered.status().message());

@@ -1,6 +1,7 @@
 #include "providers/anthropic_messages.h"
 
 #include "providers/call_check.h"
+#include "providers/prompt_cache.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers::anthropic_messages {
@@ -82,7 +83,17 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   Json body = Json::MakeObject();
   body.set("model", call.model);
   body.set("max_tokens", call.max_tokens);
-  if (!call.system.empty()) body.set("system", call.system);
+  if (ShouldMarkCachePrefix(call, ProviderKind::kAnthropic)) {
+    // The stable prefix (tools, then the system prompt) is cached up to this breakpoint; the
+    // user's turns that follow are not.
+    Json block = TextBlock(call.system);
+    block.set("cache_control", Json(Json::Object{{"type", "ephemeral"}}));
+    Json system = Json::MakeArray();
+    system.push_back(std::move(block));
+    body.set("system", std::move(system));
+  } else if (!call.system.empty()) {
+    body.set("system", call.system);
+  }
   body.set("messages", Messages(call));
   if (call.temperature) body.set("temperature", *call.temperature);
   // A budget is manual extended thinking; an effort level is adaptive thinking guided by

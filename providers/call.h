@@ -92,6 +92,14 @@ struct ProviderCall {
   int64_t max_tokens = 1024;  // the output cap, thinking included
   std::optional<double> temperature;
   Thinking thinking;
+
+  // Prompt caching (providers/prompt_cache.h). The system prompt and the schemas are the same on
+  // every call on a schema; `cache_key` names that prefix so the provider routes such calls to
+  // one cache (OpenAI prompt_cache_key; empty = none), and a provider that caches only what is
+  // marked (Anthropic cache_control) marks the system prompt when the prefix has at least
+  // `cache_min_tokens` tokens (0 = the model's documented minimum, < 0 = never).
+  std::string cache_key;
+  int64_t cache_min_tokens = 0;
 };
 
 enum class FinishKind {

@@ -86,6 +86,10 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   } else if (!call.thinking.effort.empty()) {
     body.set("reasoning_effort", call.thinking.effort);
   }
+  // Calls on one schema share their prefix; the key sends them to the same cache.
+  if (dialect.prompt_cache_key && !call.cache_key.empty()) {
+    body.set("prompt_cache_key", call.cache_key);
+  }
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {

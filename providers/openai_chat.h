@@ -20,6 +20,7 @@ struct OpenAiDialect {
   bool require_parameters = false;       // OpenRouter: provider.require_parameters = true
   bool strict = true;                    // send strict: true with schemas and tools
   bool reasoning_object = false;         // OpenRouter: reasoning {effort | max_tokens}
+  bool prompt_cache_key = true;          // send call.cache_key as prompt_cache_key (OpenAI only)
 };
 
 // kInvalidArgument when the call is incomplete (no model, no turns, final-tool mode or need

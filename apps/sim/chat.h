@@ -23,11 +23,13 @@ struct ChatMessage {
   std::string role;  // "system", "user", "assistant" ("model" is mapped to "assistant"), "tool"
   std::string text;  // text parts joined with "\n"; tool calls/results as their JSON
   size_t text_parts = 1;  // text parts in it (a client that drops an empty answer merges turns)
+  bool cache_breakpoint = false;  // Anthropic: a block of it carries cache_control
 };
 
 struct ToolSpec {
   std::string name;
   SharedJson schema;  // the parameters / input_schema (null when absent)
+  bool cache_breakpoint = false;  // Anthropic: the tool carries cache_control
 };
 
 enum class OutputMode {
@@ -59,6 +61,7 @@ struct ChatRequest {
   // thinking); 0 = none.
   int64_t thinking_tokens = 0;
   bool signatures = false;  // Gemini: parts carry thoughtSignature
+  std::string prompt_cache_key;       // OpenAI: the request's prompt_cache_key, if any
 
   // Texts used for matching and token estimates.
   std::string LastUser() const;
@@ -99,9 +102,12 @@ struct Answer {
   std::vector<std::string> faults;  // fault labels, counted in /stats
 };
 
+// input_tokens is the whole prompt; the cache counts are parts of it (apps/sim/prompt_cache.h).
 struct Usage {
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
+  int64_t cached_input_tokens = 0;  // read from the prompt cache
+  int64_t cache_write_tokens = 0;   // written to it (Anthropic only)
 };
 
 // The simulator's token estimate: ceil(bytes / 4), at least 1 for non-empty text.

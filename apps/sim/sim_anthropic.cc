@@ -46,13 +46,58 @@ Status CheckTextBlock(const Json& block, const std::string& at, size_t j) {
   return Status::Ok();
 }
 
-Status ParseMessages(const Json& body, ChatRequest& out) {
+// A cache_control member at `at` (a block, a tool, the body): absent, or {"type":"ephemeral"}
+// with an optional ttl "5m" | "1h". Counts it in `marks`.
+Status CacheControl(const Json& at, const std::string& where, int& marks, bool& marked) {
+  marked = false;
+  const Json* cc = at.find("cache_control");
+  if (!cc || cc->is_null()) return Status::Ok();
+  std::string path = (where.empty() ? "" : where + ".") + "cache_control";
+  const Json* type = cc->is_object() ? cc->find("type") : nullptr;
+  if (!type || !type->is_string() || type->as_string() != "ephemeral") {
+    return InvalidArgument(path + ".type: Input should be 'ephemeral'");
+  }
+  const Json* ttl = cc->find("ttl");
+  if (ttl && !(ttl->is_string() && (ttl->as_string() == "5m" || ttl->as_string() == "1h"))) {
+    return InvalidArgument(path + ".ttl: Input should be '5m' or '1h'");
+  }
+  marked = true;
+  ++marks;
+  return Status::Ok();
+}
+
+// Sets `marked` when a block of `content` (an array of blocks) carries cache_control.
+Status BlocksMarked(const Json& content, const std::string& where, int& marks, bool& marked) {
+  marked = false;
+  if (!content.is_array()) return Status::Ok();
+  size_t j = 0;
+  for (const auto& block : content.as_array()) {
+    bool one = false;
+    STRUCTURE_RETURN_IF_ERROR(CacheControl(block, where + "." + std::to_string(j++), marks, one));
+    marked = marked || one;
+  }
+  return Status::Ok();
+}
+
+Status ParseMessages(const Json& body, ChatRequest& out, int& marks) {
   const Json* system = body.find("system");
   if (system && !system->is_null()) {
     if (!system->is_string() && !system->is_array()) {
       return InvalidArgument("system: Input should be a valid string or a list of text blocks");
     }
-    out.messages.push_back({"system", ContentText(*system)});
+    if (system->is_array()) {
+      // Each block is its own piece of the prompt, so a breakpoint ends at its block.
+      size_t j = 0;
+      for (const auto& block : system->as_array()) {
+        bool marked = false;
+        std::string where = "system." + std::to_string(j++);
+        STRUCTURE_RETURN_IF_ERROR(CacheControl(block, where, marks, marked));
+        ChatMessage m{"system", ContentText(Json(Json::Array{block})), 1, marked};
+        out.messages.push_back(std::move(m));
+      }
+    } else {
+      out.messages.push_back({"system", ContentText(*system)});
+    }
   }
   const Json* messages = body.find("messages");
   if (!messages) return InvalidArgument("messages: Field required");
@@ -92,8 +137,14 @@ Status ParseMessages(const Json& body, ChatRequest& out) {
                              ": all messages must have non-empty content except for the "
                              "optional final assistant message");
     }
-    out.messages.push_back({r, ContentText(*content), TextPartCount(*content)});
+    bool marked = false;
+    STRUCTURE_RETURN_IF_ERROR(BlocksMarked(*content, at + ".content", marks, marked));
+    out.messages.push_back({r, ContentText(*content), TextPartCount(*content), marked});
   }
+  // Automatic caching: a top-level cache_control marks the last block of the conversation.
+  bool automatic = false;
+  STRUCTURE_RETURN_IF_ERROR(CacheControl(body, "", marks, automatic));
+  if (automatic && !out.messages.empty()) out.messages.back().cache_breakpoint = true;
   return Status::Ok();
 }
 
@@ -119,7 +170,7 @@ Status ParseFormat(const Json& body, ChatRequest& out) {
   return Status::Ok();
 }
 
-Status ParseTools(const Json& body, ChatRequest& out) {
+Status ParseTools(const Json& body, ChatRequest& out, int& marks) {
   const Json* tools = body.find("tools");
   const Json* choice = body.find("tool_choice");
   if (!tools || tools->is_null()) return Status::Ok();
@@ -136,6 +187,7 @@ Status ParseTools(const Json& body, ChatRequest& out) {
       return InvalidArgument(at + ".custom.input_schema: Field required");
     }
     ToolSpec spec{name->as_string(), schema ? *schema : Json::MakeObject()};
+    STRUCTURE_RETURN_IF_ERROR(CacheControl(tool, at, marks, spec.cache_breakpoint));
     const Json* strict = tool.find("strict");
     if (strict && strict->is_bool() && strict->as_bool()) {
       out.checks.push_back({"anthropic-strict", at + ".custom.input_schema", spec.schema});
@@ -281,10 +333,15 @@ class AnthropicDialect final : public Dialect {
       return InvalidArgument("max_tokens: Input should be greater than or equal to 1");
     }
     out.max_tokens = max_tokens->as_int();
-    STRUCTURE_RETURN_IF_ERROR(ParseMessages(*body, out));
+    int marks = 0;  // blocks with cache_control (at most 4)
+    STRUCTURE_RETURN_IF_ERROR(ParseMessages(*body, out, marks));
     STRUCTURE_RETURN_IF_ERROR(ParseFormat(*body, out));
-    STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out));
+    STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out, marks));
     STRUCTURE_RETURN_IF_ERROR(ParseThinking(*body, out));
+    if (marks > 4) {
+      return InvalidArgument("A maximum of 4 blocks with cache_control may be provided. Found " +
+                             std::to_string(marks) + ".");
+    }
     STRUCTURE_RETURN_IF_ERROR(RejectStreaming(*body, "messages"));
     return out;
   }
@@ -319,11 +376,13 @@ class AnthropicDialect final : public Dialect {
       if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) stop = "refusal";
     }
     Json u = Json::MakeObject();
-    u.set("input_tokens", usage.input_tokens);
-    u.set("cache_creation_input_tokens", 0);
-    u.set("cache_read_input_tokens", 0);
+    // input_tokens counts what follows the last cache breakpoint only.
+    u.set("input_tokens",
+          usage.input_tokens - usage.cached_input_tokens - usage.cache_write_tokens);
+    u.set("cache_creation_input_tokens", usage.cache_write_tokens);
+    u.set("cache_read_input_tokens", usage.cached_input_tokens);
     Json cache_creation = Json::MakeObject();
-    cache_creation.set("ephemeral_5m_input_tokens", 0);
+    cache_creation.set("ephemeral_5m_input_tokens", usage.cache_write_tokens);
     cache_creation.set("ephemeral_1h_input_tokens", 0);
     u.set("cache_creation", std::move(cache_creation));
     u.set("output_tokens", usage.output_tokens);

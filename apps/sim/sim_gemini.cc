@@ -333,6 +333,13 @@ class GeminiDialect final : public Dialect {
       um.set("totalTokenCount", usage.input_tokens + usage.output_tokens);
     }
     um.set("promptTokensDetails", ArrayOf(std::move(detail)));
+    if (usage.cached_input_tokens > 0) {
+      um.set("cachedContentTokenCount", usage.cached_input_tokens);
+      Json cached = Json::MakeObject();
+      cached.set("modality", "TEXT");
+      cached.set("tokenCount", usage.cached_input_tokens);
+      um.set("cacheTokensDetails", ArrayOf(std::move(cached)));
+    }
     Json body = Json::MakeObject();
     body.set("candidates", ArrayOf(std::move(candidate)));
     body.set("usageMetadata", std::move(um));

@@ -289,6 +289,18 @@ class OpenAiDialect final : public Dialect {
       }
     }
     STRUCTURE_RETURN_IF_ERROR(RejectStreaming(*body, "chat completions"));
+    if (const Json* key = body->find("prompt_cache_key"); key && !key->is_null()) {
+      if (!key->is_string()) {
+        return InvalidArgument("Invalid type for 'prompt_cache_key': expected a string.");
+      }
+      if (key->as_string().size() > 64) {
+        return InvalidArgument(
+            "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length "
+            "64, but got a string with length " +
+            std::to_string(key->as_string().size()) + " instead.");
+      }
+      out.prompt_cache_key = key->as_string();
+    }
     return out;
   }
 
@@ -326,7 +338,7 @@ class OpenAiDialect final : public Dialect {
 
     Json u = TokenCounts(usage, "prompt_tokens", "completion_tokens", "total_tokens");
     Json ptd = Json::MakeObject();
-    ptd.set("cached_tokens", 0);
+    ptd.set("cached_tokens", usage.cached_input_tokens);
     ptd.set("audio_tokens", 0);
     u.set("prompt_tokens_details", std::move(ptd));
     Json ctd = Json::MakeObject();

@@ -134,6 +134,7 @@ Simulator::Outcome Simulator::Decide(const http::HttpRequest& r) {
   }
   if (r.path == "/stats/reset" && r.method == "POST") {
     stats_.Reset();
+    prompt_cache_.Reset();
     return Outcome{http::JsonResponse(200, "{\"reset\":true}"), 0};
   }
   if (r.path == "/health" || r.path == "/") {
@@ -179,7 +180,8 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
   }
   for (const auto& f : c.answer.faults) stats_.CountFault(f);
   ApplyMaxTokens(req, c.answer);
-  c.usage = Usage{EstimateInputTokens(req), AnswerTokens(c.answer)};
+  c.usage.input_tokens = EstimateInputTokens(req);
+  c.usage.output_tokens = AnswerTokens(c.answer);
   return c;
 }
 
@@ -270,8 +272,13 @@ Simulator::Outcome Simulator::Serve(const Dialect& d, const http::HttpRequest& r
     resp = d.Error(status, answer.text, answer.error_type);
     if (!answer.latency_ms) delay = 0;
   } else {
+    // Only an answered request puts its prefix in the cache.
+    CacheUsage cache = prompt_cache_.Account(req, CacheMinTokens(req.provider, req.model));
+    usage.cached_input_tokens = cache.read;
+    usage.cache_write_tokens = cache.written;
     resp = d.Render(req, answer, usage, id_seed);
     stats_.CountTokens(usage.input_tokens, usage.output_tokens);
+    stats_.CountCacheTokens(cache.read, cache.written);
   }
   if (limited) {
     for (auto& h : d.LimitHeaders(limits, false)) resp.SetHeader(h.first, h.second);

@@ -18,6 +18,7 @@
 #include "apps/sim/latency.h"
 #include "apps/sim/rng.h"
 #include "apps/sim/sim_batches.h"
+#include "apps/sim/prompt_cache.h"
 #include "apps/sim/rate_limiter.h"
 #include "apps/sim/scenario.h"
 #include "apps/sim/stats.h"
@@ -82,6 +83,7 @@ class Simulator {
   const SimOptions options_;
   std::vector<std::unique_ptr<Dialect>> dialects_;
   Stats stats_;
+  PromptCache prompt_cache_;
   std::function<size_t()> connections_;
   std::mutex mu_;                      // guards limiters_, seen_ and check_cache_
   std::vector<RateLimiter> limiters_;  // one per dialect, same order

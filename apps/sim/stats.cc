@@ -48,6 +48,12 @@ void Stats::CountTokens(int64_t input, int64_t output) {
   output_tokens_ += output;
 }
 
+void Stats::CountCacheTokens(int64_t read, int64_t written) {
+  std::lock_guard<std::mutex> lock(mu_);
+  cached_tokens_ += read;
+  cache_write_tokens_ += written;
+}
+
 void Stats::AddInFlight(int delta) {
   std::lock_guard<std::mutex> lock(mu_);
   in_flight_ += delta;
@@ -72,6 +78,7 @@ void Stats::Reset() {
   rules_.clear();
   total_ = rate_limited_ = generated_ = input_tokens_ = output_tokens_ = 0;
   batches_created_ = batch_requests_ = batch_downloads_ = 0;
+  cached_tokens_ = cache_write_tokens_ = 0;
 }
 
 Json Stats::ToJson() const {
@@ -81,6 +88,8 @@ Json Stats::ToJson() const {
   Json tokens = Json::MakeObject();
   tokens.set("input", input_tokens_);
   tokens.set("output", output_tokens_);
+  tokens.set("cached_input", cached_tokens_);
+  tokens.set("cache_write", cache_write_tokens_);
   Json o = Json::MakeObject();
   o.set("requests", std::move(requests));
   o.set("responses", MapToJson(responses_));

@@ -62,6 +62,10 @@ struct Profile {
   size_t max_string_budget = 0;        // chars of property names, def names, enum and const values
   size_t max_optional = 0;             // optional properties
   size_t max_unions = 0;               // schemas with anyOf or a type array
+  // Prompt caching (docs/providers.md): off sends no cache key or cache mark; cache_min_tokens
+  // is the smallest prefix worth marking for Anthropic (0 = the model's documented minimum).
+  bool prompt_cache = true;
+  size_t cache_min_tokens = 0;
 };
 
 // The names of the built-in profiles, in a stable order.

@@ -53,6 +53,11 @@ model = "router/test"
 kind = "openai"
 model = "plain-test"
 profile = "json"
+[providers.anthropic_nocache]
+kind = "anthropic"
+model = "claude-test"
+[providers.anthropic_nocache.profile_overrides]
+prompt_cache = false
 
 [aliases]
 "default:fast" = "openai"
@@ -278,6 +283,65 @@ TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   StructureResult r = Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+}
+
+// A registry schema whose manual makes the stable prefix long enough to cache; `tag` keeps it
+// apart from other tests' prefixes in the shared simulator.
+void PutLongManualSchema(registry::SchemaRegistry& reg, const std::string& tenant,
+                         const std::string& tag, size_t bytes = 8000) {
+  std::string manual = "# cached-ticket " + tag + "\n";
+  while (manual.size() < bytes) manual += "Each ticket names the person and the priority. ";
+  const std::string schema =
+      R"({"type":"object","properties":{"name":{"type":"string"},"priority":{"enum":["low","high"]}},"required":["name","priority"],"additionalProperties":false})";
+  ASSERT_TRUE(reg.Put({tenant, ""}, {"cached-ticket", "1.0", schema, manual}).ok());
+}
+
+TEST_F(EngineTest, AnthropicWritesTheStablePrefixOnceThenReadsIt) {
+  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "cache-a", "anthropic"));
+  const char* req =
+      R"({"prompt":"CASE-GENERATE %s","schemaName":"cached-ticket","tenant":"cache-a","model":"anthropic"})";
+  auto run = [&](const char* text) {
+    std::string body(req);
+    body.replace(body.find("%s"), 2, text);
+    return Run(body);
+  };
+  StructureResult first = run("first ticket");
+  StructureResult second = run("second ticket");
+  ASSERT_EQ(first.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(first));
+  ASSERT_EQ(second.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(second));
+  EXPECT_GT(first.usage.cache_write_tokens, 2000);
+  EXPECT_EQ(first.usage.cached_input_tokens, 0);
+  EXPECT_EQ(second.usage.cached_input_tokens, first.usage.cache_write_tokens);
+  EXPECT_EQ(second.usage.cache_write_tokens, 0);
+  EXPECT_GT(second.usage.input_tokens, second.usage.cached_input_tokens);
+  Json usage = *pipeline::ResultToJson(second).find("usage");
+  EXPECT_EQ(usage.find("cachedInputTokens")->as_int(), second.usage.cached_input_tokens);
+}
+
+TEST_F(EngineTest, PromptCacheOffInTheProfileSendsNoCacheMark) {
+  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "cache-b", "nocache"));
+  const char* req =
+      R"({"prompt":"CASE-GENERATE x","schemaName":"cached-ticket","tenant":"cache-b","model":"anthropic_nocache"})";
+  StructureResult first = Run(req);
+  StructureResult second = Run(req);
+  ASSERT_EQ(second.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(second));
+  EXPECT_EQ(first.usage.cache_write_tokens + second.usage.cache_write_tokens, 0);
+  EXPECT_EQ(second.usage.cached_input_tokens, 0);
+}
+
+TEST_F(EngineTest, OpenAiAndGeminiCacheTheSharedPrefixImplicitly) {
+  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "cache-c", "implicit", 20000));
+  // 20000 bytes reach Gemini's 4096-token minimum for a model it does not list.
+  for (const char* model : {"openai", "gemini"}) {
+    std::string req = std::string(R"({"prompt":"CASE-GENERATE a","schemaName":"cached-ticket","tenant":"cache-c","model":")") +
+                      model + R"("})";
+    StructureResult first = Run(req);
+    StructureResult second = Run(req);
+    ASSERT_EQ(second.status, Outcome::kOk) << model << ToJson(pipeline::ResultToJson(second));
+    EXPECT_EQ(first.usage.cached_input_tokens, 0) << model;
+    EXPECT_GE(second.usage.cached_input_tokens, 1024) << model;
+    EXPECT_EQ(second.usage.cache_write_tokens, 0) << model;
+  }
 }
 
 class EngineProviderTest : public EngineTest, public ::testing::WithParamInterface<const char*> {};

@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "pipeline/schema_stage.h"
 #include "tests/support/ticket_schema.h"
 
 namespace structure::pipeline {
@@ -146,6 +147,52 @@ TEST(ContentLoopTest, SystemPromptIsTheStablePrefixAndHoldsNoneOfTheRequest) {
   const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
   EXPECT_EQ(again.call.system, sys);
   EXPECT_EQ(again.call.turns.front().text, spec.prompt);
+}
+
+TEST(ContentLoopTest, EveryCallCarriesThePlansCacheKeyUnlessCachingIsOff) {
+  LoopSpec spec = Spec([](LoopPlan& p) {
+    p.cache_key = "ticket@1.0";
+    p.cache_min_tokens = 2048;
+  });
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  EXPECT_EQ(first.call.cache_key, "ticket@1.0");
+  EXPECT_EQ(first.call.cache_min_tokens, 2048);
+  const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
+  EXPECT_EQ(again.call.cache_key, "ticket@1.0");
+  LoopSpec off = Spec([](LoopPlan& p) {
+    p.cache_key = "ticket@1.0";
+    p.prompt_cache = false;
+  });
+  const SendCall& none = AsSend(Start(off, st));
+  EXPECT_EQ(none.call.cache_key, "");
+  EXPECT_LT(none.call.cache_min_tokens, 0);
+}
+
+TEST(PromptCacheKeyTest, NameAndVersionForTheRegistryAHashOtherwiseAtMost64) {
+  ResolvedSchema named;
+  named.schema = *ParseJson(kSchema);
+  named.name = "user-action-record";
+  named.version = "1.2";
+  named.origin = "registry:tenant:acme";
+  EXPECT_EQ(PromptCacheKey(named), "user-action-record@1.2");
+  ResolvedSchema inline_schema;
+  inline_schema.schema = named.schema;
+  inline_schema.origin = "inline";
+  std::string key = PromptCacheKey(inline_schema);
+  EXPECT_EQ(key.rfind("inline:", 0), 0u) << key;
+  EXPECT_EQ(key.size(), 7u + 16u);
+  EXPECT_EQ(PromptCacheKey(inline_schema), key);  // stable
+  inline_schema.schema = *ParseJson(R"({"type":"string"})");
+  EXPECT_NE(PromptCacheKey(inline_schema), key);
+  named.name = std::string(80, 'n');
+  std::string long_key = PromptCacheKey(named);
+  EXPECT_EQ(long_key.size(), 64u);
+  EXPECT_EQ(long_key.substr(0, 47), std::string(47, 'n'));
+  auto plan = MakeLoopPlan(named, *FindProfile("openai-strict"), {});
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  EXPECT_EQ((*plan)->cache_key, long_key);
+  EXPECT_TRUE((*plan)->prompt_cache);
 }
 
 TEST(ContentLoopTest, GoesStaleAfterMaxLoopsWithTheLastErrors) {

@@ -39,6 +39,19 @@ TEST(Profile, OverridesApplyAndBadKeysAreNamed) {
   EXPECT_EQ(ProfileToJson(*round), ProfileToJson(*FindProfile("vllm")));
 }
 
+TEST(Profile, PromptCacheSettingsAreOverridablePerModel) {
+  Profile base = *FindProfile("anthropic-strict");
+  EXPECT_TRUE(base.prompt_cache);
+  EXPECT_EQ(base.cache_min_tokens, 0u);  // the model's documented minimum
+  Result<Profile> p = ApplyProfileOverrides(base, J(R"({"prompt_cache":false,"cache_min_tokens":2048})"));
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_FALSE(p->prompt_cache);
+  EXPECT_EQ(p->cache_min_tokens, 2048u);
+  EXPECT_EQ(*ProfileToJson(*p).find("cache_min_tokens"), Json(2048));
+  EXPECT_FALSE(ApplyProfileOverrides(base, J(R"({"cache_min_tokens":-1})")).ok());
+  EXPECT_FALSE(ApplyProfileOverrides(base, J(R"({"prompt_cache":"yes"})")).ok());
+}
+
 TEST(StrictCheck, ListsEveryOpenAiViolation) {
   std::vector<std::string> why = CheckProviderSchema(
       J(R"({"type":"object","properties":{"a":{"type":"string","minLength":1},"b":{"allOf":[]}},"required":["a"]})"),
