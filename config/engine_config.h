@@ -26,6 +26,8 @@ struct ModelSettings {
       reasoning_effort;                      // none | minimal | low | medium | high | xhigh | max
   std::optional<long long> thinking_budget;  // tokens; Anthropic >= 1024, Gemini 0 off, -1 dynamic
   std::optional<long long> max_output_tokens;  // the output cap, thinking included
+};
+
 // [providers.<name>.batch]: how `structure batch --provider-batch` uses the provider's batch API.
 struct BatchSettings {
   double discount = 0.5;        // batch price / live price, shown in the summary

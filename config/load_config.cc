@@ -244,6 +244,8 @@ class Reader {
              n);
       }
     }
+  }
+
   void ReadBatch(const toml::table& t, const std::string& path, BatchSettings& b) {
     CheckKeys(t, path, {"discount", "max_requests", "max_bytes", "poll_ms", "max_poll_ms"});
     Number(t, "discount", path, b.discount);
