@@ -21,7 +21,8 @@ std::string DefaultProfile(const std::string& kind) {
   if (kind == "anthropic") return "anthropic-strict";
   if (kind == "gemini") return "gemini";
   if (kind == "ollama") return "ollama";
-  if (kind == "openai-compatible") return "vllm";
+  if (kind == "openai-compatible" || kind == "vllm") return "vllm";
+  if (kind == "llamacpp" || kind == "llamafile") return "llamacpp";
   return "openai-strict";  // openai, openrouter (require_parameters keeps strict endpoints)
 }
 
@@ -35,8 +36,7 @@ bool IsLoopback(const std::string& url) {
 Result<actors::ProviderHandle> MakeProvider(caf::actor_system& system,
                                             const config::ProviderConfig& pc,
                                             const std::string& base_url_override) {
-  std::string kind_name = pc.kind == "openai-compatible" ? "openai-compat" : pc.kind;
-  auto kind = providers::ParseProviderKind(kind_name);
+  auto kind = providers::ParseProviderKind(pc.kind);
   if (!kind.ok()) return kind.status();
   std::string base = !base_url_override.empty() ? base_url_override : pc.base_url;
   auto endpoint = providers::EndpointFromEnv(*kind, base);

@@ -76,9 +76,25 @@ Status ParseMessages(const Json& body, ChatRequest& out) {
   return Status::Ok();
 }
 
+// llama-server's own field: the schema next to the messages, instead of response_format.
+Status ParseTopLevelJsonSchema(const Json& body, ChatRequest& out) {
+  const Json* js = body.find("json_schema");
+  if (!js || js->is_null()) return Status::Ok();
+  const Json* rf = body.find("response_format");
+  if (rf && !rf->is_null()) {
+    return InvalidArgument("Either \"json_schema\" or \"grammar\" can be specified, but not both");
+  }
+  if (!js->is_object() && !js->is_bool()) {
+    return InvalidArgument("Invalid type for 'json_schema': expected a JSON Schema.");
+  }
+  out.mode = OutputMode::kJsonSchema;
+  out.schema = *js;
+  return Status::Ok();
+}
+
 Status ParseResponseFormat(const Json& body, ChatRequest& out) {
   const Json* rf = body.find("response_format");
-  if (!rf || rf->is_null()) return Status::Ok();
+  if (!rf || rf->is_null()) return ParseTopLevelJsonSchema(body, out);
   const Json* type = rf->find("type");
   if (!type || !type->is_string()) {
     return InvalidArgument("Missing required parameter: 'response_format.type'.");
@@ -86,6 +102,12 @@ Status ParseResponseFormat(const Json& body, ChatRequest& out) {
   const std::string& t = type->as_string();
   if (t == "text") return Status::Ok();
   if (t == "json_object") {
+    // llama.cpp-based servers (llamafile) take the schema inside json_object.
+    if (const Json* schema = rf->find("schema"); schema && schema->is_object()) {
+      out.mode = OutputMode::kJsonSchema;
+      out.schema = *schema;
+      return Status::Ok();
+    }
     if (!ContainsJsonWord(out)) {
       return InvalidArgument(
           "'messages' must contain the word 'json' in some form, to use "

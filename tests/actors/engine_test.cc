@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "providers/endpoint.h"
 #include "registry/schema_registry.h"
 #include "tests/actors/sim_process.h"
 #include "tests/support/engine_fixture.h"
@@ -44,6 +45,15 @@ model = "local-test"
 [providers.openrouter]
 kind = "openrouter"
 model = "router/test"
+[providers.vllm]
+kind = "vllm"
+model = "vllm-test"
+[providers.llamacpp]
+kind = "llamacpp"
+model = "llamacpp-test"
+[providers.llamafile]
+kind = "llamafile"
+model = "llamafile-test"
 [providers.plain]
 kind = "openai"
 model = "plain-test"
@@ -266,10 +276,19 @@ TEST_P(EngineProviderTest, OkAndNeedMoreInputEndToEnd) {
 
 INSTANTIATE_TEST_SUITE_P(AllWireFormats, EngineProviderTest,
                          ::testing::Values("openai", "anthropic", "gemini", "ollama", "compat",
-                                           "openrouter"),
+                                           "openrouter", "vllm", "llamacpp", "llamafile"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return std::string(info.param);
                          });
+
+// Every kind a config file may name has a wire format behind it, under the same name.
+TEST(EngineKindsTest, EveryConfigKindHasAWireFormat) {
+  for (std::string_view name : config::ProviderKinds()) {
+    auto kind = providers::ParseProviderKind(name);
+    ASSERT_TRUE(kind.ok()) << name << ": " << kind.status().message();
+    EXPECT_EQ(providers::ProviderKindName(*kind), name);
+  }
+}
 
 }  // namespace
 }  // namespace structure
