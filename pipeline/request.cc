@@ -50,6 +50,7 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   if (!body.is_object()) return InvalidArgument("the request must be a JSON object");
   static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
                                  "maxLoops", "tenant", "project", "model", "tokenBudget",
+                                 "confidenceThreshold", "requireProviderStrictOutput",
                                  "priority", "finalTool", "arrayMode", "metadata", "id"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
@@ -121,6 +122,18 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       return Field("tokenBudget", "must be a whole number >= 0 (was " + ToJson(*v) + ")");
     }
     r.settings.token_budget = v->as_int();
+  }
+  if (const Json* v = body.find("confidenceThreshold")) {
+    if (!v->is_number() || !(v->as_double() >= 0 && v->as_double() <= 1)) {
+      return Field("confidenceThreshold", "must be a number 0..1 (was " + ToJson(*v) + ")");
+    }
+    r.settings.confidence_threshold = v->as_double();
+  }
+  if (const Json* v = body.find("requireProviderStrictOutput")) {
+    if (!v->is_bool()) {
+      return Field("requireProviderStrictOutput", "must be true or false (was " + ToJson(*v) + ")");
+    }
+    r.settings.require_provider_strict_output = v->as_bool();
   }
   auto str = [&](const char* key, std::string& out) -> Status {
     const Json* v = body.find(key);

@@ -62,6 +62,10 @@ profile = "json"
 [aliases]
 "default:fast" = "openai"
 "default:analyze" = "openai"
+
+[tenants.lax.settings]
+requireProviderStrictOutput = false
+confidenceThreshold = 0.5
 )";
 
 constexpr const char* kSchema = testing::kTicketSchemaText;
@@ -158,6 +162,31 @@ TEST_F(EngineTest, BuilderLowConfidenceBecomesNeedMoreInputWithTheQuestion) {
   EXPECT_EQ(r.need, "Which fields does a record have?");
   EXPECT_EQ(r.schema_origin, "inferred");
   EXPECT_EQ(r.iterations, 0);
+}
+
+// The request is the last level of the settings cascade: built-in -> file -> tenant -> request.
+TEST_F(EngineTest, RequestSettingsOverrideTheTenantAndTheDefaults) {
+  EXPECT_EQ(RunInline("CASE-OK Mike, priority two").mode, "strict");
+  EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"requireProviderStrictOutput":false)").mode,
+            "fallback");
+  EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"tenant":"lax")").mode, "fallback");
+  StructureResult strict =
+      RunInline("CASE-OK Mike, priority two", R"(,"tenant":"lax","requireProviderStrictOutput":true)");
+  EXPECT_EQ(strict.mode, "strict");
+  EXPECT_EQ(strict.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(strict));
+
+  // The builder is 0.6 sure: below the default 0.8, above the tenant's 0.5 and a request's 0.3.
+  const std::string text = R"({"prompt":"CASE-OK Mike, priority two","schemaText":"MIDCONF a record")";
+  StructureResult unsure = Run(text + "}");
+  ASSERT_EQ(unsure.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(unsure));
+  EXPECT_NE(unsure.need.find("confidence 0.60"), std::string::npos) << unsure.need;
+  StructureResult sure = Run(text + R"(,"confidenceThreshold":0.3})");
+  ASSERT_EQ(sure.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(sure));
+  EXPECT_EQ(ToJson(sure.data), R"({"name":"Mike","priority":2})");
+  // (strict output back on: the scenario answers in OpenAI strict's envelope)
+  const std::string lax = text + R"(,"tenant":"lax","requireProviderStrictOutput":true)";
+  EXPECT_EQ(Run(lax + "}").status, Outcome::kOk);
+  EXPECT_EQ(Run(lax + R"(,"confidenceThreshold":0.9})").status, Outcome::kNeedMoreInput);
 }
 
 TEST_F(EngineTest, BuilderCacheHitCostsOneCallForTwoRuns) {

@@ -77,6 +77,18 @@ TEST(BatchLine, BadFieldIsAnErrorKeyedByIdNamingTheField) {
   EXPECT_NE(line.error.message().find("line 4"), std::string::npos) << line.error.message();
 }
 
+TEST(BatchLine, CarriesThePerRequestSettings) {
+  BatchLine line = ParseBatchLine(
+      R"({"id": "s", "prompt": "p", "schemaText": "a name", "confidenceThreshold": 0.25,
+          "requireProviderStrictOutput": false})",
+      1, {});
+  ASSERT_TRUE(line.error.ok()) << line.error.message();
+  EXPECT_EQ(line.request->settings.confidence_threshold, 0.25);
+  EXPECT_EQ(line.request->settings.require_provider_strict_output, false);
+  BatchLine bad = ParseBatchLine(R"({"id": "t", "prompt": "p", "schemaText": "a", "confidenceThreshold": 2})", 2, {});
+  EXPECT_EQ(bad.error.message(), "line 2: confidenceThreshold: must be a number 0..1 (was 2)");
+}
+
 TEST(BatchLine, RejectsNonObjectsAndOddIds) {
   for (const char* text : {"[1, 2]", "\"prompt\"", R"({"id": {"a": 1}, "prompt": "p", "schemaName": "c"})",
                            R"({"id": 1.5, "prompt": "p", "schemaName": "c"})"}) {

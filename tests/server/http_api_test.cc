@@ -52,6 +52,35 @@ TEST_F(HttpApiTest, InlineCallReturnsTheValidatedObject) {
   EXPECT_TRUE(p >= 1 && p <= 5) << r.body;
 }
 
+TEST_F(HttpApiTest, PerRequestSettingsReachTheCall) {
+  std::string body = InlineCall("Mike broke the build, priority 2");
+  body.insert(body.size() - 1, R"(,"requireProviderStrictOutput":false)");
+  HttpReply r = Http("POST", Url("/v1/structure"), body, {kAcme});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("mode":"fallback")"), std::string::npos) << r.body;
+  std::string bad = InlineCall("Mike");
+  bad.insert(bad.size() - 1, R"(,"confidenceThreshold":-1)");
+  HttpReply b = Http("POST", Url("/v1/structure"), bad, {kAcme});
+  EXPECT_EQ(b.status, 400) << b.body;
+  EXPECT_NE(b.body.find("confidenceThreshold: must be a number 0..1 (was -1)"), std::string::npos)
+      << b.body;
+}
+
+TEST_F(HttpApiTest, ATenantsCheckCommandComesFromTheServerConfigOnly) {
+  HttpReply acme = Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kAcme});
+  ASSERT_EQ(acme.status, 200) << acme.body;
+  EXPECT_NE(acme.body.find(R"("name":"Mike")"), std::string::npos) << acme.body;
+  EXPECT_NE(acme.body.find(R"("iterations":2)"), std::string::npos) << acme.body;
+  HttpReply globex = Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kGlobex});
+  ASSERT_EQ(globex.status, 200) << globex.body;
+  EXPECT_NE(globex.body.find(R"("name":"Bob")"), std::string::npos) << "globex has no check: " << globex.body;
+  std::string body = InlineCall("CASE-OK x");
+  body.insert(body.size() - 1, R"(,"check":"true")");
+  HttpReply named = Http("POST", Url("/v1/structure"), body, {kAcme});
+  EXPECT_EQ(named.status, 400) << named.body;
+  EXPECT_NE(named.body.find("check: unknown field"), std::string::npos) << named.body;
+}
+
 TEST_F(HttpApiTest, StaleAndNeedAreResultsWith200) {
   HttpReply stale = Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kAcme});
   ASSERT_EQ(stale.status, 200) << stale.body;
