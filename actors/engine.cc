@@ -10,6 +10,7 @@
 #include "actors/engine_context.h"
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
+#include "pipeline/validator/validator.h"
 #include "providers/curl_transport.h"
 #include "providers/endpoint.h"
 
@@ -147,7 +148,18 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
 
   std::string database = !options.database.empty() ? options.database : options.config.stores.database;
   if (database.empty()) database = ":memory:";
-  auto registry = registry::SchemaRegistry::Open(BundledDir(options), database);
+  registry::RegistryOptions registry_options;
+  // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
+  // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
+  registry_options.check_schema = [](const Json& schema) -> Status {
+    pipeline::ValidatorOptions strict;
+    strict.strict = true;
+    auto compiled = pipeline::CompileSchema(schema, strict);
+    if (!compiled.ok()) return InvalidArgument("schema: " + compiled.status().message());
+    return Status::Ok();
+  };
+  auto registry =
+      registry::SchemaRegistry::Open(BundledDir(options), database, std::move(registry_options));
   if (!registry.ok()) {
     impl->ctx = ctx;
     return registry.status();

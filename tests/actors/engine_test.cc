@@ -214,12 +214,22 @@ TEST_F(EngineTest, FiftyConcurrentIdenticalDescriptionsShareOneBuilderCall) {
 
 TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   auto& reg = engine_->schemas();
-  const std::string tenant_schema =
-      R"({"type":"object","properties":{"who":{"type":"string"}},"required":["who"],"additionalProperties":false})";
-  const std::string project_schema =
-      R"({"type":"object","properties":{"what":{"type":"string"}},"required":["what"],"additionalProperties":false})";
+  // Overrides are minor versions of the bundled 1.0, so compatible: each adds an optional field.
+  auto bundled_text = ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/registry/schemas/user-action-record.json");
+  ASSERT_TRUE(bundled_text.ok());
+  Json schema = *ParseJson(*bundled_text);
+  schema.erase("x-version");
+  (*schema.find("properties")).set("source", Json(Json::Object{{"type", "string"}}));
+  const std::string tenant_schema = ToJson(schema);
+  (*schema.find("properties")).set("region", Json(Json::Object{{"type", "string"}}));
+  const std::string project_schema = ToJson(schema);
   ASSERT_TRUE(reg.Put({"acme", ""}, {"user-action-record", "1.1", tenant_schema, "tenant manual"}).ok());
   ASSERT_TRUE(reg.Put({"acme", "billing"}, {"user-action-record", "1.2", project_schema, ""}).ok());
+  // An incompatible one is refused, naming what broke.
+  Status breaking = reg.Put({"acme", "ops"}, {"user-action-record", "1.3",
+                                              R"({"type":"object","properties":{"who":{}}})", ""});
+  EXPECT_NE(breaking.message().find("property \"userId\" removed"), std::string::npos)
+      << breaking.message();
 
   StructureResult bundled = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record"})");
   ASSERT_EQ(bundled.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(bundled));
@@ -228,13 +238,13 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   StructureResult tenant = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme"})");
   ASSERT_EQ(tenant.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(tenant));
   EXPECT_EQ(tenant.schema_origin, "registry:tenant:acme");
-  EXPECT_TRUE(tenant.data.contains("who"));
+  EXPECT_TRUE(tenant.data.contains("userId"));
 
   StructureResult project = Run(
       R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme","project":"billing"})");
   ASSERT_EQ(project.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(project));
   EXPECT_EQ(project.schema_origin.rfind("registry:project:", 0), 0u) << project.schema_origin;
-  EXPECT_TRUE(project.data.contains("what"));
+  EXPECT_TRUE(project.data.contains("userId"));
 
   StructureResult other = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"globex"})");
   EXPECT_EQ(other.schema_origin, "registry:bundled");

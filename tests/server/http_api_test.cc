@@ -177,6 +177,17 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   v2.replace(v2.find("\"1.0\""), 5, "\"2.0\"");
   HttpReply breaking = Http("PUT", Url("/v1/schemas/ticket"), v2, {kAcme});
   EXPECT_EQ(breaking.status, 400) << breaking.body;
+  // So is a breaking change published as a minor version: the answer names it and a new name.
+  std::string narrower = schema;
+  narrower.replace(narrower.find("\"1.0\""), 5, "\"1.2\"");
+  narrower.replace(narrower.find("\"maximum\":5"), 11, "\"maximum\":3");
+  HttpReply minor = Http("PUT", Url("/v1/schemas/ticket"), narrower, {kAcme});
+  EXPECT_EQ(minor.status, 400) << minor.body;
+  EXPECT_NE(minor.body.find("/properties/priority: upper bound lowered from maximum 5 to maximum 3"),
+            std::string::npos)
+      << minor.body;
+  EXPECT_NE(minor.body.find("a breaking change needs a new name, e.g. ticket-v2"), std::string::npos)
+      << minor.body;
 
   // A named call resolves along the cascade.
   HttpReply named = Http("POST", Url("/v1/structure"),
@@ -190,6 +201,27 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   HttpReply after = Http("GET", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
   EXPECT_NE(after.body.find(R"("origin":"registry:tenant:acme")"), std::string::npos) << after.body;
   EXPECT_EQ(Http("DELETE", Url("/v1/schemas/ticket?project=billing"), "", {kAcme}).status, 404);
+}
+
+TEST_F(HttpApiTest, PutRefusesSchemasThatCannotCompile) {
+  struct Case {
+    const char* body;
+    const char* says;
+  };
+  const Case cases[] = {
+      {R"({"schema":{"type":5},"version":"1.0"})", "/type"},
+      {R"({"schema":{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}},"version":"1.0"})",
+       "$ref"},
+      {R"({"schema":{"$ref":"#/$defs/missing"},"version":"1.0"})", "missing"},
+      {R"({"schema":{"type":"string","pattern":"(unclosed"},"version":"1.0"})", "pattern"},
+      {R"({"schema":{"type":"integer","minimum":"x"},"version":"1.0"})", "minimum"},
+  };
+  for (const Case& c : cases) {
+    HttpReply put = Http("PUT", Url("/v1/schemas/broken"), c.body, {kAcme});
+    EXPECT_EQ(put.status, 400) << c.body << " -> " << put.body;
+    EXPECT_NE(put.body.find(c.says), std::string::npos) << c.body << " -> " << put.body;
+  }
+  EXPECT_EQ(Http("GET", Url("/v1/schemas/broken"), "", {kAcme}).status, 404);
 }
 
 TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {
