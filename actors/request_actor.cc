@@ -8,6 +8,7 @@
 #include "actors/loop_driver.h"
 #include "actors/plan_cache.h"
 #include "config/settings.h"
+#include "pipeline/array_answer.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
 
@@ -172,7 +173,9 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   std::string key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
                     std::to_string(found->updated_at_ms);
   RunContent(self, id, c, PlanFor(self, c, key, [&] {
-               return pipeline::ResolveSchema(std::move(found->schema), found->origin,
+               Json schema = std::move(found->schema);
+               if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
+               return pipeline::ResolveSchema(std::move(schema), found->origin,
                                               std::move(found->manual), found->version);
              }));
 }
@@ -189,6 +192,7 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       // Cached like inline schemas: the builder cache returns the same schema for the same
       // description.
       Json schema = std::move(d.schema);
+      if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
       return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
                           return pipeline::ResolveSchema(std::move(schema), "inferred");
                         }));

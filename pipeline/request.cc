@@ -1,5 +1,7 @@
 #include "pipeline/request.h"
 
+#include "pipeline/array_answer.h"
+
 namespace structure::pipeline {
 
 namespace {
@@ -161,11 +163,9 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       *out = v->as_bool();
     }
   }
-  if (r.array_mode && r.mode == SchemaMode::kJson) {
-    const Json* type = r.schema->find("type");
-    if (type == nullptr || !type->is_string() || type->as_string() != "array" || !r.schema->contains("items")) {
-      return Field("arrayMode", "needs a schema of the form {\"type\": \"array\", \"items\": ...}");
-    }
+  if (r.array_mode && r.mode == SchemaMode::kJson && !IsArraySchema(*r.schema)) {
+    // An item schema: array mode wraps it into {"type": "array", "items": ...}.
+    r.schema = std::make_shared<const Json>(ArrayModeSchema(*r.schema));
   }
   if (const Json* m = body.find("metadata")) r.metadata = *m;
   return r;

@@ -264,8 +264,18 @@ class GeminiDialect final : public Dialect {
       } else {
         part.set("text", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);
       }
+      Json parts = ArrayOf(std::move(part));
+      for (const auto& [name, more_args] : a.more_tool_calls) {
+        auto parsed = ParseJson(more_args);
+        Json more = Json::MakeObject();
+        more.set("name", name);
+        more.set("args", parsed.ok() ? std::move(*parsed) : Json::MakeObject());
+        Json more_part = Json::MakeObject();
+        more_part.set("functionCall", std::move(more));
+        parts.push_back(std::move(more_part));
+      }
       Json content = Json::MakeObject();
-      content.set("parts", ArrayOf(std::move(part)));
+      content.set("parts", std::move(parts));
       content.set("role", "model");
       candidate.set("content", std::move(content));
       candidate.set("finishReason", finish);

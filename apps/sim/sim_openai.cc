@@ -280,7 +280,18 @@ class OpenAiDialect final : public Dialect {
       fn.set("name", a.tool_name);
       fn.set("arguments", a.tool_arguments);
       call.set("function", std::move(fn));
-      message.set("tool_calls", ArrayOf(std::move(call)));
+      Json calls = ArrayOf(std::move(call));
+      for (size_t i = 0; i < a.more_tool_calls.size(); ++i) {
+        Json more_fn = Json::MakeObject();
+        more_fn.set("name", a.more_tool_calls[i].first);
+        more_fn.set("arguments", a.more_tool_calls[i].second);
+        Json more = Json::MakeObject();
+        more.set("id", MakeId("call_", id_seed + 10 + i));
+        more.set("type", "function");
+        more.set("function", std::move(more_fn));
+        calls.push_back(std::move(more));
+      }
+      message.set("tool_calls", std::move(calls));
       // A call forced by name finishes with "stop", as the real API does.
       if (!a.truncated) finish = req.forced_tool.empty() ? "tool_calls" : "stop";
     } else if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) {

@@ -261,7 +261,7 @@ TEST_F(EngineTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   StructureResult r = RunInline("CASE-FINAL-PROSE who did it", R"(,"finalTool":true)");
   ASSERT_EQ(r.status, Outcome::kError) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(r.error_code, "no_final_answer");
-  EXPECT_EQ(r.iterations, 3);
+  EXPECT_EQ(r.iterations, 0) << "answers in prose get nudges, not iterations";
 }
 
 TEST_F(EngineTest, FinalToolRejectedCallIsCorrected) {
@@ -269,6 +269,31 @@ TEST_F(EngineTest, FinalToolRejectedCallIsCorrected) {
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(r.data.find("priority")->as_int(), 3);
   EXPECT_EQ(r.iterations, 2);
+}
+
+TEST_F(EngineTest, FinalToolTakesTheFirstValidCallOfAReply) {
+  StructureResult r = RunInline("CASE-FINAL-TWO who did it", R"(,"finalTool":true)");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":3})");
+  EXPECT_EQ(r.iterations, 1);
+}
+
+TEST_F(EngineTest, FinalToolAValidCallBeatsANeedCallInTheSameReply) {
+  StructureResult r = RunInline("CASE-FINAL-NEED who did it", R"(,"finalTool":true)");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":2})");
+}
+
+TEST_F(EngineTest, FinalToolRejectedCallsAllGoBackAndTheNextReplyIsJudged) {
+  // Two rejected calls in one reply: each gets its tool result (the wire format must accept the
+  // conversation), then the corrected call ends the run.
+  for (const char* model : {"openai", "anthropic", "gemini", "ollama"}) {
+    StructureResult r = RunInline("CASE-FINAL-BAD who did it",
+                                  std::string(R"(,"finalTool":true,"model":")") + model + "\"");
+    ASSERT_EQ(r.status, Outcome::kOk) << model << ": " << ToJson(pipeline::ResultToJson(r));
+    EXPECT_EQ(r.data.find("priority")->as_int(), 4) << model;
+    EXPECT_EQ(r.iterations, 2) << model;
+  }
 }
 
 TEST_F(EngineTest, SemanticCheckRejectionReasks) {
@@ -291,6 +316,35 @@ TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   StructureResult r = Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+}
+
+TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
+  StructureResult r = RunInline("CASE-JSONL-FENCED two people", R"(,"arrayMode":true)");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  StructureResult cut = RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true)");
+  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
+  EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  // Each line is validated as an item: the bad record is named by its position.
+  StructureResult bad = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true,"maxLoops":1)");
+  ASSERT_EQ(bad.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(bad));
+  EXPECT_EQ(bad.errors, std::vector<std::string>{"/1/priority: value must be <= 5 (was 7)"});
+  StructureResult fixed = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true)");
+  ASSERT_EQ(fixed.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(fixed));
+  EXPECT_EQ(fixed.iterations, 2);
+}
+
+TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
+  StructureResult r = Run(
+      R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"no-such","arrayMode":true})");
+  EXPECT_EQ(r.error_code, "unknown_schema");
+  ASSERT_TRUE(engine_->schemas()
+                  .Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""})
+                  .ok());
+  StructureResult named = Run(
+      R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"ticket","tenant":"acme","arrayMode":true})");
+  ASSERT_EQ(named.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(named));
+  EXPECT_EQ(named.data.size(), 2u);
 }
 
 class EngineProviderTest : public EngineTest, public ::testing::WithParamInterface<const char*> {};

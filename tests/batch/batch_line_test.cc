@@ -55,9 +55,11 @@ TEST(BatchLine, LinesWithoutASchemaShareTheDefaultInlineSchema) {
   BatchLine own = ParseBatchLine(R"({"id": 3, "prompt": "p", "schemaName": "contact"})", 3, d);
   ASSERT_TRUE(own.error.ok());
   EXPECT_EQ(own.request->mode, pipeline::SchemaMode::kNamed);
-  // arrayMode is still checked against the default schema.
-  BatchLine bad = ParseBatchLine(R"({"id": 4, "prompt": "p", "arrayMode": true})", 4, d);
-  EXPECT_NE(bad.error.message().find("arrayMode"), std::string::npos) << bad.error.message();
+  // arrayMode wraps the default schema as an item schema for that line only.
+  BatchLine list = ParseBatchLine(R"({"id": 4, "prompt": "p", "arrayMode": true})", 4, d);
+  ASSERT_TRUE(list.error.ok()) << list.error.message();
+  EXPECT_EQ(ToJson(*list.request->schema), R"({"type":"array","items":{"type":"object"}})");
+  EXPECT_EQ(ToJson(*d.schema), R"({"type":"object"})");
 }
 
 TEST(BatchLine, MalformedJsonIsAnErrorKeyedByLineNumber) {

@@ -76,8 +76,6 @@ TEST(RequestTest, BadFieldsAreNamed) {
   EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"project":"x"})"), "project: needs a tenant");
   EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"schemaName":"x"})"),
             "schema: give only one of schema, schemaName, schemaText");
-  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{"type":"object"},"arrayMode":true})"),
-            "arrayMode: needs a schema of the form {\"type\": \"array\", \"items\": ...}");
   EXPECT_EQ(ErrorOf("[1]"), "the request must be a JSON object");
 }
 
