@@ -100,6 +100,8 @@ struct Engine::Impl {
 
   ~Impl() {
     if (!system) return;
+    // Checks still running are killed; their answers reach the hosts while they still exist.
+    if (ctx && ctx->check_runner) ctx->check_runner->Stop();
     for (auto& [name, p] : ctx->providers) caf::anon_send_exit(p.pool, caf::exit_reason::user_shutdown);
     if (ctx->builder_cache) caf::anon_send_exit(ctx->builder_cache, caf::exit_reason::user_shutdown);
     for (auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
@@ -173,6 +175,17 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   int64_t ttl_ms = int64_t{options.config.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
   ctx->builder_cache = actors::SpawnBuilderCache(
       *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms);
+  for (const auto& [tenant, check] : options.checks) {
+    if (check.command.empty()) continue;
+    if (check.timeout_ms <= 0) {
+      impl->ctx = ctx;
+      return InvalidArgument("check command" + (tenant.empty() ? "" : " of tenant " + tenant) +
+                             ": the timeout must be > 0 ms (was " +
+                             std::to_string(check.timeout_ms) + ")");
+    }
+    ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
+  }
+  if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
   impl->ctx = ctx;
   // One request host per scheduler thread, so calls run in parallel on every one.
   for (size_t i = 0; i < threads; ++i) impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <future>
 #include <memory>
 #include <string>
 
+#include "actors/check_runner.h"
 #include "base/status.h"
 #include "config/engine_config.h"
 #include "config/load_config.h"
@@ -28,6 +30,10 @@ struct EngineOptions {
   std::string registry_dir;  // bundled schemas ("" = config, else the installed default)
   std::string database;      // SQLite file for overrides and caches ("" = config; ":memory:" ok)
   int call_timeout_ms = 0;   // per provider call incl. retries; 0 = 10 x the provider timeout
+  // Semantic checks outside C++ (actors/check_runner.h), by the request's tenant; the entry ""
+  // applies to requests whose tenant has none (`--check` of run and batch). Never taken from a
+  // request: the server sets them from its config.
+  std::map<std::string, actors::CheckCommand> checks;
 };
 
 using ResultCallback = std::function<void(pipeline::StructureResult)>;

@@ -141,6 +141,11 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->lane = LaneOf(c.request);
   run->spec = pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   run->spec.semantic_check = std::move(c.check);
+  run->check = CheckFor(*self->state.ctx, c.request.tenant);
+  if (run->check) {
+    run->spec.external_check = true;
+    run->check_runner = self->state.ctx->check_runner;
+  }
   c.request.schema.reset();
   c.request.metadata = Json();
   run->pool = c.target.provider->pool;
@@ -279,6 +284,7 @@ caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
         Guarded(self, id, [&] { Start(self, id, c); });
       },
       [self](PoolReply& reply) { OnPoolReply(self, self->state.waits, reply); },
+      [self](CheckDone& done) { OnCheckDone(self, self->state.waits, done); },
       [self](flush_atom) { RunCallbacks(self->state.finished); },
   };
 }
