@@ -13,6 +13,7 @@
 #include "actors/request_actor.h"
 #include "actors/shared_store.h"
 #include "config/shared_store.h"
+#include "pipeline/validator/validator.h"
 #include "providers/curl_transport.h"
 #include "providers/endpoint.h"
 
@@ -24,7 +25,8 @@ std::string DefaultProfile(const std::string& kind) {
   if (kind == "anthropic") return "anthropic-strict";
   if (kind == "gemini") return "gemini";
   if (kind == "ollama") return "ollama";
-  if (kind == "openai-compatible") return "vllm";
+  if (kind == "openai-compatible" || kind == "vllm") return "vllm";
+  if (kind == "llamacpp" || kind == "llamafile") return "llamacpp";
   return "openai-strict";  // openai, openrouter (require_parameters keeps strict endpoints)
 }
 
@@ -106,6 +108,8 @@ struct Engine::Impl {
 
   ~Impl() {
     if (!system) return;
+    // Checks still running are killed; their answers reach the hosts while they still exist.
+    if (ctx && ctx->check_runner) ctx->check_runner->Stop();
     for (auto& [name, p] : ctx->providers) caf::anon_send_exit(p.pool, caf::exit_reason::user_shutdown);
     if (ctx->builder_cache) caf::anon_send_exit(ctx->builder_cache, caf::exit_reason::user_shutdown);
     for (auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
@@ -164,7 +168,18 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
 
   std::string database = !options.database.empty() ? options.database : options.config.stores.database;
   if (database.empty()) database = ":memory:";
-  auto registry = registry::SchemaRegistry::Open(BundledDir(options), database);
+  registry::RegistryOptions registry_options;
+  // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
+  // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
+  registry_options.check_schema = [](const Json& schema) -> Status {
+    pipeline::ValidatorOptions strict;
+    strict.strict = true;
+    auto compiled = pipeline::CompileSchema(schema, strict);
+    if (!compiled.ok()) return InvalidArgument("schema: " + compiled.status().message());
+    return Status::Ok();
+  };
+  auto registry =
+      registry::SchemaRegistry::Open(BundledDir(options), database, std::move(registry_options));
   if (!registry.ok()) {
     impl->ctx = ctx;
     return registry.status();
@@ -179,6 +194,17 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   ctx->builder_cache = actors::SpawnBuilderCache(
       *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
       shared.client);
+  for (const auto& [tenant, check] : options.checks) {
+    if (check.command.empty()) continue;
+    if (check.timeout_ms <= 0) {
+      impl->ctx = ctx;
+      return InvalidArgument("check command" + (tenant.empty() ? "" : " of tenant " + tenant) +
+                             ": the timeout must be > 0 ms (was " +
+                             std::to_string(check.timeout_ms) + ")");
+    }
+    ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
+  }
+  if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
   impl->ctx = ctx;
   // One request host per scheduler thread, so calls run in parallel on every one.
   for (size_t i = 0; i < threads; ++i) impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));

@@ -2,6 +2,8 @@
 include(GNUInstallDirs)
 add_library(structure_engine STATIC
   ${CMAKE_CURRENT_LIST_DIR}/builder_cache_actor.cc
+  ${CMAKE_CURRENT_LIST_DIR}/check_process.cc
+  ${CMAKE_CURRENT_LIST_DIR}/check_runner.cc
   ${CMAKE_CURRENT_LIST_DIR}/engine.cc
   ${CMAKE_CURRENT_LIST_DIR}/engine_context.cc
   ${CMAKE_CURRENT_LIST_DIR}/loop_driver.cc

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <future>
 #include <memory>
 #include <string>
 
+#include "actors/check_runner.h"
 #include "base/status.h"
 #include "config/engine_config.h"
 #include "config/load_config.h"
@@ -32,6 +34,10 @@ struct EngineOptions {
   // Where the engine reports state changes of its own (the shared store lost, back); one line
   // each, no newline. Default: "structure: ..." on stderr.
   std::function<void(const std::string&)> log;
+  // Semantic checks outside C++ (actors/check_runner.h), by the request's tenant; the entry ""
+  // applies to requests whose tenant has none (`--check` of run and batch). Never taken from a
+  // request: the server sets them from its config.
+  std::map<std::string, actors::CheckCommand> checks;
 };
 
 using ResultCallback = std::function<void(pipeline::StructureResult)>;

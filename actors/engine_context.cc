@@ -5,6 +5,12 @@
 
 namespace structure::actors {
 
+std::shared_ptr<const CheckCommand> CheckFor(const EngineContext& ctx, const std::string& tenant) {
+  auto it = ctx.checks.find(tenant);
+  if (it == ctx.checks.end()) it = ctx.checks.find("");
+  return it == ctx.checks.end() ? nullptr : it->second;
+}
+
 void ResolveModelProfiles(ProviderHandle& h) {
   h.model_profiles.clear();
   for (const auto& [model, overrides] : h.config.model_profiles) {

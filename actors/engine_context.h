@@ -9,6 +9,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/check_runner.h"
 #include "actors/plan_cache.h"
 #include "actors/provider_pool.h"
 #include "config/engine_config.h"
@@ -40,7 +41,13 @@ struct EngineContext {
   caf::actor builder_cache;
   std::chrono::milliseconds call_timeout{0};
   std::shared_ptr<PlanCache> plans = std::make_shared<PlanCache>();
+  // External semantic checks: by tenant ("" = the default), run on `check_runner`'s thread.
+  std::map<std::string, std::shared_ptr<const CheckCommand>> checks;
+  std::shared_ptr<CheckRunner> check_runner;  // set iff `checks` is not empty
 };
+
+// The check command for a request of `tenant`, or null.
+std::shared_ptr<const CheckCommand> CheckFor(const EngineContext& ctx, const std::string& tenant);
 
 // The provider, model and profile a model reference resolves to.
 struct Target {

@@ -8,6 +8,7 @@
 #include "actors/loop_driver.h"
 #include "actors/plan_cache.h"
 #include "config/settings.h"
+#include "pipeline/array_answer.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
 
@@ -157,6 +158,11 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->spec = pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, run->spec);
   run->spec.semantic_check = std::move(c.check);
+  run->check = CheckFor(*self->state.ctx, c.request.tenant);
+  if (run->check) {
+    run->spec.external_check = true;
+    run->check_runner = self->state.ctx->check_runner;
+  }
   c.request.schema.reset();
   c.request.metadata = Json();
   run->pool = c.target.provider->pool;
@@ -189,7 +195,9 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   std::string key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
                     std::to_string(found->updated_at_ms);
   RunContent(self, id, c, PlanFor(self, c, key, [&] {
-               auto resolved = pipeline::ResolveSchema(std::move(found->schema), found->origin,
+               Json schema = std::move(found->schema);
+               if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
+               auto resolved = pipeline::ResolveSchema(std::move(schema), found->origin,
                                                        std::move(found->manual), found->version);
                if (resolved.ok()) resolved->name = found->name;
                return resolved;
@@ -208,6 +216,7 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       // Cached like inline schemas: the builder cache returns the same schema for the same
       // description.
       Json schema = std::move(d.schema);
+      if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
       return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
                           return pipeline::ResolveSchema(std::move(schema), "inferred");
                         }));
@@ -296,6 +305,7 @@ caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
         Guarded(self, id, [&] { Start(self, id, c); });
       },
       [self](PoolReply& reply) { OnPoolReply(self, self->state.waits, reply); },
+      [self](CheckDone& done) { OnCheckDone(self, self->state.waits, done); },
       [self](flush_atom) { RunCallbacks(self->state.finished); },
   };
 }

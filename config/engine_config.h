@@ -39,7 +39,7 @@ struct BatchSettings {
 
 struct ProviderConfig {
   std::string name;         // the table name: [providers.<name>]
-  std::string kind;         // openai | anthropic | gemini | ollama | openai-compatible | openrouter
+  std::string kind;         // one of config::ProviderKinds(): openai, anthropic, vllm, ...
   std::string base_url;     // empty = the provider's default
   std::string api_key_env;  // name of the environment variable holding the key (never the key)
   std::string model;        // default model for this provider

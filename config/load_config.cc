@@ -13,8 +13,6 @@ namespace structure::config {
 
 namespace {
 
-constexpr const char* kKinds[] = {"openai",     "anthropic",         "gemini",
-                                  "ollama",     "openai-compatible", "openrouter"};
 
 // Reads one TOML table into config structs, remembering the first problem with its key path.
 class Reader {
@@ -282,9 +280,9 @@ class Reader {
     String(t, "profile", path, p.profile);
     if (p.kind.empty() && status_.ok()) Fail(path + ".kind", "is required", &t);
     if (!p.kind.empty() && !IsKnownProviderKind(p.kind)) {
-      Fail(path + ".kind",
-           "unknown provider kind '" + p.kind +
-               "' (known: openai, anthropic, gemini, ollama, openai-compatible, openrouter)",
+      std::string known;
+      for (std::string_view k : ProviderKinds()) known += (known.empty() ? "" : ", ") + std::string(k);
+      Fail(path + ".kind", "unknown provider kind '" + p.kind + "' (known: " + known + ")",
            t.get("kind"));
     }
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
@@ -402,8 +400,15 @@ class Reader {
 
 }  // namespace
 
+const std::vector<std::string_view>& ProviderKinds() {
+  static const std::vector<std::string_view> kKinds = {
+      "openai", "anthropic", "gemini",   "ollama",   "openai-compatible",
+      "openrouter", "vllm",  "llamacpp", "llamafile"};
+  return kKinds;
+}
+
 bool IsKnownProviderKind(std::string_view kind) {
-  for (const char* k : kKinds) {
+  for (std::string_view k : ProviderKinds()) {
     if (kind == k) return true;
   }
   return false;

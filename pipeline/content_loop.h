@@ -22,7 +22,9 @@
 namespace structure::pipeline {
 
 // Caller-supplied semantic check: runs after schema validation; returns violations as lines
-// ("/reports/2: report r9 belongs to another group"), empty when the answer is accepted.
+// ("/reports/2: report r9 belongs to another group"), empty when the answer is accepted. It runs
+// inside OnReply, on the caller's thread, so it must be quick; a slow or external check is a
+// LoopSpec::external_check instead.
 using SemanticCheck = std::function<std::vector<std::string>(const Json& data)>;
 
 // What the schema stage decides for one schema, provider profile and set of options: fixed,
@@ -80,6 +82,20 @@ struct LoopSpec {
   // Where the user raises the cap, named when thinking used all of it, e.g.
   // "providers.openai.models.\"o3\".max_output_tokens".
   std::string cap_setting = "max_output_tokens";
+  // An out-of-process check (a command): a schema-valid answer makes OnReply return RunCheck,
+  // and the driver answers with OnCheck once the check is done.
+  bool external_check = false;
+};
+
+// The reply being judged while an external check runs on one of its answers.
+struct PendingReply {
+  providers::ProviderReply reply;
+  std::vector<size_t> finals;       // final-tool mode: its calls of the final tool, in order
+  size_t next = 0;                  // the final call being judged
+  std::vector<std::string> results;  // per tool call: the result text sent back if re-asked
+  std::vector<bool> rejected;        // per tool call: results[i] is an error
+  int answer_call = -1;             // schema mode: the tool call holding the answer, or -1
+  Json data;                        // the answer under check
 };
 
 // Mutable per-request state, owned by the actor.
@@ -90,6 +106,7 @@ struct LoopState {
   providers::Usage usage;
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
   std::vector<std::string> last_errors;
+  std::optional<PendingReply> pending;  // set while a reply is being judged
 };
 
 struct SendCall {
@@ -98,23 +115,33 @@ struct SendCall {
 struct Finish {
   StructureResult result;
 };
-using Step = std::variant<SendCall, Finish>;
+// Run the external check on `data` (a schema-valid answer) and call OnCheck with its lines.
+struct RunCheck {
+  Json data;
+};
+using Step = std::variant<SendCall, Finish, RunCheck>;
 
 // The first call.
 Step Start(const LoopSpec& spec, LoopState& state);
 
 // Decides the next step after a provider reply (or the pool's final error for the call).
+//
+// Final-tool mode (seed 001): the reply's calls of the final tool are judged in order; the first
+// one that passes validation and the checks ends the run (later calls are not run), so a
+// rejected call followed by a valid one takes the valid one, and a valid call beats a need call
+// in the same reply. When every final call is rejected, each goes back as a tool error (other
+// calls as "not run") — or the reply's need call, if any, ends the run as need-more-input. An
+// answer in prose gets up to max_nudges nudges, which do not count as iterations.
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<providers::ProviderReply>& reply);
 
 // Ends the loop with an error that is no reply of the provider (a provider batch that expired,
 // was cancelled or failed): the result keeps the iterations and usage so far.
 Finish FailLoop(const LoopSpec& spec, const LoopState& state, std::string code, std::string message);
+// The external check's verdict on RunCheck::data: its violation lines (empty = accepted), or
+// why it could not judge (the call ends `error` with code "check_failed").
+Step OnCheck(const LoopSpec& spec, LoopState& state, const Result<std::vector<std::string>>& lines);
 
 // The stable error code for a transport/provider Status ("provider_unavailable", ...).
 std::string ErrorCodeFor(const Status& status);
-
-// Parses the complete elements of a possibly truncated JSON array text ("[{..},{..},{.." ->
-// the first two). kInvalidArgument when no array starts in the text.
-Result<Json> RecoverArrayPrefix(std::string_view text);
 
 }  // namespace structure::pipeline

@@ -1,5 +1,7 @@
 #include "pipeline/request.h"
 
+#include "pipeline/array_answer.h"
+
 namespace structure::pipeline {
 
 namespace {
@@ -50,6 +52,7 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   if (!body.is_object()) return InvalidArgument("the request must be a JSON object");
   static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
                                  "maxLoops", "tenant", "project", "model", "tokenBudget",
+                                 "confidenceThreshold", "requireProviderStrictOutput",
                                  "priority", "finalTool", "arrayMode", "metadata", "id"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
@@ -122,6 +125,18 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
     }
     r.settings.token_budget = v->as_int();
   }
+  if (const Json* v = body.find("confidenceThreshold")) {
+    if (!v->is_number() || !(v->as_double() >= 0 && v->as_double() <= 1)) {
+      return Field("confidenceThreshold", "must be a number 0..1 (was " + ToJson(*v) + ")");
+    }
+    r.settings.confidence_threshold = v->as_double();
+  }
+  if (const Json* v = body.find("requireProviderStrictOutput")) {
+    if (!v->is_bool()) {
+      return Field("requireProviderStrictOutput", "must be true or false (was " + ToJson(*v) + ")");
+    }
+    r.settings.require_provider_strict_output = v->as_bool();
+  }
   auto str = [&](const char* key, std::string& out) -> Status {
     const Json* v = body.find(key);
     if (v == nullptr) return Status::Ok();
@@ -148,11 +163,9 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       *out = v->as_bool();
     }
   }
-  if (r.array_mode && r.mode == SchemaMode::kJson) {
-    const Json* type = r.schema->find("type");
-    if (type == nullptr || !type->is_string() || type->as_string() != "array" || !r.schema->contains("items")) {
-      return Field("arrayMode", "needs a schema of the form {\"type\": \"array\", \"items\": ...}");
-    }
+  if (r.array_mode && r.mode == SchemaMode::kJson && !IsArraySchema(*r.schema)) {
+    // An item schema: array mode wraps it into {"type": "array", "items": ...}.
+    r.schema = std::make_shared<const Json>(ArrayModeSchema(*r.schema));
   }
   if (const Json* m = body.find("metadata")) r.metadata = *m;
   return r;

@@ -16,14 +16,14 @@ Result<ProviderKind> ParseProviderKind(std::string_view name) {
   if (name == "anthropic") return ProviderKind::kAnthropic;
   if (name == "gemini" || name == "google") return ProviderKind::kGemini;
   if (name == "ollama") return ProviderKind::kOllama;
-  if (name == "openai-compat" || name == "vllm" || name == "llamacpp" || name == "llama.cpp" ||
-      name == "llamafile") {
-    return ProviderKind::kOpenAiCompat;
-  }
+  if (name == "openai-compatible" || name == "openai-compat") return ProviderKind::kOpenAiCompat;
   if (name == "openrouter") return ProviderKind::kOpenRouter;
+  if (name == "vllm") return ProviderKind::kVllm;
+  if (name == "llamacpp" || name == "llama.cpp") return ProviderKind::kLlamaCpp;
+  if (name == "llamafile") return ProviderKind::kLlamafile;
   return InvalidArgument("unknown provider '" + std::string(name) +
-                         "' (expected openai, anthropic, gemini, ollama, openai-compat, "
-                         "openrouter)");
+                         "' (expected openai, anthropic, gemini, ollama, openai-compatible, "
+                         "openrouter, vllm, llamacpp, llamafile)");
 }
 
 std::string_view ProviderKindName(ProviderKind kind) {
@@ -32,8 +32,11 @@ std::string_view ProviderKindName(ProviderKind kind) {
     case ProviderKind::kAnthropic: return "anthropic";
     case ProviderKind::kGemini: return "gemini";
     case ProviderKind::kOllama: return "ollama";
-    case ProviderKind::kOpenAiCompat: return "openai-compat";
+    case ProviderKind::kOpenAiCompat: return "openai-compatible";
     case ProviderKind::kOpenRouter: return "openrouter";
+    case ProviderKind::kVllm: return "vllm";
+    case ProviderKind::kLlamaCpp: return "llamacpp";
+    case ProviderKind::kLlamafile: return "llamafile";
   }
   return "unknown";
 }
@@ -80,7 +83,12 @@ Result<Endpoint> EndpointFromEnv(ProviderKind kind, std::string_view base_url_ov
       break;
     }
     case ProviderKind::kOpenAiCompat:
+    case ProviderKind::kVllm:  // `vllm serve` listens on 8000
       e.base_url = "http://127.0.0.1:8000";
+      break;
+    case ProviderKind::kLlamaCpp:  // `llama-server` and llamafile listen on 8080
+    case ProviderKind::kLlamafile:
+      e.base_url = "http://127.0.0.1:8080";
       break;
   }
   if (!key_var.empty()) e.api_key = env(key_var.c_str());

@@ -15,8 +15,11 @@ enum class ProviderKind {
   kAnthropic,     // Anthropic messages
   kGemini,        // Gemini generateContent
   kOllama,        // Ollama /api/chat
-  kOpenAiCompat,  // vLLM, llama.cpp server, llamafile (OpenAI-compatible chat completions)
+  kOpenAiCompat,  // any OpenAI-compatible server: response_format json_schema, max_tokens
   kOpenRouter,    // OpenRouter (OpenAI-style, require_parameters)
+  kVllm,          // vLLM: OpenAI-compatible, response_format json_schema
+  kLlamaCpp,      // llama.cpp server: OpenAI-compatible, the schema in a top-level json_schema
+  kLlamafile,     // llamafile: OpenAI-compatible, response_format json_object with the schema
 };
 
 struct Endpoint {
@@ -31,8 +34,9 @@ struct Endpoint {
   int64_t timeout_ms = 120'000;  // per attempt
 };
 
-// "openai", "anthropic", "gemini" (or "google"), "ollama", "openai-compat" (or "vllm",
-// "llamacpp", "llamafile"), "openrouter". kInvalidArgument for anything else.
+// "openai", "anthropic", "gemini" (or "google"), "ollama", "openai-compatible" (or
+// "openai-compat"), "openrouter", "vllm", "llamacpp" (or "llama.cpp"), "llamafile".
+// kInvalidArgument for anything else.
 Result<ProviderKind> ParseProviderKind(std::string_view name);
 std::string_view ProviderKindName(ProviderKind kind);
 

@@ -96,12 +96,24 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
     tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description,
                                  dialect.strict && call.strict));
   } else if (call.schema->is_object()) {
-    Json js = Json::MakeObject();
-    js.set("name", call.schema_name);
-    if (dialect.strict && call.strict) js.set("strict", true);
-    js.set("schema", Json());  // the shared schema text is spliced in
-    body.set("response_format",
-             Json(Json::Object{{"type", "json_schema"}, {"json_schema", std::move(js)}}));
+    switch (dialect.schema_field) {
+      case SchemaField::kResponseFormat: {
+        Json js = Json::MakeObject();
+        js.set("name", call.schema_name);
+        if (dialect.strict && call.strict) js.set("strict", true);
+        js.set("schema", Json());  // the shared schema text is spliced in
+        body.set("response_format",
+                 Json(Json::Object{{"type", "json_schema"}, {"json_schema", std::move(js)}}));
+        break;
+      }
+      case SchemaField::kJsonObjectSchema:
+        body.set("response_format",
+                 Json(Json::Object{{"type", "json_object"}, {"schema", Json()}}));
+        break;
+      case SchemaField::kTopLevelJsonSchema:
+        body.set("json_schema", Json());
+        break;
+    }
   } else {
     body.set("response_format", Json(Json::Object{{"type", "json_object"}}));
   }
@@ -129,8 +141,18 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
   splices.AddToolSchemas(body.find("tools"), {"function", "parameters"}, call);
-  if (!call.final_tool) {
-    splices.Add(MemberAt(body, {"response_format", "json_schema", "schema"}), call.schema);
+  if (!call.final_tool && call.schema->is_object()) {
+    switch (dialect.schema_field) {
+      case SchemaField::kResponseFormat:
+        splices.Add(MemberAt(body, {"response_format", "json_schema", "schema"}), call.schema);
+        break;
+      case SchemaField::kJsonObjectSchema:
+        splices.Add(MemberAt(body, {"response_format", "schema"}), call.schema);
+        break;
+      case SchemaField::kTopLevelJsonSchema:
+        splices.Add(MemberAt(body, {"json_schema"}), call.schema);
+        break;
+    }
   }
   return JsonPost(endpoint, "/v1/chat/completions", BearerAuth(endpoint), body, splices.list());
 }

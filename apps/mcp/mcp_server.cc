@@ -31,7 +31,11 @@ constexpr const char* kTools = R"JSON([
         },
         "schemaMode": {"type": "string", "enum": ["json", "named", "text"], "default": "json",
                        "description": "Disambiguate when 'schema' is a string. Ignored when 'schema' is an object (always 'json')."},
-        "maxLoops": {"type": "integer", "default": 3, "minimum": 1, "maximum": 10}
+        "maxLoops": {"type": "integer", "default": 3, "minimum": 1, "maximum": 10},
+        "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
+                                "description": "schemaMode=text: below this builder confidence the result is need-more-input. Default from the server's settings (0.8)."},
+        "requireProviderStrictOutput": {"type": "boolean",
+                                        "description": "false: ask the provider in plain JSON mode and validate locally only. Default from the server's settings (true)."}
       },
       "required": ["prompt", "schema"]
     },
@@ -228,8 +232,10 @@ void McpServer::HandleMessage(std::string_view text) {
 void McpServer::CallStructure(const Json& id, const Json& arguments) {
   Json body = Json::MakeObject();
   for (const auto& [key, value] : arguments.as_object()) {
-    if (key != "prompt" && key != "schema" && key != "schemaMode" && key != "maxLoops") {
-      return Reply(id, ToolError(key + ": unknown parameter (expected prompt, schema, schemaMode, maxLoops)"));
+    if (key != "prompt" && key != "schema" && key != "schemaMode" && key != "maxLoops" &&
+        key != "confidenceThreshold" && key != "requireProviderStrictOutput") {
+      return Reply(id, ToolError(key + ": unknown parameter (expected prompt, schema, schemaMode, "
+                                       "maxLoops, confidenceThreshold, requireProviderStrictOutput)"));
     }
     body.set(key, value);
   }

@@ -48,6 +48,10 @@ inline Result<EngineOptions> EngineOptionsWithServerTable(const std::vector<std:
     if (!parsed.ok()) return parsed.status();
     *server = std::move(*parsed);
   }
+  // A tenant's check command comes from the server's config only (never from a request).
+  for (const auto& [tenant, check] : server->checks) {
+    options->checks[tenant] = actors::CheckCommand{check.command, check.timeout_ms};
+  }
   return options;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,13 @@ struct ServerLimits {
   size_t max_requests_per_connection = 1000;  // then Connection: close
 };
 
+// A tenant's semantic check command (actors::CheckCommand): [server.tenants.<id>] check = "CMD",
+// check_timeout_ms = N. Only the server's config sets it, never a request.
+struct TenantCheck {
+  std::string command;
+  int timeout_ms = 10000;
+};
+
 struct ServerConfig {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;
@@ -45,6 +53,7 @@ struct ServerConfig {
   int stop_grace_ms = 30000;   // SIGTERM: how long in-flight calls may still finish
   ServerLimits limits;
   std::vector<ApiKey> keys;
+  std::map<std::string, TenantCheck> checks;  // by tenant id
 };
 
 // Parses the [server] table of a TOML document; other top-level tables are ignored. A document

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "apps/http/http_message.h"
@@ -91,6 +92,8 @@ struct Answer {
   std::string text;  // content, refusal text, or error message
   std::string tool_name;
   std::string tool_arguments;         // JSON text; a fault may make it malformed
+  // kToolCall: further calls in the same reply, in order (name, arguments JSON text).
+  std::vector<std::pair<std::string, std::string>> more_tool_calls;
   bool truncated = false;             // finish_reason length / max_tokens / MAX_TOKENS
   int64_t thinking_tokens = 0;        // spent thinking (counted in the output tokens)
   int status = 0;                     // kHttpError

@@ -366,6 +366,15 @@ class AnthropicDialect final : public Dialect {
         block.set("name", a.tool_name);
         block.set("input", std::move(*input));
         content.push_back(std::move(block));
+        for (size_t i = 0; i < a.more_tool_calls.size(); ++i) {
+          auto more_input = ParseJson(a.more_tool_calls[i].second);
+          Json more = Json::MakeObject();
+          more.set("type", "tool_use");
+          more.set("id", MakeId("toolu_", id_seed + 10 + i));
+          more.set("name", a.more_tool_calls[i].first);
+          more.set("input", more_input.ok() ? std::move(*more_input) : Json::MakeObject());
+          content.push_back(std::move(more));
+        }
         if (!a.truncated) stop = "tool_use";
       } else {
         // The API only ever returns parsed tool input; broken arguments surface as text.

@@ -312,10 +312,20 @@ class GeminiDialect final : public Dialect {
         if (req.signatures) part.set("thoughtSignature", Signature(text));
         part.set("text", std::move(text));
       }
+      Json parts = ArrayOf(std::move(part));
+      for (const auto& [name, more_args] : a.more_tool_calls) {
+        auto parsed = ParseJson(more_args);
+        Json more = Json::MakeObject();
+        more.set("name", name);
+        more.set("args", parsed.ok() ? std::move(*parsed) : Json::MakeObject());
+        Json more_part = Json::MakeObject();
+        more_part.set("functionCall", std::move(more));
+        parts.push_back(std::move(more_part));
+      }
       Json content = Json::MakeObject();
       // Thinking that used the whole cap leaves a candidate without parts.
       bool nothing = a.kind != Answer::Kind::kToolCall && a.text.empty() && a.thinking_tokens > 0;
-      if (!nothing) content.set("parts", ArrayOf(std::move(part)));
+      if (!nothing) content.set("parts", std::move(parts));
       content.set("role", "model");
       candidate.set("content", std::move(content));
       candidate.set("finishReason", finish);

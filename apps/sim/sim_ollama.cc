@@ -127,7 +127,17 @@ class OllamaDialect final : public Dialect {
       fn.set("arguments", std::move(*args));
       Json call = Json::MakeObject();
       call.set("function", std::move(fn));
-      message.set("tool_calls", ArrayOf(std::move(call)));
+      Json calls = ArrayOf(std::move(call));
+      for (const auto& [name, more_args] : a.more_tool_calls) {
+        auto parsed = ParseJson(more_args);
+        Json more_fn = Json::MakeObject();
+        more_fn.set("name", name);
+        more_fn.set("arguments", parsed.ok() ? std::move(*parsed) : Json::MakeObject());
+        Json more = Json::MakeObject();
+        more.set("function", std::move(more_fn));
+        calls.push_back(std::move(more));
+      }
+      message.set("tool_calls", std::move(calls));
     } else {
       // Ollama has no refusal signal: a declining model simply says so in the content.
       message.set("content", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);

@@ -124,9 +124,25 @@ Status ParseMessages(const Json& body, ChatRequest& out) {
   return Status::Ok();
 }
 
+// llama-server's own field: the schema next to the messages, instead of response_format.
+Status ParseTopLevelJsonSchema(const Json& body, ChatRequest& out) {
+  const Json* js = body.find("json_schema");
+  if (!js || js->is_null()) return Status::Ok();
+  const Json* rf = body.find("response_format");
+  if (rf && !rf->is_null()) {
+    return InvalidArgument("Either \"json_schema\" or \"grammar\" can be specified, but not both");
+  }
+  if (!js->is_object() && !js->is_bool()) {
+    return InvalidArgument("Invalid type for 'json_schema': expected a JSON Schema.");
+  }
+  out.mode = OutputMode::kJsonSchema;
+  out.schema = *js;
+  return Status::Ok();
+}
+
 Status ParseResponseFormat(const Json& body, ChatRequest& out) {
   const Json* rf = body.find("response_format");
-  if (!rf || rf->is_null()) return Status::Ok();
+  if (!rf || rf->is_null()) return ParseTopLevelJsonSchema(body, out);
   const Json* type = rf->find("type");
   if (!type || !type->is_string()) {
     return InvalidArgument("Missing required parameter: 'response_format.type'.");
@@ -134,6 +150,12 @@ Status ParseResponseFormat(const Json& body, ChatRequest& out) {
   const std::string& t = type->as_string();
   if (t == "text") return Status::Ok();
   if (t == "json_object") {
+    // llama.cpp-based servers (llamafile) take the schema inside json_object.
+    if (const Json* schema = rf->find("schema"); schema && schema->is_object()) {
+      out.mode = OutputMode::kJsonSchema;
+      out.schema = *schema;
+      return Status::Ok();
+    }
     if (!ContainsJsonWord(out)) {
       return InvalidArgument(
           "'messages' must contain the word 'json' in some form, to use "
@@ -319,7 +341,18 @@ class OpenAiDialect final : public Dialect {
       fn.set("name", a.tool_name);
       fn.set("arguments", a.tool_arguments);
       call.set("function", std::move(fn));
-      message.set("tool_calls", ArrayOf(std::move(call)));
+      Json calls = ArrayOf(std::move(call));
+      for (size_t i = 0; i < a.more_tool_calls.size(); ++i) {
+        Json more_fn = Json::MakeObject();
+        more_fn.set("name", a.more_tool_calls[i].first);
+        more_fn.set("arguments", a.more_tool_calls[i].second);
+        Json more = Json::MakeObject();
+        more.set("id", MakeId("call_", id_seed + 10 + i));
+        more.set("type", "function");
+        more.set("function", std::move(more_fn));
+        calls.push_back(std::move(more));
+      }
+      message.set("tool_calls", std::move(calls));
       // A call forced by name finishes with "stop", as the real API does.
       if (!a.truncated) finish = req.forced_tool.empty() ? "tool_calls" : "stop";
     } else if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) {

@@ -13,6 +13,7 @@
 
 #include "apps/batch/batch_runner.h"
 #include "apps/structure/command.h"
+#include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
 #include "apps/structure/provider_batch_command.h"
 
@@ -127,6 +128,7 @@ int RunBatch(const std::vector<std::string>& raw) {
   };
   AddEngineFlags(spec);
   AddProviderBatchFlags(spec);
+  AddCheckFlags(spec);
   int exit_code = 0;
   auto args = ParseOrHelp(
       "batch", TranslateShortFlags(raw), spec,
@@ -177,6 +179,8 @@ int RunBatch(const std::vector<std::string>& raw) {
   auto defaults = DefaultsFromArgs(*args);
   if (!defaults.ok()) return Fail(defaults.status().message());
   options.defaults = std::move(*defaults);
+  EngineOptions checks;  // --check is checked before any file is touched
+  if (Status st = ApplyCheckFlags(*args, checks); !st.ok()) return Fail(st.message());
 
   std::FILE* in = stdin;
   if (in_path != "-") {
@@ -212,6 +216,7 @@ int RunBatch(const std::vector<std::string>& raw) {
 
   auto engine_options = EngineOptionsFromArgs(*args);
   if (!engine_options.ok()) return Fail(engine_options.status().message());
+  engine_options->checks = std::move(checks.checks);
   // Engine threads start with SIGINT blocked, so the signal reaches this thread and wakes a
   // blocking read of stdin.
   sigset_t sigint;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "apps/structure/command.h"
+#include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
 
 namespace structure::apps {
@@ -38,6 +39,7 @@ int RunRun(const std::vector<std::string>& argv) {
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
   };
   AddEngineFlags(spec);
+  AddCheckFlags(spec);
   int exit_code = 0;
   auto args = ParseOrHelp(
       "run", argv, spec,
@@ -92,6 +94,7 @@ int RunRun(const std::vector<std::string>& argv) {
 
   auto options = EngineOptionsFromArgs(*args);
   if (!options.ok()) return Fail(options.status().message());
+  if (Status st = ApplyCheckFlags(*args, *options); !st.ok()) return Fail(st.message());
   auto engine = Engine::Create(std::move(*options));
   if (!engine.ok()) return Fail(engine.status().message());
   pipeline::StructureResult result = (*engine)->Run(std::move(*request));

@@ -12,7 +12,7 @@ namespace structure::apps {
 namespace {
 
 const std::vector<FlagSpec> kSpec = {
-    {"provider", true, "PROFILE: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, json"},
+    {"provider", true, "PROFILE: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json"},
     {"override", true, "JSON: profile overrides, e.g. '{\"max_depth\":5}'"},
 };
 

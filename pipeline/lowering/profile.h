@@ -72,7 +72,7 @@ struct Profile {
 const std::vector<std::string>& BuiltinProfileNames();
 
 // A built-in profile by name: "openai-strict", "anthropic-strict", "gemini", "gemini-legacy",
-// "ollama", "vllm", "json". kNotFound for any other name.
+// "ollama", "vllm", "llamacpp", "json". kNotFound for any other name.
 Result<Profile> FindProfile(std::string_view name);
 
 // Applies per-model overrides (a JSON object, e.g. a TOML table converted to JSON) whose keys are

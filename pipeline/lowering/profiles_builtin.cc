@@ -74,6 +74,19 @@ const std::pair<const char*, const char*> kBuiltins[] = {
       "type_arrays": true, "pattern_excludes_length": true, "need": "root-anyof",
       "schema_in_prompt": true
     })"},
+    // llama.cpp's json-schema-to-grammar (llama-server, and llamafile which embeds it): local
+    // $refs with recursion, anchored patterns, length and item bounds, integer ranges only.
+    {"llamacpp", R"({
+      "keywords": ["type", "properties", "required", "additionalProperties", "items",
+                   "prefixItems", "anyOf", "enum", "const", "$ref", "$defs",
+                   "description", "title", "pattern", "format", "minLength", "maxLength",
+                   "minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum",
+                   "exclusiveMaximum"],
+      "formats": ["date", "time", "date-time", "uuid"],
+      "additional_properties_schema": true, "refs": true, "recursion": true,
+      "type_arrays": true, "pattern_anchored": true, "numeric_bounds_integer_only": true,
+      "need": "root-anyof"
+    })"},
     {"json", R"({"enforces": false, "need": "prompt-only"})"},
 };
 
@@ -98,7 +111,7 @@ Result<Profile> FindProfile(std::string_view name) {
     return ApplyProfileOverrides(std::move(base), *data);
   }
   return NotFound("unknown provider profile '" + std::string(name) +
-                  "' (known: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, json)");
+                  "' (known: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json)");
 }
 
 }  // namespace structure::pipeline

@@ -8,9 +8,11 @@
 
 #include <atomic>
 #include <future>
+#include <map>
 #include <mutex>
 #include <vector>
 
+#include "providers/endpoint.h"
 #include "registry/schema_registry.h"
 #include "tests/actors/sim_process.h"
 #include "tests/support/engine_fixture.h"
@@ -49,6 +51,15 @@ model = "local-test"
 [providers.openrouter]
 kind = "openrouter"
 model = "router/test"
+[providers.vllm]
+kind = "vllm"
+model = "vllm-test"
+[providers.llamacpp]
+kind = "llamacpp"
+model = "llamacpp-test"
+[providers.llamafile]
+kind = "llamafile"
+model = "llamafile-test"
 [providers.plain]
 kind = "openai"
 model = "plain-test"
@@ -62,6 +73,10 @@ prompt_cache = false
 [aliases]
 "default:fast" = "openai"
 "default:analyze" = "openai"
+
+[tenants.lax.settings]
+requireProviderStrictOutput = false
+confidenceThreshold = 0.5
 )";
 
 constexpr const char* kSchema = testing::kTicketSchemaText;
@@ -160,6 +175,31 @@ TEST_F(EngineTest, BuilderLowConfidenceBecomesNeedMoreInputWithTheQuestion) {
   EXPECT_EQ(r.iterations, 0);
 }
 
+// The request is the last level of the settings cascade: built-in -> file -> tenant -> request.
+TEST_F(EngineTest, RequestSettingsOverrideTheTenantAndTheDefaults) {
+  EXPECT_EQ(RunInline("CASE-OK Mike, priority two").mode, "strict");
+  EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"requireProviderStrictOutput":false)").mode,
+            "fallback");
+  EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"tenant":"lax")").mode, "fallback");
+  StructureResult strict =
+      RunInline("CASE-OK Mike, priority two", R"(,"tenant":"lax","requireProviderStrictOutput":true)");
+  EXPECT_EQ(strict.mode, "strict");
+  EXPECT_EQ(strict.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(strict));
+
+  // The builder is 0.6 sure: below the default 0.8, above the tenant's 0.5 and a request's 0.3.
+  const std::string text = R"({"prompt":"CASE-OK Mike, priority two","schemaText":"MIDCONF a record")";
+  StructureResult unsure = Run(text + "}");
+  ASSERT_EQ(unsure.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(unsure));
+  EXPECT_NE(unsure.need.find("confidence 0.60"), std::string::npos) << unsure.need;
+  StructureResult sure = Run(text + R"(,"confidenceThreshold":0.3})");
+  ASSERT_EQ(sure.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(sure));
+  EXPECT_EQ(ToJson(sure.data), R"({"name":"Mike","priority":2})");
+  // (strict output back on: the scenario answers in OpenAI strict's envelope)
+  const std::string lax = text + R"(,"tenant":"lax","requireProviderStrictOutput":true)";
+  EXPECT_EQ(Run(lax + "}").status, Outcome::kOk);
+  EXPECT_EQ(Run(lax + R"(,"confidenceThreshold":0.9})").status, Outcome::kNeedMoreInput);
+}
+
 TEST_F(EngineTest, BuilderCacheHitCostsOneCallForTwoRuns) {
   int64_t before = RuleHits("builder-good");
   const char* req = R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), cache run"})";
@@ -185,12 +225,22 @@ TEST_F(EngineTest, FiftyConcurrentIdenticalDescriptionsShareOneBuilderCall) {
 
 TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   auto& reg = engine_->schemas();
-  const std::string tenant_schema =
-      R"({"type":"object","properties":{"who":{"type":"string"}},"required":["who"],"additionalProperties":false})";
-  const std::string project_schema =
-      R"({"type":"object","properties":{"what":{"type":"string"}},"required":["what"],"additionalProperties":false})";
+  // Overrides are minor versions of the bundled 1.0, so compatible: each adds an optional field.
+  auto bundled_text = ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/registry/schemas/user-action-record.json");
+  ASSERT_TRUE(bundled_text.ok());
+  Json schema = *ParseJson(*bundled_text);
+  schema.erase("x-version");
+  (*schema.find("properties")).set("source", Json(Json::Object{{"type", "string"}}));
+  const std::string tenant_schema = ToJson(schema);
+  (*schema.find("properties")).set("region", Json(Json::Object{{"type", "string"}}));
+  const std::string project_schema = ToJson(schema);
   ASSERT_TRUE(reg.Put({"acme", ""}, {"user-action-record", "1.1", tenant_schema, "tenant manual"}).ok());
   ASSERT_TRUE(reg.Put({"acme", "billing"}, {"user-action-record", "1.2", project_schema, ""}).ok());
+  // An incompatible one is refused, naming what broke.
+  Status breaking = reg.Put({"acme", "ops"}, {"user-action-record", "1.3",
+                                              R"({"type":"object","properties":{"who":{}}})", ""});
+  EXPECT_NE(breaking.message().find("property \"userId\" removed"), std::string::npos)
+      << breaking.message();
 
   StructureResult bundled = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record"})");
   ASSERT_EQ(bundled.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(bundled));
@@ -199,13 +249,13 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   StructureResult tenant = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme"})");
   ASSERT_EQ(tenant.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(tenant));
   EXPECT_EQ(tenant.schema_origin, "registry:tenant:acme");
-  EXPECT_TRUE(tenant.data.contains("who"));
+  EXPECT_TRUE(tenant.data.contains("userId"));
 
   StructureResult project = Run(
       R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme","project":"billing"})");
   ASSERT_EQ(project.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(project));
   EXPECT_EQ(project.schema_origin.rfind("registry:project:", 0), 0u) << project.schema_origin;
-  EXPECT_TRUE(project.data.contains("what"));
+  EXPECT_TRUE(project.data.contains("userId"));
 
   StructureResult other = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"globex"})");
   EXPECT_EQ(other.schema_origin, "registry:bundled");
@@ -253,7 +303,7 @@ TEST_F(EngineTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   StructureResult r = RunInline("CASE-FINAL-PROSE who did it", R"(,"finalTool":true)");
   ASSERT_EQ(r.status, Outcome::kError) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(r.error_code, "no_final_answer");
-  EXPECT_EQ(r.iterations, 3);
+  EXPECT_EQ(r.iterations, 0) << "answers in prose get nudges, not iterations";
 }
 
 TEST_F(EngineTest, FinalToolRejectedCallIsCorrected) {
@@ -261,6 +311,31 @@ TEST_F(EngineTest, FinalToolRejectedCallIsCorrected) {
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(r.data.find("priority")->as_int(), 3);
   EXPECT_EQ(r.iterations, 2);
+}
+
+TEST_F(EngineTest, FinalToolTakesTheFirstValidCallOfAReply) {
+  StructureResult r = RunInline("CASE-FINAL-TWO who did it", R"(,"finalTool":true)");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":3})");
+  EXPECT_EQ(r.iterations, 1);
+}
+
+TEST_F(EngineTest, FinalToolAValidCallBeatsANeedCallInTheSameReply) {
+  StructureResult r = RunInline("CASE-FINAL-NEED who did it", R"(,"finalTool":true)");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":2})");
+}
+
+TEST_F(EngineTest, FinalToolRejectedCallsAllGoBackAndTheNextReplyIsJudged) {
+  // Two rejected calls in one reply: each gets its tool result (the wire format must accept the
+  // conversation), then the corrected call ends the run.
+  for (const char* model : {"openai", "anthropic", "gemini", "ollama"}) {
+    StructureResult r = RunInline("CASE-FINAL-BAD who did it",
+                                  std::string(R"(,"finalTool":true,"model":")") + model + "\"");
+    ASSERT_EQ(r.status, Outcome::kOk) << model << ": " << ToJson(pipeline::ResultToJson(r));
+    EXPECT_EQ(r.data.find("priority")->as_int(), 4) << model;
+    EXPECT_EQ(r.iterations, 2) << model;
+  }
 }
 
 TEST_F(EngineTest, SemanticCheckRejectionReasks) {
@@ -276,6 +351,74 @@ TEST_F(EngineTest, SemanticCheckRejectionReasks) {
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(r.data.find("name")->as_string(), "Mike");
   EXPECT_EQ(r.iterations, 2);
+}
+
+// An engine whose calls are checked by `checks` (tenant -> command).
+class EngineCheckTest : public EngineTest {
+ protected:
+  void SetUp() override {}
+  void StartWithChecks(std::map<std::string, actors::CheckCommand> checks) {
+    EngineOptions o;
+    o.config = *config::ParseConfig(kConfig, "engine_test.toml");
+    o.checks = std::move(checks);
+    StartEngine(std::move(o));
+  }
+  static std::string CheckMike() {
+    return "sh " + std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/check_mike.sh";
+  }
+};
+
+TEST_F(EngineCheckTest, CheckCommandLinesFeedTheReasonLoopInTheChecksWords) {
+  ASSERT_NO_FATAL_FAILURE(StartWithChecks({{"", {CheckMike(), 60000}}}));
+  int64_t before = RuleHits("check-reason-seen");
+  StructureResult r = RunInline("CASE-SEMANTIC Mike did it");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(r.data.find("name")->as_string(), "Mike");
+  EXPECT_EQ(r.iterations, 2);
+  // The second call matched only because its last user turn was exactly the check's reason.
+  EXPECT_EQ(RuleHits("check-reason-seen"), before + 1);
+  // In final-tool mode the first schema-valid call is the one checked (and accepted here).
+  StructureResult f = RunInline("CASE-FINAL-TWO who did it", R"(,"finalTool":true)");
+  ASSERT_EQ(f.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(f));
+  EXPECT_EQ(ToJson(f.data), R"({"name":"Mike","priority":3})");
+}
+
+TEST_F(EngineCheckTest, AFailingOrHangingCheckEndsTheCallCheckFailed) {
+  ASSERT_NO_FATAL_FAILURE(StartWithChecks({{"", {"echo 'tracker down' >&2; exit 4", 60000}},
+                                           {"slow", {"sleep 30", 300}}}));
+  StructureResult failed = RunInline("CASE-OK Mike, priority two");
+  ASSERT_EQ(failed.status, Outcome::kError) << ToJson(pipeline::ResultToJson(failed));
+  EXPECT_EQ(failed.error_code, "check_failed");
+  EXPECT_EQ(failed.errors.at(0), "check command exited with status 4: tracker down");
+  StructureResult hung = RunInline("CASE-OK Mike, priority two", R"(,"tenant":"slow")");
+  ASSERT_EQ(hung.status, Outcome::kError) << ToJson(pipeline::ResultToJson(hung));
+  EXPECT_EQ(hung.error_code, "check_failed");
+  EXPECT_EQ(hung.errors.at(0), "check command timed out after 300 ms and was killed");
+}
+
+TEST_F(EngineCheckTest, ATenantsCheckAppliesToItsCallsOnly) {
+  ASSERT_NO_FATAL_FAILURE(StartWithChecks({{"acme", {"echo '/name: acme says no'", 60000}}}));
+  EXPECT_EQ(RunInline("CASE-OK Mike, priority two").status, Outcome::kOk);
+  StructureResult acme = RunInline("CASE-OK Mike, priority two", R"(,"tenant":"acme","maxLoops":1)");
+  ASSERT_EQ(acme.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(acme));
+  EXPECT_EQ(acme.errors, std::vector<std::string>{"/name: acme says no"});
+}
+
+TEST_F(EngineCheckTest, ManyCallsAreCheckedAtOnce) {
+  ASSERT_NO_FATAL_FAILURE(StartWithChecks({{"", {CheckMike(), 60000}}}));
+  constexpr int kCalls = 40;
+  std::vector<std::future<StructureResult>> results;
+  for (int i = 0; i < kCalls; ++i) {
+    auto req = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"CASE-SEMANTIC call )") +
+                                                 std::to_string(i) + R"(","schema":)" + kSchema + "}"));
+    ASSERT_TRUE(req.ok());
+    results.push_back(engine_->Submit(std::move(*req)));
+  }
+  for (auto& f : results) {
+    StructureResult r = f.get();
+    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+    EXPECT_EQ(r.iterations, 2);
+  }
 }
 
 TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
@@ -344,6 +487,35 @@ TEST_F(EngineTest, OpenAiAndGeminiCacheTheSharedPrefixImplicitly) {
   }
 }
 
+TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
+  StructureResult r = RunInline("CASE-JSONL-FENCED two people", R"(,"arrayMode":true)");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  StructureResult cut = RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true)");
+  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
+  EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  // Each line is validated as an item: the bad record is named by its position.
+  StructureResult bad = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true,"maxLoops":1)");
+  ASSERT_EQ(bad.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(bad));
+  EXPECT_EQ(bad.errors, std::vector<std::string>{"/1/priority: value must be <= 5 (was 7)"});
+  StructureResult fixed = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true)");
+  ASSERT_EQ(fixed.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(fixed));
+  EXPECT_EQ(fixed.iterations, 2);
+}
+
+TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
+  StructureResult r = Run(
+      R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"no-such","arrayMode":true})");
+  EXPECT_EQ(r.error_code, "unknown_schema");
+  ASSERT_TRUE(engine_->schemas()
+                  .Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""})
+                  .ok());
+  StructureResult named = Run(
+      R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"ticket","tenant":"acme","arrayMode":true})");
+  ASSERT_EQ(named.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(named));
+  EXPECT_EQ(named.data.size(), 2u);
+}
+
 class EngineProviderTest : public EngineTest, public ::testing::WithParamInterface<const char*> {};
 
 // Every constraint of this schema is one each provider enforces (Anthropic rejects numeric
@@ -376,10 +548,20 @@ TEST_P(EngineProviderTest, ReasksAfterAReplyCutOffBeforeAnyText) {
 
 INSTANTIATE_TEST_SUITE_P(AllWireFormats, EngineProviderTest,
                          ::testing::Values("openai", "anthropic", "gemini", "legacy", "ollama",
-                                           "compat", "openrouter"),
+                                           "compat", "openrouter", "vllm", "llamacpp",
+                                           "llamafile"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return std::string(info.param);
                          });
+
+// Every kind a config file may name has a wire format behind it, under the same name.
+TEST(EngineKindsTest, EveryConfigKindHasAWireFormat) {
+  for (std::string_view name : config::ProviderKinds()) {
+    auto kind = providers::ParseProviderKind(name);
+    ASSERT_TRUE(kind.ok()) << name << ": " << kind.status().message();
+    EXPECT_EQ(providers::ProviderKindName(*kind), name);
+  }
+}
 
 }  // namespace
 }  // namespace structure

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "pipeline/schema_stage.h"
+#include "pipeline/array_answer.h"
 #include "tests/support/ticket_schema.h"
 
 namespace structure::pipeline {
@@ -344,7 +345,143 @@ TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   const Finish& f = AsFinish(OnReply(spec, st, Text("Done, it's Mike.")));
   EXPECT_EQ(f.result.status, Outcome::kError);
   EXPECT_EQ(f.result.error_code, "no_final_answer");
-  EXPECT_EQ(f.result.iterations, 3);
+  EXPECT_EQ(f.result.iterations, 0) << "nudged answers are not iterations";
+  EXPECT_EQ(f.result.usage.input_tokens, 30) << "but their tokens count";
+}
+
+ProviderReply Tools(std::vector<providers::ToolCall> calls) {
+  ProviderReply r;
+  r.finish = FinishKind::kToolUse;
+  r.tool_calls = std::move(calls);
+  return r;
+}
+
+LoopSpec FinalSpec() {
+  return Spec([](LoopPlan& p) {
+    p.final_tool = true;
+    p.need = providers::NeedChannel::kTool;
+  });
+}
+
+TEST(ContentLoopTest, FinalToolNudgesDoNotUseIterations) {
+  LoopSpec spec = FinalSpec();
+  spec.max_loops = 1;
+  LoopState st;
+  Start(spec, st);
+  AsSend(OnReply(spec, st, Text("Let me think.")));
+  AsSend(OnReply(spec, st, Text("Still thinking.")));
+  const Finish& f = AsFinish(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":4})")));
+  EXPECT_EQ(f.result.status, Outcome::kOk) << ToJson(ResultToJson(f.result));
+  EXPECT_EQ(f.result.iterations, 1);
+}
+
+TEST(ContentLoopTest, FinalToolARejectedCallFollowedByAValidOneTakesTheValidOne) {
+  LoopSpec spec = FinalSpec();
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Tools({{"c1", "submit", R"({"name":"Mike","priority":9})"},
+                                                      {"c2", "submit", R"({"name":"Mike","priority":3})"},
+                                                      {"c3", "submit", R"({"name":"Bob","priority":1})"}})));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":3})") << "the first valid call wins";
+  EXPECT_EQ(f.result.iterations, 1);
+}
+
+TEST(ContentLoopTest, FinalToolAValidCallBeatsANeedCallInTheSameReply) {
+  LoopSpec spec = FinalSpec();
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Tools({{"n", "need_more_input", R"({"_need":"the date"})"},
+                                                      {"s", "submit", R"({"name":"Mike","priority":2})"}})));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  // With the final call rejected, the need call answers.
+  LoopState st2;
+  Start(spec, st2);
+  const Finish& n = AsFinish(OnReply(spec, st2, Tools({{"s", "submit", R"({"name":"Mike","priority":8})"},
+                                                       {"n", "need_more_input", R"({"_need":"the date"})"}})));
+  EXPECT_EQ(n.result.status, Outcome::kNeedMoreInput);
+  EXPECT_EQ(n.result.need, "the date");
+}
+
+TEST(ContentLoopTest, FinalToolRejectedCallsEachGetTheirErrorAndOthersNotRun) {
+  LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
+  LoopState st;
+  Start(spec, st);
+  const SendCall& again = AsSend(OnReply(spec, st, Tools({{"a", "submit", R"({"name":"Mike","priority":7})"},
+                                                          {"b", "lookup", R"({"q":"x"})"},
+                                                          {"c", "submit", R"({"name":"Mike"})"}})));
+  const auto& turns = again.call.turns;
+  ASSERT_EQ(turns.size(), 5u);
+  EXPECT_EQ(turns[1].tool_calls.size(), 3u) << "the whole reply is the assistant turn";
+  EXPECT_EQ(turns[2].tool_call_id, "a");
+  EXPECT_TRUE(turns[2].is_error);
+  EXPECT_NE(turns[2].text.find("/priority: value must be <= 5 (was 7)"), std::string::npos);
+  EXPECT_EQ(turns[3].tool_call_id, "b");
+  EXPECT_FALSE(turns[3].is_error);
+  EXPECT_EQ(turns[3].text, "not run");
+  EXPECT_EQ(turns[4].tool_call_id, "c");
+  EXPECT_TRUE(turns[4].is_error);
+  EXPECT_NE(turns[4].text.find("priority"), std::string::npos) << turns[4].text;
+}
+
+TEST(ContentLoopTest, SemanticCheckReasonUsesTheChecksWords) {
+  LoopSpec spec = Spec();
+  spec.semantic_check = [](const Json&) -> std::vector<std::string> {
+    return {"/name: Bob is not in the text"};
+  };
+  LoopState st;
+  Start(spec, st);
+  const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Bob","priority":2})")));
+  EXPECT_EQ(again.call.turns.back().text,
+            "The previous output is valid against the schema but the check rejected it:\n"
+            "- /name: Bob is not in the text\n\n"
+            "Please correct these and try again. Do not change fields that were valid.");
+  EXPECT_EQ(again.call.turns.back().text.find("did not conform"), std::string::npos);
+}
+
+TEST(ContentLoopTest, ExternalCheckIsAskedForAndItsLinesFeedTheReasonLoop) {
+  LoopSpec spec = Spec();
+  spec.external_check = true;
+  LoopState st;
+  Start(spec, st);
+  Step s = OnReply(spec, st, Text(R"({"name":"Bob","priority":2})"));
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(s));
+  EXPECT_EQ(ToJson(std::get<RunCheck>(s).data), R"({"name":"Bob","priority":2})");
+  const SendCall& again = AsSend(OnCheck(spec, st, std::vector<std::string>{"/name: not Bob"}));
+  EXPECT_NE(again.call.turns.back().text.find("- /name: not Bob"), std::string::npos);
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
+  const Finish& f = AsFinish(OnCheck(spec, st, std::vector<std::string>{}));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":2})");
+  EXPECT_EQ(f.result.iterations, 2);
+}
+
+TEST(ContentLoopTest, ExternalCheckFailureEndsTheCallWithCheckFailed) {
+  LoopSpec spec = Spec();
+  spec.external_check = true;
+  LoopState st;
+  Start(spec, st);
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
+  Result<std::vector<std::string>> failed = Status(Code::kInternal, "check command exited with status 3");
+  const Finish& f = AsFinish(OnCheck(spec, st, failed));
+  EXPECT_EQ(f.result.status, Outcome::kError);
+  EXPECT_EQ(f.result.error_code, "check_failed");
+  EXPECT_EQ(f.result.errors.at(0), "check command exited with status 3");
+}
+
+TEST(ContentLoopTest, ExternalCheckJudgesFinalCallsInOrder) {
+  LoopSpec spec = FinalSpec();
+  spec.external_check = true;
+  LoopState st;
+  Start(spec, st);
+  Step s = OnReply(spec, st, Tools({{"a", "submit", R"({"name":"Bob","priority":2})"},
+                                    {"b", "submit", R"({"name":"Mike","priority":2})"}}));
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(s));
+  Step next = OnCheck(spec, st, std::vector<std::string>{"/name: not Bob"});
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(next));
+  EXPECT_EQ(ToJson(std::get<RunCheck>(next).data), R"({"name":"Mike","priority":2})");
+  const Finish& f = AsFinish(OnCheck(spec, st, std::vector<std::string>{}));
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":2})");
 }
 
 TEST(ContentLoopTest, SemanticCheckRejectionFeedsTheReasonLoop) {
@@ -474,6 +611,52 @@ TEST(ContentLoopTest, ReaskReplaysTheThinkingAndSignaturesOfTheAnswer) {
   EXPECT_EQ(assistant.thoughts[0].text, "thinking text");
   EXPECT_EQ(assistant.text_signature, "text-sig");
   EXPECT_EQ(assistant.tool_calls.at(0).signature, "call-sig");
+}
+
+LoopSpec ArraySpec(bool strict) {
+  return Spec([strict](LoopPlan& p) {
+    p.array_mode = true;
+    p.strict = strict;
+    p.original_schema = ArrayModeSchema(*ParseJson(kSchema));
+    p.validator = *CompileSchema(p.original_schema);
+  });
+}
+
+TEST(ContentLoopTest, ArrayModeReadsJsonLinesAndValidatesEveryRecord) {
+  for (bool strict : {true, false}) {
+    LoopSpec spec = ArraySpec(strict);
+    LoopState st;
+    Start(spec, st);
+    const SendCall& again = AsSend(OnReply(spec, st, Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":9}")));
+    EXPECT_NE(again.call.turns.back().text.find("- /1/priority: value must be <= 5 (was 9)"), std::string::npos)
+        << again.call.turns.back().text;
+    const Finish& f = AsFinish(OnReply(spec, st, Text("```jsonl\n{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n```")));
+    EXPECT_EQ(f.result.status, Outcome::kOk) << strict;
+    EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  }
+}
+
+TEST(ContentLoopTest, ArrayModeKeepsTheCompleteLinesOfACutOffJsonLinesAnswer) {
+  LoopSpec spec = ArraySpec(false);
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n{\"name\":\"c\",\"pr");
+  r.finish = FinishKind::kLength;
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+}
+
+TEST(ContentLoopTest, ArrayModeOnTheFallbackPathTakesALoneObjectAsOneRecord) {
+  LoopSpec spec = ArraySpec(false);
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"a","priority":1})")));
+  EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1}])");
+  LoopState need;
+  Start(spec, need);
+  EXPECT_EQ(AsFinish(OnReply(spec, need, Text(R"({"_need":"the names"})"))).result.status,
+            Outcome::kNeedMoreInput);
 }
 
 TEST(RecoverArrayPrefixTest, HandlesScalarsAndNesting) {

@@ -49,8 +49,20 @@ TEST(EndpointTest, OllamaHostAcceptsHostPortOrUrl) {
             "http://127.0.0.1:11434");
 }
 
+TEST(EndpointTest, LocalServersDefaultToTheirOwnPorts) {
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kVllm, "", FakeEnv({}))->base_url,
+            "http://127.0.0.1:8000");
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kLlamaCpp, "", FakeEnv({}))->base_url,
+            "http://127.0.0.1:8080");
+  EXPECT_EQ(EndpointFromEnv(ProviderKind::kLlamafile, "", FakeEnv({}))->base_url,
+            "http://127.0.0.1:8080");
+}
+
 TEST(EndpointTest, ParsesProviderNames) {
-  EXPECT_EQ(*ParseProviderKind("vllm"), ProviderKind::kOpenAiCompat);
+  EXPECT_EQ(*ParseProviderKind("openai-compatible"), ProviderKind::kOpenAiCompat);
+  EXPECT_EQ(*ParseProviderKind("vllm"), ProviderKind::kVllm);
+  EXPECT_EQ(*ParseProviderKind("llamacpp"), ProviderKind::kLlamaCpp);
+  EXPECT_EQ(*ParseProviderKind("llamafile"), ProviderKind::kLlamafile);
   EXPECT_EQ(*ParseProviderKind("google"), ProviderKind::kGemini);
   EXPECT_EQ(ParseProviderKind("bard").status().code(), Code::kInvalidArgument);
   EXPECT_EQ(NormalizeBaseUrl("http://h/v1beta/"), "http://h");

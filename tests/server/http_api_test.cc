@@ -52,6 +52,35 @@ TEST_F(HttpApiTest, InlineCallReturnsTheValidatedObject) {
   EXPECT_TRUE(p >= 1 && p <= 5) << r.body;
 }
 
+TEST_F(HttpApiTest, PerRequestSettingsReachTheCall) {
+  std::string body = InlineCall("Mike broke the build, priority 2");
+  body.insert(body.size() - 1, R"(,"requireProviderStrictOutput":false)");
+  HttpReply r = Http("POST", Url("/v1/structure"), body, {kAcme});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("mode":"fallback")"), std::string::npos) << r.body;
+  std::string bad = InlineCall("Mike");
+  bad.insert(bad.size() - 1, R"(,"confidenceThreshold":-1)");
+  HttpReply b = Http("POST", Url("/v1/structure"), bad, {kAcme});
+  EXPECT_EQ(b.status, 400) << b.body;
+  EXPECT_NE(b.body.find("confidenceThreshold: must be a number 0..1 (was -1)"), std::string::npos)
+      << b.body;
+}
+
+TEST_F(HttpApiTest, ATenantsCheckCommandComesFromTheServerConfigOnly) {
+  HttpReply acme = Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kAcme});
+  ASSERT_EQ(acme.status, 200) << acme.body;
+  EXPECT_NE(acme.body.find(R"("name":"Mike")"), std::string::npos) << acme.body;
+  EXPECT_NE(acme.body.find(R"("iterations":2)"), std::string::npos) << acme.body;
+  HttpReply globex = Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kGlobex});
+  ASSERT_EQ(globex.status, 200) << globex.body;
+  EXPECT_NE(globex.body.find(R"("name":"Bob")"), std::string::npos) << "globex has no check: " << globex.body;
+  std::string body = InlineCall("CASE-OK x");
+  body.insert(body.size() - 1, R"(,"check":"true")");
+  HttpReply named = Http("POST", Url("/v1/structure"), body, {kAcme});
+  EXPECT_EQ(named.status, 400) << named.body;
+  EXPECT_NE(named.body.find("check: unknown field"), std::string::npos) << named.body;
+}
+
 TEST_F(HttpApiTest, StaleAndNeedAreResultsWith200) {
   HttpReply stale = Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kAcme});
   ASSERT_EQ(stale.status, 200) << stale.body;
@@ -148,6 +177,17 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   v2.replace(v2.find("\"1.0\""), 5, "\"2.0\"");
   HttpReply breaking = Http("PUT", Url("/v1/schemas/ticket"), v2, {kAcme});
   EXPECT_EQ(breaking.status, 400) << breaking.body;
+  // So is a breaking change published as a minor version: the answer names it and a new name.
+  std::string narrower = schema;
+  narrower.replace(narrower.find("\"1.0\""), 5, "\"1.2\"");
+  narrower.replace(narrower.find("\"maximum\":5"), 11, "\"maximum\":3");
+  HttpReply minor = Http("PUT", Url("/v1/schemas/ticket"), narrower, {kAcme});
+  EXPECT_EQ(minor.status, 400) << minor.body;
+  EXPECT_NE(minor.body.find("/properties/priority: upper bound lowered from maximum 5 to maximum 3"),
+            std::string::npos)
+      << minor.body;
+  EXPECT_NE(minor.body.find("a breaking change needs a new name, e.g. ticket-v2"), std::string::npos)
+      << minor.body;
 
   // A named call resolves along the cascade.
   HttpReply named = Http("POST", Url("/v1/structure"),
@@ -161,6 +201,27 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   HttpReply after = Http("GET", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
   EXPECT_NE(after.body.find(R"("origin":"registry:tenant:acme")"), std::string::npos) << after.body;
   EXPECT_EQ(Http("DELETE", Url("/v1/schemas/ticket?project=billing"), "", {kAcme}).status, 404);
+}
+
+TEST_F(HttpApiTest, PutRefusesSchemasThatCannotCompile) {
+  struct Case {
+    const char* body;
+    const char* says;
+  };
+  const Case cases[] = {
+      {R"({"schema":{"type":5},"version":"1.0"})", "/type"},
+      {R"({"schema":{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}},"version":"1.0"})",
+       "$ref"},
+      {R"({"schema":{"$ref":"#/$defs/missing"},"version":"1.0"})", "missing"},
+      {R"({"schema":{"type":"string","pattern":"(unclosed"},"version":"1.0"})", "pattern"},
+      {R"({"schema":{"type":"integer","minimum":"x"},"version":"1.0"})", "minimum"},
+  };
+  for (const Case& c : cases) {
+    HttpReply put = Http("PUT", Url("/v1/schemas/broken"), c.body, {kAcme});
+    EXPECT_EQ(put.status, 400) << c.body << " -> " << put.body;
+    EXPECT_NE(put.body.find(c.says), std::string::npos) << c.body << " -> " << put.body;
+  }
+  EXPECT_EQ(Http("GET", Url("/v1/schemas/broken"), "", {kAcme}).status, 404);
 }
 
 TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {

@@ -78,8 +78,11 @@ TEST_F(McpServerTest, ToolsListHasTheSeedParameters) {
   const Json& structure = tools.as_array()[0];
   EXPECT_EQ(structure.find("name")->as_string(), "structure");
   const Json* props = structure.find("inputSchema")->find("properties");
-  for (const char* p : {"prompt", "schema", "schemaMode", "maxLoops"}) EXPECT_NE(props->find(p), nullptr) << p;
-  EXPECT_EQ(props->size(), 4u);
+  for (const char* p : {"prompt", "schema", "schemaMode", "maxLoops", "confidenceThreshold",
+                        "requireProviderStrictOutput"}) {
+    EXPECT_NE(props->find(p), nullptr) << p;
+  }
+  EXPECT_EQ(props->size(), 6u);
   EXPECT_EQ(ToJson(*props->find("schemaMode")->find("enum")), R"(["json","named","text"])");
   EXPECT_EQ(tools.as_array()[1].find("name")->as_string(), "list_schemas");
 }
@@ -115,6 +118,19 @@ TEST_F(McpServerTest, StaleIsAResultAndBadArgumentsAreToolErrors) {
   Json unknown = One(R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":"no-such-schema","schemaMode":"named"}}})");
   EXPECT_TRUE(unknown.find("result")->find("isError")->as_bool());
   EXPECT_NE(ToJson(unknown).find("unknown_schema"), std::string::npos) << ToJson(unknown);
+}
+
+TEST_F(McpServerTest, PerRequestSettingsAreArgumentsOfTheTool) {
+  Json bad = One(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":"a name","schemaMode":"text","confidenceThreshold":7}}})");
+  EXPECT_TRUE(bad.find("result")->find("isError")->as_bool());
+  EXPECT_NE(ToJson(bad).find("confidenceThreshold: must be a number 0..1 (was 7)"), std::string::npos)
+      << ToJson(bad);
+  Json strict = One(R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":{},"requireProviderStrictOutput":"yes"}}})");
+  EXPECT_NE(ToJson(strict).find("requireProviderStrictOutput: must be true or false"), std::string::npos)
+      << ToJson(strict);
+  Json ok = One(std::string(R"({"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","requireProviderStrictOutput":false,"schema":)") +
+                testing::kTicketSchema + "}}}");
+  EXPECT_FALSE(ok.find("result")->find("isError")->as_bool()) << ToJson(ok);
 }
 
 TEST_F(McpServerTest, ListSchemasShowsBundledSchemas) {
