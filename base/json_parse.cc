@@ -10,6 +10,14 @@
 
 namespace structure {
 
+// The parser's access to Json: appends members without copying their keys.
+struct JsonBuilder {
+  // Duplicate keys: the last value wins, at the first one's position, as in most parsers.
+  static void Set(Json& object, std::string key, Json value) {
+    object.Slot(key, &key) = std::move(value);
+  }
+};
+
 namespace {
 
 class Parser {
@@ -94,11 +102,10 @@ class Parser {
 
   bool ParseObject(Json& out, size_t depth) {
     ++pos_;  // '{'
-    Json::Object members;
+    out = Json::MakeObject();
     SkipSpace();
     if (pos_ < text_.size() && text_[pos_] == '}') {
       ++pos_;
-      out = Json(std::move(members));
       return true;
     }
     while (true) {
@@ -118,16 +125,7 @@ class Parser {
       SkipSpace();
       Json value;
       if (!ParseValue(value, depth + 1)) return false;
-      // Duplicate keys: the last one wins, as in most parsers.
-      bool replaced = false;
-      for (auto& m : members) {
-        if (m.first == key) {
-          m.second = std::move(value);
-          replaced = true;
-          break;
-        }
-      }
-      if (!replaced) members.emplace_back(std::move(key), std::move(value));
+      JsonBuilder::Set(out, std::move(key), std::move(value));
       SkipSpace();
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;
@@ -135,7 +133,6 @@ class Parser {
       }
       if (pos_ < text_.size() && text_[pos_] == '}') {
         ++pos_;
-        out = Json(std::move(members));
         return true;
       }
       Fail("expected ',' or '}' in an object");
@@ -300,7 +297,10 @@ class Parser {
         return true;
       }
     }
-    // Doubles and integers too large for int64: strtod on a bounded copy.
+    if (!is_double) {
+      out = Json::MakeBigInteger(num);  // beyond int64: kept exactly
+      return true;
+    }
     std::string copy(num);
     double d = std::strtod(copy.c_str(), nullptr);
     out = Json(d);

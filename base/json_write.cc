@@ -85,7 +85,13 @@ void Write(Out& out, const Json& v, bool pretty, int indent,
     case Json::Type::kNull: out += std::string_view("null"); break;
     case Json::Type::kBool: out += std::string_view(v.as_bool() ? "true" : "false"); break;
     case Json::Type::kInt: AppendInt(out, v.as_int()); break;
-    case Json::Type::kDouble: AppendDouble(out, v.as_double()); break;
+    case Json::Type::kDouble:
+      if (std::string_view big = v.big_integer(); !big.empty()) {
+        out += big;
+      } else {
+        AppendDouble(out, v.as_double());
+      }
+      break;
     case Json::Type::kString: AppendString(out, v.as_string()); break;
     case Json::Type::kArray: {
       const auto& a = v.as_array();
