@@ -57,7 +57,7 @@ struct SettingsOverride {
 
 struct Stores {
   std::string registry_dir = "registry/schemas";   // bundled schemas: <name>.json + .manual.md
-  std::string database = "structure.db";           // SQLite: tenant/project overrides, caches
+  std::string database;  // SQLite file: tenant/project overrides, caches ("" = in memory)
   int builder_cache_ttl_days = 7;
 };
 

@@ -27,10 +27,6 @@ Result<EngineConfig> LoadConfigFile(const std::string& path);
 // Checks cross references (aliases -> providers, settings.model -> alias or provider/model).
 Status CheckConfig(const EngineConfig& config);
 
-// The effective configuration as JSON. API keys are never included: for each provider it shows
-// the environment variable's name and whether it is set ("apiKey": "set" | "not set").
-Json ConfigToJson(const EngineConfig& config);
-
 // Known provider kinds, for messages and validation.
 bool IsKnownProviderKind(std::string_view kind);
 
