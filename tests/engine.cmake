@@ -1,3 +1,4 @@
 structure_add_tests(NAME engine_tests LABEL actors USES_BINARY
-  SOURCES actors/engine_test.cc actors/plan_cache_test.cc actors/loop_driver_test.cc
+  SOURCES actors/engine_test.cc actors/engine_create_test.cc actors/plan_cache_test.cc
+          actors/loop_driver_test.cc
   LIBS structure_engine CURL::libcurl)
