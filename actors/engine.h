@@ -47,7 +47,13 @@ class Engine {
  public:
   // Starts the actor system, one provider pool per configured provider, the registry and the
   // builder cache. kInvalidArgument / kNotFound for a bad configuration or registry.
+  // `provider` may name a built-in kind that is not configured (config/builtin_providers.h).
+  // kUnauthenticated naming the variable when a provider every call uses has no API key.
   static Result<std::unique_ptr<Engine>> Create(EngineOptions options);
+
+  // The checks Create makes of `options` (configuration, provider, base URL, profiles), without
+  // starting anything or looking at API keys: what `structure config check` reports.
+  static Status Check(const EngineOptions& options);
 
   // Finishes nothing new: in-flight calls are answered (cancelled if still waiting on a
   // provider), then the actors stop. Blocks until they have.

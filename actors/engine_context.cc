@@ -24,12 +24,32 @@ void ResolveModelProfiles(ProviderHandle& h) {
   }
 }
 
+namespace {
+
+// The model a reference names for the provider every call is forced to: an alias or
+// "provider/model" of that provider gives its model; a reference to another configured provider
+// (a config's structure.model) or an unconfigured "default:..." alias gives the forced provider's
+// default; any other text is a model name of the forced provider ("gpt-4o", Ollama's
+// "llama3.1:8b", OpenRouter's "openai/gpt-4o").
+std::string ModelForOverride(const EngineContext& ctx, const std::string& model_ref) {
+  const std::string& forced = ctx.provider_override;
+  if (auto a = ctx.config.aliases.find(model_ref); a != ctx.config.aliases.end()) {
+    return a->second.provider == forced ? a->second.model : "";
+  }
+  if (model_ref == forced || model_ref.rfind("default:", 0) == 0) return "";  // built-in aliases
+  if (model_ref.rfind(forced + "/", 0) == 0) return model_ref.substr(forced.size() + 1);
+  std::string first = model_ref.substr(0, model_ref.find('/'));
+  if (ctx.config.providers.count(first)) return "";
+  return model_ref;
+}
+
+}  // namespace
+
 Result<Target> ResolveTarget(const EngineContext& ctx, const std::string& model_ref) {
   config::ModelAlias alias;
   if (!ctx.provider_override.empty()) {
     alias.provider = ctx.provider_override;
-    auto resolved = config::ResolveModel(ctx.config, model_ref);
-    if (resolved.ok() && resolved->provider == ctx.provider_override) alias.model = resolved->model;
+    alias.model = ModelForOverride(ctx, model_ref);
   } else {
     auto resolved = config::ResolveModel(ctx.config, model_ref);
     if (!resolved.ok()) return resolved.status();
@@ -37,6 +57,7 @@ Result<Target> ResolveTarget(const EngineContext& ctx, const std::string& model_
   }
   auto it = ctx.providers.find(alias.provider);
   if (it == ctx.providers.end()) return NotFound("unknown provider '" + alias.provider + "'");
+  if (!it->second.unusable.ok()) return it->second.unusable;
   Target t;
   t.provider = &it->second;
   t.model = alias.model.empty() ? it->second.config.model : alias.model;

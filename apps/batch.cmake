@@ -1,9 +1,11 @@
 # `structure batch` (issue 8): the pure batch logic (line parsing, journal, reorder buffer,
 # progress, the driver over an abstract submit function) and the command.
 add_library(structure_batch STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/batch/batch_files.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/batch_line.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/batch_runner.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/journal.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/output_lock.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/progress.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/reorder_buffer.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/shard.cc)

@@ -154,7 +154,8 @@ std::string ToJsonSpliced(const Json& value, std::span<const JsonSplice> splices
 // Appends a JSON string literal (with quotes and escapes) for s to out.
 void AppendJsonString(std::string& out, std::string_view s);
 
-// Reads a whole file. kNotFound when it cannot be opened.
+// Reads a whole file. kNotFound (with the OS reason) when it cannot be opened, kInvalidArgument
+// for a directory.
 Result<std::string> ReadFile(const std::string& path);
 
 }  // namespace structure

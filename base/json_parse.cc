@@ -1,6 +1,8 @@
 // Parsing JSON text into Json: a recursive-descent parser with line:col errors and a depth bound.
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -320,8 +322,10 @@ Result<Json> ParseJson(std::string_view text, const ParseOptions& options) {
 }
 
 Result<std::string> ReadFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return InvalidArgument(path + " is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("cannot open " + path);
+  if (!in) return NotFound("cannot open " + path + ": " + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return Unavailable("cannot read " + path);

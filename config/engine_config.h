@@ -79,7 +79,7 @@ struct SettingsOverride {
 
 struct Stores {
   std::string registry_dir = "registry/schemas";   // bundled schemas: <name>.json + .manual.md
-  std::string database = "structure.db";           // SQLite: tenant/project overrides, caches
+  std::string database;  // SQLite file: tenant/project overrides, caches ("" = in memory)
   int builder_cache_ttl_days = 7;
   // "redis://HOST:PORT/DB": provider limits and the builder cache shared by every process that
   // names the same store (docs/providers.md); empty = each process on its own.

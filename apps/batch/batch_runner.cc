@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -281,6 +282,7 @@ BatchReport BatchRunner::Run(std::FILE* in) {
     s.WriterLoop();
   });
 
+  Status read_error;
   std::unordered_map<std::string, uint64_t> seen;  // id key -> first line, to refuse duplicates
   char* buf = nullptr;
   size_t cap = 0;
@@ -298,6 +300,7 @@ BatchReport BatchRunner::Run(std::FILE* in) {
         std::clearerr(in);
         continue;
       }
+      if (std::ferror(in)) read_error = Unavailable(std::string("cannot read the input: ") + std::strerror(errno));
       break;
     }
     ++line_no;
@@ -320,7 +323,10 @@ BatchReport BatchRunner::Run(std::FILE* in) {
         line.key = KeyForLine(line_no);
       }
     }
-    if (s.resume && s.resume->done.count(line.key) > 0) continue;
+    if (s.resume && s.resume->done.count(line.key) > 0) {
+      ++report.resumed_seen;
+      continue;
+    }
     if (!s.Enqueue({next_index, std::move(line), static_cast<size_t>(n)})) {
       report.interrupted = true;
       break;
@@ -339,8 +345,8 @@ BatchReport BatchRunner::Run(std::FILE* in) {
   report.elapsed_s = Seconds(Clock::now() - s.start);
   std::lock_guard<std::mutex> lock(s.mu);
   if (s.dropped) report.interrupted = true;
-  report.io_error = s.io_error;
-  if (!s.io_error.ok()) report.interrupted = true;
+  report.io_error = s.io_error.ok() ? read_error : s.io_error;
+  if (!report.io_error.ok()) report.interrupted = true;
   return report;
 }
 

@@ -53,8 +53,9 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
 
   auto engine = Engine::Create(std::move(engine_options));
   if (!engine.ok()) {
+    // What stops the engine from starting is the user's config or flags, as in run and mcp.
     std::fprintf(stderr, "structure serve: %s\n", engine.status().message().c_str());
-    return 1;
+    return 2;
   }
   Metrics metrics;
   Api api(**engine, config, metrics);

@@ -11,11 +11,15 @@
 #include <optional>
 #include <string>
 
+#include "apps/batch/batch_files.h"
 #include "apps/batch/batch_runner.h"
 #include "apps/structure/command.h"
 #include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
 #include "apps/structure/provider_batch_command.h"
+#include "config/settings.h"
+#include "pipeline/validator/validator.h"
+#include "registry/schema_registry.h"
 
 namespace structure::apps {
 namespace {
@@ -67,6 +71,9 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     if (!schema.ok()) return schema.status();
     Status checked = pipeline::CheckInlineSchema(*schema);
     if (!checked.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + checked.message());
+    // A schema that cannot compile would fail every line: say so once, before any call.
+    auto compiled = pipeline::CompileSchema(*schema);
+    if (!compiled.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + compiled.status().message());
     d.schema = std::make_shared<const Json>(std::move(*schema));
   }
   d.schema_name = args.get("schema-name");
@@ -74,13 +81,61 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
   if (args.has("max-loops")) {
     auto n = args.GetInt("max-loops", 3);
     if (!n.ok()) return n.status();
+    if (*n < 1 || *n > 10) return InvalidArgument("--max-loops: must be 1..10 (was " + args.get("max-loops") + ")");
     d.max_loops = *n;
   }
   d.tenant = args.get("tenant");
   d.project = args.get("project");
   d.model = args.get("model");
   d.priority = args.get("priority", "bulk");
+  if (d.priority != "bulk" && d.priority != "interactive") {
+    return InvalidArgument("--priority: must be interactive or bulk (was '" + d.priority + "')");
+  }
+  // The defaults on a line of their own: what is wrong with them is a usage error now, not an
+  // error on every line later.
+  batch::LineDefaults probe_defaults = d;
+  if (!probe_defaults.schema && d.schema_name.empty() && d.schema_text.empty()) {
+    probe_defaults.schema = std::make_shared<const Json>(Json::MakeObject());
+  }
+  batch::BatchLine probe = batch::ParseBatchLine(R"({"prompt": "-"})", 0, probe_defaults);
+  if (!probe.error.ok()) {
+    std::string why = probe.error.message();
+    if (why.rfind("line 0: ", 0) == 0) why = why.substr(8);
+    return InvalidArgument("the default flags: " + why);
+  }
   return d;
+}
+
+// --schema-name must name a schema the registry has (in the --tenant/--project scope).
+Status CheckDefaultSchemaName(Engine& engine, const batch::LineDefaults& d) {
+  if (d.schema_name.empty()) return Status::Ok();
+  auto found = engine.schemas().Find(d.schema_name, {d.tenant, d.project});
+  if (found.ok()) return Status::Ok();
+  return Status(found.status().code(), "--schema-name " + d.schema_name + ": " + found.status().message());
+}
+
+// The provider every default line goes to, and whether its max_concurrency caps --concurrency.
+struct InFlightCap {
+  bool capped = false;
+  int limit = 0;
+  std::string key;  // providers.NAME.limits.max_concurrency
+};
+
+InFlightCap CapOf(const config::EngineConfig& config, uint64_t concurrency, const std::string& provider,
+                  const std::string& model) {
+  InFlightCap cap;
+  std::string name = provider;
+  if (name.empty()) {
+    auto target = config::ResolveModel(config, model.empty() ? config.settings.model : model);
+    if (!target.ok()) return cap;
+    name = target->provider;
+  }
+  auto it = config.providers.find(name);
+  if (it == config.providers.end()) return cap;
+  cap.limit = it->second.limits.max_concurrency;
+  cap.key = "providers." + name + ".limits.max_concurrency";
+  cap.capped = concurrency > static_cast<uint64_t>(cap.limit);
+  return cap;
 }
 
 // Records in a regular input file (non-blank lines of this shard), for the progress ETA.
@@ -182,37 +237,13 @@ int RunBatch(const std::vector<std::string>& raw) {
   EngineOptions checks;  // --check is checked before any file is touched
   if (Status st = ApplyCheckFlags(*args, checks); !st.ok()) return Fail(st.message());
 
-  std::FILE* in = stdin;
-  if (in_path != "-") {
-    in = std::fopen(in_path.c_str(), "r");
-    if (!in) return Fail("cannot open " + in_path);
-  }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in_closer(in_path == "-" ? nullptr : in, &std::fclose);
-
-  batch::JournalScan scan;
-  std::optional<batch::JournalWriter> journal;
-  if (out_path.empty()) {
-    journal.emplace(batch::JournalWriter::ForFd(STDOUT_FILENO));
-  } else {
-    if (resume) {
-      auto recovered = batch::RecoverJournal(out_path);
-      if (!recovered.ok()) return Fail(recovered.status().message());
-      scan = std::move(*recovered);
-      if (scan.dropped_torn_tail) std::fprintf(stderr, "structure batch: dropped a torn last line of %s\n", out_path.c_str());
-      if (scan.dropped_cancelled > 0) {
-        std::fprintf(stderr, "structure batch: %llu cancelled records of %s run again\n",
-                     static_cast<unsigned long long>(scan.dropped_cancelled), out_path.c_str());
-      }
-    } else if (!args->has("overwrite") && access(out_path.c_str(), F_OK) == 0) {
-      auto existing = ReadFile(out_path);
-      if (existing.ok() && !existing->empty()) {
-        return Fail(out_path + " exists: use --resume to continue it or --overwrite to start over");
-      }
-    }
-    auto opened = batch::JournalWriter::Open(out_path, args->has("overwrite"), args->has("fsync"));
-    if (!opened.ok()) return Fail(opened.status().message());
-    journal.emplace(std::move(*opened));
-  }
+  batch::FileOptions file_options{in_path, out_path, resume, args->has("overwrite"), args->has("fsync")};
+  auto files = batch::OpenJobFiles(file_options);
+  if (!files.ok()) return Fail(files.status().message());
+  for (const std::string& note : files->notes) std::fprintf(stderr, "structure batch: %s\n", note.c_str());
+  std::FILE* in = files->in;
+  batch::JournalScan& scan = files->scan;
+  std::optional<batch::JournalWriter>& journal = files->journal;
 
   auto engine_options = EngineOptionsFromArgs(*args);
   if (!engine_options.ok()) return Fail(engine_options.status().message());
@@ -227,6 +258,15 @@ int RunBatch(const std::vector<std::string>& raw) {
   pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
   if (!created.ok()) return Fail(created.status().message());
   std::unique_ptr<Engine> engine = std::move(*created);
+  Status schema_name = CheckDefaultSchemaName(*engine, options.defaults);
+  if (!schema_name.ok()) return Fail(schema_name.message());
+  InFlightCap cap = CapOf(engine->config(), options.concurrency, args->get("provider"), options.defaults.model);
+  if (cap.capped) {
+    std::fprintf(stderr,
+                 "structure batch: --concurrency %llu is above %s = %d: at most %d calls are on the "
+                 "wire at once (raise it in the config file to go higher)\n",
+                 static_cast<unsigned long long>(options.concurrency), cap.key.c_str(), cap.limit, cap.limit);
+  }
 
   options.progress = isatty(STDERR_FILENO) == 1;
   if (options.progress && in_path != "-") options.total = CountRecords(in_path, options.shard);
@@ -262,9 +302,18 @@ int RunBatch(const std::vector<std::string>& raw) {
 
   batch::BatchCounts all = report.all();
   double rate = report.elapsed_s > 0 ? static_cast<double>(report.run.total()) / report.elapsed_s : 0;
-  std::fprintf(stderr, "%s\n",
-               batch::FormatSummary(all, report.resumed.total(), report.elapsed_s, rate,
-                                    report.interrupted).c_str());
+  std::string summary =
+      batch::FormatSummary(all, report.resumed.total(), report.elapsed_s, rate, report.interrupted);
+  summary += ", at most " + std::to_string(cap.capped ? cap.limit : options.concurrency) + " in flight";
+  if (cap.capped) summary += " (" + cap.key + ")";
+  std::fprintf(stderr, "%s\n", summary.c_str());
+  if (resume && in_path == "-" && report.resumed_seen < scan.records && !report.interrupted) {
+    // A file input was checked at the start; stdin can only be checked now.
+    std::fprintf(stderr,
+                 "structure batch: warning: %llu results in %s match no input record: it was "
+                 "written from another input (use a new -o FILE, or --overwrite)\n",
+                 static_cast<unsigned long long>(scan.records - report.resumed_seen), out_path.c_str());
+  }
   if (!report.io_error.ok()) return Fail(report.io_error.message());
   if (report.interrupted) return 130;
   return all.all_ok() ? 0 : 1;

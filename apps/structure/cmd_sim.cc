@@ -51,6 +51,8 @@ const std::vector<FlagSpec>& Spec() {
   return spec;
 }
 
+constexpr int64_t kMaxLatencyMs = 3'600'000;  // an hour: longer is a typo, not a test
+
 Status ApplyRate(const Args& a, const char* flag, double* out) {
   if (!a.has(flag)) return Status::Ok();
   auto v = a.GetDouble(flag, 0);
@@ -113,6 +115,10 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
   if (a.has("latency-ms")) {
     auto ms = a.GetInt("latency-ms", 0);
     if (!ms.ok()) return ms.status();
+    if (*ms < 0 || *ms > kMaxLatencyMs) {
+      return InvalidArgument("--latency-ms: must be 0.." + std::to_string(kMaxLatencyMs) + " (was " +
+                             a.get("latency-ms") + ")");
+    }
     o.latency = sim::Latency::Fixed(static_cast<int>(*ms));
   }
   if (a.has("latency")) {
