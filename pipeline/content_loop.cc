@@ -326,7 +326,7 @@ std::string ErrorCodeFor(const Status& status) {
   }
 }
 
-Finish FailLoop(const LoopSpec& spec, const LoopState& state, std::string code, std::string message) {
+Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::string message) {
   return Error(spec, state, std::move(code), std::move(message));
 }
 

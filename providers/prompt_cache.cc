@@ -28,7 +28,10 @@ int64_t DocumentedCacheMinTokens(ProviderKind kind, std::string_view model) {
     case ProviderKind::kGemini: return Has(model, "2.5") ? 2048 : 4096;
     case ProviderKind::kOpenRouter: return Has(model, "claude") ? AnthropicMinimum(model) : 1024;
     case ProviderKind::kOllama:
-    case ProviderKind::kOpenAiCompat: return 0;
+    case ProviderKind::kOpenAiCompat:
+    case ProviderKind::kVllm:
+    case ProviderKind::kLlamaCpp:
+    case ProviderKind::kLlamafile: return 0;
   }
   return 0;
 }
