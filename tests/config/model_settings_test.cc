@@ -2,6 +2,7 @@
 // provider or one of its models, and the errors a provider would give at the first call.
 #include <gtest/gtest.h>
 
+#include "config/config_json.h"
 #include "config/load_config.h"
 #include "config/settings.h"
 

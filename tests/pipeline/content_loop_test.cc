@@ -349,10 +349,14 @@ TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   EXPECT_EQ(f.result.usage.input_tokens, 30) << "but their tokens count";
 }
 
-ProviderReply Tools(std::vector<providers::ToolCall> calls) {
+struct Call {
+  std::string id, name, arguments;
+};
+
+ProviderReply Tools(const std::vector<Call>& calls) {
   ProviderReply r;
   r.finish = FinishKind::kToolUse;
-  r.tool_calls = std::move(calls);
+  for (const Call& c : calls) r.tool_calls.push_back({c.id, c.name, c.arguments, ""});
   return r;
 }
 
