@@ -138,6 +138,7 @@ PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
 void HandOver(Self self, uint64_t id, Call& c, const std::shared_ptr<const pipeline::LoopPlan>& plan) {
   pipeline::PreparedCall p;
   p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
+  ApplyTarget(c.target, p.spec);  // the same thinking settings and output cap as a live call
   p.spec.semantic_check = std::move(c.check);
   p.provider = c.target.provider->config.name;
   p.endpoint = c.target.provider->endpoint;

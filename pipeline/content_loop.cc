@@ -355,6 +355,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   }
   int64_t cap = spec.max_tokens > 0 ? spec.max_tokens : spec.plan->max_tokens;
   if (ThinkingUsedTheCap(r, spec.thinking.on(), cap)) {
+    ++state.iterations;
     std::string used = r.usage.reasoning_tokens > 0
                            ? " (" + std::to_string(r.usage.reasoning_tokens) + " reasoning tokens)"
                            : "";

@@ -23,8 +23,8 @@ std::string_view ProviderName(Provider provider);
 struct ChatMessage {
   std::string role;  // "system", "user", "assistant" ("model" is mapped to "assistant"), "tool"
   std::string text;  // text parts joined with "\n"; tool calls/results as their JSON
-  size_t text_parts = 1;  // text parts in it (a client that drops an empty answer merges turns)
   bool cache_breakpoint = false;  // Anthropic: a block of it carries cache_control
+  size_t text_parts = 1;  // text parts in it (a client that drops an empty answer merges turns)
 };
 
 struct ToolSpec {

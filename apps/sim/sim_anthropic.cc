@@ -92,7 +92,7 @@ Status ParseMessages(const Json& body, ChatRequest& out, int& marks) {
         bool marked = false;
         std::string where = "system." + std::to_string(j++);
         STRUCTURE_RETURN_IF_ERROR(CacheControl(block, where, marks, marked));
-        ChatMessage m{"system", ContentText(Json(Json::Array{block})), 1, marked};
+        ChatMessage m{"system", ContentText(Json(Json::Array{block})), marked};
         out.messages.push_back(std::move(m));
       }
     } else {
@@ -139,7 +139,7 @@ Status ParseMessages(const Json& body, ChatRequest& out, int& marks) {
     }
     bool marked = false;
     STRUCTURE_RETURN_IF_ERROR(BlocksMarked(*content, at + ".content", marks, marked));
-    out.messages.push_back({r, ContentText(*content), TextPartCount(*content), marked});
+    out.messages.push_back({r, ContentText(*content), marked, TextPartCount(*content)});
   }
   // Automatic caching: a top-level cache_control marks the last block of the conversation.
   bool automatic = false;

@@ -108,7 +108,7 @@ Status ParseContents(const Json& body, ChatRequest& out) {
     }
     ++i;
     out.messages.push_back({r == "model" ? "assistant" : (r == "function" ? "tool" : "user"),
-                            PartsText(c), TextPartCount(*parts)});
+                            PartsText(c), false, TextPartCount(*parts)});
   }
   return Status::Ok();
 }
