@@ -24,7 +24,8 @@ const Published& Load(const std::string& file, std::set<std::string> extra_top,
   static std::mutex mu;
   static std::map<std::string, std::unique_ptr<Published>> cache;
   std::lock_guard<std::mutex> lock(mu);
-  std::string key = file + (extra_top.empty() ? "" : "+ext");
+  std::string key = file;
+  for (const auto& f : extra_top) key += "+" + f;
   auto& slot = cache[key];
   if (slot) return *slot;
   slot = std::make_unique<Published>();
@@ -169,6 +170,7 @@ class UnknownFields {
 
   bool Documented(const std::string& at, const std::string& key) const {
     if (at.empty()) return p_.extra_top.count(key) > 0;
+    if (p_.extra_top.count(at.substr(1) + "/" + key) > 0) return true;  // e.g. response_format/schema
     return at.rfind("/messages/", 0) == 0 && at.find('/', 10) == std::string::npos &&
            p_.extra_message.count(key) > 0;
   }
@@ -181,8 +183,11 @@ class UnknownFields {
 
 std::vector<std::string> PublishedSchemaIssues(std::string_view format, std::string_view body) {
   const Published* p = nullptr;
-  if (format == "openai" || format == "openai_compat")
+  if (format == "openai")
     p = &Load("openai_chat.json", {}, {});
+  else if (format == "openai_compat")  // llama.cpp server: top-level json_schema; llamafile:
+    // response_format {"type":"json_object","schema":...} (both servers' own documentation)
+    p = &Load("openai_chat.json", {"json_schema", "response_format/schema"}, {});
   else if (format == "openrouter")
     p = &Load("openai_chat.json", {"provider", "reasoning"}, {});
   else if (format == "anthropic")
