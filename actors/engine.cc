@@ -139,7 +139,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
     pipeline::ValidatorOptions strict;
     strict.strict = true;
     auto compiled = pipeline::CompileSchema(schema, strict);
-    if (!compiled.ok()) return InvalidArgument("schema: " + compiled.status().message());
+    if (!compiled.ok()) return InvalidArgument(compiled.status().message());
     return Status::Ok();
   };
   auto registry =
