@@ -85,7 +85,7 @@ const std::pair<const char*, const char*> kBuiltins[] = {
       "formats": ["date", "time", "date-time", "uuid"],
       "additional_properties_schema": true, "refs": true, "recursion": true,
       "type_arrays": true, "pattern_anchored": true, "numeric_bounds_integer_only": true,
-      "need": "root-anyof"
+      "need": "root-anyof", "schema_in_prompt": true
     })"},
     {"json", R"({"enforces": false, "need": "prompt-only"})"},
 };

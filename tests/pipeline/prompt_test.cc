@@ -61,7 +61,7 @@ TEST(PromptTest, UnionProvidersAreToldTheBareNeedObject) {
 }
 
 TEST(PromptTest, GrammarServersSeeTheSchemaWithItsDescriptions) {
-  for (const char* profile : {"ollama", "vllm"}) {
+  for (const char* profile : {"ollama", "vllm", "llamacpp"}) {
     std::string s = SystemPrompt(profile);
     EXPECT_NE(s.find("The answer must follow this JSON Schema"), std::string::npos) << profile;
     EXPECT_NE(s.find("Who filed the ticket, as written in the text."), std::string::npos)
