@@ -26,6 +26,11 @@ bool Transient(const providers::HttpResponse& r) {
 
 }  // namespace
 
+std::chrono::milliseconds NextPollInterval(std::chrono::milliseconds current,
+                                           std::chrono::milliseconds max_poll) {
+  return std::min(max_poll, current * 3 / 2);
+}
+
 Result<SendFn> MakeCurlSend() {
   providers::InitCurlOnce();
   auto waiter = std::make_shared<Waiter>();

@@ -27,6 +27,11 @@ struct RetryPolicy {
   std::chrono::milliseconds max_retry_after{120'000};  // cap on a provider's Retry-After
 };
 
+// The wait before the next poll when the last one changed nothing: half as long again, at most
+// `max_poll` (a poll that changed something starts again from the first interval).
+std::chrono::milliseconds NextPollInterval(std::chrono::milliseconds current,
+                                           std::chrono::milliseconds max_poll);
+
 // A SendFn over a curl transport of its own. kInternal when curl cannot be set up.
 Result<SendFn> MakeCurlSend();
 

@@ -251,7 +251,7 @@ ProviderBatchReport ProviderBatchJob::Run(std::string_view input) {
       continue;
     }
     if (opt_.no_wait || !Sleep(interval)) break;
-    interval = std::min(std::chrono::milliseconds(max_poll_ms), interval * 3 / 2);
+    interval = NextPollInterval(interval, std::chrono::milliseconds(max_poll_ms));
   }
   Flush();
   if (opt_.progress) {
