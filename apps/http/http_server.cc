@@ -1,5 +1,7 @@
 #include "apps/http/http_server.h"
 
+#include "base/json.h"
+
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -136,20 +138,31 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   void OnReadError(beast::error_code ec) {
     if (ec == bhttp::error::body_limit) {
-      return SendLocal(413, "request body too large");
+      return SendLocal(413, "too_large",
+                       "request body too large: the limit is " +
+                           std::to_string(server_->options_.max_body_bytes) + " bytes (" + server_->options_.max_body_key + ")");
     }
     if (ec == bhttp::error::header_limit) {
-      return SendLocal(431, "request header too large");
+      return SendLocal(431, "too_large",
+                       "request header too large: the limit is " +
+                           std::to_string(server_->options_.max_header_bytes) + " bytes");
     }
     if (ec.category() == beast::error_code(bhttp::error::end_of_stream).category() &&
         ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message) {
-      return SendLocal(400, "malformed HTTP request");
+      return SendLocal(400, "bad_request", "malformed HTTP request");
     }
     Close();
   }
 
-  void SendLocal(int status, const char* message) {
-    HttpResponse r = JsonResponse(status, std::string("{\"error\":\"") + message + "\"}");
+  // The API's error shape (docs/server.md): {"status":"error","code":...,"errors":[...]}.
+  void SendLocal(int status, const char* code, const std::string& message) {
+    Json body = Json::MakeObject();
+    body.set("status", "error");
+    body.set("code", code);
+    Json errors = Json::MakeArray();
+    errors.push_back(message);
+    body.set("errors", std::move(errors));
+    HttpResponse r = JsonResponse(status, ToJson(body));
     r.delivery.close = true;
     busy_ = true;
     Write(std::move(r), false);

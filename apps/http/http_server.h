@@ -26,6 +26,7 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 0;                               // 0 picks a free port; see HttpServer::port()
   size_t max_body_bytes = 16 * 1024 * 1024;        // larger bodies get 413 and a close
+  std::string max_body_key = "max_body_bytes";     // the setting the 413 names
   size_t max_header_bytes = 64 * 1024;             // larger headers get 431 and a close
   std::chrono::milliseconds idle_timeout{120000};  // idle keep-alive connections are closed
   std::chrono::milliseconds stop_grace{5000};      // Stop() waits this long for pending answers
