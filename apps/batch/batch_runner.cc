@@ -71,6 +71,7 @@ struct BatchRunner::State {
   size_t pending_bytes = 0;           // guarded by mu
   bool reader_waiting = false;        // guarded by mu
   bool input_done = false;            // the reader has stopped; guarded by mu
+  bool cancelled = false;             // the second interrupt cancelled calls; guarded by mu
   bool dropped = false;               // records read but never started; guarded by mu
   Status io_error;                    // guarded by mu
 
@@ -227,7 +228,6 @@ struct BatchRunner::State {
   }
 
   void WriterLoop() {
-    bool cancelled = false;
     auto last_draw = Clock::now();
     std::unique_lock<std::mutex> lock(mu);
     for (;;) {
@@ -236,7 +236,7 @@ struct BatchRunner::State {
       Pump(lock);
       if (Finished()) break;
       if (!cancelled && Interrupts() >= 2 && opt.cancel && in_flight > 0) {
-        cancelled = true;
+        cancelled = true;  // those records did not run: the job is interrupted, input read or not
         lock.unlock();
         opt.cancel();  // blocks until every in-flight call has been answered (and pumped)
         lock.lock();
@@ -344,7 +344,7 @@ BatchReport BatchRunner::Run(std::FILE* in) {
   report.started = s.started;
   report.elapsed_s = Seconds(Clock::now() - s.start);
   std::lock_guard<std::mutex> lock(s.mu);
-  if (s.dropped) report.interrupted = true;
+  if (s.dropped || s.cancelled) report.interrupted = true;
   report.io_error = s.io_error.ok() ? read_error : s.io_error;
   if (!report.io_error.ok()) report.interrupted = true;
   return report;

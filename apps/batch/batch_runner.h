@@ -44,7 +44,7 @@ struct BatchReport {
   BatchCounts run;               // written by this run
   uint64_t started = 0;          // records taken from the input this run
   uint64_t resumed_seen = 0;     // input records skipped because the journal has them
-  bool interrupted = false;      // input not read to the end
+  bool interrupted = false;      // input not read to the end, or calls cancelled
   double elapsed_s = 0;
   Status io_error;               // the journal could not be written (the run stopped)
   BatchCounts all() const {

@@ -27,6 +27,7 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 0;                         // 0 picks a free port; see HttpServer::port()
   size_t max_body_bytes = 16 * 1024 * 1024;  // larger bodies get 413 and a close
+  std::string max_body_key = "max_body_bytes";  // the setting the 413 names
   size_t max_header_bytes = 64 * 1024;       // larger headers get 431 and a close
   // Read deadlines; a client that misses one is disconnected without an answer. The header
   // must be complete header_timeout after the connection opened or (keep-alive) after the

@@ -34,9 +34,10 @@ std::string MetricsSchemaLabel(pipeline::SchemaMode mode, const std::string& nam
   return "inline";
 }
 
-std::string TooLarge(const char* field, size_t size, size_t limit) {
+// "prompt: 5000 bytes is over the limit of 4096 bytes (server.max_prompt_bytes)".
+std::string TooLarge(const char* field, size_t size, size_t limit, const char* key) {
   return std::string(field) + ": " + std::to_string(size) + " bytes is over the limit of " +
-         std::to_string(limit) + " bytes";
+         std::to_string(limit) + " bytes (server." + key + ")";
 }
 
 }  // namespace
@@ -168,14 +169,14 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   // Size limits answer 413 before anything else looks at the content.
   if (const Json* p = body->find("prompt"); p != nullptr && p->is_string() &&
                                              p->as_string().size() > limits.max_prompt_bytes) {
-    return respond(ErrorResponse(413, "too_large", TooLarge("prompt", p->as_string().size(), limits.max_prompt_bytes)));
+    return respond(ErrorResponse(413, "too_large", TooLarge("prompt", p->as_string().size(), limits.max_prompt_bytes, "max_prompt_bytes")));
   }
   for (const char* field : {"schema", "schemaName", "schemaText"}) {
     const Json* s = body->find(field);
     if (s == nullptr) continue;
     size_t size = s->is_string() ? s->as_string().size() : ToJson(*s).size();
     if (size > limits.max_schema_bytes) {
-      return respond(ErrorResponse(413, "too_large", TooLarge(field, size, limits.max_schema_bytes)));
+      return respond(ErrorResponse(413, "too_large", TooLarge(field, size, limits.max_schema_bytes, "max_schema_bytes")));
     }
   }
   if (const Json* loops = body->find("maxLoops"); loops != nullptr && loops->is_integral()) {

@@ -63,6 +63,7 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   so.host = config.host;
   so.port = config.port;
   so.max_body_bytes = config.limits.max_body_bytes;
+  so.max_body_key = "server.max_body_bytes";
   so.stop_grace = std::chrono::milliseconds(config.stop_grace_ms);
   so.threads = config.threads;
   so.header_timeout = std::chrono::milliseconds(config.limits.header_timeout_ms);

@@ -1,6 +1,7 @@
 // `structure batch`: JSONL requests in, JSONL results out, K calls in flight, durable and
 // resumable (docs/batch.md). Exit 0 when every record ended ok, 1 when any did not, 2 for bad
-// usage or an unwritable output, 130 when interrupted before the input was read to the end.
+// usage or an unwritable output, 130 when interrupted (input not read to the end, or calls
+// cancelled).
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>

@@ -193,8 +193,19 @@ int RunSim(const std::vector<std::string>& args) {
   server.host = parsed->get("host", "127.0.0.1");
   auto port = parsed->GetInt("port", 8089);
   auto threads = parsed->GetInt("threads", 1);
-  if (!port.ok() || !threads.ok() || *port < 0 || *port > 65535 || *threads < 1 || *threads > 64) {
-    std::fprintf(stderr, "structure sim: --port expects 0..65535 and --threads 1..64\n");
+  // Each flag's own error, with what was written.
+  std::string bad;
+  if (!port.ok()) {
+    bad = port.status().message();
+  } else if (*port < 0 || *port > 65535) {
+    bad = "--port: must be 0..65535 (was " + parsed->get("port") + ")";
+  } else if (!threads.ok()) {
+    bad = threads.status().message();
+  } else if (*threads < 1 || *threads > 64) {
+    bad = "--threads: must be 1..64 (was " + parsed->get("threads") + ")";
+  }
+  if (!bad.empty()) {
+    std::fprintf(stderr, "structure sim: %s\n", bad.c_str());
     return 2;
   }
   server.port = static_cast<uint16_t>(*port);

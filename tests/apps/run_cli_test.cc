@@ -1,6 +1,7 @@
 // `structure run` as a new user meets it, end to end against `structure sim` on loopback: every
 // built-in provider with no config file (through --base-url), their missing keys, bad base URLs,
-// Ctrl-C during a call, and no database file in the working directory.
+// Ctrl-C during a call, no database file in the working directory (also a read-only one), and
+// stored schemas that last only with a configured database.
 #include <gtest/gtest.h>
 #include <dirent.h>
 #include <sys/stat.h>
@@ -187,6 +188,91 @@ TEST_F(RunCliTest, WritesNothingIntoTheWorkingDirectory) {
   while (dirent* e = readdir(d)) {
     std::string name = e->d_name;
     if (name != "." && name != "..") entries.push_back(name);
+  }
+  closedir(d);
+  EXPECT_TRUE(entries.empty()) << entries.front();
+}
+
+// The default database is in memory: run, batch and mcp work in a working directory they cannot
+// write to, and leave nothing there. As root a 0555 directory is still writable, so the commands
+// then run as nobody (setpriv); without setpriv the empty directory is still checked.
+TEST_F(RunCliTest, ReadOnlyWorkingDirectoryIsFine) {
+  std::string input = dir_ + ".in";
+  std::ofstream(input) << "{\"id\": \"a\", \"prompt\": \"Mike broke the build\"}\n";
+  ASSERT_EQ(chmod(dir_.c_str(), 0555), 0);
+  std::vector<std::string> as_user;
+  if (geteuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0) {
+    as_user = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
+  }
+  std::string schema = kData + "batch/schema.json";
+  struct Case {
+    std::vector<std::string> args;
+    std::string in;
+  };
+  for (const Case& c : {Case{{"run", "--prompt", "Mike broke the build", "--schema", schema}, ""},
+                        Case{{"batch", "--schema", schema}, input}, Case{{"mcp"}, "/dev/null"}}) {
+    std::vector<std::string> argv = as_user;
+    for (const std::string& a : {std::string("/usr/bin/env"), std::string("-C"), dir_}) argv.push_back(a);
+    argv.push_back(STRUCTURE_BINARY);
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    argv.push_back("--base-url");
+    argv.push_back(sim_->base_url());
+    std::string error;
+    auto child = testing::ChildProcess::Spawn(argv, {c.in, dir_ + ".out", dir_ + ".err"}, &error);
+    ASSERT_TRUE(child) << error;
+    EXPECT_EQ(child->Wait(), 0) << c.args[0] << "\n" << Slurp(dir_ + ".out") << Slurp(dir_ + ".err");
+  }
+  ASSERT_EQ(chmod(dir_.c_str(), 0755), 0);
+  DIR* d = opendir(dir_.c_str());
+  ASSERT_NE(d, nullptr);
+  std::vector<std::string> entries;
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != "..") entries.push_back(name);
+  }
+  closedir(d);
+  EXPECT_TRUE(entries.empty()) << entries.front();
+  unlink(input.c_str());
+}
+
+// A schema stored through one `structure serve` is gone in the next one unless a database file
+// is configured (then it is kept, and that file is the only one written).
+TEST_F(RunCliTest, StoredSchemasLastOnlyWithADatabaseFile) {
+  const std::string body =
+      R"({"schema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},)"
+      R"("version":"1.0","manual":"A name."})";
+  const std::vector<std::string> key = {"Authorization: Bearer key-acme"};
+  auto serve = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> argv = {"/usr/bin/env", "-C", dir_, STRUCTURE_BINARY, "serve", "--config",
+                                     kData + "server/server.toml", "--port", "0", "--base-url",
+                                     sim_->base_url()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    std::string error;
+    auto child = testing::ChildProcess::StartListening(argv, std::chrono::seconds(120), &error);
+    EXPECT_TRUE(child) << error;
+    return child;
+  };
+  for (bool with_file : {false, true}) {
+    std::vector<std::string> extra;
+    if (with_file) extra = {"--database", dir_ + "/keep.db"};
+    auto first = serve(extra);
+    ASSERT_TRUE(first);
+    std::string url = "http://127.0.0.1:" + std::to_string(first->port());
+    ASSERT_EQ(testing::Http("PUT", url + "/v1/schemas/leak", body, key).status, 200);
+    ASSERT_EQ(testing::Http("GET", url + "/v1/schemas/leak", "", key).status, 200);
+    first.reset();
+    auto second = serve(extra);
+    ASSERT_TRUE(second);
+    url = "http://127.0.0.1:" + std::to_string(second->port());
+    EXPECT_EQ(testing::Http("GET", url + "/v1/schemas/leak", "", key).status, with_file ? 200 : 404)
+        << (with_file ? "the configured database lost it" : "it leaked into the next serve");
+  }
+  std::vector<std::string> entries;
+  DIR* d = opendir(dir_.c_str());
+  ASSERT_NE(d, nullptr);
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != ".." && name.rfind("keep.db", 0) != 0) entries.push_back(name);  // -wal, -shm
   }
   closedir(d);
   EXPECT_TRUE(entries.empty()) << entries.front();

@@ -67,6 +67,15 @@ class BatchEdgesTest : public ::testing::Test {
 
   std::string Err(const std::string& name) const { return Slurp(dir_ + name); }
 
+  // Ctrl-C twice, the second only once the first was taken (two at once would merge into one).
+  void CtrlCTwice(testing::ChildProcess& job, const std::string& err) const {
+    job.Signal(SIGINT);
+    while (!job.Exited() && Err(err).find("stopping") == std::string::npos) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    job.Signal(SIGINT);
+  }
+
   // `n` lines; the first `stuck` are answered only after ten minutes.
   std::string WriteInput(int n, int stuck, const std::string& prefix = "r") {
     std::string path = dir_ + prefix + ".jsonl";
@@ -102,12 +111,7 @@ TEST_F(BatchEdgesTest, SecondCtrlCCancelsTheCallsInFlightAndResumeRedoesThem) {
   std::string in = WriteInput(40, 8), out = dir_ + "out.jsonl";
   auto job = Batch({in, "-o", out, "--concurrency", "8"}, "err1");
   WaitForCalls(*job, 8);  // all eight slots hold a call that will not end for ten minutes
-  job->Signal(SIGINT);
-  // Two signals sent at once would merge into one: wait until the first is taken.
-  while (!job->Exited() && Err("err1").find("stopping") == std::string::npos) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  job->Signal(SIGINT);
+  CtrlCTwice(*job, "err1");
   int code = job->WaitFor(120);
   if (code < 0) job->Signal(SIGKILL);
   ASSERT_EQ(code, 130) << Err("err1");
@@ -131,6 +135,19 @@ TEST_F(BatchEdgesTest, SecondCtrlCCancelsTheCallsInFlightAndResumeRedoesThem) {
   std::sort(ids.begin(), ids.end());
   EXPECT_EQ(std::unique(ids.begin(), ids.end()), ids.end());
   EXPECT_EQ(ids.size(), 40u);
+}
+
+// Every line was read before the Ctrl-Cs: the cancelled records still make the job interrupted.
+TEST_F(BatchEdgesTest, SecondCtrlCAfterTheLastLineWasReadExits130) {
+  std::string in = WriteInput(3, 3), out = dir_ + "out.jsonl";
+  auto job = Batch({in, "-o", out, "--concurrency", "8"}, "err");
+  WaitForCalls(*job, 3);
+  CtrlCTwice(*job, "err");
+  int code = job->WaitFor(120);
+  if (code < 0) job->Signal(SIGKILL);
+  EXPECT_EQ(code, 130) << Err("err");
+  EXPECT_NE(Err("err").find("interrupted (rerun with --resume to finish)"), std::string::npos) << Err("err");
+  EXPECT_EQ(Lines(out).size(), 3u);
 }
 
 // Two jobs on one output used to interleave duplicates; the second now stops at once.

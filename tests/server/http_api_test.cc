@@ -111,7 +111,18 @@ TEST_F(HttpApiTest, AnotherProjectOrTenantIs403) {
 TEST_F(HttpApiTest, LimitsAnswer413Or400WithTheField) {
   HttpReply prompt = Http("POST", Url("/v1/structure"), InlineCall(std::string(5000, 'x')), {kAcme});
   EXPECT_EQ(prompt.status, 413);
-  EXPECT_NE(prompt.body.find("prompt: 5000 bytes is over the limit of 4096 bytes"), std::string::npos) << prompt.body;
+  EXPECT_NE(prompt.body.find("prompt: 5000 bytes is over the limit of 4096 bytes (server.max_prompt_bytes)"),
+            std::string::npos) << prompt.body;
+
+  // A body over max_body_bytes is refused by the HTTP layer, in the same error shape.
+  HttpReply over = Http("POST", Url("/v1/structure"), std::string(70000, ' '), {kAcme});
+  EXPECT_EQ(over.status, 413);
+  auto parsed = ParseJson(over.body);
+  ASSERT_TRUE(parsed.ok()) << over.body;
+  EXPECT_EQ(*parsed->find("status"), Json("error")) << over.body;
+  EXPECT_EQ(*parsed->find("code"), Json("too_large")) << over.body;
+  EXPECT_NE(over.body.find("request body too large: the limit is 65536 bytes (server.max_body_bytes)"),
+            std::string::npos) << over.body;
 
   std::string big_schema = R"({"type":"object","description":")" + std::string(9000, 'd') + R"("})";
   HttpReply schema = Http("POST", Url("/v1/structure"),

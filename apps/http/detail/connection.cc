@@ -1,5 +1,7 @@
 #include "apps/http/detail/connection.h"
 
+#include "base/json.h"
+
 namespace structure::http {
 
 void Connection::Start() {
@@ -72,20 +74,32 @@ void Connection::ReadBody() {
 
 void Connection::OnReadError(beast::error_code ec) {
   if (ec == bhttp::error::body_limit) {
-    return SendLocal(413, "request body too large");
+    return SendLocal(413, "too_large",
+                     "request body too large: the limit is " +
+                         std::to_string(server_->options_.max_body_bytes) + " bytes (" +
+                         server_->options_.max_body_key + ")");
   }
   if (ec == bhttp::error::header_limit) {
-    return SendLocal(431, "request header too large");
+    return SendLocal(431, "too_large",
+                     "request header too large: the limit is " +
+                         std::to_string(server_->options_.max_header_bytes) + " bytes");
   }
   if (ec.category() == beast::error_code(bhttp::error::end_of_stream).category() &&
       ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message) {
-    return SendLocal(400, "malformed HTTP request");
+    return SendLocal(400, "bad_request", "malformed HTTP request");
   }
   Close();
 }
 
-void Connection::SendLocal(int status, const char* message) {
-  HttpResponse r = JsonResponse(status, std::string("{\"error\":\"") + message + "\"}");
+// The API's error shape (docs/server.md): {"status":"error","code":...,"errors":[...]}.
+void Connection::SendLocal(int status, const char* code, const std::string& message) {
+  Json body = Json::MakeObject();
+  body.set("status", "error");
+  body.set("code", code);
+  Json errors = Json::MakeArray();
+  errors.push_back(message);
+  body.set("errors", std::move(errors));
+  HttpResponse r = JsonResponse(status, ToJson(body));
   r.delivery.close = true;
   busy_ = true;
   idle_ = false;

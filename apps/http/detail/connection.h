@@ -39,7 +39,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void OnHeader(beast::error_code ec);
   void ReadBody();
   void OnReadError(beast::error_code ec);
-  void SendLocal(int status, const char* message);
+  void SendLocal(int status, const char* code, const std::string& message);
   void Dispatch();
   void Write(HttpResponse response, bool keep_alive);
   void WriteNext();
