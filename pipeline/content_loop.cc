@@ -53,6 +53,7 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
 Finish Done(const LoopState& state, StructureResult result, const LoopSpec& spec) {
   result.iterations = state.iterations;
   result.usage = state.usage;
+  result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
   return Finish{std::move(result)};
 }
@@ -92,7 +93,8 @@ const ToolCall* FindTool(const ProviderReply& r, const std::string& name) {
 // Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
 // failed rounds are not resent (they only grow the bill).
 Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors) {
+           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
+           ReaskReasons why) {
   state.last_errors = std::move(errors);
   if (state.iterations >= spec.max_loops) {
     StructureResult r;
@@ -109,6 +111,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
                        std::to_string(spec.token_budget) + " tokens");
     return Done(state, std::move(r), spec);
   }
+  CountReask(state.reasks, why);
   Turn first = state.turns.front();
   state.turns.clear();
   state.turns.push_back(std::move(first));
@@ -136,9 +139,10 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
 }
 
 Step ReaskLines(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-                const ToolCall* answer_call, std::vector<std::string> lines) {
+                const ToolCall* answer_call, std::vector<std::string> lines,
+                ReaskReasons why = ReasonBit(ReaskReason::kParse)) {
   std::string reason = BuildReasonFromLines(lines);
-  return Reask(spec, state, reply, answer_call, std::move(reason), std::move(lines));
+  return Reask(spec, state, reply, answer_call, std::move(reason), std::move(lines), why);
 }
 
 // Validates a value in the original shape; ok, or a re-ask.
@@ -146,11 +150,15 @@ Step Judge(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
            const ToolCall* answer_call, Json data) {
   ValidationResult vr = spec.plan->validator->Validate(data, true);
   if (!vr.valid) {
-    return Reask(spec, state, reply, answer_call, BuildReason(vr.errors), ErrorMessages(vr.errors));
+    return Reask(spec, state, reply, answer_call, BuildReason(vr.errors), ErrorMessages(vr.errors),
+                 ReaskReasonsOf(vr.errors));
   }
   if (spec.semantic_check) {
     std::vector<std::string> lines = spec.semantic_check(data);
-    if (!lines.empty()) return ReaskLines(spec, state, reply, answer_call, std::move(lines));
+    if (!lines.empty()) {
+      return ReaskLines(spec, state, reply, answer_call, std::move(lines),
+                        ReasonBit(ReaskReason::kSemantic));
+    }
   }
   StructureResult r;
   r.status = Outcome::kOk;
@@ -219,6 +227,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
                          "\"");
       }
       ++state.nudges;
+      CountReask(state.reasks, ReasonBit(ReaskReason::kParse));  // not in the form asked
       Turn assistant;
       assistant.role = Role::kAssistant;
       assistant.text = r.content;

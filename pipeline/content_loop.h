@@ -77,6 +77,7 @@ struct LoopState {
   providers::Usage usage;
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
   std::vector<std::string> last_errors;
+  ReaskCounts reasks{};                // re-asks sent, by reason
 };
 
 struct SendCall {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "pipeline/reask_reason.h"
 #include "providers/call.h"
 
 namespace structure::pipeline {
@@ -24,6 +25,9 @@ struct StructureResult {
   int iterations = 0;               // content-stage LLM calls
   providers::Usage usage;           // summed over every call, schema stage included
   std::string mode;                 // "strict" | "fallback": how the provider was asked
+  // For the metrics (pipeline/call_stats.h), not part of the result JSON:
+  ReaskCounts reasks{};             // content-stage re-asks, by reason
+  std::string provider;             // configured provider of the content stage ("" = none)
 };
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
