@@ -7,4 +7,5 @@ structure_add_tests(NAME batch_tests LABEL apps
   LIBS structure_batch)
 structure_add_tests(NAME batch_cli_tests LABEL apps USES_BINARY
   SOURCES batch/batch_cli_test.cc
+    batch/batch_stats_test.cc
   LIBS structure_base structure_batch)

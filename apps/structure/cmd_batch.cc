@@ -12,6 +12,7 @@
 #include <string>
 
 #include "apps/batch/batch_runner.h"
+#include "apps/batch/stats_file.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 
@@ -120,6 +121,7 @@ int RunBatch(const std::vector<std::string>& raw) {
       {"model", true, "REF: default model alias or provider/model"},
       {"priority", true, "interactive|bulk: default priority (default bulk)"},
       {"shard", true, "I/N: only the records of shard I of N (by a hash of the id; docs/batch.md)"},
+      {"stats", true, "FILE: at the end, the run's metrics per schema and provider as JSON"},
   };
   AddEngineFlags(spec);
   int exit_code = 0;
@@ -163,6 +165,10 @@ int RunBatch(const std::vector<std::string>& raw) {
     auto shard = batch::ParseShard(args->get("shard"));
     if (!shard.ok()) return Fail(shard.status().message());
     options.shard = *shard;
+  }
+  if (args->has("stats")) {
+    Status stats_ok = batch::CheckStatsPath(args->get("stats"), in_path, out_path);
+    if (!stats_ok.ok()) return Fail(stats_ok.message());
   }
   auto defaults = DefaultsFromArgs(*args);
   if (!defaults.ok()) return Fail(defaults.status().message());
@@ -212,6 +218,7 @@ int RunBatch(const std::vector<std::string>& raw) {
   pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
   if (!created.ok()) return Fail(created.status().message());
   std::unique_ptr<Engine> engine = std::move(*created);
+  std::shared_ptr<const pipeline::CallStats> call_stats = engine->call_stats();
 
   options.progress = isatty(STDERR_FILENO) == 1;
   if (options.progress && in_path != "-") options.total = CountRecords(in_path, options.shard);
@@ -241,6 +248,10 @@ int RunBatch(const std::vector<std::string>& raw) {
   std::fprintf(stderr, "%s\n",
                batch::FormatSummary(all, report.resumed.total(), report.elapsed_s, rate,
                                     report.interrupted).c_str());
+  if (args->has("stats")) {
+    Status written = batch::WriteStatsFile(args->get("stats"), report, call_stats->Snapshot());
+    if (!written.ok()) return Fail(written.message());
+  }
   if (!report.io_error.ok()) return Fail(report.io_error.message());
   if (report.interrupted) return 130;
   return all.all_ok() ? 0 : 1;
