@@ -1,6 +1,7 @@
 #include "actors/engine.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <caf/all.hpp>
 #include <filesystem>
@@ -39,6 +40,8 @@ struct Engine::Impl {
   std::shared_ptr<actors::EngineContext> ctx;
   std::vector<caf::actor> hosts;      // request hosts; calls are spread round robin
   std::atomic<uint64_t> next_host{0};
+  // Shared with every call's callback: a call cancelled while the engine stops still counts.
+  std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
 
   // Also runs when Create gives up half way: any of ctx, its pools and the cache may be missing.
   ~Impl() {
@@ -170,7 +173,14 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
 void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
                     pipeline::SemanticCheck check) {
   size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
-  actors::SubmitRequest(impl_->hosts[i], {std::move(request), std::move(done), std::move(check)});
+  ResultCallback counted = [stats = impl_->stats, mode = request.mode, name = request.schema_ref,
+                            started = std::chrono::steady_clock::now(),
+                            done = std::move(done)](pipeline::StructureResult r) {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stats->Record(pipeline::SchemaLabel(mode, name, r), r, seconds);
+    done(std::move(r));
+  };
+  actors::SubmitRequest(impl_->hosts[i], {std::move(request), std::move(counted), std::move(check)});
 }
 
 void Engine::Prepare(pipeline::StructureRequest request, PreparedCallback ready, ResultCallback done,
@@ -196,5 +206,9 @@ pipeline::StructureResult Engine::Run(pipeline::StructureRequest request) {
 registry::SchemaRegistry& Engine::schemas() { return *impl_->ctx->registry; }
 
 const config::EngineConfig& Engine::config() const { return impl_->ctx->config; }
+
+pipeline::StatsSnapshot Engine::stats() const { return impl_->stats->Snapshot(); }
+
+std::shared_ptr<const pipeline::CallStats> Engine::call_stats() const { return impl_->stats; }
 
 }  // namespace structure

@@ -13,6 +13,7 @@
 #include "base/status.h"
 #include "config/engine_config.h"
 #include "config/load_config.h"
+#include "pipeline/call_stats.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
@@ -83,6 +84,13 @@ class Engine {
   registry::SchemaRegistry& schemas();
 
   const config::EngineConfig& config() const;
+
+  // The metrics of every call finished so far, per schema and per provider (docs/engine.md,
+  // "Metrics"); a copy, safe to read while calls go on.
+  pipeline::StatsSnapshot stats() const;
+  // The aggregation itself, shared: it outlives the engine and holds the calls that the engine's
+  // shutdown cancelled too (for a final report after the engine is gone).
+  std::shared_ptr<const pipeline::CallStats> call_stats() const;
 
  private:
   struct Impl;

@@ -80,6 +80,7 @@ void Deliver(Self self, uint64_t id, StructureResult r) {
   std::unique_ptr<Call> call = std::move(it->second);
   self->state.calls.erase(it);
   if (r.schema_origin.empty()) r.schema_origin = call->origin;
+  if (r.provider.empty() && call->target.provider != nullptr) r.provider = call->target.provider->config.name;
   r.usage += call->builder_usage;
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});

@@ -9,6 +9,8 @@ add_library(structure_batch STATIC
   ${CMAKE_CURRENT_LIST_DIR}/batch/progress.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/reorder_buffer.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/shard.cc)
+# --stats FILE: the engine's metrics of the run as one JSON document (issue 17.2).
+target_sources(structure_batch PRIVATE ${CMAKE_CURRENT_LIST_DIR}/batch/stats_file.cc)
 target_link_libraries(structure_batch PUBLIC structure_content structure_base Threads::Threads)
 
 # `structure batch --provider-batch` (issue 18): rounds of provider batch jobs, their durable

@@ -86,6 +86,7 @@ Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   result.iterations = state.iterations;
   result.usage = state.usage;
   result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
+  result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
   return Finish{std::move(result)};
 }
@@ -148,9 +149,11 @@ std::optional<Finish> OutOfBudget(const LoopSpec& spec, LoopState& state) {
 // Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
 // failed rounds are not resent (they only grow the bill).
 Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors) {
+           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
+           ReaskReasons why) {
   state.last_errors = std::move(errors);
   if (auto stale = OutOfBudget(spec, state)) return *stale;
+  CountReask(state.reasks, why);
   Turn first = state.turns.front();
   state.turns.clear();
   state.turns.push_back(std::move(first));
@@ -181,6 +184,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
 Step ReaskTools(const LoopSpec& spec, LoopState& state) {
   PendingReply& p = *state.pending;
   if (auto stale = OutOfBudget(spec, state)) return *stale;
+  CountReask(state.reasks, p.why);
   Turn first = state.turns.front();
   state.turns.clear();
   state.turns.push_back(std::move(first));
@@ -215,6 +219,7 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
       std::vector<std::string> lines = spec.semantic_check(v.data);
       if (!lines.empty()) {
         v.kind = Verdict::Kind::kRejected;
+        v.why = ReasonBit(ReaskReason::kSemantic);
         v.reason = BuildCheckReason(lines);
         v.errors = std::move(lines);
       }
@@ -227,6 +232,7 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
     }
     p.results[i] = std::move(v.reason);
     p.rejected[i] = true;
+    p.why |= v.why;
     state.last_errors = std::move(v.errors);
   }
   if (const ToolCall* need = FindTool(p.reply, plan.need_tool_name);
@@ -254,6 +260,7 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
                        "\"");
     }
     ++state.nudges;
+    CountReask(state.reasks, ReasonBit(ReaskReason::kParse));  // not in the form asked
     state.turns.push_back(AssistantTurn(r));
     Turn nudge;
     nudge.role = Role::kUser;
@@ -291,13 +298,14 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
   const ToolCall* call = answer_call < 0 ? nullptr : &r.tool_calls[answer_call];
   if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
   if (v.kind == Verdict::Kind::kRejected) {
-    return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors));
+    return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors), v.why);
   }
   if (spec.semantic_check) {
     std::vector<std::string> lines = spec.semantic_check(v.data);
     if (!lines.empty()) {
       std::string reason = BuildCheckReason(lines);
-      return Reask(spec, state, r, call, std::move(reason), std::move(lines));
+      return Reask(spec, state, r, call, std::move(reason), std::move(lines),
+                   ReasonBit(ReaskReason::kSemantic));
     }
   }
   state.form_ignored = v.form_ignored;
@@ -380,12 +388,14 @@ Step OnCheck(const LoopSpec& spec, LoopState& state, const Result<std::vector<st
     size_t i = p.finals[p.next];
     p.results[i] = BuildCheckReason(*lines);
     p.rejected[i] = true;
+    p.why |= ReasonBit(ReaskReason::kSemantic);
     state.last_errors = *lines;
     ++p.next;
     return NextFinal(spec, state);
   }
   const ToolCall* call = p.answer_call < 0 ? nullptr : &p.reply.tool_calls[p.answer_call];
-  return Reask(spec, state, p.reply, call, BuildCheckReason(*lines), *lines);
+  return Reask(spec, state, p.reply, call, BuildCheckReason(*lines), *lines,
+               ReasonBit(ReaskReason::kSemantic));
 }
 
 }  // namespace structure::pipeline

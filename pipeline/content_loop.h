@@ -96,6 +96,7 @@ struct PendingReply {
   std::vector<bool> rejected;        // per tool call: results[i] is an error
   int answer_call = -1;             // schema mode: the tool call holding the answer, or -1
   Json data;                        // the answer under check
+  ReaskReasons why = 0;             // final-tool mode: why the rejected calls were rejected
 };
 
 // Mutable per-request state, owned by the actor.
@@ -107,6 +108,7 @@ struct LoopState {
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
   std::vector<std::string> last_errors;
   std::optional<PendingReply> pending;  // set while a reply is being judged
+  ReaskCounts reasks{};                // re-asks sent, by reason
 };
 
 struct SendCall {

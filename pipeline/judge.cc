@@ -9,6 +9,7 @@ namespace {
 
 Verdict Rejected(std::vector<std::string> lines) {
   Verdict v;
+  v.why = ReasonBit(ReaskReason::kParse);
   v.reason = BuildReasonFromLines(lines);
   v.errors = std::move(lines);
   return v;
@@ -31,6 +32,7 @@ Verdict Validate(const LoopPlan& plan, Json data) {
     Verdict v;
     v.reason = BuildReason(vr.errors);
     v.errors = ErrorMessages(vr.errors);
+    v.why = ReaskReasonsOf(vr.errors);
     return v;
   }
   Verdict v;

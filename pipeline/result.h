@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "pipeline/reask_reason.h"
 #include "providers/call.h"
 
 namespace structure::pipeline {
@@ -27,6 +28,9 @@ struct StructureResult {
   // kOk only: the answer skipped the form the provider was given (no envelope) but validated
   // against the user's schema as it was; counted by metrics as "form ignored".
   bool form_ignored = false;
+  // For the metrics (pipeline/call_stats.h), not part of the result JSON:
+  ReaskCounts reasks{};             // content-stage re-asks, by reason
+  std::string provider;             // configured provider of the content stage ("" = none)
 };
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,

@@ -7,6 +7,7 @@ structure_add_tests(NAME batch_tests LABEL apps
   LIBS structure_batch)
 structure_add_tests(NAME batch_cli_tests LABEL apps USES_BINARY
   SOURCES batch/batch_cli_test.cc batch/batch_cli_edges_test.cc
+    batch/batch_stats_test.cc
   LIBS structure_base structure_batch CURL::libcurl)
 # --provider-batch (issue 18): the pure parts, then the command against the simulator's batch
 # endpoints.

@@ -14,6 +14,7 @@
 
 #include "apps/batch/batch_files.h"
 #include "apps/batch/batch_runner.h"
+#include "apps/batch/stats_file.h"
 #include "apps/structure/command.h"
 #include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
@@ -181,6 +182,7 @@ int RunBatch(const std::vector<std::string>& raw) {
       {"model", true, "REF: default model alias or provider/model"},
       {"priority", true, "interactive|bulk: default priority (default bulk)"},
       {"shard", true, "I/N: only the records of shard I of N (by a hash of the id; docs/batch.md)"},
+      {"stats", true, "FILE: at the end, the run's metrics per schema and provider as JSON"},
   };
   AddEngineFlags(spec);
   AddProviderBatchFlags(spec);
@@ -232,6 +234,10 @@ int RunBatch(const std::vector<std::string>& raw) {
     if (!shard.ok()) return Fail(shard.status().message());
     options.shard = *shard;
   }
+  if (args->has("stats")) {
+    Status stats_ok = batch::CheckStatsPath(args->get("stats"), in_path, out_path);
+    if (!stats_ok.ok()) return Fail(stats_ok.message());
+  }
   auto defaults = DefaultsFromArgs(*args);
   if (!defaults.ok()) return Fail(defaults.status().message());
   options.defaults = std::move(*defaults);
@@ -268,6 +274,7 @@ int RunBatch(const std::vector<std::string>& raw) {
                  "wire at once (raise it in the config file to go higher)\n",
                  static_cast<unsigned long long>(options.concurrency), cap.key.c_str(), cap.limit, cap.limit);
   }
+  std::shared_ptr<const pipeline::CallStats> call_stats = engine->call_stats();
 
   options.progress = isatty(STDERR_FILENO) == 1;
   if (options.progress && in_path != "-") options.total = CountRecords(in_path, options.shard);
@@ -314,6 +321,10 @@ int RunBatch(const std::vector<std::string>& raw) {
                  "structure batch: warning: %llu results in %s match no input record: it was "
                  "written from another input (use a new -o FILE, or --overwrite)\n",
                  static_cast<unsigned long long>(scan.records - report.resumed_seen), out_path.c_str());
+  }
+  if (args->has("stats")) {
+    Status written = batch::WriteStatsFile(args->get("stats"), report, call_stats->Snapshot());
+    if (!written.ok()) return Fail(written.message());
   }
   if (!report.io_error.ok()) return Fail(report.io_error.message());
   if (report.interrupted) return 130;
