@@ -27,6 +27,8 @@ providers::HttpResponse Reset() {
 
 // Answers in order; every wait is recorded.
 struct Script {
+  explicit Script(std::deque<providers::HttpResponse> a) : answers(std::move(a)) {}
+
   std::deque<providers::HttpResponse> answers;
   std::vector<milliseconds> waits;
   int sent = 0;
@@ -49,7 +51,7 @@ struct Script {
 };
 
 TEST(HttpClientTest, A429WaitsForItsRetryAfterThenSendsAgain) {
-  Script s{{Answer(429, "7"), Answer(200)}};
+  Script s({Answer(429, "7"), Answer(200)});
   auto r = SendWithRetries(s.Send(), s.Sleep(), {});
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(s.sent, 2);
@@ -57,7 +59,7 @@ TEST(HttpClientTest, A429WaitsForItsRetryAfterThenSendsAgain) {
 }
 
 TEST(HttpClientTest, ARetryAfterBeyondTheCapIsCapped) {
-  Script s{{Answer(429, "86400"), Answer(200)}};
+  Script s({Answer(429, "86400"), Answer(200)});
   RetryPolicy policy;
   auto r = SendWithRetries(s.Send(), s.Sleep(), {}, policy);
   EXPECT_EQ(r.status, 200);
@@ -65,7 +67,7 @@ TEST(HttpClientTest, ARetryAfterBeyondTheCapIsCapped) {
 }
 
 TEST(HttpClientTest, A429WithoutAHintAndTransientFailuresBackOffDoubling) {
-  Script s{{Answer(429), Answer(503), Reset(), Answer(200)}};
+  Script s({Answer(429), Answer(503), Reset(), Answer(200)});
   auto r = SendWithRetries(s.Send(), s.Sleep(), {});
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(s.waits, (std::vector<milliseconds>{milliseconds(500), milliseconds(1000), milliseconds(2000)}));
@@ -73,7 +75,7 @@ TEST(HttpClientTest, A429WithoutAHintAndTransientFailuresBackOffDoubling) {
 
 TEST(HttpClientTest, AnAnswerThatIsNotTransientReturnsAtOnce) {
   for (int status : {200, 400, 401, 404}) {
-    Script s{{Answer(status), Answer(200)}};
+    Script s({Answer(status), Answer(200)});
     EXPECT_EQ(SendWithRetries(s.Send(), s.Sleep(), {}).status, status);
     EXPECT_EQ(s.sent, 1) << status;
     EXPECT_TRUE(s.waits.empty()) << status;
@@ -84,16 +86,16 @@ TEST(HttpClientTest, RetriesEndWithTheLastAnswer) {
   RetryPolicy policy;
   policy.max_retries = 2;
   policy.max_rate_limit_retries = 3;
-  Script transient{{Answer(500)}};
+  Script transient({Answer(500)});
   EXPECT_EQ(SendWithRetries(transient.Send(), transient.Sleep(), {}, policy).status, 500);
   EXPECT_EQ(transient.sent, 3);
-  Script limited{{Answer(429, "1")}};
+  Script limited({Answer(429, "1")});
   EXPECT_EQ(SendWithRetries(limited.Send(), limited.Sleep(), {}, policy).status, 429);
   EXPECT_EQ(limited.sent, 4);
 }
 
 TEST(HttpClientTest, AnInterruptedWaitGivesUp) {
-  Script s{{Answer(429, "30"), Answer(200)}};
+  Script s({Answer(429, "30"), Answer(200)});
   s.interrupted = true;
   EXPECT_EQ(SendWithRetries(s.Send(), s.Sleep(), {}).status, 429);
   EXPECT_EQ(s.sent, 1);
