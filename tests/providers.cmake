@@ -6,6 +6,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/gemini_generate_test.cc
     providers/ollama_chat_test.cc
     providers/wire_replies_test.cc
+    providers/wire_text_test.cc
     providers/http_status_test.cc
     providers/endpoint_test.cc
     providers/rate_limit_test.cc

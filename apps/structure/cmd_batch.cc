@@ -14,6 +14,7 @@
 #include "apps/batch/batch_runner.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "base/utf8.h"
 
 namespace structure::apps {
 namespace {
@@ -63,6 +64,10 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     Status checked = pipeline::CheckInlineSchema(*schema);
     if (!checked.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + checked.message());
     d.schema = std::make_shared<const Json>(std::move(*schema));
+  }
+  // Flag text is raw bytes: checked once here rather than failing every line.
+  for (const char* flag : {"schema-name", "schema-text", "tenant", "project", "model"}) {
+    if (std::string e = Utf8Error(args.get(flag)); !e.empty()) return InvalidArgument(std::string("--") + flag + ": " + e);
   }
   d.schema_name = args.get("schema-name");
   d.schema_text = args.get("schema-text");
