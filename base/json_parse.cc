@@ -1,5 +1,6 @@
 // Parsing JSON text into Json: a recursive-descent parser with line:col errors and a depth bound.
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -53,6 +54,15 @@ class Parser {
                              std::to_string(col) + ": " + what);
   }
 
+  // A byte as an error message may show it: printable ASCII quoted, anything else in hex (an
+  // error never echoes a byte that is not valid text).
+  static std::string Shown(char c) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7F) return std::string("character '") + c + "'";
+    static const char kHex[] = "0123456789abcdef";
+    return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 0xF];
+  }
+
   void SkipSpace() {
     while (pos_ < text_.size()) {
       char c = text_[pos_];
@@ -98,7 +108,7 @@ class Parser {
       default:
         if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out);
     }
-    Fail(std::string("unexpected character '") + c + "', expected a value");
+    Fail("unexpected " + Shown(c) + ", expected a value");
     return false;
   }
 
@@ -201,6 +211,11 @@ class Parser {
     while (true) {
       size_t start = pos_;
       pos_ = PlainRunEnd(text_, pos_);
+      if (size_t bad = Utf8ErrorAt(text_, start, pos_); bad != std::string_view::npos) {
+        pos_ = bad;
+        Fail("invalid UTF-8 at byte " + std::to_string(bad));
+        return false;
+      }
       out.append(text_.data() + start, pos_ - start);
       if (pos_ >= text_.size()) {
         Fail("unterminated string");
@@ -212,7 +227,7 @@ class Parser {
         return true;
       }
       if (c != '\\') {
-        Fail("control character in string");
+        Fail("control character (" + Shown(c) + ") in a string: write it as an escape");
         return false;
       }
       ++pos_;
@@ -242,15 +257,18 @@ class Parser {
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
               cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             } else {
-              pos_ = save;  // lone high surrogate; keep it as is
+              pos_ = save;  // a lone high surrogate
             }
           }
+          // A lone surrogate has no UTF-8 form: it reads as U+FFFD, so the text stays valid.
+          if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
           AppendUtf8(out, cp);
           break;
         }
         default:
           --pos_;
-          Fail(std::string("invalid escape '\\") + e + "'");
+          Fail(e >= 0x20 && e < 0x7F ? std::string("invalid escape '\\") + e + "'"
+                                     : "invalid escape: '\\' before " + Shown(e));
           return false;
       }
     }
@@ -305,6 +323,11 @@ class Parser {
     }
     std::string copy(num);
     double d = std::strtod(copy.c_str(), nullptr);
+    if (!std::isfinite(d)) {  // would be written back as null
+      pos_ = start;
+      Fail("number out of range (beyond +-1.8e308)");
+      return false;
+    }
     out = Json(d);
     return true;
   }

@@ -1,6 +1,7 @@
 #include "pipeline/request.h"
 
 #include "pipeline/array_answer.h"
+#include "base/utf8.h"
 
 namespace structure::pipeline {
 
@@ -21,6 +22,30 @@ size_t Depth(const Json& v, size_t limit) {
 
 Status Field(const char* name, const std::string& what) {
   return InvalidArgument(std::string(name) + ": " + what);
+}
+
+// The first string or key under `v` that is not valid UTF-8, as "PATH: invalid UTF-8 at byte
+// N" (PATH: the field, then a JSON Pointer inside it), or "". Text parsed from JSON is valid
+// already; this catches what a caller built from flags, files or its own strings.
+std::string InvalidUtf8(const Json& v, const std::string& path) {
+  if (v.is_string()) {
+    std::string e = Utf8Error(v.as_string());
+    return e.empty() ? e : path + ": " + e;
+  }
+  if (v.is_array()) {
+    for (size_t i = 0; i < v.as_array().size(); ++i) {
+      std::string e = InvalidUtf8(v.as_array()[i], path + "/" + std::to_string(i));
+      if (!e.empty()) return e;
+    }
+  } else if (v.is_object()) {
+    for (const auto& [key, value] : v.as_object()) {
+      std::string e = Utf8Error(key);
+      if (!e.empty()) return (path.empty() ? std::string("a field name") : path + ": a key") + ": " + e;
+      e = InvalidUtf8(value, path.empty() ? key : path + "/" + key);
+      if (!e.empty()) return e;
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -50,6 +75,7 @@ Status CheckInlineSchema(const Json& schema, const RequestLimits& limits) {
 Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits,
                                       std::shared_ptr<const Json> default_schema) {
   if (!body.is_object()) return InvalidArgument("the request must be a JSON object");
+  if (std::string e = InvalidUtf8(body, ""); !e.empty()) return InvalidArgument(e);
   static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
                                  "maxLoops", "tenant", "project", "model", "tokenBudget",
                                  "confidenceThreshold", "requireProviderStrictOutput",

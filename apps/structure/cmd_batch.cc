@@ -22,6 +22,7 @@
 #include "config/settings.h"
 #include "pipeline/validator/validator.h"
 #include "registry/schema_registry.h"
+#include "base/utf8.h"
 
 namespace structure::apps {
 namespace {
@@ -77,6 +78,10 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     auto compiled = pipeline::CompileSchema(*schema);
     if (!compiled.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + compiled.status().message());
     d.schema = std::make_shared<const Json>(std::move(*schema));
+  }
+  // Flag text is raw bytes: checked once here rather than failing every line.
+  for (const char* flag : {"schema-name", "schema-text", "tenant", "project", "model"}) {
+    if (std::string e = Utf8Error(args.get(flag)); !e.empty()) return InvalidArgument(std::string("--") + flag + ": " + e);
   }
   d.schema_name = args.get("schema-name");
   d.schema_text = args.get("schema-text");

@@ -12,6 +12,7 @@
 #include "apps/structure/command.h"
 #include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
+#include "base/utf8.h"
 
 namespace structure::apps {
 namespace {
@@ -63,12 +64,17 @@ int RunRun(const std::vector<std::string>& argv) {
 
   Json body = Json::MakeObject();
   if (args->has("prompt") == args->has("prompt-file")) return Fail("give exactly one of --prompt, --prompt-file");
+  // Raw text is checked here, so the error names the flag or file it came from.
   if (args->has("prompt")) {
+    if (std::string e = Utf8Error(args->get("prompt")); !e.empty()) return Fail("--prompt: " + e);
     body.set("prompt", args->get("prompt"));
   } else {
     std::string path = args->get("prompt-file");
     Result<std::string> text = path == "-" ? ReadFile("/dev/stdin") : ReadFile(path);
     if (!text.ok()) return Fail(text.status().message());
+    if (std::string e = Utf8Error(*text); !e.empty()) {
+      return Fail("--prompt-file " + (path == "-" ? std::string("- (stdin)") : path) + ": " + e);
+    }
     body.set("prompt", *text);
   }
   int schemas = args->has("schema") + args->has("schema-name") + args->has("schema-text");
@@ -84,6 +90,7 @@ int RunRun(const std::vector<std::string>& argv) {
   } else if (args->has("schema-name")) {
     body.set("schemaName", args->get("schema-name"));
   } else {
+    if (std::string e = Utf8Error(args->get("schema-text")); !e.empty()) return Fail("--schema-text: " + e);
     body.set("schemaText", args->get("schema-text"));
   }
   if (args->has("max-loops")) {

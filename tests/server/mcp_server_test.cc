@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
@@ -43,6 +44,25 @@ class McpServerTest : public testing::EngineFixture<McpServerTest> {
     auto answers = Send(message);
     EXPECT_EQ(answers.size(), 1u) << message;
     return answers.empty() ? Json() : answers[0];
+  }
+
+  // Feeds `bytes` (NULs included) to RunStdio as its stdin; returns every answer.
+  std::vector<Json> RunOn(McpServer& server, const std::string& bytes) {
+    std::string copy = bytes;
+    std::FILE* in = fmemopen(copy.data(), copy.size(), "r");
+    EXPECT_NE(in, nullptr);
+    if (in == nullptr) return {};
+    EXPECT_EQ(RunStdio(server, in), 0);
+    std::fclose(in);
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<Json> answers;
+    for (const auto& m : out_) {
+      auto parsed = ParseJson(m);
+      EXPECT_TRUE(parsed.ok()) << m;
+      if (parsed.ok()) answers.push_back(*parsed);
+    }
+    out_.clear();
+    return answers;
   }
 
   std::unique_ptr<McpServer> server_;
@@ -138,6 +158,41 @@ TEST_F(McpServerTest, ListSchemasShowsBundledSchemas) {
   std::string text = ToJson(r);
   EXPECT_NE(text.find(R"("name":"contact")"), std::string::npos) << text;
   EXPECT_NE(text.find(R"("origin":"registry:bundled")"), std::string::npos) << text;
+}
+
+// Issue 21 item 6: fgets + string += stopped at the NUL and lost the newline, so the next
+// message was glued to the bad line and never answered.
+TEST_F(McpServerTest, ALineWithANulIsAParseErrorAndTheNextLineIsAnswered) {
+  std::string in = std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping")") + '\0' + "}\n" +
+                   R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\r\n" + std::string("\0\0\n", 3) +
+                   R"({"jsonrpc":"2.0","id":3,"method":"ping"})";  // no final newline
+  auto answers = RunOn(*server_, in);
+  ASSERT_EQ(answers.size(), 4u);
+  EXPECT_EQ(answers[0].find("error")->find("code")->as_int(), -32700);
+  EXPECT_TRUE(answers[0].find("id")->is_null());
+  EXPECT_NE(answers[0].find("error")->find("message")->as_string().find("NUL byte at byte 39"), std::string::npos)
+      << ToJson(answers[0]);
+  EXPECT_EQ(answers[1].find("id")->as_int(), 2);
+  EXPECT_NE(answers[1].find("result"), nullptr) << ToJson(answers[1]);
+  EXPECT_NE(answers[2].find("error")->find("message")->as_string().find("NUL byte at byte 0"), std::string::npos);
+  EXPECT_EQ(answers[3].find("id")->as_int(), 3);
+}
+
+TEST_F(McpServerTest, ALineOverTheLimitIsAParseErrorAndIsNotKept) {
+  McpOptions options;
+  options.max_line_bytes = 100;
+  McpServer small(*engine_, options, [this](const std::string& m) {
+    std::lock_guard<std::mutex> lock(mu_);
+    out_.push_back(m);
+  });
+  std::string in = R"({"jsonrpc":"2.0","id":1,"method":"ping","pad":")" + std::string(5000, 'x') + "\"}\n" +
+                   R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\n" + std::string(101, 'y');
+  auto answers = RunOn(small, in);
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[0].find("error")->find("code")->as_int(), -32700);
+  EXPECT_NE(ToJson(answers[0]).find("longer than 100 bytes"), std::string::npos) << ToJson(answers[0]);
+  EXPECT_EQ(answers[1].find("id")->as_int(), 2);
+  EXPECT_EQ(answers[2].find("error")->find("code")->as_int(), -32700);
 }
 
 }  // namespace

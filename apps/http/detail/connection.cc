@@ -106,8 +106,7 @@ void Connection::SendLocal(int status, const char* code, const std::string& mess
   Write(std::move(r), false);
 }
 
-void Connection::Dispatch() {
-  auto req = parser_->release();
+HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req) {
   HttpRequest request;
   request.method = std::string(req.method_string());
   request.target = std::string(req.target());
@@ -118,13 +117,19 @@ void Connection::Dispatch() {
     request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
   }
   request.body = std::move(req.body());
+  return request;
+}
+
+void Connection::Dispatch() {
+  auto req = parser_->release();
+  bool keep_alive = req.keep_alive();
+  HttpRequest request = ToHttpRequest(std::move(req));
   if (remote_.empty()) {  // once per connection: it does not change
     beast::error_code ec;
     auto ep = stream_.socket().remote_endpoint(ec);
     if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
   }
   request.remote = remote_;
-  bool keep_alive = req.keep_alive();
   size_t max_requests = server_->options_.max_requests_per_connection;
   if (++requests_ == max_requests) keep_alive = false;
 

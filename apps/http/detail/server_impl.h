@@ -22,6 +22,9 @@ using tcp = net::ip::tcp;
 
 class Connection;
 
+// The parsed request as the handler sees it (method, target split at '?', headers, body).
+HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req);
+
 class HttpServer::Impl {
  public:
   Impl(const ServerOptions& options, Handler handler)
