@@ -3,7 +3,6 @@
 #include <chrono>
 
 #include "apps/server/openapi.h"
-#include "registry/registered_schema.h"
 
 namespace structure::server {
 namespace {
@@ -21,17 +20,6 @@ std::string MetricsOrigin(const std::string& origin) {
     if (origin.rfind(p, 0) == 0) return p.substr(0, p.size() - 1);
   }
   return origin;
-}
-
-std::string MetricsSchemaLabel(pipeline::SchemaMode mode, const std::string& name,
-                               const StructureResult& result) {
-  switch (mode) {
-    case pipeline::SchemaMode::kJson: return "inline";
-    case pipeline::SchemaMode::kText: return "inferred";
-    case pipeline::SchemaMode::kNamed:
-      return result.schema_origin == registry::kBundledOrigin ? name : "override";
-  }
-  return "inline";
 }
 
 // "prompt: 5000 bytes is over the limit of 4096 bytes (server.max_prompt_bytes)".
@@ -109,7 +97,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (method != "GET") return only("GET");
     HttpResponse r;
     r.status = 200;
-    r.body = metrics_.Render();
+    r.body = metrics_.Render() + RenderEngineStats(engine_.stats());
     r.SetHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     return send(std::move(r));
   }
@@ -218,18 +206,15 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
 
   metrics_.SetInflight(++inflight_);
   auto started = std::chrono::steady_clock::now();
-  pipeline::SchemaMode mode = parsed->mode;
-  std::string name = parsed->schema_ref;
-  engine_.Submit(std::move(*parsed), [this, respond, started, mode, name](StructureResult result) {
+  engine_.Submit(std::move(*parsed), [this, respond, started](StructureResult result) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     StructureResult for_metrics;
     for_metrics.status = result.status;
     for_metrics.error_code = result.error_code;
-    for_metrics.errors = result.errors;
     for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
     for_metrics.iterations = result.iterations;
     for_metrics.usage = result.usage;
-    metrics_.RecordCall(for_metrics, MetricsSchemaLabel(mode, name, result), seconds);
+    metrics_.RecordCall(for_metrics, seconds);
     HttpResponse r = JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
     if (r.status == 429) r.SetHeader("Retry-After", "1");
     metrics_.SetInflight(--inflight_);

@@ -516,6 +516,33 @@ TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
   EXPECT_EQ(named.data.size(), 2u);
 }
 
+// Engine::stats(): every call counted under its schema's label (an override keeps its name, a
+// name never found is "unknown"), every re-ask by reason, and per provider (issue 17.2).
+TEST_F(EngineTest, StatsCountEveryCallPerSchemaAndProvider) {
+  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "stats-t", "stats", 100));
+  StructureResult named = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"cached-ticket","tenant":"stats-t"})");
+  ASSERT_EQ(named.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(named));
+  StructureResult reask = RunInline("CASE-REASK Mike broke the build, priority seven");
+  ASSERT_EQ(reask.iterations, 2) << ToJson(pipeline::ResultToJson(reask));
+  StructureResult missing = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
+  ASSERT_EQ(missing.error_code, "unknown_schema");
+
+  pipeline::StatsSnapshot s = engine_->stats();
+  ASSERT_EQ(s.schemas.size(), 3u);
+  const pipeline::SchemaStats& t = s.schemas.at("cached-ticket");
+  EXPECT_EQ(t.calls, 1u);
+  EXPECT_EQ(t.results[static_cast<size_t>(Outcome::kOk)], 1u);
+  EXPECT_EQ(t.input_tokens, static_cast<uint64_t>(named.usage.input_tokens));
+  const pipeline::SchemaStats& in = s.schemas.at("inline");
+  EXPECT_EQ(in.iterations[2], 1u);
+  EXPECT_EQ(in.reasks[static_cast<size_t>(pipeline::ReaskReason::kBounds)], 1u);
+  EXPECT_EQ(in.output_tokens, static_cast<uint64_t>(reask.usage.output_tokens));
+  EXPECT_EQ(s.schemas.at("unknown").results[static_cast<size_t>(Outcome::kError)], 1u);
+  ASSERT_EQ(s.providers.count("openai"), 1u);
+  EXPECT_EQ(s.providers.at("openai").calls, 3u);
+  EXPECT_EQ(s.providers.at("openai").seconds.count, 3u);
+}
+
 class EngineProviderTest : public EngineTest, public ::testing::WithParamInterface<const char*> {};
 
 // Every constraint of this schema is one each provider enforces (Anthropic rejects numeric

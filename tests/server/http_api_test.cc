@@ -259,22 +259,44 @@ TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {
 TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
   const char* ok_series = R"(structure_calls_total{status="ok",schema_origin="inline"})";
   const char* stale_series = R"(structure_calls_total{status="stale",schema_origin="inline"})";
-  const char* reason = R"(structure_stale_reasons_total{schema="inline",keyword="maximum"})";
   const char* tokens = R"(structure_tokens_total{direction="input"})";
   const char* iterations = "structure_iterations_count";
+  // The engine's per-schema metrics: every re-ask, by reason; an override keeps its name.
+  const char* schema_calls = R"(structure_schema_calls_total{schema="inline"})";
+  const char* schema_stale = R"(structure_schema_results_total{schema="inline",status="stale"})";
+  const char* reask = R"(structure_schema_reasks_total{schema="inline",reason="bounds"})";
+  const char* schema_iter = R"(structure_schema_iterations_bucket{schema="inline",le="2"})";
+  const char* schema_tokens = R"(structure_schema_tokens_total{schema="inline",kind="input"})";
+  const char* override_calls = R"(structure_schema_calls_total{schema="metered-ticket"})";
+  const char* latency = "structure_provider_call_duration_seconds_count{provider=";
+  const std::string schema =
+      R"({"schema":{"type":"object","properties":{"name":{"type":"string"},"priority":{"type":"integer","minimum":1,"maximum":5}},"required":["name","priority"],"additionalProperties":false},"version":"1.0"})";
+  ASSERT_EQ(Http("PUT", Url("/v1/schemas/metered-ticket"), schema, {kGlobex}).status, 200);
   std::string before = Metrics();
   ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike, priority 2"), {kGlobex}).status, 200);
   ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kGlobex}).status, 200);
   EXPECT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike"), {"X-API-Key: wrong"}).status, 401);
+  HttpReply named = Http("POST", Url("/v1/structure"),
+                         R"({"prompt":"Mike, priority 2","schema":"metered-ticket","schemaMode":"named"})",
+                         {kGlobex});
+  ASSERT_EQ(named.status, 200) << named.body;
   std::string after = Metrics();
   EXPECT_EQ(Value(after, ok_series), Value(before, ok_series) + 1) << after;
   EXPECT_EQ(Value(after, stale_series), Value(before, stale_series) + 1) << after;
-  EXPECT_EQ(Value(after, reason), Value(before, reason) + 1) << after;
-  EXPECT_EQ(Value(after, iterations), Value(before, iterations) + 2) << after;
+  EXPECT_EQ(Value(after, iterations), Value(before, iterations) + 3) << after;
   EXPECT_GT(Value(after, tokens), Value(before, tokens));
+  EXPECT_EQ(Value(after, schema_calls), Value(before, schema_calls) + 2) << after;
+  EXPECT_EQ(Value(after, schema_stale), Value(before, schema_stale) + 1) << after;
+  // CASE-STALE with maxLoops 2: the first answer is re-asked, the second ends the call.
+  EXPECT_EQ(Value(after, reask), Value(before, reask) + 1) << after;
+  EXPECT_EQ(Value(after, schema_iter), Value(before, schema_iter) + 2) << after;
+  EXPECT_GT(Value(after, schema_tokens), Value(before, schema_tokens));
+  EXPECT_EQ(Value(after, override_calls), Value(before, override_calls) + 1) << after;
+  EXPECT_NE(after.find(latency), std::string::npos) << after;
   const char* unauth = R"(structure_http_responses_total{method="POST",route="/v1/structure",code="401"})";
   EXPECT_EQ(Value(after, unauth), Value(before, unauth) + 1) << after;
   EXPECT_NE(after.find("# TYPE structure_call_duration_seconds histogram"), std::string::npos);
+  EXPECT_NE(after.find("# TYPE structure_schema_iterations histogram"), std::string::npos);
   // Tenant and project ids stay out of the unscoped metrics.
   EXPECT_EQ(after.find("acme"), std::string::npos);
   EXPECT_EQ(after.find("globex"), std::string::npos);
