@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "config/config_json.h"
 #include "config/load_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
