@@ -15,7 +15,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 
 .PHONY: deps demo test release asan fuzz bench clean
 

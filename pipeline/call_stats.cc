@@ -71,6 +71,7 @@ void CallStats::Record(const std::string& schema, const StructureResult& result,
   s.output_tokens += Tokens(result.usage.output_tokens);
   s.cached_input_tokens += Tokens(result.usage.cached_input_tokens);
   s.cache_write_tokens += Tokens(result.usage.cache_write_tokens);
+  if (result.form_ignored) s.form_ignored++;
 
   if (result.provider.empty()) return;
   auto p = stats_.providers.find(result.provider);
@@ -113,6 +114,7 @@ Json StatsToJson(const StatsSnapshot& stats) {
     o.set("iterations", std::move(iterations));
     o.set("reasks", std::move(reasks));
     o.set("tokens", std::move(tokens));
+    o.set("formIgnored", static_cast<int64_t>(s.form_ignored));
     schemas.set(label, std::move(o));
   }
   Json providers = Json::MakeObject();

@@ -38,6 +38,7 @@ struct SchemaStats {
   uint64_t output_tokens = 0;
   uint64_t cached_input_tokens = 0;
   uint64_t cache_write_tokens = 0;
+  uint64_t form_ignored = 0;  // ok answers that skipped the provider's form (result.form_ignored)
 };
 
 struct ProviderStats {

@@ -109,6 +109,11 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
     out += Line("structure_schema_tokens_total", l + Label("kind", "cached_input"), s.cached_input_tokens);
     out += Line("structure_schema_tokens_total", l + Label("kind", "cache_write"), s.cache_write_tokens);
   }
+  Header(out, "structure_schema_form_ignored_total", "counter",
+         "Ok answers that skipped the form the provider was given (no envelope) but fit the schema.");
+  for (const auto& [schema, s] : stats.schemas) {
+    out += Line("structure_schema_form_ignored_total", Label("schema", schema), s.form_ignored);
+  }
   Header(out, "structure_provider_call_duration_seconds", "histogram",
          "Wall time of a structure call, by the provider of its content stage.");
   for (const auto& [provider, p] : stats.providers) {

@@ -128,7 +128,9 @@ TEST(CallStatsTest, CountsCallsResultsIterationsReasksAndTokensPerSchema) {
   CallStats stats;
   StructureResult stale = Result(Outcome::kStale, 3);
   stale.reasks[Idx(ReaskReason::kRequired)] = 2;
-  stats.Record("ticket", Result(Outcome::kOk, 1), 0.02);
+  StructureResult skipped = Result(Outcome::kOk, 1);
+  skipped.form_ignored = true;
+  stats.Record("ticket", skipped, 0.02);
   stats.Record("ticket", stale, 0.3);
   stats.Record("inline", Result(Outcome::kError, 0, "other-provider"), 70);
   StatsSnapshot s = stats.Snapshot();
@@ -144,6 +146,8 @@ TEST(CallStatsTest, CountsCallsResultsIterationsReasksAndTokensPerSchema) {
   EXPECT_EQ(t.output_tokens, 20u);
   EXPECT_EQ(t.cached_input_tokens, 120u);
   EXPECT_EQ(t.cache_write_tokens, 10u);
+  EXPECT_EQ(t.form_ignored, 1u);
+  EXPECT_EQ(*StatsToJson(s).find("schemas")->find("ticket")->find("formIgnored"), Json(int64_t{1}));
   const ProviderStats& p = s.providers.at("sim");
   EXPECT_EQ(p.calls, 2u);
   EXPECT_EQ(p.seconds.count, 2u);
