@@ -36,6 +36,15 @@ Json GetJson(const std::string& url) {
   return parsed.ok() ? *parsed : Json();
 }
 
+// The member at a path of keys, or nullptr.
+const Json* At(const Json& root, std::initializer_list<std::string_view> keys) {
+  const Json* at = &root;
+  for (std::string_view k : keys) {
+    if (!at->is_object() || !(at = at->find(k))) return nullptr;
+  }
+  return at;
+}
+
 // Output records by key ("\"r7\"" for ids, "line:N" for lines without one).
 std::map<std::string, std::vector<Json>> ReadOut(const std::string& path) {
   std::map<std::string, std::vector<Json>> out;
@@ -171,6 +180,54 @@ TEST_F(ProviderBatchCliTest, EndsEveryRecordAsTheLivePathDoes) {
     struct stat st {};
     EXPECT_NE(stat((batch + ".pbatch").c_str(), &st), 0) << "the state is removed when the job is done";
   }
+}
+
+
+// --stats with --provider-batch: the same per-schema figures as the live path on the same
+// scenario (calls, results, iterations, re-asks, tokens with cached and reasoning ones), the
+// provider's call count, and what only batches have; latency is said to be not measured.
+TEST_F(ProviderBatchCliTest, StatsCountTheRecordsAsTheLivePathDoes) {
+  std::string in = Input(60, true);
+  auto& live_sim = Sim({"--invalid-rate", "0.3"});
+  auto& batch_sim = Sim({"--invalid-rate", "0.3"});
+  auto config = [&](const std::string& name, const std::string& url) {
+    std::string path = dir_ + name + ".toml";
+    std::ofstream(path) << "[providers.p]\nkind = \"openai\"\nbase_url = \"" << url
+                        << "\"\nmodel = \"o3\"\n[providers.p.models.\"o3\"]\nreasoning_effort = \"low\"\n"
+                        << "[aliases]\n\"default:fast\" = \"p/o3\"\n\"default:analyze\" = \"p/o3\"\n";
+    return path;
+  };
+  std::string live = dir_ + "live.jsonl", batch = dir_ + "batch.jsonl";
+  int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--stats", dir_ + "live.json",
+                       "--config", config("live", live_sim.base_url())},
+                      "live");
+  int batch_code = Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
+                        "--stats", dir_ + "batch.json", "--config", config("batch", batch_sim.base_url())},
+                       "batch");
+  EXPECT_EQ(batch_code, live_code) << Err("batch");
+  auto live_stats = ParseJson(ReadFile(dir_ + "live.json").value());
+  auto batch_text = ReadFile(dir_ + "batch.json");
+  ASSERT_TRUE(batch_text.ok()) << "--stats was not written: " << Err("batch");
+  auto batch_stats = ParseJson(*batch_text);
+  ASSERT_TRUE(live_stats.ok() && batch_stats.ok()) << *batch_text;
+  EXPECT_EQ(ToJson(*batch_stats->find("schemas")), ToJson(*live_stats->find("schemas")));
+  const Json* inline_tokens = At(*batch_stats, {"schemas", "inline", "tokens"});
+  ASSERT_NE(inline_tokens, nullptr) << *batch_text;
+  EXPECT_GT(inline_tokens->find("reasoning")->as_int(), 0) << *batch_text;
+  EXPECT_GT(inline_tokens->find("output")->as_int(), inline_tokens->find("reasoning")->as_int());
+  EXPECT_EQ(At(*batch_stats, {"run", "records"})->as_int(), 60);
+  EXPECT_EQ(At(*batch_stats, {"providers", "p", "calls"})->as_int(),
+            At(*live_stats, {"providers", "p", "calls"})->as_int());
+  EXPECT_EQ(At(*batch_stats, {"providers", "p", "latencySeconds"}), nullptr);
+  const Json* pb = batch_stats->find("providerBatch");
+  ASSERT_NE(pb, nullptr) << *batch_text;
+  EXPECT_EQ(pb->find("requests")->as_int(), Batches(batch_sim, "requests"));
+  EXPECT_EQ(pb->find("requests")->as_int(), Iterations(batch));
+  EXPECT_EQ(pb->find("batches")->as_int(), Batches(batch_sim, "created"));
+  EXPECT_GE(pb->find("rounds")->as_int(), 2);
+  EXPECT_EQ(pb->find("discount")->as_double(), 0.5);
+  EXPECT_EQ(pb->find("waitingRecords")->as_int(), 0);
+  EXPECT_NE(pb->find("notMeasured")->as_string().find("latencySeconds"), std::string::npos);
 }
 
 
