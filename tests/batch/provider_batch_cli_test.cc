@@ -228,6 +228,12 @@ TEST_F(ProviderBatchCliTest, StatsCountTheRecordsAsTheLivePathDoes) {
   EXPECT_EQ(pb->find("discount")->as_double(), 0.5);
   EXPECT_EQ(pb->find("waitingRecords")->as_int(), 0);
   EXPECT_NE(pb->find("notMeasured")->as_string().find("latencySeconds"), std::string::npos);
+  // The summary line shows the tokens and the discount; stderr is not a terminal: no progress.
+  std::string err = Err("batch");
+  EXPECT_NE(err.find(" out; "), std::string::npos) << err;
+  EXPECT_NE(err.find("tokens "), std::string::npos) << err;
+  EXPECT_NE(err.find("batch discount 0.5"), std::string::npos) << err;
+  EXPECT_EQ(err.find('\r'), std::string::npos) << err;
 }
 
 
@@ -357,6 +363,23 @@ TEST_F(ProviderBatchCliTest, SplitsARoundAtTheCapAndEndsAnOversizedRequest) {
   EXPECT_EQ(Batches(sim, "created"), 3);  // nothing was submitted
 }
 
+// The caps split a round in the Anthropic and Gemini shapes too.
+TEST_F(ProviderBatchCliTest, SplitsARoundAtTheCapInTheOtherShapes) {
+  for (auto [kind, model] : {std::pair{"anthropic", "claude-sonnet-4-5"}, std::pair{"gemini", "gemini-2.5-flash"}}) {
+    SCOPED_TRACE(kind);
+    auto& sim = Sim({"--batch-max-requests", "7"});
+    std::string in = Input(20), out = dir_ + kind + ".jsonl";
+    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
+                    "--batch-max-requests", "7", "--config",
+                    Config(kind, sim.base_url(), model)},
+                   kind);
+    EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
+    ExpectEveryIdOnce(out, 20, "");
+    EXPECT_GE(Batches(sim, "created"), 3);  // round 1 alone is 7 + 7 + 6
+    EXPECT_EQ(Batches(sim, "requests"), Iterations(out));
+  }
+}
+
 TEST_F(ProviderBatchCliTest, AFailedBatchEndsItsRecordsWithTheProvidersMessage) {
   auto& sim = Sim({"--batch-fault", "1:failed"});
   std::string in = Input(10), out = dir_ + "out.jsonl";
@@ -464,6 +487,31 @@ TEST_F(ProviderBatchCliTest, PerRequestFaultsInEveryShapeEndTheirRecordsHonestly
     ExpectEveryIdOnce(out, 20, "");
     EXPECT_EQ(Batches(sim, "created"), created);
     EXPECT_EQ(Batches(sim, "results_downloads"), downloads);
+  }
+}
+
+// Transient per-request faults (a 5xx, a body that is not a reply) are sent again in the next
+// round in every shape, so with enough retries no record ends in error. (The fates are drawn
+// from the seed, the batch and the custom_id: the same every run.)
+TEST_F(ProviderBatchCliTest, TransientRequestFaultsAreRetriedInEveryShape) {
+  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+    SCOPED_TRACE(kind);
+    auto& sim = Sim({"--batch-malformed-rate", "0.2", "--batch-error-rate", "0.2"});
+    std::string in = Input(20), out = dir_ + kind + ".jsonl";
+    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
+                    "--batch-retries", "20", "--config", Config(kind, sim.base_url(), model)},
+                   kind);
+    EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
+    ExpectEveryIdOnce(out, 20, "");
+    for (const auto& [key, recs] : ReadOut(out)) {
+      EXPECT_NE(recs[0].find("status")->as_string(), "error") << ToJson(recs[0]);
+    }
+    Json faults = *Stats(sim).find("faults");
+    int64_t resent = (faults.find("batch_malformed") ? faults.find("batch_malformed")->as_int() : 0) +
+                     (faults.find("batch_errored") ? faults.find("batch_errored")->as_int() : 0);
+    EXPECT_GT(resent, 0);
+    EXPECT_EQ(Batches(sim, "requests"), Iterations(out) + resent);  // each fault cost one resend
   }
 }
 
