@@ -1,159 +1,26 @@
 // `structure batch --provider-batch` end to end against `structure sim`'s batch endpoints: the
 // same results as the live path, SIGKILL during polling and during a download then --resume,
-// every fault, a round split at a cap, and --no-wait then --resume.
+// every fault, a round split at a cap, --no-wait then --resume, and --stats (the fixture:
+// provider_batch_fixture.h; each shape's per-request faults: provider_batch_shapes_test.cc).
 #include <gtest/gtest.h>
-#include <curl/curl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <fstream>
-#include <map>
 #include <thread>
 
-#include "base/json.h"
-#include "tests/actors/sim_process.h"
+#include "tests/batch/provider_batch_fixture.h"
 
 namespace structure {
 namespace {
 
-const std::string kData = std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/batch/";
+using testing::At;
+using testing::Base;
+using testing::ExpectEveryIdOnce;
+using testing::JournalEvents;
+using testing::kData;
+using testing::ProviderBatchCliTest;
+using testing::ReadOut;
 
-size_t Collect(char* data, size_t size, size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
-
-Json GetJson(const std::string& url) {
-  CURL* c = curl_easy_init();
-  std::string body;
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, Collect);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT, 30L);
-  curl_easy_perform(c);
-  curl_easy_cleanup(c);
-  auto parsed = ParseJson(body);
-  return parsed.ok() ? *parsed : Json();
-}
-
-// The member at a path of keys, or nullptr.
-const Json* At(const Json& root, std::initializer_list<std::string_view> keys) {
-  const Json* at = &root;
-  for (std::string_view k : keys) {
-    if (!at->is_object() || !(at = at->find(k))) return nullptr;
-  }
-  return at;
-}
-
-// Output records by key ("\"r7\"" for ids, "line:N" for lines without one).
-std::map<std::string, std::vector<Json>> ReadOut(const std::string& path) {
-  std::map<std::string, std::vector<Json>> out;
-  auto text = ReadFile(path);
-  if (!text.ok()) return out;
-  size_t pos = 0;
-  while (pos < text->size()) {
-    size_t nl = text->find('\n', pos);
-    if (nl == std::string::npos) nl = text->size();
-    auto rec = ParseJson(std::string_view(*text).substr(pos, nl - pos));
-    pos = nl + 1;
-    if (!rec.ok()) {
-      out["<bad line>"].push_back(Json());
-      continue;
-    }
-    std::string key = rec->contains("id") ? ToJson(*rec->find("id"))
-                                          : "line:" + std::to_string(rec->find("line")->as_int());
-    out[key].push_back(std::move(*rec));
-  }
-  return out;
-}
-
-class ProviderBatchCliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "pbatch_cli_" + std::to_string(getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
-    mkdir(dir_.c_str(), 0755);
-  }
-  void TearDown() override {
-    sims_.clear();
-    std::string rm = "rm -rf '" + dir_ + "'";
-    EXPECT_EQ(std::system(rm.c_str()), 0);
-  }
-
-  testing::ChildProcess& Sim(std::vector<std::string> args) {
-    std::string err;
-    args.insert(args.begin(), {"--seed", "7"});
-    sims_.push_back(testing::StartSim(STRUCTURE_BINARY, args, &err));
-    EXPECT_NE(sims_.back(), nullptr) << err;
-    return *sims_.back();
-  }
-
-  // `structure batch` with stdout and stderr to files in the test's directory.
-  std::unique_ptr<testing::ChildProcess> Start(std::vector<std::string> args, const std::string& tag) {
-    std::vector<std::string> argv = {STRUCTURE_BINARY, "batch", "--database", ":memory:"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::string error;
-    auto child = testing::ChildProcess::Spawn(
-        argv, testing::ChildIo{"", dir_ + tag + ".stdout", dir_ + tag + ".stderr"}, &error);
-    EXPECT_TRUE(child) << error;
-    return child;
-  }
-  int Run(std::vector<std::string> args, const std::string& tag) { return Start(std::move(args), tag)->Wait(); }
-  std::string Err(const std::string& tag) { return ReadFile(dir_ + tag + ".stderr").value(); }
-
-  // A config with one provider of `kind` at the simulator, and default:fast pointing at it.
-  std::string Config(const std::string& kind, const std::string& base_url, const std::string& model) {
-    std::string path = dir_ + kind + ".toml";
-    std::ofstream(path) << "[providers.p]\nkind = \"" << kind << "\"\nbase_url = \"" << base_url
-                        << "\"\nmodel = \"" << model << "\"\n[aliases]\n\"default:fast\" = \"p/" << model
-                        << "\"\n\"default:analyze\" = \"p/" << model << "\"\n";
-    return path;
-  }
-
-  // n records on the inline --schema, or (mixed) every other one on a registry schema; the
-  // prompts all differ.
-  std::string Input(int n, bool mixed = false) {
-    std::string path = dir_ + "in.jsonl";
-    std::ofstream in(path);
-    for (int i = 0; i < n; ++i) {
-      in << "{\"id\": \"r" << i << "\", \"prompt\": \"Ticket " << i << ": Mike says the export hangs since 4.2."
-         << i % 10 << "\"" << (mixed && i % 2 ? ", \"schemaName\": \"support-ticket\"" : "") << "}\n";
-    }
-    return path;
-  }
-
-  static Json Stats(testing::ChildProcess& sim) { return GetJson(sim.base_url() + "/stats"); }
-  static int64_t Batches(testing::ChildProcess& sim, const char* what) {
-    Json s = Stats(sim);
-    const Json* b = s.find("batches");
-    return b && b->find(what) ? b->find(what)->as_int() : -1;
-  }
-
-  // Every record of `out` once, and equal to the same record of `live`.
-  void ExpectSameResults(const std::string& live, const std::string& batch, size_t n) {
-    auto a = ReadOut(live);
-    auto b = ReadOut(batch);
-    EXPECT_EQ(a.size(), n);
-    EXPECT_EQ(b.size(), n);
-    for (const auto& [key, recs] : b) {
-      ASSERT_EQ(recs.size(), 1u) << key << " written " << recs.size() << " times";
-      auto it = a.find(key);
-      ASSERT_NE(it, a.end()) << key;
-      EXPECT_EQ(ToJson(recs[0]), ToJson(it->second[0])) << key;
-    }
-  }
-
-  static int64_t Iterations(const std::string& out) {
-    int64_t n = 0;
-    for (const auto& [key, recs] : ReadOut(out)) {
-      for (const Json& r : recs) n += r.find("iterations") ? r.find("iterations")->as_int() : 0;
-    }
-    return n;
-  }
-
-  std::string dir_;
-  std::vector<std::unique_ptr<testing::ChildProcess>> sims_;
-};
 
 // The acceptance run: 2 000 records (inline and registry schema), 30 % invalid first answers,
 // through the OpenAI and the Anthropic batch endpoints, each against a live run on a twin sim.
@@ -237,38 +104,6 @@ TEST_F(ProviderBatchCliTest, StatsCountTheRecordsAsTheLivePathDoes) {
 }
 
 
-// The simulator's default provider (kind openai) for small jobs: every record ok in round 1.
-std::vector<std::string> Base(testing::ChildProcess& sim, std::vector<std::string> extra) {
-  std::vector<std::string> a = {"--base-url", sim.base_url() + "/v1", "--schema", kData + "schema.json",
-                                "--provider-batch", "--poll-ms", "20", "--max-poll-ms", "100"};
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
-
-// Counts the lines naming `event` in the job's state journal (0 when it is gone).
-size_t JournalEvents(const std::string& out, const std::string& event) {
-  auto text = ReadFile(out + ".pbatch/journal.jsonl");
-  if (!text.ok()) return 0;
-  size_t n = 0;
-  for (size_t at = text->find("{\"" + event + "\""); at != std::string::npos;
-       at = text->find("{\"" + event + "\"", at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
-void ExpectEveryIdOnce(const std::string& out, int n, const std::string& status = "ok") {
-  auto recs = ReadOut(out);
-  EXPECT_EQ(recs.size(), static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    auto it = recs.find("\"r" + std::to_string(i) + "\"");
-    ASSERT_NE(it, recs.end()) << "r" << i << " missing";
-    ASSERT_EQ(it->second.size(), 1u) << "r" << i << " written " << it->second.size() << " times";
-    if (!status.empty()) {
-      EXPECT_EQ(it->second[0].find("status")->as_string(), status) << ToJson(it->second[0]);
-    }
-  }
-}
 
 TEST_F(ProviderBatchCliTest, SigkillWhilePollingThenResumeSubmitsNothingAgain) {
   auto& sim = Sim({"--batch-delay-ms", "1500"});
@@ -363,23 +198,6 @@ TEST_F(ProviderBatchCliTest, SplitsARoundAtTheCapAndEndsAnOversizedRequest) {
   EXPECT_EQ(Batches(sim, "created"), 3);  // nothing was submitted
 }
 
-// The caps split a round in the Anthropic and Gemini shapes too.
-TEST_F(ProviderBatchCliTest, SplitsARoundAtTheCapInTheOtherShapes) {
-  for (auto [kind, model] : {std::pair{"anthropic", "claude-sonnet-4-5"}, std::pair{"gemini", "gemini-2.5-flash"}}) {
-    SCOPED_TRACE(kind);
-    auto& sim = Sim({"--batch-max-requests", "7"});
-    std::string in = Input(20), out = dir_ + kind + ".jsonl";
-    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
-                    "--batch-max-requests", "7", "--config",
-                    Config(kind, sim.base_url(), model)},
-                   kind);
-    EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
-    ExpectEveryIdOnce(out, 20, "");
-    EXPECT_GE(Batches(sim, "created"), 3);  // round 1 alone is 7 + 7 + 6
-    EXPECT_EQ(Batches(sim, "requests"), Iterations(out));
-  }
-}
-
 TEST_F(ProviderBatchCliTest, AFailedBatchEndsItsRecordsWithTheProvidersMessage) {
   auto& sim = Sim({"--batch-fault", "1:failed"});
   std::string in = Input(10), out = dir_ + "out.jsonl";
@@ -429,90 +247,6 @@ TEST_F(ProviderBatchCliTest, ErroredRequestsAreRetriedThenEndWithTheProvidersCod
   ASSERT_EQ(recs.size(), 40u);
   EXPECT_EQ(recs["\"r3\""][0].find("code")->as_string(), "batch_expired");
   EXPECT_EQ(Batches(always, "created"), 2);  // the first try and one retry
-}
-
-// Per-request faults in every batch shape: some requests come back with the provider's 400, a
-// 5xx, a body that is not a reply, or cancelled. With no retries each such record ends with the
-// error the live path gives that answer; the others end as usual, none is lost, and the job
-// runs across a --no-wait / --resume pair without submitting or downloading anything twice.
-TEST_F(ProviderBatchCliTest, PerRequestFaultsInEveryShapeEndTheirRecordsHonestly) {
-  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
-                             std::pair{"gemini", "gemini-2.5-flash"}}) {
-    SCOPED_TRACE(kind);
-    auto& sim = Sim({"--batch-delay-ms", "300", "--batch-reject-rate", "0.2", "--batch-malformed-rate", "0.2",
-                     "--batch-error-rate", "0.1", "--batch-fault", "1:cancelled"});
-    std::string in = Input(20), out = dir_ + kind + ".jsonl";
-    std::vector<std::string> args = {in, "-o", out, "--schema", kData + "schema.json", "--provider-batch",
-                                     "--poll-ms", "20", "--batch-retries", "0", "--config",
-                                     Config(kind, sim.base_url(), model)};
-    std::vector<std::string> submit = args, resume = args;
-    submit.push_back("--no-wait");
-    resume.push_back("--resume");
-    std::string tag = kind;
-    ASSERT_EQ(Run(submit, tag + "-submit"), 0) << Err(tag + "-submit");
-    EXPECT_EQ(ReadOut(out).size(), 0u);
-    EXPECT_EQ(Run(resume, tag + "-resume"), 1) << Err(tag + "-resume");
-    ExpectEveryIdOnce(out, 20, "");
-    int rejected = 0, malformed = 0, errored = 0, cancelled = 0, fine = 0;
-    for (const auto& [key, recs] : ReadOut(out)) {
-      const Json& r = recs[0];
-      std::string text = ToJson(r);
-      std::string code = r.find("code") ? r.find("code")->as_string() : "";
-      if (code == "provider_rejected_request") {
-        EXPECT_NE(text.find("Simulated: this request was rejected."), std::string::npos) << text;
-        ++rejected;
-      } else if (code == "provider_unavailable") {
-        (text.find(" reply: no ") != std::string::npos ? malformed : errored) += 1;
-      } else if (code == "batch_cancelled") {
-        ++cancelled;
-      } else {
-        EXPECT_NE(r.find("status")->as_string(), "error") << text;
-        ++fine;
-      }
-    }
-    // The simulator's own count of each fault it drew, over every round's batches.
-    Json faults = *Stats(sim).find("faults");
-    auto drawn = [&](const char* f) { return faults.find(f) ? faults.find(f)->as_int() : 0; };
-    EXPECT_EQ(rejected, drawn("batch_rejected"));
-    EXPECT_EQ(malformed, drawn("batch_malformed"));
-    EXPECT_EQ(errored, drawn("batch_errored"));
-    EXPECT_EQ(cancelled, 10);  // the second half of the first batch
-    EXPECT_GT(rejected + malformed + errored, 0);
-    EXPECT_GT(fine, 0);
-    // Every call the loops made went into a batch once (an error result counts no iteration:
-    // each failed record sent one request more); a third run finds nothing to do.
-    int64_t created = Batches(sim, "created"), downloads = Batches(sim, "results_downloads");
-    EXPECT_EQ(Batches(sim, "requests"), Iterations(out) + rejected + malformed + errored + cancelled);
-    EXPECT_EQ(Run(resume, tag + "-again"), 1) << Err(tag + "-again");
-    ExpectEveryIdOnce(out, 20, "");
-    EXPECT_EQ(Batches(sim, "created"), created);
-    EXPECT_EQ(Batches(sim, "results_downloads"), downloads);
-  }
-}
-
-// Transient per-request faults (a 5xx, a body that is not a reply) are sent again in the next
-// round in every shape, so with enough retries no record ends in error. (The fates are drawn
-// from the seed, the batch and the custom_id: the same every run.)
-TEST_F(ProviderBatchCliTest, TransientRequestFaultsAreRetriedInEveryShape) {
-  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
-                             std::pair{"gemini", "gemini-2.5-flash"}}) {
-    SCOPED_TRACE(kind);
-    auto& sim = Sim({"--batch-malformed-rate", "0.2", "--batch-error-rate", "0.2"});
-    std::string in = Input(20), out = dir_ + kind + ".jsonl";
-    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
-                    "--batch-retries", "20", "--config", Config(kind, sim.base_url(), model)},
-                   kind);
-    EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
-    ExpectEveryIdOnce(out, 20, "");
-    for (const auto& [key, recs] : ReadOut(out)) {
-      EXPECT_NE(recs[0].find("status")->as_string(), "error") << ToJson(recs[0]);
-    }
-    Json faults = *Stats(sim).find("faults");
-    int64_t resent = (faults.find("batch_malformed") ? faults.find("batch_malformed")->as_int() : 0) +
-                     (faults.find("batch_errored") ? faults.find("batch_errored")->as_int() : 0);
-    EXPECT_GT(resent, 0);
-    EXPECT_EQ(Batches(sim, "requests"), Iterations(out) + resent);  // each fault cost one resend
-  }
 }
 
 TEST_F(ProviderBatchCliTest, GeminiBatchModeEndsRecordsAsTheLivePathDoes) {
