@@ -16,5 +16,5 @@ structure_add_tests(NAME provider_batch_tests LABEL apps
           batch/http_client_test.cc
   LIBS structure_provider_batch)
 structure_add_tests(NAME provider_batch_cli_tests LABEL apps USES_BINARY
-  SOURCES batch/provider_batch_cli_test.cc
+  SOURCES batch/provider_batch_cli_test.cc batch/provider_batch_shapes_test.cc
   LIBS structure_base CURL::libcurl)
