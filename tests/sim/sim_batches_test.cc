@@ -185,5 +185,89 @@ TEST(SimBatchesTest, GeminiBatchOperationHoldsInlinedResponsesWhenDone) {
   EXPECT_EQ(listed.json.find("operations")->size(), 1u);
 }
 
+// --batch-reject-rate and --batch-malformed-rate in each provider's result shape: the
+// provider's own 400 for the request, or a 200 whose body is not a reply.
+TEST(SimBatchesTest, RejectedAndMalformedRequestsTakeEachProvidersResultShape) {
+  for (bool reject : {true, false}) {
+    SCOPED_TRACE(reject ? "rejected" : "malformed");
+    SimOptions o;
+    (reject ? o.batch.reject_rate : o.batch.malformed_rate) = 1.0;
+    auto sim = testing::StartSim(o);
+    std::string oa = CreateOpenAiBatch(sim->port(), OpenAiLine("a", ToJson(TestJson("openai_json_schema.json"))));
+    auto b = OpenAiGet(sim->port(), "/v1/batches/" + oa);
+    // A non-2xx answer goes to the error file, as OpenAI does.
+    const char* file = reject ? "error_file_id" : "output_file_id";
+    ASSERT_TRUE(b.json.find(file) && b.json.find(file)->is_string()) << b.body;
+    auto out = OpenAiGet(sim->port(), "/v1/files/" + b.json.find(file)->as_string() + "/content");
+    EXPECT_NE(out.body.find(reject ? "\"status_code\":400" : "\"status_code\":200"), std::string::npos) << out.body;
+    EXPECT_EQ(out.body.find("\"choices\""), std::string::npos) << out.body;
+
+    std::string params = ToJson(TestJson("anthropic_output_format.json"));
+    auto created = Post(sim->port(), "/v1/messages/batches", testing::AnthropicHeaders(),
+                        "{\"requests\":[{\"custom_id\":\"x1\",\"params\":" + params + "}]}");
+    ASSERT_EQ(created.status, 200) << created.body;
+    std::string id = created.json.find("id")->as_string();
+    auto results = Send(sim->port(), "GET", "/v1/messages/batches/" + id + "/results", testing::AnthropicHeaders(), "");
+    EXPECT_NE(results.body.find(reject ? "\"type\":\"errored\"" : "\"type\":\"succeeded\""), std::string::npos)
+        << results.body;
+    if (reject) {
+      EXPECT_NE(results.body.find("invalid_request_error"), std::string::npos) << results.body;
+    }
+    EXPECT_EQ(results.body.find("\"content\""), std::string::npos) << results.body;
+
+    std::string request = ToJson(TestJson("gemini_json_schema.json"));
+    auto op = Post(sim->port(), "/v1beta/models/gemini-2.5-flash:batchGenerateContent", testing::GeminiHeaders(),
+                   "{\"batch\":{\"displayName\":\"j\",\"inputConfig\":{\"requests\":{\"requests\":[{\"request\":" +
+                       request + ",\"metadata\":{\"key\":\"k1\"}}]}}}}");
+    ASSERT_EQ(op.status, 200) << op.body;
+    auto done = Send(sim->port(), "GET", "/v1beta/" + op.json.find("name")->as_string(), testing::GeminiHeaders(), "");
+    const Json& entry = done.json.find("response")->find("inlinedResponses")->find("inlinedResponses")->as_array()[0];
+    if (reject) {
+      ASSERT_NE(entry.find("error"), nullptr) << done.body;
+      EXPECT_EQ(entry.find("error")->find("code")->as_int(), 400) << done.body;
+    } else {
+      ASSERT_NE(entry.find("response"), nullptr) << done.body;
+      EXPECT_EQ(entry.find("response")->find("candidates"), nullptr) << done.body;
+    }
+    Json faults = *Stats(sim->port()).find("faults");
+    EXPECT_EQ(faults.find(reject ? "batch_rejected" : "batch_malformed")->as_int(), 3);
+  }
+}
+
+// Cancelling a running batch in the Anthropic and Gemini shapes ends it at once, every request
+// cancelled.
+TEST(SimBatchesTest, AnthropicAndGeminiBatchesCanBeCancelledWhileRunning) {
+  SimOptions o;
+  o.batch.delay_ms = 600'000;
+  auto sim = testing::StartSim(o);
+  std::string params = ToJson(TestJson("anthropic_output_format.json"));
+  auto created = Post(sim->port(), "/v1/messages/batches", testing::AnthropicHeaders(),
+                      "{\"requests\":[{\"custom_id\":\"x1\",\"params\":" + params + "}]}");
+  ASSERT_EQ(created.status, 200) << created.body;
+  EXPECT_EQ(created.json.find("processing_status")->as_string(), "in_progress");
+  std::string id = created.json.find("id")->as_string();
+  auto c = Post(sim->port(), "/v1/messages/batches/" + id + "/cancel", testing::AnthropicHeaders(), "{}");
+  ASSERT_EQ(c.status, 200) << c.body;
+  EXPECT_EQ(c.json.find("processing_status")->as_string(), "ended");
+  EXPECT_EQ(c.json.find("request_counts")->find("canceled")->as_int(), 1);
+  auto results = Send(sim->port(), "GET", "/v1/messages/batches/" + id + "/results", testing::AnthropicHeaders(), "");
+  EXPECT_NE(results.body.find("{\"custom_id\":\"x1\",\"result\":{\"type\":\"canceled\"}}"), std::string::npos)
+      << results.body;
+
+  std::string request = ToJson(TestJson("gemini_json_schema.json"));
+  auto op = Post(sim->port(), "/v1beta/models/gemini-2.5-flash:batchGenerateContent", testing::GeminiHeaders(),
+                 "{\"batch\":{\"displayName\":\"j\",\"inputConfig\":{\"requests\":{\"requests\":[{\"request\":" +
+                     request + "}]}}}}");
+  ASSERT_EQ(op.status, 200) << op.body;
+  std::string name = op.json.find("name")->as_string();
+  EXPECT_FALSE(op.json.find("done")->as_bool());
+  auto cancel = Post(sim->port(), "/v1beta/" + name + ":cancel", testing::GeminiHeaders(), "{}");
+  ASSERT_EQ(cancel.status, 200) << cancel.body;
+  auto after = Send(sim->port(), "GET", "/v1beta/" + name, testing::GeminiHeaders(), "");
+  EXPECT_EQ(after.json.find("metadata")->find("state")->as_string(), "BATCH_STATE_CANCELLED") << after.body;
+  const Json& entry = after.json.find("response")->find("inlinedResponses")->find("inlinedResponses")->as_array()[0];
+  EXPECT_EQ(entry.find("error")->find("code")->as_int(), 1) << after.body;
+}
+
 }  // namespace
 }  // namespace structure::sim
