@@ -3,6 +3,9 @@
 // every fault, a round split at a cap, --no-wait then --resume, and --stats (the fixture:
 // provider_batch_fixture.h; each shape's per-request faults: provider_batch_shapes_test.cc).
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -162,6 +165,46 @@ TEST_F(ProviderBatchCliTest, CtrlCWhilePollingExits130AndResumeCollects) {
   EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--resume"}), "resume"), 0) << Err("resume");
   ExpectEveryIdOnce(out, 20);
   EXPECT_EQ(Batches(sim, "created"), 1);
+}
+
+// On a terminal the progress line is redrawn while a batch runs: the round, the batch's provider
+// status and counts, records done and waiting. (Without one nothing is drawn: see the --stats
+// test.) stderr goes to a pseudo-terminal the test reads.
+TEST_F(ProviderBatchCliTest, ProgressIsDrawnOnATerminal) {
+  auto& sim = Sim({"--batch-delay-ms", "3000"});  // running for the first polls, even on a loaded machine
+  std::string in = Input(20), out = dir_ + "out.jsonl";
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(grantpt(master), 0);
+  ASSERT_EQ(unlockpt(master), 0);
+  std::string slave_path = ptsname(master);
+  int slave = open(slave_path.c_str(), O_RDWR | O_NOCTTY);  // held, so reads block, not EIO
+  ASSERT_GE(slave, 0);
+  std::vector<std::string> argv = {STRUCTURE_BINARY, "batch", "--database", ":memory:"};
+  for (const std::string& a : Base(sim, {in, "-o", out})) argv.push_back(a);
+  std::string error;
+  auto job = testing::ChildProcess::Spawn(argv, testing::ChildIo{"", dir_ + "tty.stdout", slave_path}, &error);
+  ASSERT_TRUE(job) << error;
+  std::string seen;
+  auto drain = [&] {
+    char buf[4096];
+    pollfd p{master, POLLIN, 0};
+    while (poll(&p, 1, 100) > 0 && (p.revents & POLLIN)) {
+      ssize_t n = read(master, buf, sizeof(buf));
+      if (n <= 0) break;
+      seen.append(buf, static_cast<size_t>(n));
+    }
+  };
+  for (int i = 0; i < 600 && !job->Exited(); ++i) drain();
+  EXPECT_EQ(job->Wait(), 0);
+  drain();
+  close(slave);
+  close(master);
+  EXPECT_NE(seen.find("\r\033[Kround 1 | batch_"), std::string::npos) << seen;
+  EXPECT_NE(seen.find(" in_progress 0/20 "), std::string::npos) << seen;
+  EXPECT_NE(seen.find("waiting 20"), std::string::npos) << seen;
+  EXPECT_NE(seen.find("structure batch: 20 records: ok 20"), std::string::npos) << seen;
+  ExpectEveryIdOnce(out, 20);
 }
 
 TEST_F(ProviderBatchCliTest, NoWaitSubmitsAndResumeCollects) {
