@@ -269,5 +269,33 @@ TEST(SimBatchesTest, AnthropicAndGeminiBatchesCanBeCancelledWhileRunning) {
   EXPECT_EQ(entry.find("error")->find("code")->as_int(), 1) << after.body;
 }
 
+// The caps in the Anthropic and Gemini shapes: a create request over them is refused with a 400
+// (or Anthropic's 413 for bytes), and no batch is made.
+TEST(SimBatchesTest, AnthropicAndGeminiCreatesOverTheCapAreRefused) {
+  SimOptions o;
+  o.batch.max_requests = 1;
+  auto sim = testing::StartSim(o);
+  std::string params = ToJson(TestJson("anthropic_output_format.json"));
+  auto two = Post(sim->port(), "/v1/messages/batches", testing::AnthropicHeaders(),
+                  "{\"requests\":[{\"custom_id\":\"x1\",\"params\":" + params + "},{\"custom_id\":\"x2\",\"params\":" +
+                      params + "}]}");
+  EXPECT_EQ(two.status, 400) << two.body;
+  EXPECT_NE(two.body.find("at most 1 requests per batch"), std::string::npos) << two.body;
+  std::string request = ToJson(TestJson("gemini_json_schema.json"));
+  auto g = Post(sim->port(), "/v1beta/models/gemini-2.5-flash:batchGenerateContent", testing::GeminiHeaders(),
+                "{\"batch\":{\"inputConfig\":{\"requests\":{\"requests\":[{\"request\":" + request +
+                    "},{\"request\":" + request + "}]}}}}");
+  EXPECT_EQ(g.status, 400) << g.body;
+  EXPECT_NE(g.body.find("at most 1 inline requests"), std::string::npos) << g.body;
+  SimOptions small;
+  small.batch.max_bytes = 100;
+  auto tight = testing::StartSim(small);
+  auto big = Post(tight->port(), "/v1/messages/batches", testing::AnthropicHeaders(),
+                  "{\"requests\":[{\"custom_id\":\"x1\",\"params\":" + params + "}]}");
+  EXPECT_EQ(big.status, 413) << big.body;
+  EXPECT_EQ(Stats(sim->port()).find("batches")->find("created")->as_int(), 0);
+  EXPECT_EQ(Stats(tight->port()).find("batches")->find("created")->as_int(), 0);
+}
+
 }  // namespace
 }  // namespace structure::sim
