@@ -132,6 +132,23 @@ TEST_F(EngineThinkingTest, FinalToolCorrectionReplaysTheSignaturesAndThinking) {
   }
 }
 
+// Item 4 through the simulator: reasoning tokens count against tokenBudget. The first answer
+// needs a correction; without thinking the budget allows it, with o3's 4096 reasoning tokens it
+// is spent after the first call.
+TEST_F(EngineThinkingTest, ReasoningTokensCountAgainstTheTokenBudget) {
+  const char* budget = R"(,"finalTool":true,"tokenBudget":3000)";
+  StructureResult plain = Run("CASE-FT-FIX who did it", "openai/gpt-4o-test", budget);
+  ASSERT_EQ(plain.status, Outcome::kOk) << Show(plain);
+  EXPECT_EQ(plain.iterations, 2);
+  StructureResult thinking = Run("CASE-FT-FIX who did it", "openai/o3", budget);
+  ASSERT_EQ(thinking.status, Outcome::kStale) << Show(thinking);
+  EXPECT_EQ(thinking.iterations, 1);
+  EXPECT_EQ(thinking.usage.reasoning_tokens, 4096);
+  ASSERT_FALSE(thinking.errors.empty());
+  EXPECT_NE(thinking.errors.back().find("token budget exhausted"), std::string::npos) << Show(thinking);
+  EXPECT_NE(thinking.errors.back().find("of 3000 tokens"), std::string::npos) << Show(thinking);
+}
+
 TEST_F(EngineThinkingTest, ThinkingThatUsesTheWholeCapIsOutputCapExhausted) {
   StructureResult r = Run("CASE-GENERATE any record", "openai/o3-tight");
   ASSERT_EQ(r.status, Outcome::kError) << Show(r);
