@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <thread>
 
@@ -205,6 +206,44 @@ TEST_F(ProviderBatchCliTest, ProgressIsDrawnOnATerminal) {
   EXPECT_NE(seen.find("waiting 20"), std::string::npos) << seen;
   EXPECT_NE(seen.find("structure batch: 20 records: ok 20"), std::string::npos) << seen;
   ExpectEveryIdOnce(out, 20);
+}
+
+// Every other flag keeps its meaning: --ordered writes input order although re-asked records
+// end rounds later, and --shard I/N takes only its records, as the live path does.
+TEST_F(ProviderBatchCliTest, OrderedAndShardKeepTheirMeaning) {
+  auto& sim = Sim({"--invalid-rate", "0.3"});
+  std::string in = Input(30);
+  auto ids = [](const std::string& path) {
+    std::vector<std::string> order;
+    std::ifstream f(path);
+    for (std::string line; std::getline(f, line);) {
+      auto rec = ParseJson(line);
+      if (rec.ok() && rec->find("id")) order.push_back(rec->find("id")->as_string());
+    }
+    return order;
+  };
+  std::string ordered = dir_ + "ordered.jsonl", loose = dir_ + "loose.jsonl";
+  Run(Base(sim, {in, "-o", ordered, "--ordered"}), "ordered");
+  Run(Base(sim, {in, "-o", loose}), "loose");
+  std::vector<std::string> expected;
+  for (int i = 0; i < 30; ++i) expected.push_back("r" + std::to_string(i));
+  EXPECT_EQ(ids(ordered), expected) << Err("ordered");
+  EXPECT_NE(ids(loose), expected) << "re-asked records should end in later rounds";
+  size_t total = 0;
+  for (int i = 1; i <= 3; ++i) {
+    std::string out = dir_ + "shard" + std::to_string(i) + ".jsonl";
+    std::string live = dir_ + "live" + std::to_string(i) + ".jsonl";
+    std::string shard = std::to_string(i) + "/3";
+    Run(Base(sim, {in, "-o", out, "--shard", shard}), "shard" + std::to_string(i));
+    Run({in, "-o", live, "--shard", shard, "--base-url", sim.base_url() + "/v1", "--schema", kData + "schema.json"},
+        "live" + std::to_string(i));
+    std::vector<std::string> a = ids(out), b = ids(live);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b) << "shard " << shard;
+    total += a.size();
+  }
+  EXPECT_EQ(total, 30u);
 }
 
 TEST_F(ProviderBatchCliTest, NoWaitSubmitsAndResumeCollects) {
