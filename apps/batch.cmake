@@ -23,7 +23,8 @@ add_library(structure_provider_batch STATIC
   ${CMAKE_CURRENT_LIST_DIR}/batch/http_client.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/provider_batch.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/provider_batch_progress.cc
-  ${CMAKE_CURRENT_LIST_DIR}/batch/provider_batch_rounds.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/batch/provider_batch_rounds.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/provider_batch_stats.cc)
 target_link_libraries(structure_provider_batch PUBLIC structure_batch structure_providers
   structure_transport structure_config)
 

@@ -29,6 +29,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/sim_openai.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/sim_server.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/simulator.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/request_log.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/stats.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/thinking.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/wire_util.cc)

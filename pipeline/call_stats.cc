@@ -71,6 +71,7 @@ void CallStats::Record(const std::string& schema, const StructureResult& result,
   s.output_tokens += Tokens(result.usage.output_tokens);
   s.cached_input_tokens += Tokens(result.usage.cached_input_tokens);
   s.cache_write_tokens += Tokens(result.usage.cache_write_tokens);
+  s.reasoning_tokens += Tokens(result.usage.reasoning_tokens);
   if (result.form_ignored) s.form_ignored++;
 
   if (result.provider.empty()) return;
@@ -108,6 +109,7 @@ Json StatsToJson(const StatsSnapshot& stats) {
     tokens.set("output", static_cast<int64_t>(s.output_tokens));
     tokens.set("cachedInput", static_cast<int64_t>(s.cached_input_tokens));
     tokens.set("cacheWrite", static_cast<int64_t>(s.cache_write_tokens));
+    tokens.set("reasoning", static_cast<int64_t>(s.reasoning_tokens));
     Json o = Json::MakeObject();
     o.set("calls", static_cast<int64_t>(s.calls));
     o.set("results", std::move(results));

@@ -17,10 +17,11 @@ struct PreparedCall {
   std::string schema_origin;        // inline | registry:… | inferred
   providers::Usage schema_usage;    // schema-builder calls (schemaText), already spent
 
-  // The loop's final result as the engine reports it: the schema origin set and the schema
-  // stage's usage added, exactly as Engine::Submit does.
+  // The loop's final result as the engine reports it: the schema origin and provider set and
+  // the schema stage's usage added, exactly as Engine::Submit does.
   StructureResult Complete(StructureResult result) const {
     if (result.schema_origin.empty()) result.schema_origin = schema_origin;
+    if (result.provider.empty()) result.provider = provider;
     result.usage += schema_usage;
     return result;
   }

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/prepared_call.h"
+#include "pipeline/request.h"
 #include "pipeline/result.h"
 #include "providers/batch_wire.h"
 
@@ -27,6 +28,8 @@ struct BatchRecord {
   int tries = 0;                                // transient failures of `call` so far
   std::optional<pipeline::StructureResult> result;  // set once the record has ended
   int64_t waiting_on = 0;                           // the submit holding `call` (0: none)
+  pipeline::SchemaMode mode = pipeline::SchemaMode::kJson;  // the request's, for its stats label
+  std::string schema_ref;                                   // the request's schema name or text
 };
 
 // "l17-r2": line 17's request in round 2 (fits Anthropic's [A-Za-z0-9_-]{1,64}).

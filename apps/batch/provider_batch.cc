@@ -73,6 +73,8 @@ void ProviderBatchJob::Emit(uint64_t index, const Json& id, uint64_t line_no,
 }
 
 void ProviderBatchJob::EmitRecord(BatchRecord& r) {
+  // As Engine::Submit counts a call; a batch call's latency is its batch's, so none is kept.
+  stats_.Record(pipeline::SchemaLabel(r.mode, r.schema_ref, *r.result), *r.result, 0);
   Emit(r.index, r.id, r.line_no, std::move(*r.result));
   r.result = pipeline::StructureResult{};  // ended; the result itself is written
   r.prepared.spec.prompt.clear();
@@ -133,6 +135,8 @@ void ProviderBatchJob::Load(std::string_view input) {
     r.index = i;
     r.id = line.id;
     r.line_no = line.line_no;
+    r.mode = line.request->mode;
+    r.schema_ref = line.request->schema_ref;
     by_line_[line.line_no] = records_.size();
     requests.emplace_back(records_.size(), std::move(*line.request));
     records_.push_back(std::move(r));
@@ -262,6 +266,7 @@ ProviderBatchReport ProviderBatchJob::Run(std::string_view input) {
   report_.batch.interrupted = Interrupted() || !report_.batch.io_error.ok();
   report_.batch.elapsed_s = Seconds(Clock::now() - start_);
   report_.waiting = Unfinished();
+  report_.stats = stats_.Snapshot();
   if (state_) {
     for (const auto& [seq, s] : state_->submits()) {
       if (!s.batch_id.empty() && !s.read && !s.rejected) ++report_.pending_batches;

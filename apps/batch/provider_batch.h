@@ -19,6 +19,7 @@
 #include "apps/batch/journal.h"
 #include "apps/batch/shard.h"
 #include "config/engine_config.h"
+#include "pipeline/call_stats.h"
 #include "pipeline/prepared_call.h"
 
 namespace structure::batch {
@@ -58,6 +59,9 @@ struct ProviderBatchReport {
   uint64_t waiting = 0;                // records waiting for them or for the next round
   double discount = 0.5;               // the providers' batch price factor
   bool finished = false;               // every record is in OUT (the state was removed)
+  int64_t requests = 0;                // requests this run put into the batches it created
+  pipeline::StatsSnapshot stats;       // the records this run ended (--stats), as the live path
+                                       // counts them; provider latency is not measured
 };
 
 // Runs the job over `input` (the whole input file). `out` and `resume` as in BatchRunner.

@@ -69,6 +69,7 @@ class ProviderBatchJob {
   uint64_t next_out_ = 0;
   std::string buffer_;                         // lines not yet appended
   ProviderBatchReport report_;
+  pipeline::CallStats stats_;
   std::chrono::steady_clock::time_point last_draw_{};
 };
 

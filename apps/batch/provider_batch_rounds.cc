@@ -152,6 +152,7 @@ Status ProviderBatchJob::Send(const SubmitRecord& submit, std::vector<size_t> me
   STRUCTURE_RETURN_IF_ERROR(state_->Created(submit.seq, *id));
   client.Remember(*id);
   report_.submitted.push_back(*id);
+  report_.requests += static_cast<int64_t>(members.size());
   if (opt_.no_wait) std::fprintf(stdout, "%s\n", id->c_str());
   return Status::Ok();
 }

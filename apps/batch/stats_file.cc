@@ -55,7 +55,11 @@ Json StatsDocument(const BatchReport& report, const pipeline::StatsSnapshot& sta
 
 Status WriteStatsFile(const std::string& path, const BatchReport& report,
                       const pipeline::StatsSnapshot& stats) {
-  std::string text = ToJson(StatsDocument(report, stats)) + "\n";
+  return WriteStatsJson(path, StatsDocument(report, stats));
+}
+
+Status WriteStatsJson(const std::string& path, const Json& doc) {
+  std::string text = ToJson(doc) + "\n";
   std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "w");
   if (f == nullptr) return InvalidArgument("--stats " + path + ": cannot write " + tmp);

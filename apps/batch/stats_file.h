@@ -24,4 +24,7 @@ Json StatsDocument(const BatchReport& report, const pipeline::StatsSnapshot& sta
 Status WriteStatsFile(const std::string& path, const BatchReport& report,
                       const pipeline::StatsSnapshot& stats);
 
+// Writes `doc` to `path` as WriteStatsFile does (--provider-batch builds its own document).
+Status WriteStatsJson(const std::string& path, const Json& doc);
+
 }  // namespace structure::batch

@@ -101,13 +101,15 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
     }
   }
   Header(out, "structure_schema_tokens_total", "counter",
-         "Provider tokens by schema: input (cached included), output, cached_input, cache_write.");
+         "Provider tokens by schema: input (cached included), output, cached_input, cache_write, "
+         "reasoning (part of output).");
   for (const auto& [schema, s] : stats.schemas) {
     std::string l = Label("schema", schema) + ",";
     out += Line("structure_schema_tokens_total", l + Label("kind", "input"), s.input_tokens);
     out += Line("structure_schema_tokens_total", l + Label("kind", "output"), s.output_tokens);
     out += Line("structure_schema_tokens_total", l + Label("kind", "cached_input"), s.cached_input_tokens);
     out += Line("structure_schema_tokens_total", l + Label("kind", "cache_write"), s.cache_write_tokens);
+    out += Line("structure_schema_tokens_total", l + Label("kind", "reasoning"), s.reasoning_tokens);
   }
   Header(out, "structure_schema_form_ignored_total", "counter",
          "Ok answers that skipped the form the provider was given (no envelope) but fit the schema.");

@@ -5,8 +5,12 @@
 
 namespace structure::sim {
 
-BatchStore::BatchStore(BatchOptions options, uint64_t seed, Stats& stats, AnswerFn answer)
-    : options_(std::move(options)), seed_(seed), stats_(stats), answer_(std::move(answer)) {}
+BatchStore::BatchStore(BatchOptions options, uint64_t seed, Stats& stats, AnswerFn answer, RejectFn reject)
+    : options_(std::move(options)),
+      seed_(seed),
+      stats_(stats),
+      answer_(std::move(answer)),
+      reject_(std::move(reject)) {}
 
 SimFile& BatchStore::AddFile(std::string purpose, std::string name, std::string content, bool result) {
   auto f = std::make_unique<SimFile>();
@@ -105,9 +109,19 @@ void BatchStore::End(SimBatch& batch) {
     if (u < options_.error_rate) {
       item.fate = ItemFate::kErrored;
       stats_.CountFault("batch_errored");
-    } else if (u < options_.error_rate + options_.expire_rate) {
+    } else if ((u -= options_.error_rate) < options_.expire_rate) {
       item.fate = ItemFate::kExpired;
       stats_.CountFault("batch_expired");
+    } else if ((u -= options_.expire_rate) < options_.reject_rate) {
+      // Answered, as the provider answers a request it refuses: its 400 in the result.
+      http::HttpResponse refused = reject_(batch.provider, "Simulated: this request was rejected.");
+      item.status = refused.status;
+      item.answer = std::move(refused.body);
+      stats_.CountFault("batch_rejected");
+    } else if ((u -= options_.reject_rate) < options_.malformed_rate) {
+      item.status = 200;
+      item.answer = "{\"id\":\"sim-malformed\",\"simulated\":\"not a reply of this provider\"}";
+      stats_.CountFault("batch_malformed");
     } else {
       http::HttpResponse answer = answer_(batch.provider, path, item.body);
       item.status = answer.status;

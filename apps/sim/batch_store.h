@@ -23,6 +23,8 @@ struct BatchOptions {
   int delay_ms = 0;              // a batch ends this long after it was created
   double error_rate = 0;         // share of requests answered with a transient server error
   double expire_rate = 0;        // share of requests left unanswered as expired
+  double reject_rate = 0;        // share answered with the provider's 400 (a permanent error)
+  double malformed_rate = 0;     // share answered 200 with a body that is not a reply
   // Batch faults by the batch's ordinal (1 = the first batch created): "failed", "expired"
   // (the second half of its requests expires) or "cancelled" (the second half is cancelled).
   std::map<int64_t, std::string> faults;
@@ -76,7 +78,9 @@ class BatchStore {
   // `answer` answers one request of a batch of `provider` (path = the live endpoint's path).
   using AnswerFn = std::function<http::HttpResponse(Provider provider, const std::string& path,
                                                     const std::string& body)>;
-  BatchStore(BatchOptions options, uint64_t seed, Stats& stats, AnswerFn answer);
+  // `reject` is the provider's 400 error response for a request it refuses.
+  using RejectFn = std::function<http::HttpResponse(Provider provider, const std::string& message)>;
+  BatchStore(BatchOptions options, uint64_t seed, Stats& stats, AnswerFn answer, RejectFn reject);
 
   const BatchOptions& options() const { return options_; }
 
@@ -119,6 +123,7 @@ class BatchStore {
   uint64_t seed_;
   Stats& stats_;
   AnswerFn answer_;
+  RejectFn reject_;
   int64_t next_ordinal_ = 1;
   uint64_t next_file_ = 1;
   std::vector<std::unique_ptr<SimBatch>> batches_;  // creation order

@@ -14,6 +14,9 @@ SimBatches::SimBatches(BatchOptions options, uint64_t seed, Simulator& sim)
                item.target = path;
                item.body = body;
                return sim.AnswerBatchItem(provider, item);
+             },
+             [&sim](Provider provider, const std::string& message) {
+               return sim.dialect(provider).Error(400, message);
              }) {}
 
 std::optional<http::HttpResponse> SimBatches::Handle(const http::HttpRequest& r) {

@@ -146,6 +146,7 @@ Simulator::Outcome Simulator::Decide(const http::HttpRequest& r) {
   }
   for (const auto& d : dialects_) {
     if (d->Serves(r)) {
+      if (options_.request_log) options_.request_log->Append(r);
       stats_.CountRequest(std::string(ProviderName(d->provider())));
       return Serve(*d, r);
     }

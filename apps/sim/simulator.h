@@ -20,6 +20,7 @@
 #include "apps/sim/sim_batches.h"
 #include "apps/sim/prompt_cache.h"
 #include "apps/sim/rate_limiter.h"
+#include "apps/sim/request_log.h"
 #include "apps/sim/scenario.h"
 #include "apps/sim/stats.h"
 
@@ -30,6 +31,7 @@ struct SimOptions {
   Latency latency;    // default answer latency
   uint64_t seed = 0;
   BatchOptions batch;  // provider batch endpoints: completion delay, faults, caps
+  std::shared_ptr<RequestLog> request_log;  // --record-requests: every provider request received
 };
 
 class Simulator {

@@ -42,6 +42,9 @@ const std::vector<FlagSpec>& Spec() {
       {"batch-delay-ms", true, "N: provider batches end N ms after they are created (default 0)"},
       {"batch-error-rate", true, "R: share of requests in a batch answered with a transient error"},
       {"batch-expire-rate", true, "R: share of requests in a batch left unanswered as expired"},
+      {"record-requests", true, "FILE: append every provider request received to FILE (tests)"},
+      {"batch-reject-rate", true, "R: share of requests in a batch answered with the provider's 400"},
+      {"batch-malformed-rate", true, "R: share of requests in a batch answered 200 with a body that is not a reply"},
       {"batch-fault", true, "K:KIND: the K-th batch created ends failed, expired or cancelled", true},
       {"batch-max-requests", true, "N: requests per batch at most (default: the provider's limit)"},
       {"batch-max-bytes", true, "N: bytes per batch file or create request at most (default: the provider's)"},
@@ -65,6 +68,12 @@ Status ApplyRate(const Args& a, const char* flag, double* out) {
 Status ApplyBatchFlags(const Args& a, sim::BatchOptions& b) {
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-error-rate", &b.error_rate));
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-expire-rate", &b.expire_rate));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-reject-rate", &b.reject_rate));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-malformed-rate", &b.malformed_rate));
+  if (b.error_rate + b.expire_rate + b.reject_rate + b.malformed_rate > 1) {
+    return InvalidArgument("--batch-error-rate, --batch-expire-rate, --batch-reject-rate and "
+                           "--batch-malformed-rate: their sum must be at most 1");
+  }
   for (const char* flag : {"batch-delay-ms", "batch-max-requests", "batch-max-bytes", "batch-slow-download-ms"}) {
     if (!a.has(flag)) continue;
     auto v = a.GetInt(flag, 0);
@@ -160,6 +169,11 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
   }
   for (const auto& k : a.all("invalid-key")) o.scenario.keys.invalid_keys.insert(k);
   STRUCTURE_RETURN_IF_ERROR(ApplyBatchFlags(a, o.batch));
+  if (a.has("record-requests")) {
+    auto log = sim::RequestLog::Open(a.get("record-requests"));
+    if (!log.ok()) return log.status();
+    o.request_log = std::move(*log);
+  }
   return o;
 }
 

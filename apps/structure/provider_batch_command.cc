@@ -7,6 +7,8 @@
 
 #include "apps/batch/batch_state.h"
 #include "apps/batch/provider_batch.h"
+#include "apps/batch/provider_batch_stats.h"
+#include "apps/batch/stats_file.h"
 
 namespace structure::apps {
 
@@ -165,6 +167,10 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
                                     report.batch.interrupted)
                    .c_str(),
                batch::FormatBatchSummary(report).c_str());
+  if (args.has("stats")) {
+    Status written = batch::WriteStatsJson(args.get("stats"), batch::ProviderBatchStatsDocument(report));
+    if (!written.ok()) return fail(written.message());
+  }
   if (!report.batch.io_error.ok()) return fail(report.batch.io_error.message());
   if (!report.job_error.ok()) {
     std::fprintf(stderr, "structure batch: stopped: %s\n", report.job_error.message().c_str());

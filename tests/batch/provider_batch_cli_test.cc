@@ -36,6 +36,15 @@ Json GetJson(const std::string& url) {
   return parsed.ok() ? *parsed : Json();
 }
 
+// The member at a path of keys, or nullptr.
+const Json* At(const Json& root, std::initializer_list<std::string_view> keys) {
+  const Json* at = &root;
+  for (std::string_view k : keys) {
+    if (!at->is_object() || !(at = at->find(k))) return nullptr;
+  }
+  return at;
+}
+
 // Output records by key ("\"r7\"" for ids, "line:N" for lines without one).
 std::map<std::string, std::vector<Json>> ReadOut(const std::string& path) {
   std::map<std::string, std::vector<Json>> out;
@@ -174,6 +183,60 @@ TEST_F(ProviderBatchCliTest, EndsEveryRecordAsTheLivePathDoes) {
 }
 
 
+// --stats with --provider-batch: the same per-schema figures as the live path on the same
+// scenario (calls, results, iterations, re-asks, tokens with cached and reasoning ones), the
+// provider's call count, and what only batches have; latency is said to be not measured.
+TEST_F(ProviderBatchCliTest, StatsCountTheRecordsAsTheLivePathDoes) {
+  std::string in = Input(60, true);
+  auto& live_sim = Sim({"--invalid-rate", "0.3"});
+  auto& batch_sim = Sim({"--invalid-rate", "0.3"});
+  auto config = [&](const std::string& name, const std::string& url) {
+    std::string path = dir_ + name + ".toml";
+    std::ofstream(path) << "[providers.p]\nkind = \"openai\"\nbase_url = \"" << url
+                        << "\"\nmodel = \"o3\"\n[providers.p.models.\"o3\"]\nreasoning_effort = \"low\"\n"
+                        << "[aliases]\n\"default:fast\" = \"p/o3\"\n\"default:analyze\" = \"p/o3\"\n";
+    return path;
+  };
+  std::string live = dir_ + "live.jsonl", batch = dir_ + "batch.jsonl";
+  int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--stats", dir_ + "live.json",
+                       "--config", config("live", live_sim.base_url())},
+                      "live");
+  int batch_code = Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
+                        "--stats", dir_ + "batch.json", "--config", config("batch", batch_sim.base_url())},
+                       "batch");
+  EXPECT_EQ(batch_code, live_code) << Err("batch");
+  auto live_stats = ParseJson(ReadFile(dir_ + "live.json").value());
+  auto batch_text = ReadFile(dir_ + "batch.json");
+  ASSERT_TRUE(batch_text.ok()) << "--stats was not written: " << Err("batch");
+  auto batch_stats = ParseJson(*batch_text);
+  ASSERT_TRUE(live_stats.ok() && batch_stats.ok()) << *batch_text;
+  EXPECT_EQ(ToJson(*batch_stats->find("schemas")), ToJson(*live_stats->find("schemas")));
+  const Json* inline_tokens = At(*batch_stats, {"schemas", "inline", "tokens"});
+  ASSERT_NE(inline_tokens, nullptr) << *batch_text;
+  EXPECT_GT(inline_tokens->find("reasoning")->as_int(), 0) << *batch_text;
+  EXPECT_GT(inline_tokens->find("output")->as_int(), inline_tokens->find("reasoning")->as_int());
+  EXPECT_EQ(At(*batch_stats, {"run", "records"})->as_int(), 60);
+  EXPECT_EQ(At(*batch_stats, {"providers", "p", "calls"})->as_int(),
+            At(*live_stats, {"providers", "p", "calls"})->as_int());
+  EXPECT_EQ(At(*batch_stats, {"providers", "p", "latencySeconds"}), nullptr);
+  const Json* pb = batch_stats->find("providerBatch");
+  ASSERT_NE(pb, nullptr) << *batch_text;
+  EXPECT_EQ(pb->find("requests")->as_int(), Batches(batch_sim, "requests"));
+  EXPECT_EQ(pb->find("requests")->as_int(), Iterations(batch));
+  EXPECT_EQ(pb->find("batches")->as_int(), Batches(batch_sim, "created"));
+  EXPECT_GE(pb->find("rounds")->as_int(), 2);
+  EXPECT_EQ(pb->find("discount")->as_double(), 0.5);
+  EXPECT_EQ(pb->find("waitingRecords")->as_int(), 0);
+  EXPECT_NE(pb->find("notMeasured")->as_string().find("latencySeconds"), std::string::npos);
+  // The summary line shows the tokens and the discount; stderr is not a terminal: no progress.
+  std::string err = Err("batch");
+  EXPECT_NE(err.find(" out; "), std::string::npos) << err;
+  EXPECT_NE(err.find("tokens "), std::string::npos) << err;
+  EXPECT_NE(err.find("batch discount 0.5"), std::string::npos) << err;
+  EXPECT_EQ(err.find('\r'), std::string::npos) << err;
+}
+
+
 // The simulator's default provider (kind openai) for small jobs: every record ok in round 1.
 std::vector<std::string> Base(testing::ChildProcess& sim, std::vector<std::string> extra) {
   std::vector<std::string> a = {"--base-url", sim.base_url() + "/v1", "--schema", kData + "schema.json",
@@ -300,6 +363,23 @@ TEST_F(ProviderBatchCliTest, SplitsARoundAtTheCapAndEndsAnOversizedRequest) {
   EXPECT_EQ(Batches(sim, "created"), 3);  // nothing was submitted
 }
 
+// The caps split a round in the Anthropic and Gemini shapes too.
+TEST_F(ProviderBatchCliTest, SplitsARoundAtTheCapInTheOtherShapes) {
+  for (auto [kind, model] : {std::pair{"anthropic", "claude-sonnet-4-5"}, std::pair{"gemini", "gemini-2.5-flash"}}) {
+    SCOPED_TRACE(kind);
+    auto& sim = Sim({"--batch-max-requests", "7"});
+    std::string in = Input(20), out = dir_ + kind + ".jsonl";
+    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
+                    "--batch-max-requests", "7", "--config",
+                    Config(kind, sim.base_url(), model)},
+                   kind);
+    EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
+    ExpectEveryIdOnce(out, 20, "");
+    EXPECT_GE(Batches(sim, "created"), 3);  // round 1 alone is 7 + 7 + 6
+    EXPECT_EQ(Batches(sim, "requests"), Iterations(out));
+  }
+}
+
 TEST_F(ProviderBatchCliTest, AFailedBatchEndsItsRecordsWithTheProvidersMessage) {
   auto& sim = Sim({"--batch-fault", "1:failed"});
   std::string in = Input(10), out = dir_ + "out.jsonl";
@@ -349,6 +429,90 @@ TEST_F(ProviderBatchCliTest, ErroredRequestsAreRetriedThenEndWithTheProvidersCod
   ASSERT_EQ(recs.size(), 40u);
   EXPECT_EQ(recs["\"r3\""][0].find("code")->as_string(), "batch_expired");
   EXPECT_EQ(Batches(always, "created"), 2);  // the first try and one retry
+}
+
+// Per-request faults in every batch shape: some requests come back with the provider's 400, a
+// 5xx, a body that is not a reply, or cancelled. With no retries each such record ends with the
+// error the live path gives that answer; the others end as usual, none is lost, and the job
+// runs across a --no-wait / --resume pair without submitting or downloading anything twice.
+TEST_F(ProviderBatchCliTest, PerRequestFaultsInEveryShapeEndTheirRecordsHonestly) {
+  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+    SCOPED_TRACE(kind);
+    auto& sim = Sim({"--batch-delay-ms", "300", "--batch-reject-rate", "0.2", "--batch-malformed-rate", "0.2",
+                     "--batch-error-rate", "0.1", "--batch-fault", "1:cancelled"});
+    std::string in = Input(20), out = dir_ + kind + ".jsonl";
+    std::vector<std::string> args = {in, "-o", out, "--schema", kData + "schema.json", "--provider-batch",
+                                     "--poll-ms", "20", "--batch-retries", "0", "--config",
+                                     Config(kind, sim.base_url(), model)};
+    std::vector<std::string> submit = args, resume = args;
+    submit.push_back("--no-wait");
+    resume.push_back("--resume");
+    std::string tag = kind;
+    ASSERT_EQ(Run(submit, tag + "-submit"), 0) << Err(tag + "-submit");
+    EXPECT_EQ(ReadOut(out).size(), 0u);
+    EXPECT_EQ(Run(resume, tag + "-resume"), 1) << Err(tag + "-resume");
+    ExpectEveryIdOnce(out, 20, "");
+    int rejected = 0, malformed = 0, errored = 0, cancelled = 0, fine = 0;
+    for (const auto& [key, recs] : ReadOut(out)) {
+      const Json& r = recs[0];
+      std::string text = ToJson(r);
+      std::string code = r.find("code") ? r.find("code")->as_string() : "";
+      if (code == "provider_rejected_request") {
+        EXPECT_NE(text.find("Simulated: this request was rejected."), std::string::npos) << text;
+        ++rejected;
+      } else if (code == "provider_unavailable") {
+        (text.find(" reply: no ") != std::string::npos ? malformed : errored) += 1;
+      } else if (code == "batch_cancelled") {
+        ++cancelled;
+      } else {
+        EXPECT_NE(r.find("status")->as_string(), "error") << text;
+        ++fine;
+      }
+    }
+    // The simulator's own count of each fault it drew, over every round's batches.
+    Json faults = *Stats(sim).find("faults");
+    auto drawn = [&](const char* f) { return faults.find(f) ? faults.find(f)->as_int() : 0; };
+    EXPECT_EQ(rejected, drawn("batch_rejected"));
+    EXPECT_EQ(malformed, drawn("batch_malformed"));
+    EXPECT_EQ(errored, drawn("batch_errored"));
+    EXPECT_EQ(cancelled, 10);  // the second half of the first batch
+    EXPECT_GT(rejected + malformed + errored, 0);
+    EXPECT_GT(fine, 0);
+    // Every call the loops made went into a batch once (an error result counts no iteration:
+    // each failed record sent one request more); a third run finds nothing to do.
+    int64_t created = Batches(sim, "created"), downloads = Batches(sim, "results_downloads");
+    EXPECT_EQ(Batches(sim, "requests"), Iterations(out) + rejected + malformed + errored + cancelled);
+    EXPECT_EQ(Run(resume, tag + "-again"), 1) << Err(tag + "-again");
+    ExpectEveryIdOnce(out, 20, "");
+    EXPECT_EQ(Batches(sim, "created"), created);
+    EXPECT_EQ(Batches(sim, "results_downloads"), downloads);
+  }
+}
+
+// Transient per-request faults (a 5xx, a body that is not a reply) are sent again in the next
+// round in every shape, so with enough retries no record ends in error. (The fates are drawn
+// from the seed, the batch and the custom_id: the same every run.)
+TEST_F(ProviderBatchCliTest, TransientRequestFaultsAreRetriedInEveryShape) {
+  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+    SCOPED_TRACE(kind);
+    auto& sim = Sim({"--batch-malformed-rate", "0.2", "--batch-error-rate", "0.2"});
+    std::string in = Input(20), out = dir_ + kind + ".jsonl";
+    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
+                    "--batch-retries", "20", "--config", Config(kind, sim.base_url(), model)},
+                   kind);
+    EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
+    ExpectEveryIdOnce(out, 20, "");
+    for (const auto& [key, recs] : ReadOut(out)) {
+      EXPECT_NE(recs[0].find("status")->as_string(), "error") << ToJson(recs[0]);
+    }
+    Json faults = *Stats(sim).find("faults");
+    int64_t resent = (faults.find("batch_malformed") ? faults.find("batch_malformed")->as_int() : 0) +
+                     (faults.find("batch_errored") ? faults.find("batch_errored")->as_int() : 0);
+    EXPECT_GT(resent, 0);
+    EXPECT_EQ(Batches(sim, "requests"), Iterations(out) + resent);  // each fault cost one resend
+  }
 }
 
 TEST_F(ProviderBatchCliTest, GeminiBatchModeEndsRecordsAsTheLivePathDoes) {

@@ -121,6 +121,7 @@ StructureResult Result(Outcome status, int iterations, const std::string& provid
   r.usage.output_tokens = 10;
   r.usage.cached_input_tokens = 60;
   r.usage.cache_write_tokens = 5;
+  r.usage.reasoning_tokens = 4;
   return r;
 }
 
@@ -146,6 +147,7 @@ TEST(CallStatsTest, CountsCallsResultsIterationsReasksAndTokensPerSchema) {
   EXPECT_EQ(t.output_tokens, 20u);
   EXPECT_EQ(t.cached_input_tokens, 120u);
   EXPECT_EQ(t.cache_write_tokens, 10u);
+  EXPECT_EQ(t.reasoning_tokens, 8u);
   EXPECT_EQ(t.form_ignored, 1u);
   EXPECT_EQ(*StatsToJson(s).find("schemas")->find("ticket")->find("formIgnored"), Json(int64_t{1}));
   const ProviderStats& p = s.providers.at("sim");
@@ -189,7 +191,7 @@ TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
             R"({"schemas":{"ticket":{"calls":1,"results":{"ok":1,"need-more-input":0,"stale":0,"error":0},)"
             R"("iterations":{"2":1},"reasks":{"type":0,"required":0,"additionalProperties":0,"enum/const":1,)"
             R"("pattern":0,"format":0,"bounds":0,"length":0,"items":0,"semantic":0,"parse":0,"need":0,"other":0},)"
-            R"("tokens":{"input":100,"output":10,"cachedInput":60,"cacheWrite":5},"formIgnored":0}},)"
+            R"("tokens":{"input":100,"output":10,"cachedInput":60,"cacheWrite":5,"reasoning":4},"formIgnored":0}},)"
             R"("providers":{"sim":{"calls":1,"latencySeconds":{"sum":0.2,"buckets":{"0.05":0,"0.1":0,)"
             R"("0.25":1,"0.5":1,"1":1,"2.5":1,"5":1,"10":1,"30":1,"60":1,"+Inf":1}}}}})");
 }

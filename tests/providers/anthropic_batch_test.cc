@@ -88,6 +88,48 @@ TEST(AnthropicBatchTest, ParsesEveryResultType) {
             Code::kInvalidArgument);
 }
 
+// A batch where some requests fail: each gets its own outcome, the others their answers, and a
+// request with no result line is not lost (UnansweredItem, as ParseStored fills it in).
+TEST(AnthropicBatchTest, AMixedBatchGivesEveryRequestItsOwnOutcome) {
+  std::string ok = R"({"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"{\"a\":1}"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4}})";
+  std::string jsonl =
+      R"({"custom_id":"l1-r1","result":{"type":"succeeded","message":)" + ok + "}}\n" +
+      // A provider error per request: permanent (invalid request) and transient (api_error).
+      R"({"custom_id":"l2-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"messages: text content blocks must be non-empty"}}}})" "\n" +
+      R"({"custom_id":"l3-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"api_error","message":"Internal server error"}}}})" "\n" +
+      // A succeeded result whose message is not a message: the live call's malformed reply.
+      R"({"custom_id":"l4-r1","result":{"type":"succeeded","message":{"id":"msg_x","type":"message"}}})" "\n" +
+      R"({"custom_id":"l5-r1","result":{"type":"expired"}})" "\n" +
+      R"({"custom_id":"l6-r1","result":{"type":"canceled"}})" "\n" +
+      R"({"custom_id":"l7-r1","result":{"type":"succeeded","message":)" + ok + "}}\n";
+  ItemResults out;
+  ASSERT_TRUE(anthropic_batch::ParseResults(jsonl, out).ok());
+  ASSERT_EQ(out.size(), 7u);
+  for (const char* id : {"l1-r1", "l7-r1"}) {
+    ASSERT_TRUE(out[id].reply.ok()) << id;
+    EXPECT_EQ(out[id].reply->content, "{\"a\":1}");
+  }
+  EXPECT_EQ(out["l2-r1"].reply.status().code(), Code::kInvalidArgument);
+  EXPECT_NE(out["l2-r1"].reply.status().message().find("must be non-empty"), std::string::npos);
+  EXPECT_FALSE(out["l2-r1"].transient);
+  EXPECT_TRUE(out["l3-r1"].transient);
+  EXPECT_EQ(out["l3-r1"].code, "");  // the provider's own error, not a batch-level one
+  EXPECT_FALSE(out["l4-r1"].reply.ok());
+  EXPECT_NE(out["l4-r1"].reply.status().message().find("no content array"), std::string::npos);
+  EXPECT_TRUE(out["l4-r1"].transient);  // as the live path retries a malformed reply
+  EXPECT_EQ(out["l5-r1"].code, "batch_expired");
+  EXPECT_TRUE(out["l5-r1"].transient);
+  EXPECT_EQ(out["l6-r1"].code, "batch_cancelled");
+  EXPECT_FALSE(out["l6-r1"].transient);
+  // An ended batch with a request the results do not list: reported missing, sent again.
+  BatchInfo ended;
+  ended.id = "msgbatch_1";
+  ended.state = BatchState::kEnded;
+  ItemResult missing = UnansweredItem(ended, "anthropic");
+  EXPECT_EQ(missing.code, "batch_missing");
+  EXPECT_TRUE(missing.transient);
+}
+
 TEST(AnthropicBatchTest, MatchesListedBatchesByTimeAndCount) {
   auto list = Reply(200, R"({"data":[
     {"id":"msgbatch_new","created_at":"2026-11-30T10:00:05Z","request_counts":{"processing":3,"succeeded":0,"errored":0,"canceled":0,"expired":0}},

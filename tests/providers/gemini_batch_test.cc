@@ -75,6 +75,50 @@ TEST(GeminiBatchTest, ParsesInlinedResponsesByKeyOrPosition) {
   EXPECT_EQ(out["l3-r1"].reply.status().code(), Code::kInvalidArgument);
 }
 
+// A batch where some requests fail: provider errors per request (permanent and transient), a
+// request cancelled or past its deadline, a response that is not a GenerateContentResponse, and
+// an entry with neither: each its own outcome, the others their answers, none lost.
+TEST(GeminiBatchTest, AMixedBatchGivesEveryRequestItsOwnOutcome) {
+  std::string ok = R"({"candidates":[{"content":{"parts":[{"text":"{\"a\":1}"}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":2}})";
+  std::string op = R"({"name":"batches/x","done":true,"metadata":{"state":"BATCH_STATE_SUCCEEDED"},"response":{"inlinedResponses":{"inlinedResponses":[)"
+                   R"({"response":)" + ok + R"(,"metadata":{"key":"l1-r1"}},)"
+                   R"({"error":{"code":400,"message":"Simulated: rejected","status":"INVALID_ARGUMENT"},"metadata":{"key":"l2-r1"}},)"
+                   R"({"error":{"code":13,"message":"Internal error encountered."},"metadata":{"key":"l3-r1"}},)"
+                   R"({"response":{"modelVersion":"m"},"metadata":{"key":"l4-r1"}},)"
+                   R"({"error":{"code":4,"message":"Deadline expired"},"metadata":{"key":"l5-r1"}},)"
+                   R"({"error":{"code":1,"message":"The request was cancelled."},"metadata":{"key":"l6-r1"}},)"
+                   R"({"metadata":{"key":"l7-r1"}},)"
+                   R"({"response":)" + ok + R"(,"metadata":{"key":"l8-r1"}}]}}})";
+  std::vector<std::string> ids = {"l1-r1", "l2-r1", "l3-r1", "l4-r1", "l5-r1", "l6-r1", "l7-r1", "l8-r1"};
+  ItemResults out;
+  ASSERT_TRUE(gemini_batch::ParseResults(op, ids, out).ok());
+  for (const char* id : {"l1-r1", "l8-r1"}) {
+    ASSERT_TRUE(out[id].reply.ok()) << id;
+    EXPECT_EQ(out[id].reply->content, "{\"a\":1}");
+  }
+  EXPECT_EQ(out["l2-r1"].reply.status().code(), Code::kInvalidArgument);
+  EXPECT_NE(out["l2-r1"].reply.status().message().find("Simulated: rejected"), std::string::npos);
+  EXPECT_FALSE(out["l2-r1"].transient);
+  EXPECT_TRUE(out["l3-r1"].transient);
+  EXPECT_FALSE(out["l4-r1"].reply.ok());
+  EXPECT_NE(out["l4-r1"].reply.status().message().find("no candidates"), std::string::npos);
+  EXPECT_TRUE(out["l4-r1"].transient);
+  EXPECT_TRUE(out["l5-r1"].transient);
+  EXPECT_EQ(out["l6-r1"].code, "batch_cancelled");
+  EXPECT_FALSE(out["l6-r1"].transient);
+  EXPECT_EQ(out.count("l7-r1"), 0u);  // no result: ParseStored reports it via UnansweredItem
+  BatchInfo ended;
+  ended.id = "batches/x";
+  ended.state = BatchState::kEnded;
+  EXPECT_EQ(UnansweredItem(ended, "gemini").code, "batch_missing");
+  // An expired operation leaves the unanswered requests to be sent again.
+  auto expired = gemini_batch::ParseBatch(Reply(200, R"({"name":"batches/y","done":true,"metadata":{"state":"BATCH_STATE_EXPIRED"}})"));
+  ASSERT_TRUE(expired.ok());
+  ItemResult late = UnansweredItem(*expired, "gemini");
+  EXPECT_EQ(late.code, "batch_expired");
+  EXPECT_TRUE(late.transient);
+}
+
 TEST(GeminiBatchTest, FindsOperationByDisplayName) {
   auto list = Reply(200, R"({"operations":[{"name":"batches/a","metadata":{"displayName":"j-1"}},{"name":"batches/b","metadata":{"displayName":"j-2"}}]})");
   EXPECT_EQ(gemini_batch::FindInList(list, "j-2"), "batches/b");

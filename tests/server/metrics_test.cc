@@ -58,6 +58,7 @@ TEST(Metrics, EngineStatsRenderPerSchemaAndPerProvider) {
   r.usage.output_tokens = 7;
   r.usage.cached_input_tokens = 64;
   r.usage.cache_write_tokens = 3;
+  r.usage.reasoning_tokens = 2;
   r.reasks[static_cast<size_t>(pipeline::ReaskReason::kRequired)] = 1;
   stats.Record("ticket", r, 0.3);
   stats.Record("we\"ird", r, 0.3);
@@ -80,6 +81,7 @@ TEST(Metrics, EngineStatsRenderPerSchemaAndPerProvider) {
            "structure_schema_tokens_total{schema=\"ticket\",kind=\"output\"} 7\n",
            "structure_schema_tokens_total{schema=\"ticket\",kind=\"cached_input\"} 64\n",
            "structure_schema_tokens_total{schema=\"ticket\",kind=\"cache_write\"} 3\n",
+           "structure_schema_tokens_total{schema=\"ticket\",kind=\"reasoning\"} 2\n",
            "# TYPE structure_provider_call_duration_seconds histogram\n",
            "structure_provider_call_duration_seconds_bucket{provider=\"sim\",le=\"0.05\"} 0\n",
            "structure_provider_call_duration_seconds_bucket{provider=\"sim\",le=\"0.25\"} 0\n",
