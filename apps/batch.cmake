@@ -5,6 +5,7 @@ add_library(structure_batch STATIC
   ${CMAKE_CURRENT_LIST_DIR}/batch/batch_line.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/batch_runner.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/journal.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch/posix_file.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/output_lock.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/progress.cc
   ${CMAKE_CURRENT_LIST_DIR}/batch/reorder_buffer.cc

@@ -9,26 +9,11 @@
 
 #include "apps/batch/batch_line.h"
 #include "apps/batch/output_lock.h"
+#include "apps/batch/posix_file.h"
 #include "base/json.h"
 
 namespace structure::batch {
 namespace {
-
-Status OsError(const std::string& what, const std::string& path) {
-  return Unavailable(what + " " + path + ": " + std::strerror(errno));
-}
-
-Status WriteAll(int fd, std::string_view data, const std::string& name) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return OsError("cannot write", name);
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return Status::Ok();
-}
 
 uint64_t Tokens(const Json& result, std::string_view key) {
   const Json* usage = result.find("usage");

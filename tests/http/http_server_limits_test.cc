@@ -15,43 +15,19 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/http_server_harness.h"
+
 namespace structure::http {
 namespace {
+
+using testing::Running;
 
 using std::chrono::milliseconds;
 
 // Every wait here is an upper bound far above the deadlines under test (no timed assertions).
 constexpr int kPatienceMs = 60000;
 
-class Running {
- public:
-  Running(Handler handler, ServerOptions options) {
-    options.stop_grace = milliseconds(500);
-    auto s = HttpServer::Create(options, std::move(handler));
-    EXPECT_TRUE(s.ok()) << s.status().ToString();
-    server_ = std::move(*s);
-    thread_ = std::thread([this] { server_->Run(); });
-  }
-  ~Running() {
-    server_->Stop();
-    thread_.join();
-  }
-  HttpServer& server() { return *server_; }
-
- private:
-  std::unique_ptr<HttpServer> server_;
-  std::thread thread_;
-};
-
-int Connect(uint16_t port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  return fd;
-}
+int Connect(uint16_t port) { return testing::Connect(port); }
 
 bool Send(int fd, const std::string& s) {
   return send(fd, s.data(), s.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(s.size());

@@ -13,40 +13,14 @@
 #include <cerrno>
 #include <thread>
 
+#include "tests/support/http_server_harness.h"
+
 namespace structure::http {
 namespace {
 
-class Running {
- public:
-  explicit Running(Handler handler, ServerOptions options = {}) {
-    options.stop_grace = std::chrono::milliseconds(500);
-    auto s = HttpServer::Create(options, std::move(handler));
-    EXPECT_TRUE(s.ok()) << s.status().ToString();
-    server_ = std::move(*s);
-    thread_ = std::thread([this] { server_->Run(); });
-  }
-  ~Running() {
-    server_->Stop();
-    thread_.join();
-  }
-  HttpServer& server() { return *server_; }
+using testing::Running;
 
- private:
-  std::unique_ptr<HttpServer> server_;
-  std::thread thread_;
-};
-
-int Connect(uint16_t port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  timeval tv{5, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
+int Connect(uint16_t port) { return testing::Connect(port, 5); }
 
 void SendAll(int fd, const std::string& s) {
   ASSERT_EQ(send(fd, s.data(), s.size(), MSG_NOSIGNAL), static_cast<ssize_t>(s.size()));
