@@ -113,6 +113,7 @@ std::string PlanKey(const Call& c, const std::string& schema_key) {
   key += c.settings.require_provider_strict_output ? " strict" : " plain";
   key += c.request.final_tool ? " tool" : "";
   key += c.request.array_mode ? " array" : "";
+  key += c.settings.allow_unresolved_refs ? " any-ref" : "";
   key += '\n';
   key += schema_key;
   return key;
@@ -156,7 +157,7 @@ void RunInline(Self self, uint64_t id, Call& c) {
     st.last_schema_key = "inline\n" + ToJson(*c.request.schema);
   }
   RunContent(self, id, c, PlanFor(self, c, st.last_schema_key, [&] {
-               return pipeline::ResolveSchema(*c.request.schema, "inline");
+               return pipeline::ResolveSchema(*c.request.schema, "inline", "", "", c.settings.allow_unresolved_refs);
              }));
 }
 
@@ -173,7 +174,8 @@ void RunNamed(Self self, uint64_t id, Call& c) {
                     std::to_string(found->updated_at_ms);
   RunContent(self, id, c, PlanFor(self, c, key, [&] {
                return pipeline::ResolveSchema(std::move(found->schema), found->origin,
-                                              std::move(found->manual), found->version);
+                                              std::move(found->manual), found->version,
+                                              c.settings.allow_unresolved_refs);
              }));
 }
 
@@ -190,7 +192,8 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       // description.
       Json schema = std::move(d.schema);
       return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
-                          return pipeline::ResolveSchema(std::move(schema), "inferred");
+                          return pipeline::ResolveSchema(std::move(schema), "inferred", "", "",
+                                                        c.settings.allow_unresolved_refs);
                         }));
     }
     case Outcome::kNeedMoreInput: {

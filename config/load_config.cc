@@ -106,7 +106,7 @@ class Reader {
   SettingsOverride ReadSettings(const toml::table& t, const std::string& path) {
     CheckKeys(t, path,
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
-               "maxLoops", "tokenBudget"});
+               "maxLoops", "tokenBudget", "allowUnresolvedRefs"});
     SettingsOverride s;
     OptString(t, "model", path, s.model);
     OptString(t, "schemaBuilderModel", path, s.schema_builder_model);
@@ -114,6 +114,7 @@ class Reader {
     OptBool(t, "requireProviderStrictOutput", path, s.require_provider_strict_output);
     OptNumber(t, "maxLoops", path, s.max_loops);
     OptNumber(t, "tokenBudget", path, s.token_budget);
+    OptBool(t, "allowUnresolvedRefs", path, s.allow_unresolved_refs);
     if (status_.ok()) {
       Status st = CheckOverride(s, path);
       if (!st.ok()) Fail(path, st.message().substr(path.size() + 2), &t);
@@ -368,6 +369,7 @@ Json SettingsJson(const Settings& s) {
   j.set("requireProviderStrictOutput", s.require_provider_strict_output);
   j.set("maxLoops", s.max_loops);
   j.set("tokenBudget", static_cast<int64_t>(s.token_budget));
+  j.set("allowUnresolvedRefs", s.allow_unresolved_refs);
   return j;
 }
 
@@ -382,6 +384,7 @@ Json OverrideJson(const SettingsOverride& s) {
   }
   if (s.max_loops) j.set("maxLoops", *s.max_loops);
   if (s.token_budget) j.set("tokenBudget", static_cast<int64_t>(*s.token_budget));
+  if (s.allow_unresolved_refs) j.set("allowUnresolvedRefs", *s.allow_unresolved_refs);
   return j;
 }
 

@@ -10,6 +10,7 @@ void AddEngineFlags(std::vector<FlagSpec>& spec) {
   spec.push_back({"base-url", true, "URL: replace the provider's base URL (e.g. a local structure sim)"});
   spec.push_back({"database", true, "PATH: SQLite file for schema overrides and the builder cache"});
   spec.push_back({"registry-dir", true, "DIR: bundled schemas directory"});
+  spec.push_back({"allow-unresolved-refs", false, "a $ref that cannot be resolved accepts any value instead of bad_schema"});
 }
 
 Result<EngineOptions> EngineOptionsFromArgs(const Args& args) {
@@ -23,6 +24,7 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args) {
   o.base_url = args.get("base-url");
   o.database = args.get("database");
   o.registry_dir = args.get("registry-dir");
+  if (args.has("allow-unresolved-refs")) o.config.settings.allow_unresolved_refs = true;
   return o;
 }
 
