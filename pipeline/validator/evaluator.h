@@ -92,7 +92,11 @@ class Evaluator {
     bool saved_all_;
   };
 
-  bool Continue() const { return errors_ != nullptr && all_errors_ && !aborted_; }
+  // All-errors mode goes on until one error past max_errors (so "more" is known for sure).
+  bool Continue() const {
+    return errors_ != nullptr && all_errors_ && !aborted_ &&
+           (options_.max_errors == 0 || errors_->size() <= options_.max_errors);
+  }
 
   // Ends the run with one limit error; every later Eval takes the slow path and fails.
   [[gnu::noinline]] void Abort(const char* keyword, const std::string& text, const element& at) {
@@ -159,10 +163,15 @@ class Evaluator {
                                        std::string_view text) {
     switch (op.kind) {
       case Kind::kEnum: return CheckEnum(op, e, c, number, text);
-      case Kind::kMinimum: return number >= op.number || Fail(*op.keyword, e);
-      case Kind::kMaximum: return number <= op.number || Fail(*op.keyword, e);
-      case Kind::kExclusiveMinimum: return number > op.number || Fail(*op.keyword, e);
-      case Kind::kExclusiveMaximum: return number < op.number || Fail(*op.keyword, e);
+      // Rounding to double is monotone: only equal doubles need the exact comparison.
+      case Kind::kMinimum:
+        return number > op.number || (number == op.number && Exact(op, e) >= 0) || Fail(*op.keyword, e);
+      case Kind::kMaximum:
+        return number < op.number || (number == op.number && Exact(op, e) <= 0) || Fail(*op.keyword, e);
+      case Kind::kExclusiveMinimum:
+        return number > op.number || (number == op.number && Exact(op, e) > 0) || Fail(*op.keyword, e);
+      case Kind::kExclusiveMaximum:
+        return number < op.number || (number == op.number && Exact(op, e) < 0) || Fail(*op.keyword, e);
       case Kind::kMultipleOf: return IsMultiple(e, c, op.number) || Fail(*op.keyword, e);
       case Kind::kMinLength: return HasMinLength(text, op.count) || Fail(*op.keyword, e);
       case Kind::kMaxLength: return HasMaxLength(text, op.count) || Fail(*op.keyword, e);
@@ -308,6 +317,10 @@ class Evaluator {
   }
 
   // Reports k's failure at the current path (message built from k and e) and returns false.
+  [[gnu::noinline]] static int Exact(const Op& op, const element& e) {
+    return CompareIntegersExactly(e, op.keyword->value);
+  }
+
   [[gnu::noinline]] bool Fail(const Keyword& k, const element& e) {
     if (errors_) reporter_.Keyword(k, e, errors_);
     return false;

@@ -11,6 +11,48 @@ simdjson::dom::parser& ThreadParser() {
   return parser;
 }
 
+// Integer literals outside int64/uint64 (which simdjson 3.0 refuses as NUMBER_ERROR) get a
+// ".0", so they parse as the nearest double: a big integer is a valid JSON number, an integer
+// (type "integer"), and compares exactly against bounds up to 64 bits. Returns "" when there
+// is none to widen.
+std::string WidenBigIntegers(std::string_view text) {
+  std::string out;
+  size_t copied = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if (c != '-' && (c < '0' || c > '9')) continue;
+    size_t start = i + (c == '-');
+    size_t end = start;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    bool fraction = end < text.size() && (text[end] == '.' || text[end] == 'e' || text[end] == 'E');
+    std::string_view digits = text.substr(start, end - start);
+    std::string_view limit = c == '-' ? "9223372036854775808" : "18446744073709551615";
+    bool big = digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit);
+    if (!fraction && big && digits[0] != '0') {
+      out.append(text.substr(copied, end - copied));
+      out += ".0";
+      copied = end;
+    }
+    if (fraction) {  // skip the rest of the number, so its digits are not read as an integer
+      while (end < text.size() && std::string_view("0123456789.eE+-").find(text[end]) != std::string_view::npos) ++end;
+    }
+    i = end > i ? end - 1 : i;
+  }
+  if (copied == 0) return "";
+  out.append(text.substr(copied));
+  return out;
+}
+
 Status ParseError(simdjson::error_code code) {
   if (code == simdjson::DEPTH_ERROR) {
     return InvalidArgument("invalid JSON: nesting deeper than the parser's limit of " +
@@ -49,11 +91,35 @@ ValidationResult Validator::Validate(const Json& instance, bool all_errors) cons
 Result<ValidationResult> Validator::ValidateText(std::string_view json_text, bool all_errors) const {
   simdjson::dom::element element;
   simdjson::error_code code = ThreadParser().parse(json_text.data(), json_text.size()).get(element);
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE) {
+    return ValidateWidened(json_text, all_errors);
+  }
+  if (code != simdjson::SUCCESS) return ParseError(code);
+  return Validate(element, all_errors);
+}
+
+Result<ValidationResult> Validator::ValidateWidened(std::string_view json_text, bool all_errors) const {
+  std::string wide = WidenBigIntegers(json_text);
+  simdjson::dom::element element;
+  simdjson::error_code code = wide.empty() ? simdjson::NUMBER_ERROR : ThreadParser().parse(wide).get(element);
+  if (code != simdjson::SUCCESS) return ParseError(code);
+  return Validate(element, all_errors);
+}
+
+Result<ValidationResult> Validator::ValidatePaddedText(std::string_view json_text, bool all_errors) const {
+  simdjson::dom::element element;
+  simdjson::error_code code =
+      ThreadParser().parse(json_text.data(), json_text.size(), /*realloc_if_needed=*/false).get(element);
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE) {
+    return ValidateWidened(json_text, all_errors);
+  }
   if (code != simdjson::SUCCESS) return ParseError(code);
   return Validate(element, all_errors);
 }
 
 const std::vector<std::string>& Validator::warnings() const { return compiled_->warnings; }
+
+size_t Validator::max_errors() const { return compiled_->options.max_errors; }
 
 Json ElementToJson(const simdjson::dom::element& e) {
   using simdjson::dom::element_type;
