@@ -52,7 +52,7 @@ void AppendVerdictLine(std::string& out, const pipeline::ValidationResult& resul
     out += std::to_string(max_errors);
     out += R"(},"message":"... and more errors (the first )";
     out += std::to_string(max_errors);
-    out += R"( are shown; see --max-errors)"})";
+    out += R"j( are shown; see --max-errors)"})j";
   }
   out += "]}";
 }

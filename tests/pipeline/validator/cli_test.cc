@@ -155,7 +155,8 @@ TEST_F(ValidatorCli, BoundsErrorsPerInstance) {
   for (int i = 0; i < 5000; ++i) many += i ? ",\"x\"" : "\"x\"";
   many += "]\n";
   auto count = [](const std::string& line, size_t* marker) {
-    const Json& errors = *ParseJson(line)->find("errors");
+    Json parsed = *ParseJson(line);
+    const Json& errors = *parsed.find("errors");
     *marker = errors.as_array().back().find("keyword")->as_string() == "maxErrors";
     return errors.size();
   };
