@@ -30,16 +30,6 @@ std::string TooLarge(const char* field, size_t size, size_t limit, const char* k
 
 }  // namespace
 
-HttpResponse ErrorResponse(int status, const std::string& code, const std::string& message) {
-  Json body = Json::MakeObject();
-  body.set("status", "error");
-  body.set("code", code);
-  Json errors = Json::MakeArray();
-  errors.push_back(message);
-  body.set("errors", std::move(errors));
-  return JsonResponse(status, ToJson(body));
-}
-
 int HttpStatusFor(Code code) {
   switch (code) {
     case Code::kOk: return 200;

@@ -1,7 +1,5 @@
 #include "apps/http/detail/connection.h"
 
-#include "base/json.h"
-
 namespace structure::http {
 
 void Connection::Start() {
@@ -91,15 +89,8 @@ void Connection::OnReadError(beast::error_code ec) {
   Close();
 }
 
-// The API's error shape (docs/server.md): {"status":"error","code":...,"errors":[...]}.
 void Connection::SendLocal(int status, const char* code, const std::string& message) {
-  Json body = Json::MakeObject();
-  body.set("status", "error");
-  body.set("code", code);
-  Json errors = Json::MakeArray();
-  errors.push_back(message);
-  body.set("errors", std::move(errors));
-  HttpResponse r = JsonResponse(status, ToJson(body));
+  HttpResponse r = ErrorResponse(status, code, message);
   r.delivery.close = true;
   busy_ = true;
   idle_ = false;
