@@ -54,6 +54,20 @@ TEST(ValidatorFailClosed, CountsAPatternOverItsStepLimitAsNotMatching) {
   EXPECT_NE(r->errors[0].message.find("step limit"), std::string::npos) << r->errors[0].message;
 }
 
+TEST(ValidatorFailClosed, BoundsTheBacktrackersStackOnLongSubjects) {
+  // Each group iteration nests the matcher once more; 600 000 of them would overflow any
+  // thread's stack. The stack bound stops it with the same not-matching verdict.
+  ValidatorOptions options;
+  options.max_regex_steps = 100'000'000;
+  auto v = CompileSchema(*ParseJson(R"j({"pattern":"^(?:(a|b))*(?=c)"})j"), options);
+  ASSERT_TRUE(v.ok()) << v.status().message();
+  std::string subject = "\"";
+  for (int i = 0; i < 300'000; ++i) subject += "ab";
+  auto r = (*v)->ValidateText(subject + "\"");
+  ASSERT_FALSE(r->valid);
+  EXPECT_NE(r->errors[0].message.find("step limit"), std::string::npos) << r->errors[0].message.substr(0, 200);
+}
+
 TEST(ValidatorFailClosed, RefusesUnresolvableRefNamingItUnlessAllowed) {
   const std::string schema = R"({"properties":{"t":{"$ref":"https://taskfile.dev/schema.json"}}})";
   std::string error = CompileError(schema);
