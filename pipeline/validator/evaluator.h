@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include "pipeline/validator/big_integers.h"
 #include "pipeline/validator/validator.h"
 #include "pipeline/validator/formats.h"
 #include "pipeline/validator/messages.h"
@@ -338,7 +339,9 @@ class Evaluator {
   [[gnu::always_inline]] static double Number(const element& e, InstanceClass c) {
     if (c == kClassInt64) return static_cast<double>(e.get_int64().value_unsafe());
     if (c == kClassUint64) return static_cast<double>(e.get_uint64().value_unsafe());
-    return e.get_double().value_unsafe();
+    double v = e.get_double().value_unsafe();
+    if (std::fabs(v) >= 9.2e18) [[unlikely]] return NearestDouble(v);  // maybe a big integer's stand-in
+    return v;
   }
 
   // enum; number / text are the instance's value when it is a number / string.

@@ -1,5 +1,6 @@
 #include "pipeline/validator/validator.h"
 
+#include "pipeline/validator/big_integers.h"
 #include "pipeline/validator/eval.h"
 #include "pipeline/validator/schema.h"
 
@@ -9,48 +10,6 @@ namespace {
 simdjson::dom::parser& ThreadParser() {
   thread_local simdjson::dom::parser parser;
   return parser;
-}
-
-// Integer literals outside int64/uint64 (which simdjson 3.0 refuses as NUMBER_ERROR) get a
-// ".0", so they parse as the nearest double: a big integer is a valid JSON number, an integer
-// (type "integer"), and compares exactly against bounds up to 64 bits. Returns "" when there
-// is none to widen.
-std::string WidenBigIntegers(std::string_view text) {
-  std::string out;
-  size_t copied = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
-    if (c != '-' && (c < '0' || c > '9')) continue;
-    size_t start = i + (c == '-');
-    size_t end = start;
-    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-    bool fraction = end < text.size() && (text[end] == '.' || text[end] == 'e' || text[end] == 'E');
-    std::string_view digits = text.substr(start, end - start);
-    std::string_view limit = c == '-' ? "9223372036854775808" : "18446744073709551615";
-    bool big = digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit);
-    if (!fraction && big && digits[0] != '0') {
-      out.append(text.substr(copied, end - copied));
-      out += ".0";
-      copied = end;
-    }
-    if (fraction) {  // skip the rest of the number, so its digits are not read as an integer
-      while (end < text.size() && std::string_view("0123456789.eE+-").find(text[end]) != std::string_view::npos) ++end;
-    }
-    i = end > i ? end - 1 : i;
-  }
-  if (copied == 0) return "";
-  out.append(text.substr(copied));
-  return out;
 }
 
 Status ParseError(simdjson::error_code code) {
@@ -76,6 +35,11 @@ ValidationResult Validator::Validate(const Json& instance, bool all_errors) cons
   std::string text = ToJson(instance);
   simdjson::dom::element element;
   simdjson::error_code code = ThreadParser().parse(text).get(element);
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
+      (code == simdjson::SUCCESS && validator_internal::MayHoldBigNegativeInteger(text))) {
+    auto widened = ValidateWidened(text, all_errors);
+    if (widened.ok()) return *std::move(widened);
+  }
   if (code != simdjson::SUCCESS) {
     ValidationResult result;
     result.valid = false;
@@ -91,7 +55,8 @@ ValidationResult Validator::Validate(const Json& instance, bool all_errors) cons
 Result<ValidationResult> Validator::ValidateText(std::string_view json_text, bool all_errors) const {
   simdjson::dom::element element;
   simdjson::error_code code = ThreadParser().parse(json_text.data(), json_text.size()).get(element);
-  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE) {
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
+      (code == simdjson::SUCCESS && validator_internal::MayHoldBigNegativeInteger(json_text))) {
     return ValidateWidened(json_text, all_errors);
   }
   if (code != simdjson::SUCCESS) return ParseError(code);
@@ -99,10 +64,13 @@ Result<ValidationResult> Validator::ValidateText(std::string_view json_text, boo
 }
 
 Result<ValidationResult> Validator::ValidateWidened(std::string_view json_text, bool all_errors) const {
-  std::string wide = WidenBigIntegers(json_text);
+  validator_internal::BigIntegerTable table;
+  std::string wide = validator_internal::WidenBigIntegers(json_text, &table);
   simdjson::dom::element element;
-  simdjson::error_code code = wide.empty() ? simdjson::NUMBER_ERROR : ThreadParser().parse(wide).get(element);
+  simdjson::error_code code = wide.empty() ? ThreadParser().parse(json_text.data(), json_text.size()).get(element)
+                                           : ThreadParser().parse(wide).get(element);
   if (code != simdjson::SUCCESS) return ParseError(code);
+  validator_internal::BigIntegerScope scope(&table);
   return Validate(element, all_errors);
 }
 
@@ -110,7 +78,8 @@ Result<ValidationResult> Validator::ValidatePaddedText(std::string_view json_tex
   simdjson::dom::element element;
   simdjson::error_code code =
       ThreadParser().parse(json_text.data(), json_text.size(), /*realloc_if_needed=*/false).get(element);
-  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE) {
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
+      (code == simdjson::SUCCESS && validator_internal::MayHoldBigNegativeInteger(json_text))) {
     return ValidateWidened(json_text, all_errors);
   }
   if (code != simdjson::SUCCESS) return ParseError(code);

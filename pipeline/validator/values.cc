@@ -1,5 +1,7 @@
 #include "pipeline/validator/values.h"
 
+#include "pipeline/validator/big_integers.h"
+
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -62,7 +64,11 @@ std::string IntegerText(const element& e) {
   switch (e.type()) {
     case element_type::INT64: return std::to_string(e.get_int64().value_unsafe());
     case element_type::UINT64: return std::to_string(e.get_uint64().value_unsafe());
-    case element_type::DOUBLE: return IntegerText(e.get_double().value_unsafe());
+    case element_type::DOUBLE: {
+      double d = e.get_double().value_unsafe();
+      const std::string* exact = ExactBigInteger(d);
+      return exact != nullptr ? *exact : IntegerText(d);
+    }
     default: return "";
   }
 }
@@ -243,6 +249,8 @@ void AppendBounded(const element& e, std::string& out, size_t limit, int depth) 
     out += std::to_string(e.get_int64().value_unsafe());
   } else if (e.is_uint64()) {
     out += std::to_string(e.get_uint64().value_unsafe());
+  } else if (const std::string* exact = e.is_double() ? ExactBigInteger(e.get_double().value_unsafe()) : nullptr) {
+    out += *exact;
   } else {
     out += simdjson::minify(e);
   }

@@ -261,6 +261,14 @@ TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
   EXPECT_EQ(verdicts(R"({"const":9007199254740993})", "9007199254740992\n9007199254740993\n"), "ft");
   EXPECT_EQ(verdicts(R"({"enum":[18446744073709551615]})", "18446744073709551614\n18446744073709551615\n"), "ft");
   EXPECT_EQ(verdicts(R"({"type":"integer"})", "123456789012345678901234567890\n-123456789012345678901234567890\n"), "tt");
+  // Beyond 64 bits, integers that share a nearest double still compare exactly, and the
+  // message quotes the digits the user wrote.
+  EXPECT_EQ(verdicts(R"({"items":{"minimum":-18446744073709551615}})", "[-18446744073709551600,-18446744073709551615]\n"
+                     "[-18446744073709551600,-18446744073709551616]\n"), "tf");
+  EXPECT_EQ(verdicts(R"({"uniqueItems":true})", "[18446744073709551617,18446744073709551618]\n"
+                     "[18446744073709551617,18446744073709551617]\n"), "tf");
+  CliRun low = Validate(R"({"minimum":-18446744073709551615})", "-18446744073709551616\n");
+  EXPECT_NE(low.out.find("(was -18446744073709551616)"), std::string::npos) << low.out;
 }
 
 TEST_F(ValidatorCli, ValidatesLinesLongerThanOneBlock) {
