@@ -141,10 +141,13 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, b
 
 // `true`, `{}` or only annotations: every JSON value is an answer, which no strict form states
 // (a root object or a JSON text in a string would be a detour), so it is asked in plain JSON.
+// A root `$ref` that does not resolve counts too: it only reaches lowering when the caller
+// allowed unresolved references, which then accept any value.
 namespace {
 bool AcceptsAnyValue(const Json& schema) {
   if (schema.is_bool()) return schema.as_bool();
   for (const auto& [k, v] : schema.as_object()) {
+    if (k == "$ref" && v.is_string() && ResolveLocalRef(schema, v.as_string()) == nullptr) continue;
     if (!IsAnnotationKeyword(k)) return false;
   }
   return true;
