@@ -5,6 +5,7 @@ structure_add_tests(NAME validator_tests LABEL pipeline USES_BINARY
     pipeline/validator/safety_test.cc
     pipeline/validator/errors_test.cc
     pipeline/validator/cli_test.cc
+    pipeline/validator/cli_refs_test.cc
     pipeline/validator/realworld_test.cc
     pipeline/validator/fail_closed_test.cc
   LIBS structure_validator structure_content)

@@ -3,10 +3,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "apps/structure/schema_refs.h"
 #include "apps/structure/validate_lines.h"
 #include "pipeline/schema_stage.h"
 #include "pipeline/validator/validator.h"
@@ -19,9 +21,21 @@ int Usage(const std::string& message) {
   return 2;
 }
 
+std::optional<pipeline::Draft> ParseDraft(const std::string& v) {
+  using pipeline::Draft;
+  if (v == "2020-12") return Draft::k2020_12;
+  if (v == "2019-09") return Draft::k2019_09;
+  if (v == "7") return Draft::kDraft7;
+  if (v == "6") return Draft::kDraft6;
+  if (v == "4") return Draft::kDraft4;
+  return std::nullopt;
+}
+
 int RunValidate(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
-      {"schema", true, "FILE: the JSON Schema (draft 2020-12; draft-07/04 by $schema)"},
+      {"schema", true, "FILE: the JSON Schema (its $schema names the draft; else --draft)"},
+      {"draft", true, "2020-12|2019-09|7|6|4: the draft of a schema without $schema (default 2020-12)"},
+      {"ref", true, "PATH or URL=PATH: schemas that $refs name, from a file or folder (by $id, or at URL)", true},
       {"no-format", false, "treat `format` as an annotation instead of an assertion"},
       {"first-error", false, "report only the first error of each instance (faster)"},
       {"max-errors", true, "N: at most N errors per instance, then a final \"... and more\" (default 100, 0 = all)"},
@@ -29,7 +43,7 @@ int RunValidate(const std::vector<std::string>& args) {
       {"allow-unresolved-refs", false, "accept a $ref that cannot be resolved as any value (with a warning)"}};
   int exit_code = 0;
   auto parsed = ParseOrHelp(
-      "validate", args, spec, "structure validate --schema FILE < instances.jsonl",
+      "validate", args, spec, "structure validate --schema FILE [--ref PATH]... < instances.jsonl",
       "Validates one JSON value per stdin line against the schema and prints one line per\n"
       "value: {\"valid\":true} or {\"valid\":false,\"errors\":[...]}. A line that is not JSON\n"
       "is reported as {\"valid\":false,\"error\":\"...\"}. Exit 0 when every value is valid,\n"
@@ -41,6 +55,14 @@ int RunValidate(const std::vector<std::string>& args) {
   }
   if (!parsed->has("schema")) return Usage("--schema FILE is required (instances come from stdin)");
   pipeline::ValidatorOptions options;
+  if (parsed->has("draft")) {
+    auto draft = ParseDraft(parsed->get("draft"));
+    if (!draft) return Usage("--draft needs one of 2020-12, 2019-09, 7, 6, 4 (was '" + parsed->get("draft") + "')");
+    options.default_draft = *draft;
+  }
+  if (Status refs = LoadSchemaRefs(parsed->all("ref"), &options.resources); !refs.ok()) {
+    return Usage(refs.message());
+  }
   if (parsed->has("max-errors")) {
     const std::string& v = parsed->get("max-errors");
     char* end = nullptr;
