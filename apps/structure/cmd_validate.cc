@@ -35,7 +35,7 @@ int RunValidate(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
       {"schema", true, "FILE: the JSON Schema (its $schema names the draft; else --draft)"},
       {"draft", true, "2020-12|2019-09|7|6|4: the draft of a schema without $schema (default 2020-12)"},
-      {"ref", true, "PATH or URL=PATH: schemas that $refs name, from a file or folder (by $id, or at URL)", true},
+      {"ref", true, "PATH or URL=PATH (repeatable): schemas that $refs name, a file or folder (by $id, or at URL)", true},
       {"no-format", false, "treat `format` as an annotation instead of an assertion"},
       {"first-error", false, "report only the first error of each instance (faster)"},
       {"max-errors", true, "N: at most N errors per instance, then a final \"... and more\" (default 100, 0 = all)"},
