@@ -49,7 +49,7 @@ std::string OwnId(const Json& doc) {
 Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string, Json>* resources) {
   std::map<std::string, std::string> source;  // URI -> file it came from
   for (const std::string& ref : refs) {
-    const std::string flag = "--ref " + ref;
+    const std::string flag = "--ref " + (ref.empty() ? std::string("''") : ref);
     std::string base;
     std::string path = ref;
     if (size_t eq = ref.find('='); eq != std::string::npos && ref.find("://") < eq) {
