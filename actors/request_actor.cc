@@ -116,6 +116,7 @@ std::string PlanKey(const Call& c, const std::string& schema_key) {
   key += c.settings.require_provider_strict_output ? " strict" : " plain";
   key += c.request.final_tool ? " tool" : "";
   key += c.request.array_mode ? " array" : "";
+  key += c.settings.allow_unresolved_refs ? " any-ref" : "";
   key += '\n';
   key += schema_key;
   return key;
@@ -181,7 +182,7 @@ void RunInline(Self self, uint64_t id, Call& c) {
     st.last_schema_key = "inline\n" + ToJson(*c.request.schema);
   }
   RunContent(self, id, c, PlanFor(self, c, st.last_schema_key, [&] {
-               return pipeline::ResolveSchema(*c.request.schema, "inline");
+               return pipeline::ResolveSchema(*c.request.schema, "inline", "", "", c.settings.allow_unresolved_refs);
              }));
 }
 
@@ -200,7 +201,8 @@ void RunNamed(Self self, uint64_t id, Call& c) {
                Json schema = std::move(found->schema);
                if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
                auto resolved = pipeline::ResolveSchema(std::move(schema), found->origin,
-                                                       std::move(found->manual), found->version);
+                                                       std::move(found->manual), found->version,
+                                                       c.settings.allow_unresolved_refs);
                if (resolved.ok()) resolved->name = found->name;
                return resolved;
              }));
@@ -220,7 +222,8 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       Json schema = std::move(d.schema);
       if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
       return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
-                          return pipeline::ResolveSchema(std::move(schema), "inferred");
+                          return pipeline::ResolveSchema(std::move(schema), "inferred", "", "",
+                                                        c.settings.allow_unresolved_refs);
                         }));
     }
     case Outcome::kNeedMoreInput: {

@@ -15,6 +15,7 @@ Json SettingsJson(const Settings& s) {
   j.set("requireProviderStrictOutput", s.require_provider_strict_output);
   j.set("maxLoops", s.max_loops);
   j.set("tokenBudget", static_cast<int64_t>(s.token_budget));
+  j.set("allowUnresolvedRefs", s.allow_unresolved_refs);
   return j;
 }
 
@@ -29,6 +30,7 @@ Json OverrideJson(const SettingsOverride& s) {
   }
   if (s.max_loops) j.set("maxLoops", *s.max_loops);
   if (s.token_budget) j.set("tokenBudget", static_cast<int64_t>(*s.token_budget));
+  if (s.allow_unresolved_refs) j.set("allowUnresolvedRefs", *s.allow_unresolved_refs);
   return j;
 }
 

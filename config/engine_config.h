@@ -66,6 +66,8 @@ struct Settings {
   bool require_provider_strict_output = true;
   int max_loops = 3;       // 1..10
   long long token_budget = 0;  // tokens per call over all iterations; 0 = no budget
+  // An unresolvable $ref in a schema accepts any value (with a warning) instead of bad_schema.
+  bool allow_unresolved_refs = false;
 };
 
 struct SettingsOverride {
@@ -75,6 +77,7 @@ struct SettingsOverride {
   std::optional<bool> require_provider_strict_output;
   std::optional<int> max_loops;
   std::optional<long long> token_budget;
+  std::optional<bool> allow_unresolved_refs;
 };
 
 struct Stores {

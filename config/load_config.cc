@@ -220,7 +220,7 @@ class Reader {
   SettingsOverride ReadSettings(const toml::table& t, const std::string& path) {
     CheckKeys(t, path,
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
-               "maxLoops", "tokenBudget"});
+               "maxLoops", "tokenBudget", "allowUnresolvedRefs"});
     SettingsOverride s;
     for (auto [key, out] : {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
       OptString(t, key, path, *out);
@@ -229,6 +229,7 @@ class Reader {
     }
     OptReal(t, "confidenceThreshold", path, 0, 1, s.confidence_threshold, true);
     OptBool(t, "requireProviderStrictOutput", path, s.require_provider_strict_output);
+    OptBool(t, "allowUnresolvedRefs", path, s.allow_unresolved_refs);
     OptWhole(t, "maxLoops", path, 1, 10, s.max_loops, true);
     OptWhole(t, "tokenBudget", path, 0, std::numeric_limits<int64_t>::max(), s.token_budget);
     return s;

@@ -23,6 +23,7 @@ Settings ApplyOverride(Settings base, const SettingsOverride& over) {
   }
   if (over.max_loops) base.max_loops = *over.max_loops;
   if (over.token_budget) base.token_budget = *over.token_budget;
+  if (over.allow_unresolved_refs) base.allow_unresolved_refs = *over.allow_unresolved_refs;
   return base;
 }
 

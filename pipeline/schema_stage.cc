@@ -6,10 +6,19 @@
 
 namespace structure::pipeline {
 
+Result<std::shared_ptr<const Validator>> CheckSchema(const Json& schema, const ValidatorOptions& options) {
+  auto compiled = CompileSchema(schema, options);
+  if (compiled.ok()) return compiled;
+  const std::string& why = compiled.status().message();
+  return InvalidArgument(why.rfind("schema ", 0) == 0 ? why : "schema: " + why);
+}
+
 Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::string manual,
-                                     std::string version) {
-  auto compiled = CompileSchema(schema);
-  if (!compiled.ok()) return InvalidArgument("schema: " + compiled.status().message());
+                                     std::string version, bool allow_unresolved_refs) {
+  ValidatorOptions options;
+  options.allow_unresolved_refs = allow_unresolved_refs;
+  auto compiled = CheckSchema(schema, options);
+  if (!compiled.ok()) return compiled.status();
   ResolvedSchema r;
   r.schema = std::move(schema);
   r.validator = std::move(*compiled);

@@ -25,10 +25,15 @@ struct ResolvedSchema {
   std::string name;                             // registry name; empty for inline / inferred
 };
 
-// Compiles `schema`. kInvalidArgument "schema: <what is wrong>" for a schema the validator
-// cannot compile (bad keyword values, unresolvable $ref, invalid pattern).
+// The one check every path runs on a user's schema before any call (run, batch, HTTP, MCP,
+// `schema lower|check`, `validate`): the validator compiles it, fail closed. kInvalidArgument
+// "schema <path>: <what is wrong>" for bad keyword values, an unresolvable $ref (unless
+// options.allow_unresolved_refs), a pattern no engine can run, a $ref cycle.
+Result<std::shared_ptr<const Validator>> CheckSchema(const Json& schema, const ValidatorOptions& options = {});
+
+// Compiles `schema` (CheckSchema); its errors are the request's `bad_schema`.
 Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::string manual = "",
-                                     std::string version = "");
+                                     std::string version = "", bool allow_unresolved_refs = false);
 
 // The prompt-cache key of calls on `schema` (ProviderCall::cache_key): "<name>@<version>" for a
 // registry schema, "<origin>:<16 hex digits hashing the schema>" otherwise; at most 64

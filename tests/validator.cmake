@@ -5,8 +5,10 @@ structure_add_tests(NAME validator_tests LABEL pipeline USES_BINARY
     pipeline/validator/safety_test.cc
     pipeline/validator/errors_test.cc
     pipeline/validator/cli_test.cc
+    pipeline/validator/cli_refs_test.cc
     pipeline/validator/realworld_test.cc
-  LIBS structure_validator)
+    pipeline/validator/fail_closed_test.cc
+  LIBS structure_validator structure_content)
 # The valijson cross-check compiles slowly: its own binary, so the others rebuild fast.
 structure_add_tests(NAME validator_valijson_tests LABEL pipeline
   SOURCES pipeline/validator/valijson_test.cc

@@ -7,6 +7,7 @@
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/lowering/strict_check.h"
+#include "pipeline/schema_stage.h"
 
 namespace structure::apps {
 namespace {
@@ -17,6 +18,7 @@ const std::vector<FlagSpec> kSpec = {
     {"provider", true,
      "PROFILE: openai-strict (default), anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json"},
     {"override", true, "JSON: profile overrides, e.g. '{\"max_depth\":5}'"},
+    {"allow-unresolved-refs", false, "a $ref that cannot be resolved accepts any value instead of an error"},
 };
 
 struct Input {
@@ -47,6 +49,12 @@ Result<Input> ReadInput(const Args& parsed) {
   if (!schema.ok()) return schema.status();
   Status shape = pipeline::CheckIsSchema(*schema);
   if (!shape.ok()) return InvalidArgument(path + ": " + shape.message());
+  // The same verdict as run, batch, the server and validate: a schema the engine cannot honour
+  // (unresolvable $ref, a pattern no engine runs, a $ref cycle) is refused here too.
+  pipeline::ValidatorOptions check;
+  check.allow_unresolved_refs = parsed.has("allow-unresolved-refs");
+  auto compiled = pipeline::CheckSchema(*schema, check);
+  if (!compiled.ok()) return InvalidArgument(path + ": " + compiled.status().message());
   return Input{std::move(*profile), std::move(*schema)};
 }
 
@@ -97,7 +105,7 @@ int RunLower(const std::vector<std::string>& args) {
   return RunOnInput("schema lower", args, PrintLowered,
                     "Lowers a JSON Schema into the form the provider's strict mode accepts "
                     "and prints\n{\"mode\",\"providerSchema\",\"dropped\",\"reason\"}. Exit 0 "
-                    "when handled (strict or fallback), 2 when FILE is not a schema.");
+                    "when handled (strict or fallback), 2 when FILE is not a schema the engine can honour.");
 }
 
 int RunCheck(const std::vector<std::string>& args) {

@@ -1,101 +1,101 @@
 // `structure validate --schema FILE`: validates JSON instances read from stdin (one per line)
 // and writes one result line per instance. Exit 0 all valid, 1 any invalid, 2 bad schema/usage.
+#include <cerrno>
 #include <cstdio>
-#include <iostream>
+#include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "apps/structure/schema_refs.h"
+#include "apps/structure/validate_lines.h"
+#include "pipeline/schema_stage.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure::apps {
 namespace {
 
-std::string ErrorsLine(const pipeline::ValidationResult& result) {
-  if (result.valid) return R"({"valid":true})";
-  Json errors = Json::MakeArray();
-  for (const pipeline::ValidationError& e : result.errors) {
-    Json item = Json::MakeObject();
-    item.set("instancePath", e.instance_path);
-    item.set("schemaPath", e.schema_path);
-    item.set("keyword", e.keyword);
-    item.set("params", e.params);
-    item.set("message", e.message);
-    errors.push_back(std::move(item));
-  }
-  Json line = Json::MakeObject();
-  line.set("valid", false);
-  line.set("errors", std::move(errors));
-  return ToJson(line);
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "structure validate: %s\n", message.c_str());
+  return 2;
+}
+
+std::optional<pipeline::Draft> ParseDraft(const std::string& v) {
+  using pipeline::Draft;
+  if (v == "2020-12") return Draft::k2020_12;
+  if (v == "2019-09") return Draft::k2019_09;
+  if (v == "7") return Draft::kDraft7;
+  if (v == "6") return Draft::kDraft6;
+  if (v == "4") return Draft::kDraft4;
+  return std::nullopt;
 }
 
 int RunValidate(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
-      {"schema", true, "FILE: the JSON Schema (draft 2020-12; draft-07/04 by $schema)"},
+      {"schema", true, "FILE: the JSON Schema (its $schema names the draft; else --draft)"},
+      {"draft", true, "2020-12|2019-09|7|6|4: the draft of a schema without $schema (default 2020-12)"},
+      {"ref", true, "PATH or URL=PATH (repeatable): schemas that $refs name, a file or folder (by $id, or at URL)", true},
       {"no-format", false, "treat `format` as an annotation instead of an assertion"},
       {"first-error", false, "report only the first error of each instance (faster)"},
-      {"strict", false, "reject schemas with malformed keywords instead of skipping them"}};
+      {"max-errors", true, "N: at most N errors per instance, then a final \"... and more\" (default 100, 0 = all)"},
+      {"strict", false, "also reject keywords that have no effect (a 2020-12 items array), not only broken ones"},
+      {"allow-unresolved-refs", false, "accept a $ref that cannot be resolved as any value (with a warning)"}};
   int exit_code = 0;
   auto parsed = ParseOrHelp(
-      "validate", args, spec, "structure validate --schema FILE < instances.jsonl",
+      "validate", args, spec, "structure validate --schema FILE [--ref PATH]... < instances.jsonl",
       "Validates one JSON value per stdin line against the schema and prints one line per\n"
       "value: {\"valid\":true} or {\"valid\":false,\"errors\":[...]}. A line that is not JSON\n"
       "is reported as {\"valid\":false,\"error\":\"...\"}. Exit 0 when every value is valid,\n"
-      "1 when any is not, 2 for a bad schema or usage.",
+      "1 when any is not, 2 for a bad schema (one the engine would refuse too) or usage.",
       exit_code);
   if (!parsed) return exit_code;
   if (!parsed->positional().empty()) {
-    std::fprintf(stderr, "structure validate: unexpected argument '%s' (instances come from stdin)\n",
-                 parsed->positional()[0].c_str());
-    return 2;
+    return Usage("unexpected argument '" + parsed->positional()[0] + "' (instances come from stdin)");
   }
-  if (!parsed->has("schema")) {
-    std::fprintf(stderr, "structure validate: --schema FILE is required (instances come from stdin)\n");
-    return 2;
+  if (!parsed->has("schema")) return Usage("--schema FILE is required (instances come from stdin)");
+  pipeline::ValidatorOptions options;
+  if (parsed->has("draft")) {
+    auto draft = ParseDraft(parsed->get("draft"));
+    if (!draft) return Usage("--draft needs one of 2020-12, 2019-09, 7, 6, 4 (was '" + parsed->get("draft") + "')");
+    options.default_draft = *draft;
+  }
+  if (Status refs = LoadSchemaRefs(parsed->all("ref"), &options.resources); !refs.ok()) {
+    return Usage(refs.message());
+  }
+  if (parsed->has("max-errors")) {
+    const std::string& v = parsed->get("max-errors");
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || n > 1000000000ULL) {
+      return Usage("--max-errors needs a whole number 0..1000000000 (was '" + v + "')");
+    }
+    options.max_errors = static_cast<size_t>(n);
   }
   std::string path = parsed->get("schema");
   auto text = ReadFile(path);
-  if (!text.ok()) {
-    std::fprintf(stderr, "structure validate: %s\n", text.status().message().c_str());
-    return 2;
-  }
+  if (!text.ok()) return Usage(text.status().message());
   ParseOptions parse_options;
   parse_options.source = path;
   auto schema = ParseJson(*text, parse_options);
-  if (!schema.ok()) {
-    std::fprintf(stderr, "structure validate: %s\n", schema.status().message().c_str());
-    return 2;
-  }
-  pipeline::ValidatorOptions options;
+  if (!schema.ok()) return Usage(schema.status().message());
   options.assert_format = !parsed->has("no-format");
   options.strict = parsed->has("strict");
-  auto validator = pipeline::CompileSchema(*schema, options);
-  if (!validator.ok()) {
-    std::fprintf(stderr, "structure validate: %s: %s\n", path.c_str(), validator.status().message().c_str());
-    return 2;
-  }
+  options.allow_unresolved_refs = parsed->has("allow-unresolved-refs");
+  auto validator = pipeline::CheckSchema(*schema, options);
+  if (!validator.ok()) return Usage(path + ": " + validator.status().message());
   for (const std::string& warning : (*validator)->warnings()) {
     std::fprintf(stderr, "structure validate: warning: %s\n", warning.c_str());
   }
-  bool all_errors = !parsed->has("first-error");
-  bool any_invalid = false;
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto result = (*validator)->ValidateText(line, all_errors);
-    if (!result.ok()) {
-      any_invalid = true;
-      Json out = Json::MakeObject();
-      out.set("valid", false);
-      out.set("error", result.status().message());
-      std::cout << ToJson(out) << '\n';
-      continue;
-    }
-    any_invalid = any_invalid || !result->valid;
-    std::cout << ErrorsLine(*result) << '\n';
+  ValidateLinesOptions lines;
+  lines.all_errors = !parsed->has("first-error");
+  ValidateLinesSummary summary = ValidateLines(**validator, stdin, stdout, lines);
+  if (!summary.read_error.empty()) {
+    std::fprintf(stderr, "structure validate: reading stdin: %s\n", summary.read_error.c_str());
+    return 2;
   }
-  std::cout.flush();
-  return any_invalid ? 1 : 0;
+  return summary.invalid > 0 ? 1 : 0;
 }
 
 }  // namespace

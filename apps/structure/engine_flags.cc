@@ -14,6 +14,7 @@ void AddEngineFlags(std::vector<FlagSpec>& spec) {
   spec.push_back({"database", true,
                   "PATH: SQLite file for schema overrides and the builder cache (default: in memory)"});
   spec.push_back({"registry-dir", true, "DIR: bundled schemas directory"});
+  spec.push_back({"allow-unresolved-refs", false, "a $ref that cannot be resolved accepts any value instead of bad_schema"});
 }
 
 Result<config::EngineConfig> LoadCommandConfig(const std::string& path, server::ServerConfig* server) {
@@ -50,6 +51,7 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
   o.database = args.get("database");
   if (args.has("database") && o.database.empty()) return InvalidArgument("--database: must not be empty");
   o.registry_dir = args.get("registry-dir");
+  if (args.has("allow-unresolved-refs")) o.config.settings.allow_unresolved_refs = true;
   STRUCTURE_RETURN_IF_ERROR(Engine::Check(o));
   return o;
 }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "pipeline/lowering/lower_internal.h"
+#include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
 
 namespace structure::pipeline {
@@ -138,8 +139,24 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, b
 
 }  // namespace
 
+// `true`, `{}` or only annotations: every JSON value is an answer, which no strict form states
+// (a root object or a JSON text in a string would be a detour), so it is asked in plain JSON.
+// A root `$ref` that does not resolve counts too: it only reaches lowering when the caller
+// allowed unresolved references, which then accept any value.
+namespace {
+bool AcceptsAnyValue(const Json& schema) {
+  if (schema.is_bool()) return schema.as_bool();
+  for (const auto& [k, v] : schema.as_object()) {
+    if (k == "$ref" && v.is_string() && ResolveLocalRef(schema, v.as_string()) == nullptr) continue;
+    if (!IsAnnotationKeyword(k)) return false;
+  }
+  return true;
+}
+}  // namespace
+
 Result<Lowered> Lower(const Json& schema, const Profile& profile) {
   STRUCTURE_RETURN_IF_ERROR(CheckIsSchema(schema));
+  if (AcceptsAnyValue(schema)) return Fallback(schema, "the schema accepts any JSON value");
   if (!profile.enforces)
     return Fallback(schema, "profile '" + profile.name + "' does not enforce schemas");
   bool retry = false, deep = false;

@@ -1,8 +1,14 @@
 // A continuation-passing backtracking matcher over code points. Bounded three ways: a step
-// budget per search, a nesting bound on the matcher's own recursion, and single-character
-// repetitions that loop instead of recursing.
+// budget per search, a bound on the stack its own recursion may take (measured in bytes
+// against the calling thread's real stack, so a counted group like (a{2}){600} fits however
+// large the frames of this build are), and single-character repetitions that loop instead of
+// recursing.
 #include "pipeline/validator/backtrack.h"
 
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstddef>
 #include <vector>
 
 #include "base/utf8.h"
@@ -12,6 +18,28 @@ namespace structure::pipeline {
 namespace {
 
 using namespace backtrack;
+
+// Stack the matcher may use below its first frame: what the thread has left, minus a margin
+// for the callers' own needs, capped. Without the thread's bounds, a conservative 1 MiB.
+constexpr size_t kStackMargin = size_t{1} << 20;
+constexpr size_t kStackCap = size_t{16} << 20;
+
+size_t StackBudget(const char* here) {
+  thread_local const char* low = [] {
+    const char* out = nullptr;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void* addr = nullptr;
+      size_t size = 0;
+      if (pthread_attr_getstack(&attr, &addr, &size) == 0) out = static_cast<const char*>(addr);
+      pthread_attr_destroy(&attr);
+    }
+    return out;
+  }();
+  if (low == nullptr || here <= low) return size_t{1} << 20;
+  size_t left = static_cast<size_t>(here - low);
+  return left > kStackMargin ? std::min(left - kStackMargin, kStackCap) : 0;
+}
 
 struct Cont {
   enum Type { kAccept, kSeqNext, kRepeatNext, kGroupClose, kLookBehindEnd } type;
@@ -27,6 +55,8 @@ class Matcher {
       : prog_(prog), s_(s), max_steps_(max_steps), caps_(2 * prog.groups, SIZE_MAX) {}
 
   bool Search(bool* limit) {
+    base_ = static_cast<const char*>(__builtin_frame_address(0));
+    stack_budget_ = StackBudget(base_);
     Cont accept{Cont::kAccept};
     for (size_t start = 0; start <= s_.size(); ++start) {
       if (Match(prog_.root, start, &accept)) return true;
@@ -39,7 +69,8 @@ class Matcher {
 
  private:
   bool Charge() {
-    if (++steps_ > max_steps_ || depth_ > kMaxRecursion) limit_ = true;
+    const char* frame = static_cast<const char*>(__builtin_frame_address(0));
+    if (++steps_ > max_steps_ || static_cast<size_t>(base_ - frame) > stack_budget_) limit_ = true;
     return !limit_;
   }
 
@@ -60,15 +91,8 @@ class Matcher {
     return SetMatches(n, s_[i]);
   }
 
-  struct Depth {
-    explicit Depth(int* d) : d_(d) { ++*d_; }
-    ~Depth() { --*d_; }
-    int* d_;
-  };
-
   bool Match(int id, size_t i, const Cont* k) {
     if (!Charge()) return false;
-    Depth depth(&depth_);
     const RNode& n = prog_.nodes[id];
     switch (n.kind) {
       case RK::kEmpty: return Next(k, i);
@@ -167,7 +191,6 @@ class Matcher {
 
   bool Next(const Cont* k, size_t i) {
     if (!Charge()) return false;
-    Depth depth(&depth_);
     switch (k->type) {
       case Cont::kAccept: return true;
       case Cont::kLookBehindEnd: return i == k->pos && Next(k->next, i);
@@ -198,7 +221,8 @@ class Matcher {
   const std::vector<uint32_t>& s_;
   uint64_t max_steps_;
   uint64_t steps_ = 0;
-  int depth_ = 0;
+  const char* base_ = nullptr;
+  size_t stack_budget_ = 0;
   bool limit_ = false;
   std::vector<size_t> caps_;
 };

@@ -13,7 +13,6 @@
 namespace structure::pipeline {
 namespace backtrack {
 
-constexpr int kMaxRecursion = 2000;
 constexpr int kMaxGroupNesting = 100;
 constexpr int kUnbounded = -1;
 

@@ -1,5 +1,6 @@
 // CompileSchema: turns schema documents into Nodes. The walk is iterative (a work list of
 // schema locations), so neither deep schemas nor $ref cycles recurse on the C++ stack.
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -55,12 +56,18 @@ class Compiler {
     return node;
   }
 
-  // A problem with one keyword: an error in strict mode, else a warning and the keyword is
-  // skipped.
+  static std::string At(const std::string& path, const std::string& what) {
+    return "schema " + (path.empty() ? std::string("(root)") : path) + ": " + what;
+  }
+
+  // A keyword that cannot be honoured (a value of the wrong type, a pattern no engine runs):
+  // always an error, since skipping it would accept what the schema means to refuse.
+  Status Bad(const std::string& path, const std::string& what) { return InvalidArgument(At(path, what)); }
+
+  // A keyword that is well formed but has no effect: a warning, an error in strict mode.
   Status Problem(const std::string& path, const std::string& what) {
-    std::string text = "schema " + (path.empty() ? std::string("(root)") : path) + ": " + what;
-    if (options_.strict) return InvalidArgument(text);
-    out_->warnings.push_back(text);
+    if (options_.strict) return InvalidArgument(At(path, what));
+    out_->warnings.push_back(At(path, what));
     return Status::Ok();
   }
 
@@ -129,7 +136,7 @@ class Compiler {
         const Json* value = schema->find(key);
         if (value == nullptr) continue;
         if (!value->is_object() && !value->is_bool()) {
-          STRUCTURE_RETURN_IF_ERROR(Problem(ChildPath(node, key), "must be a schema"));
+          STRUCTURE_RETURN_IF_ERROR(Bad(ChildPath(node, key), "must be a schema"));
           continue;
         }
         Keyword& k = Add(node, key == "unevaluatedItems" ? Kind::kUnevaluatedItems
@@ -142,51 +149,64 @@ class Compiler {
   }
 
   Status CompileNumber(Node* node, Kind kind, std::string_view key, const Json& value) {
-    if (!value.is_number()) return Problem(ChildPath(node, key), "must be a number");
+    if (!value.is_number()) return Bad(ChildPath(node, key), "must be a number");
     if (kind == Kind::kMultipleOf && value.as_double() <= 0) {
-      return Problem(ChildPath(node, key), "must be greater than 0");
+      return Bad(ChildPath(node, key), "must be greater than 0");
     }
-    Add(node, kind, key).number = value.as_double();
+    Keyword& k = Add(node, kind, key);
+    k.number = value.as_double();
+    k.value = value;  // exact comparison when the doubles are equal (big integers)
     return Status::Ok();
   }
 
   Status CompileCount(Node* node, Kind kind, std::string_view key, const Json& value) {
-    if (!IsNonNegativeInteger(value)) return Problem(ChildPath(node, key), "must be a non-negative integer");
+    if (!IsNonNegativeInteger(value)) return Bad(ChildPath(node, key), "must be a non-negative integer");
     double v = value.as_double();
     Add(node, kind, key).count = v >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(v);
     return Status::Ok();
   }
 
   Status CompileSchemaList(Node* node, Kind kind, std::string_view key, const Json& value) {
-    if (!value.is_array() || value.size() == 0) return Problem(ChildPath(node, key), "must be a non-empty array of schemas");
+    if (!value.is_array() || value.size() == 0) return Bad(ChildPath(node, key), "must be a non-empty array of schemas");
     Keyword& k = Add(node, kind, key);
     for (const Json& sub : value.as_array()) {
-      if (!sub.is_object() && !sub.is_bool()) return Problem(k.path, "must contain only schemas");
+      if (!sub.is_object() && !sub.is_bool()) return Bad(k.path, "must contain only schemas");
       k.subs.push_back(GetNode(&sub));
     }
     return Status::Ok();
   }
 
   Status CompileMembers(Node* node, const Json& schema) {
-    Keyword& k = Add(node, Kind::kMembers, "properties");
-    if (const Json* props = schema.find("properties"); props && props->is_object()) {
-      for (const auto& [name, sub] : props->as_object()) {
-        if (!sub.is_object() && !sub.is_bool()) continue;
-        k.named.push_back(NamedNode{name, GetNode(&sub)});
+    for (std::string_view key : {"properties", "patternProperties"}) {
+      const Json* map = schema.find(key);
+      if (map == nullptr) continue;
+      if (!map->is_object()) return Bad(ChildPath(node, key), "must be an object of schemas");
+      for (const auto& [name, sub] : map->as_object()) {
+        if (!sub.is_object() && !sub.is_bool()) {
+          std::string at = ChildPath(node, key);
+          AppendPointerToken(at, name);
+          return Bad(at, "must be a schema");
+        }
       }
     }
-    if (const Json* pats = schema.find("patternProperties"); pats && pats->is_object()) {
+    const Json* add = schema.find("additionalProperties");
+    if (add && !add->is_object() && !add->is_bool()) return Bad(ChildPath(node, "additionalProperties"), "must be a schema");
+    Keyword& k = Add(node, Kind::kMembers, "properties");
+    if (const Json* props = schema.find("properties")) {
+      for (const auto& [name, sub] : props->as_object()) k.named.push_back(NamedNode{name, GetNode(&sub)});
+    }
+    if (const Json* pats = schema.find("patternProperties")) {
       for (const auto& [pattern, sub] : pats->as_object()) {
-        if (!sub.is_object() && !sub.is_bool()) continue;
         Result<const EcmaRegex*> re = GetRegex(pattern);
         if (!re.ok()) {
-          STRUCTURE_RETURN_IF_ERROR(Problem(ChildPath(node, "patternProperties"), re.status().message()));
-          continue;
+          std::string at = ChildPath(node, "patternProperties");
+          AppendPointerToken(at, pattern);
+          return Bad(at, re.status().message());
         }
         k.patterns.push_back(PatternNode{*re, GetNode(&sub)});
       }
     }
-    if (const Json* add = schema.find("additionalProperties"); add && (add->is_object() || add->is_bool())) {
+    if (add) {
       k.sub = GetNode(add);
       k.rest_name = "additionalProperties";
       k.rest_path = ChildPath(node, "additionalProperties");
@@ -198,18 +218,32 @@ class Compiler {
   }
 
   Status CompileItems(Node* node, const Json& schema, Draft draft) {
-    Keyword& k = Add(node, Kind::kItems, "items");
+    auto is_schema = [](const Json* j) { return j->is_object() || j->is_bool(); };
     const Json* items = schema.find("items");
     bool tuple_items = draft != Draft::k2020_12 && items && items->is_array();
     const Json* prefix = draft == Draft::k2020_12 ? schema.find("prefixItems") : (tuple_items ? items : nullptr);
     const Json* rest = tuple_items ? schema.find("additionalItems") : items;
-    if (draft == Draft::k2020_12 && rest && rest->is_array()) rest = nullptr;
-    if (prefix && prefix->is_array()) {
+    if (draft == Draft::k2020_12 && rest && rest->is_array()) {
+      // Draft 2020-12 gives `items` no array form (that is prefixItems): the keyword has no
+      // effect, which is rarely what the author meant.
+      STRUCTURE_RETURN_IF_ERROR(Problem(ChildPath(node, "items"),
+                                        "an array has no meaning in draft 2020-12 and is ignored "
+                                        "(use prefixItems, or set $schema to an older draft)"));
+      rest = nullptr;
+    }
+    if (prefix) {
+      std::string key = tuple_items ? "items" : "prefixItems";
+      if (!prefix->is_array()) return Bad(ChildPath(node, key), "must be an array of schemas");
       for (const Json& sub : prefix->as_array()) {
-        if (sub.is_object() || sub.is_bool()) k.subs.push_back(GetNode(&sub));
+        if (!is_schema(&sub)) return Bad(ChildPath(node, key), "must contain only schemas");
       }
     }
-    if (rest && (rest->is_object() || rest->is_bool())) {
+    if (rest && !is_schema(rest)) return Bad(ChildPath(node, tuple_items ? "additionalItems" : "items"), "must be a schema");
+    Keyword& k = Add(node, Kind::kItems, "items");
+    if (prefix) {
+      for (const Json& sub : prefix->as_array()) k.subs.push_back(GetNode(&sub));
+    }
+    if (rest) {
       k.sub = GetNode(rest);
       k.rest_name = tuple_items ? "additionalItems" : "items";
       k.rest_path = ChildPath(node, k.rest_name);
@@ -245,13 +279,16 @@ class Compiler {
         } else {
           ok = add_type(value);
         }
-        if (!ok) STRUCTURE_RETURN_IF_ERROR(Problem(ChildPath(node, key), "unknown type name"));
+        if (!ok) {
+          return Bad(ChildPath(node, key),
+                     "must be a type name (null, boolean, object, array, number, string, integer) or an array of them");
+        }
         if (mask == 0) return Status::Ok();
         Add(node, Kind::kType, key).types = mask;
         return Status::Ok();
       }
       if (key == "enum") {
-        if (!value.is_array()) return Problem(ChildPath(node, key), "must be an array");
+        if (!value.is_array()) return Bad(ChildPath(node, key), "must be an array");
         Keyword& k = Add(node, Kind::kEnum, key);
         k.values = value.as_array();
         k.strings_only = true;
@@ -263,7 +300,8 @@ class Compiler {
         }
         k.numbers_only = !k.values.empty();
         for (const Json& v : k.values) {
-          bool exact = v.is_double() || (v.is_int() && v.as_int() > -(int64_t{1} << 53) && v.as_int() < (int64_t{1} << 53));
+          // Doubles compare exactly only below 2^53; larger integers go through the exact path.
+          bool exact = v.is_number() && v.big_integer().empty() && std::fabs(v.as_double()) < 9007199254740992.0;
           if (!exact) k.numbers_only = false;
         }
         if (k.numbers_only) {
@@ -298,21 +336,21 @@ class Compiler {
       if (key == "minProperties") return CompileCount(node, Kind::kMinProperties, key, value);
       if (key == "maxProperties") return CompileCount(node, Kind::kMaxProperties, key, value);
       if (key == "uniqueItems") {
-        if (!value.is_bool()) return Problem(ChildPath(node, key), "must be a boolean");
+        if (!value.is_bool()) return Bad(ChildPath(node, key), "must be a boolean");
         if (value.as_bool()) Add(node, Kind::kUniqueItems, key);
         return Status::Ok();
       }
       if (key == "pattern") {
-        if (!value.is_string()) return Problem(ChildPath(node, key), "must be a string");
+        if (!value.is_string()) return Bad(ChildPath(node, key), "must be a string");
         Result<const EcmaRegex*> re = GetRegex(value.as_string());
-        if (!re.ok()) return Problem(ChildPath(node, key), re.status().message());
+        if (!re.ok()) return Bad(ChildPath(node, key), re.status().message());
         Add(node, Kind::kPattern, key).regex = *re;
         return Status::Ok();
       }
       if (key == "required") {
         if (!value.is_array()) {
           if (value.is_bool()) return Status::Ok();  // draft-03 style, meaningless here
-          return Problem(ChildPath(node, key), "must be an array of strings");
+          return Bad(ChildPath(node, key), "must be an array of strings");
         }
         Keyword& k = Add(node, Kind::kRequired, key);
         for (const Json& n : value.as_array()) {
@@ -322,7 +360,7 @@ class Compiler {
         return Status::Ok();
       }
       if (key == "dependentRequired" && !legacy) {
-        if (!value.is_object()) return Problem(ChildPath(node, key), "must be an object");
+        if (!value.is_object()) return Bad(ChildPath(node, key), "must be an object");
         Keyword& k = Add(node, Kind::kDependentRequired, key);
         for (const auto& [name, list] : value.as_object()) {
           std::vector<std::string> names;
@@ -337,7 +375,7 @@ class Compiler {
       }
     }
     if (key == "format") {
-      if (!value.is_string()) return Problem(ChildPath(node, key), "must be a string");
+      if (!value.is_string()) return Bad(ChildPath(node, key), "must be a string");
       Format f = FormatFromName(value.as_string());
       if (f != Format::kUnknown && (options_.assert_format || d.format_assertion)) {
         Keyword& k = Add(node, Kind::kFormat, key);
@@ -359,7 +397,7 @@ class Compiler {
       return CompileItems(node, schema, d.draft);
     }
     if (key == "contains") {
-      if (!is_schema(value)) return Problem(ChildPath(node, key), "must be a schema");
+      if (!is_schema(value)) return Bad(ChildPath(node, key), "must be a schema");
       Keyword& k = Add(node, Kind::kContains, key);
       k.sub = GetNode(&value);
       k.count = 1;
@@ -378,20 +416,24 @@ class Compiler {
     if (key == "anyOf") return CompileSchemaList(node, Kind::kAnyOf, key, value);
     if (key == "oneOf") return CompileSchemaList(node, Kind::kOneOf, key, value);
     if (key == "not" || key == "propertyNames") {
-      if (!is_schema(value)) return Problem(ChildPath(node, key), "must be a schema");
+      if (!is_schema(value)) return Bad(ChildPath(node, key), "must be a schema");
       Add(node, key == "not" ? Kind::kNot : Kind::kPropertyNames, key).sub = GetNode(&value);
       return Status::Ok();
     }
     if (key == "if" && d.draft != Draft::kDraft4 && d.draft != Draft::kDraft6) {
-      if (!is_schema(value)) return Problem(ChildPath(node, key), "must be a schema");
+      if (!is_schema(value)) return Bad(ChildPath(node, key), "must be a schema");
       Keyword& k = Add(node, Kind::kIf, key);
       k.sub = GetNode(&value);
-      if (const Json* t = schema.find("then"); t && is_schema(*t)) k.then_node = GetNode(t);
-      if (const Json* e = schema.find("else"); e && is_schema(*e)) k.else_node = GetNode(e);
+      for (std::string_view branch : {"then", "else"}) {
+        const Json* b = schema.find(branch);
+        if (b == nullptr) continue;
+        if (!is_schema(*b)) return Bad(ChildPath(node, branch), "must be a schema");
+        (branch == "then" ? k.then_node : k.else_node) = GetNode(b);
+      }
       return Status::Ok();
     }
     if ((key == "dependentSchemas" && !legacy) || key == "dependencies") {
-      if (!value.is_object()) return Problem(ChildPath(node, key), "must be an object");
+      if (!value.is_object()) return Bad(ChildPath(node, key), "must be an object");
       std::vector<NamedNode> schemas;
       std::vector<std::pair<std::string, std::vector<std::string>>> required;
       for (const auto& [name, dep] : value.as_object()) {
@@ -410,12 +452,16 @@ class Compiler {
       return Status::Ok();
     }
     if (key == "$ref" || key == "$dynamicRef" || key == "$recursiveRef") {
-      if (!value.is_string()) return Problem(ChildPath(node, key), "must be a string");
+      if (!value.is_string()) return Bad(ChildPath(node, key), "must be a string");
       std::string resolved;
       Result<Node*> target = ResolveRef(loc, value.as_string(), &resolved);
       if (!target.ok()) {
-        return Problem(ChildPath(node, key), "cannot resolve \"" + value.as_string() + "\" (" +
-                                                 target.status().message() + ")");
+        std::string what = "cannot resolve \"" + value.as_string() + "\" (" + target.status().message() + ")";
+        if (!options_.allow_unresolved_refs) {
+          return Bad(ChildPath(node, key), what + " (--allow-unresolved-refs accepts it as any value)");
+        }
+        out_->warnings.push_back(At(ChildPath(node, key), what + "; accepted as any value (allowed)"));
+        return Status::Ok();
       }
       Keyword& k = Add(node, key == "$dynamicRef" ? Kind::kDynamicRef : Kind::kRef, key);
       k.sub = *target;

@@ -8,6 +8,11 @@ ValidationResult Evaluate(const CompiledSchema& schema, const element& instance,
   ValidationResult result;
   Evaluator evaluator(schema, all_errors, &result.errors);
   result.valid = evaluator.Run(instance);
+  size_t cap = schema.options.max_errors;
+  if (all_errors && cap > 0 && result.errors.size() > cap) {
+    result.errors.resize(cap);
+    result.more_errors = true;
+  }
   if (evaluator.aborted()) {
     result.valid = false;
     result.errors.push_back(std::move(evaluator.limit_error()));

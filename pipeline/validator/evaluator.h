@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include "pipeline/validator/big_integers.h"
 #include "pipeline/validator/validator.h"
 #include "pipeline/validator/formats.h"
 #include "pipeline/validator/messages.h"
@@ -92,7 +93,11 @@ class Evaluator {
     bool saved_all_;
   };
 
-  bool Continue() const { return errors_ != nullptr && all_errors_ && !aborted_; }
+  // All-errors mode goes on until one error past max_errors (so "more" is known for sure).
+  bool Continue() const {
+    return errors_ != nullptr && all_errors_ && !aborted_ &&
+           (options_.max_errors == 0 || errors_->size() <= options_.max_errors);
+  }
 
   // Ends the run with one limit error; every later Eval takes the slow path and fails.
   [[gnu::noinline]] void Abort(const char* keyword, const std::string& text, const element& at) {
@@ -159,10 +164,15 @@ class Evaluator {
                                        std::string_view text) {
     switch (op.kind) {
       case Kind::kEnum: return CheckEnum(op, e, c, number, text);
-      case Kind::kMinimum: return number >= op.number || Fail(*op.keyword, e);
-      case Kind::kMaximum: return number <= op.number || Fail(*op.keyword, e);
-      case Kind::kExclusiveMinimum: return number > op.number || Fail(*op.keyword, e);
-      case Kind::kExclusiveMaximum: return number < op.number || Fail(*op.keyword, e);
+      // Rounding to double is monotone: only equal doubles need the exact comparison.
+      case Kind::kMinimum:
+        return number > op.number || (number == op.number && Exact(op, e) >= 0) || Fail(*op.keyword, e);
+      case Kind::kMaximum:
+        return number < op.number || (number == op.number && Exact(op, e) <= 0) || Fail(*op.keyword, e);
+      case Kind::kExclusiveMinimum:
+        return number > op.number || (number == op.number && Exact(op, e) > 0) || Fail(*op.keyword, e);
+      case Kind::kExclusiveMaximum:
+        return number < op.number || (number == op.number && Exact(op, e) < 0) || Fail(*op.keyword, e);
       case Kind::kMultipleOf: return IsMultiple(e, c, op.number) || Fail(*op.keyword, e);
       case Kind::kMinLength: return HasMinLength(text, op.count) || Fail(*op.keyword, e);
       case Kind::kMaxLength: return HasMaxLength(text, op.count) || Fail(*op.keyword, e);
@@ -308,6 +318,10 @@ class Evaluator {
   }
 
   // Reports k's failure at the current path (message built from k and e) and returns false.
+  [[gnu::noinline]] static int Exact(const Op& op, const element& e) {
+    return CompareIntegersExactly(e, op.keyword->value);
+  }
+
   [[gnu::noinline]] bool Fail(const Keyword& k, const element& e) {
     if (errors_) reporter_.Keyword(k, e, errors_);
     return false;
@@ -325,7 +339,9 @@ class Evaluator {
   [[gnu::always_inline]] static double Number(const element& e, InstanceClass c) {
     if (c == kClassInt64) return static_cast<double>(e.get_int64().value_unsafe());
     if (c == kClassUint64) return static_cast<double>(e.get_uint64().value_unsafe());
-    return e.get_double().value_unsafe();
+    double v = e.get_double().value_unsafe();
+    if (std::fabs(v) >= 9.2e18) [[unlikely]] return NearestDouble(v);  // maybe a big integer's stand-in
+    return v;
   }
 
   // enum; number / text are the instance's value when it is a number / string.

@@ -30,7 +30,7 @@ bool IsValidEcmaRegex(std::string_view pattern) {
   if (!translated.ok()) return false;
   if (backtracking) return CompileBacktracker(pattern).ok();
   re2::RE2 re(*translated, Re2Options());
-  return re.ok();
+  return re.ok() || CompileBacktracker(pattern).ok();
 }
 
 EcmaRegex::~EcmaRegex() = default;
@@ -169,7 +169,19 @@ Result<std::unique_ptr<EcmaRegex>> EcmaRegex::Compile(std::string_view pattern,
     return regex;
   }
   regex->re2_ = std::make_unique<re2::RE2>(*translated, Re2Options());
-  if (regex->re2_->ok() && ParseSimple(pattern, &regex->simple_)) {
+  if (!regex->re2_->ok()) {
+    // RE2 refuses some valid patterns for their size (nested counts past its repeat limit, very
+    // large Unicode classes past its memory budget): they run on the backtracking engine.
+    Result<BacktrackerPtr> bt = CompileBacktracker(pattern);
+    if (!bt.ok()) {
+      return InvalidArgument("pattern \"" + regex->source_ + "\" is not supported: " +
+                             regex->re2_->error());
+    }
+    regex->re2_.reset();
+    regex->backtracking_ = std::move(*bt);
+    return regex;
+  }
+  if (ParseSimple(pattern, &regex->simple_)) {
     regex->is_simple_ = true;
     for (const SimpleElement& e : regex->simple_) {
       regex->simple_min_length_ += e.min;
@@ -179,9 +191,6 @@ Result<std::unique_ptr<EcmaRegex>> EcmaRegex::Compile(std::string_view pattern,
     if (regex->simple_min_length_ == regex->simple_max_length_ && regex->simple_max_length_ <= 256) {
       for (const SimpleElement& e : regex->simple_) regex->simple_fixed_.insert(regex->simple_fixed_.end(), e.min, e);
     }
-  }
-  if (!regex->re2_->ok()) {
-    return InvalidArgument("invalid pattern \"" + regex->source_ + "\": " + regex->re2_->error());
   }
   return regex;
 }

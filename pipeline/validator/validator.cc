@@ -1,5 +1,6 @@
 #include "pipeline/validator/validator.h"
 
+#include "pipeline/validator/big_integers.h"
 #include "pipeline/validator/eval.h"
 #include "pipeline/validator/schema.h"
 
@@ -34,6 +35,11 @@ ValidationResult Validator::Validate(const Json& instance, bool all_errors) cons
   std::string text = ToJson(instance);
   simdjson::dom::element element;
   simdjson::error_code code = ThreadParser().parse(text).get(element);
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
+      (code == simdjson::SUCCESS && validator_internal::MayHoldBigNegativeInteger(text))) {
+    auto widened = ValidateWidened(text, all_errors);
+    if (widened.ok()) return *std::move(widened);
+  }
   if (code != simdjson::SUCCESS) {
     ValidationResult result;
     result.valid = false;
@@ -49,11 +55,40 @@ ValidationResult Validator::Validate(const Json& instance, bool all_errors) cons
 Result<ValidationResult> Validator::ValidateText(std::string_view json_text, bool all_errors) const {
   simdjson::dom::element element;
   simdjson::error_code code = ThreadParser().parse(json_text.data(), json_text.size()).get(element);
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
+      (code == simdjson::SUCCESS && validator_internal::MayHoldBigNegativeInteger(json_text))) {
+    return ValidateWidened(json_text, all_errors);
+  }
+  if (code != simdjson::SUCCESS) return ParseError(code);
+  return Validate(element, all_errors);
+}
+
+Result<ValidationResult> Validator::ValidateWidened(std::string_view json_text, bool all_errors) const {
+  validator_internal::BigIntegerTable table;
+  std::string wide = validator_internal::WidenBigIntegers(json_text, &table);
+  simdjson::dom::element element;
+  simdjson::error_code code = wide.empty() ? ThreadParser().parse(json_text.data(), json_text.size()).get(element)
+                                           : ThreadParser().parse(wide).get(element);
+  if (code != simdjson::SUCCESS) return ParseError(code);
+  validator_internal::BigIntegerScope scope(&table);
+  return Validate(element, all_errors);
+}
+
+Result<ValidationResult> Validator::ValidatePaddedText(std::string_view json_text, bool all_errors) const {
+  simdjson::dom::element element;
+  simdjson::error_code code =
+      ThreadParser().parse(json_text.data(), json_text.size(), /*realloc_if_needed=*/false).get(element);
+  if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
+      (code == simdjson::SUCCESS && validator_internal::MayHoldBigNegativeInteger(json_text))) {
+    return ValidateWidened(json_text, all_errors);
+  }
   if (code != simdjson::SUCCESS) return ParseError(code);
   return Validate(element, all_errors);
 }
 
 const std::vector<std::string>& Validator::warnings() const { return compiled_->warnings; }
+
+size_t Validator::max_errors() const { return compiled_->options.max_errors; }
 
 Json ElementToJson(const simdjson::dom::element& e) {
   using simdjson::dom::element_type;

@@ -5,8 +5,9 @@
 //
 // Safety: instance nesting and $ref chains are bounded by ValidatorOptions::max_depth, total
 // work by max_eval_steps; patterns run on RE2 (linear time) after an ECMA-262 -> RE2
-// translation; patterns RE2 cannot express (look-around, back references) run on a bounded
-// backtracking engine with an explicit step limit (docs/validator.md). Nothing here throws.
+// translation; patterns RE2 cannot express or compile (look-around, back references, nested
+// counts past its limit, very large classes) run on a bounded backtracking engine with an
+// explicit step limit (docs/validator.md). Nothing here throws.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +38,7 @@ struct ValidationError {
 struct ValidationResult {
   bool valid = true;
   std::vector<ValidationError> errors;
+  bool more_errors = false;  // errors stopped at ValidatorOptions::max_errors; there are more
 };
 
 // Which meaning a schema without "$schema" gets.
@@ -51,15 +53,23 @@ struct ValidatorOptions {
   Draft default_draft = Draft::k2020_12;
   // Bound on schema evaluations per Validate call (guards exponential applicator trees).
   uint64_t max_eval_steps = 50'000'000;
+  // At most this many errors per instance (all_errors mode), so one hostile instance cannot
+  // take gigabytes; past it the result says more_errors. 0 = no limit.
+  size_t max_errors = 100;
   // Step limit of the backtracking engine used for patterns RE2 cannot run; a pattern that
   // exceeds it counts as not matching and the error says so.
   uint64_t max_regex_steps = 1'000'000;
   // When true, patterns that need the backtracking engine make CompileSchema fail instead.
   bool reject_backtracking_patterns = false;
-  // When false (default), keyword values of the wrong type, invalid patterns and $refs that
-  // cannot be resolved are skipped with a warning (Validator::warnings()) so that every
-  // real-world schema compiles; when true they make CompileSchema fail.
+  // Fail closed: keyword values of the wrong type ("type": 5, "minimum": "x"), patterns no
+  // engine can run and $refs that cannot be resolved always make CompileSchema fail, since
+  // skipping them would accept values the schema means to refuse. Keywords that are well
+  // formed but have no effect (a 2020-12 `items` given as an array, which that draft ignores)
+  // are a warning (Validator::warnings()); strict makes them errors too.
   bool strict = false;
+  // The old behaviour for references: an unresolvable $ref is skipped with a warning (so it
+  // accepts anything) instead of failing CompileSchema.
+  bool allow_unresolved_refs = false;
 };
 
 namespace validator_internal {
@@ -80,17 +90,26 @@ class Validator {
   ValidationResult Validate(const Json& instance, bool all_errors = true) const;
   // Parses json_text (simdjson) and validates it. Bad JSON -> kInvalidArgument.
   Result<ValidationResult> ValidateText(std::string_view json_text, bool all_errors = true) const;
+  // The same without copying: json_text.data() must have simdjson::SIMDJSON_PADDING readable
+  // bytes after json_text.size() (any content), e.g. the next lines of a large input block.
+  Result<ValidationResult> ValidatePaddedText(std::string_view json_text, bool all_errors = true) const;
 
   // Notes from compilation, e.g. patterns that run on the backtracking engine.
   const std::vector<std::string>& warnings() const;
+  // ValidatorOptions::max_errors it was compiled with.
+  size_t max_errors() const;
 
  private:
+  Result<ValidationResult> ValidateWidened(std::string_view json_text, bool all_errors) const;
+
   std::unique_ptr<validator_internal::CompiledSchema> compiled_;
 };
 
 // Compiles schema (a boolean or an object). kInvalidArgument with a message that names the
-// schema location for: keyword values of the wrong type, unresolvable $ref, invalid patterns,
-// a $ref cycle that never consumes instance, schema nesting deeper than max_depth.
+// schema location for: keyword values of the wrong type, unresolvable $ref (unless
+// allow_unresolved_refs), invalid patterns, a $ref cycle that never consumes instance, schema
+// nesting deeper than max_depth. Every path that takes a user's schema (run, batch, HTTP, MCP,
+// `schema lower|check`, `validate`) checks it here first.
 Result<std::shared_ptr<const Validator>> CompileSchema(const Json& schema,
                                                        const ValidatorOptions& options = {});
 

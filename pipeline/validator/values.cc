@@ -1,6 +1,10 @@
 #include "pipeline/validator/values.h"
 
+#include "pipeline/validator/big_integers.h"
+
 #include <charconv>
+#include <cstdio>
+#include <string>
 #include <cmath>
 #include <functional>
 
@@ -45,6 +49,60 @@ double NumberValue(const element& e) {
   }
 }
 
+namespace {
+
+// The decimal digits of an integer-valued number ("-123"), or "" when it is not an integer.
+std::string IntegerText(double d) {
+  if (!std::isfinite(d) || d != std::trunc(d)) return "";
+  if (std::fabs(d) < 9007199254740992.0) return std::to_string(static_cast<int64_t>(d));
+  char buf[400];
+  std::snprintf(buf, sizeof(buf), "%.0f", d);  // exact: a double this large is an integer
+  return buf;
+}
+
+std::string IntegerText(const element& e) {
+  switch (e.type()) {
+    case element_type::INT64: return std::to_string(e.get_int64().value_unsafe());
+    case element_type::UINT64: return std::to_string(e.get_uint64().value_unsafe());
+    case element_type::DOUBLE: {
+      double d = e.get_double().value_unsafe();
+      const std::string* exact = ExactBigInteger(d);
+      return exact != nullptr ? *exact : IntegerText(d);
+    }
+    default: return "";
+  }
+}
+
+std::string IntegerText(const Json& j) {
+  if (!j.big_integer().empty()) return std::string(j.big_integer());
+  if (j.is_int()) return std::to_string(j.as_int());
+  return j.is_number() ? IntegerText(j.as_double()) : "";
+}
+
+// Sign of a - b for decimal integer texts.
+int CompareDecimal(std::string_view a, std::string_view b) {
+  bool na = !a.empty() && a[0] == '-', nb = !b.empty() && b[0] == '-';
+  if (na != nb) return na ? -1 : 1;
+  auto digits = [](std::string_view s) {
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+    while (s.size() > 1 && s[0] == '0') s.remove_prefix(1);
+    return s;
+  };
+  std::string_view da = digits(a), db = digits(b);
+  int c = da.size() != db.size() ? (da.size() < db.size() ? -1 : 1) : da.compare(db);
+  c = c < 0 ? -1 : (c > 0 ? 1 : 0);
+  return na ? -c : c;
+}
+
+}  // namespace
+
+int CompareIntegersExactly(const element& e, const Json& bound) {
+  std::string a = IntegerText(e);
+  std::string b = IntegerText(bound);
+  if (a.empty() || b.empty()) return 0;
+  return CompareDecimal(a, b);
+}
+
 bool ElementsEqual(const element& a, const element& b) {
   element_type ta = a.type(), tb = b.type();
   if (IsNumber(ta) && IsNumber(tb)) return NumbersEqual(a, b);
@@ -82,9 +140,10 @@ bool ElementEqualsJson(const element& a, const Json& b) {
     case element_type::BOOL: return b.is_bool() && b.as_bool() == a.get_bool().value_unsafe();
     case element_type::INT64:
       if (b.is_int()) return b.as_int() == a.get_int64().value_unsafe();
-      return b.is_number() && b.as_double() == NumberValue(a);
+      return b.is_number() && b.as_double() == NumberValue(a) && CompareIntegersExactly(a, b) == 0;
     case element_type::UINT64:
-    case element_type::DOUBLE: return b.is_number() && b.as_double() == NumberValue(a);
+    case element_type::DOUBLE:
+      return b.is_number() && b.as_double() == NumberValue(a) && CompareIntegersExactly(a, b) == 0;
     case element_type::STRING: return b.is_string() && b.as_string() == a.get_string().value_unsafe();
     case element_type::ARRAY: {
       if (!b.is_array()) return false;
@@ -190,6 +249,8 @@ void AppendBounded(const element& e, std::string& out, size_t limit, int depth) 
     out += std::to_string(e.get_int64().value_unsafe());
   } else if (e.is_uint64()) {
     out += std::to_string(e.get_uint64().value_unsafe());
+  } else if (const std::string* exact = e.is_double() ? ExactBigInteger(e.get_double().value_unsafe()) : nullptr) {
+    out += *exact;
   } else {
     out += simdjson::minify(e);
   }

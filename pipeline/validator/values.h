@@ -21,6 +21,10 @@ uint64_t ElementHash(const simdjson::dom::element& e);
 // The numeric value of a number element (int64, uint64 or double) as a double.
 double NumberValue(const simdjson::dom::element& e);
 
+// Exact comparison of two numbers whose doubles are equal: the sign of e - bound when both are
+// integers (int64, uint64, integral doubles, Json big integers), else 0 (equal as doubles).
+int CompareIntegersExactly(const simdjson::dom::element& e, const Json& bound);
+
 // Compact JSON of e, cut at max_chars (on a UTF-8 boundary) with "..." appended.
 std::string CompactTruncated(const simdjson::dom::element& e, size_t max_chars = 80);
 std::string CompactTruncated(const Json& j, size_t max_chars = 80);

@@ -150,18 +150,6 @@ TEST(ValidatorErrors, ValidatesJsonValuesLikeText) {
   EXPECT_EQ(r.errors[0].message, "/n: value must be <= 5 (was 7)");
 }
 
-TEST(ValidatorErrors, WarnsAndSkipsBadKeywordsUnlessStrict) {
-  Json schema = *ParseJson(R"({"minLength":"3","pattern":"(unclosed","$ref":"http://example.com/missing.json"})");
-  auto lenient = CompileSchema(schema);
-  ASSERT_TRUE(lenient.ok());
-  EXPECT_EQ((*lenient)->warnings().size(), 3u);
-  ValidatorOptions strict;
-  strict.strict = true;
-  auto rejected = CompileSchema(schema, strict);
-  ASSERT_FALSE(rejected.ok());
-  EXPECT_NE(rejected.status().message().find("/minLength"), std::string::npos) << rejected.status().message();
-}
-
 }  // namespace
 }  // namespace structure::pipeline
 

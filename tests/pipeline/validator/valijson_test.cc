@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <fstream>
 #include <set>
@@ -26,7 +28,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSuite = fs::path(STRUCTURE_SHARED_DIR) / "corpora/json-schema-test-suite/tests/draft7";
+const fs::path kSuiteRoot = fs::path(STRUCTURE_SHARED_DIR) / "corpora/json-schema-test-suite";
+const fs::path kSuite = kSuiteRoot / "tests/draft7";
+
+// The suite's remote-reference tests assume its remotes/ folder served at localhost:1234.
+// Without them those $refs cannot resolve, and failing closed rightly refuses the schema.
+const std::map<std::string, Json>& Remotes() {
+  static const std::map<std::string, Json> remotes = [] {
+    std::map<std::string, Json> out;
+    const fs::path root = kSuiteRoot / "remotes";
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+      std::ifstream in(entry.path());
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      auto doc = ParseJson(text);
+      if (doc.ok()) out["http://localhost:1234/" + fs::relative(entry.path(), root).generic_string()] = *doc;
+    }
+    return out;
+  }();
+  return remotes;
+}
 
 std::set<std::string> KnownBugs() {
   std::set<std::string> out;
@@ -56,6 +77,7 @@ struct Pair {
     }
     ValidatorOptions options;
     options.default_draft = Draft::kDraft7;
+    options.resources = Remotes();
     auto parsed = ParseJson(schema_doc.dump());
     if (!parsed.ok()) return;
     auto compiled = CompileSchema(*parsed, options);
