@@ -42,7 +42,7 @@ const std::vector<FlagSpec>& Spec() {
       {"batch-delay-ms", true, "N: provider batches end N ms after they are created (default 0)"},
       {"batch-error-rate", true, "R: share of requests in a batch answered with a transient error"},
       {"batch-expire-rate", true, "R: share of requests in a batch left unanswered as expired"},
-      {"record-requests", true, "FILE: append every provider request received to FILE (tests)"},
+      {"record-requests", true, "OUT: append every provider request received to the file OUT, created if absent (tests)"},
       {"batch-reject-rate", true, "R: share of requests in a batch answered with the provider's 400"},
       {"batch-malformed-rate", true, "R: share of requests in a batch answered 200 with a body that is not a reply"},
       {"batch-fault", true, "K:KIND: the K-th batch created ends failed, expired or cancelled", true},
