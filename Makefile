@@ -1,17 +1,23 @@
 # Two entry points, both usable on a fresh Debian 12 machine:
 #   make demo   build and run the main job on the embedded simulator (no provider needed)
-#   make test   install what is missing, build with ASan+UBSan from scratch, run every test
+#   make test   install what is missing, build with ASan+UBSan from scratch, run every test,
+#               then the fuzz stage (`make fuzz`: every libFuzzer target, FUZZ_SECONDS each)
 # Everything builds out of tree under build/.
 
 DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
-  libhiredis-dev redis-server
+  libhiredis-dev redis-server \
+  clang-14 libclang-rt-14-dev
+# clang-14 and libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang) build the
+# fuzz targets in build/fuzz.
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test release asan bench clean
+FUZZ_SECONDS ?= 10
+
+.PHONY: deps demo test release asan fuzz bench clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -34,6 +40,15 @@ asan: deps
 
 test: asan
 	ctest --test-dir build/asan --output-on-failure -j $(JOBS) --timeout 600
+	$(MAKE) fuzz
+
+# A second tree built by clang with ASan+UBSan and libFuzzer: only the fuzz targets and the
+# libraries they need. Ten targets at FUZZ_SECONDS each (docs/fuzzing.md).
+fuzz: deps
+	cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 \
+	  -DSTRUCTURE_SANITIZE=ON -DSTRUCTURE_FUZZ=ON -DSTRUCTURE_DEVELOPER_MODE=OFF
+	cmake --build build/fuzz -j $(JOBS) --target fuzzers
+	./tools/fuzz.sh build/fuzz $(FUZZ_SECONDS)
 
 bench: deps
 	cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release

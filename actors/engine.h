@@ -4,14 +4,18 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <future>
 #include <memory>
 #include <string>
 
+#include "actors/check_runner.h"
 #include "base/status.h"
 #include "config/engine_config.h"
 #include "config/load_config.h"
+#include "pipeline/call_stats.h"
 #include "pipeline/content_loop.h"
+#include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
 
@@ -31,15 +35,26 @@ struct EngineOptions {
   // Where the engine reports state changes of its own (the shared store lost, back); one line
   // each, no newline. Default: "structure: ..." on stderr.
   std::function<void(const std::string&)> log;
+  // Semantic checks outside C++ (actors/check_runner.h), by the request's tenant; the entry ""
+  // applies to requests whose tenant has none (`--check` of run and batch). Never taken from a
+  // request: the server sets them from its config.
+  std::map<std::string, actors::CheckCommand> checks;
 };
 
 using ResultCallback = std::function<void(pipeline::StructureResult)>;
+using PreparedCallback = std::function<void(pipeline::PreparedCall)>;
 
 class Engine {
  public:
   // Starts the actor system, one provider pool per configured provider, the registry and the
   // builder cache. kInvalidArgument / kNotFound for a bad configuration or registry.
+  // `provider` may name a built-in kind that is not configured (config/builtin_providers.h).
+  // kUnauthenticated naming the variable when a provider every call uses has no API key.
   static Result<std::unique_ptr<Engine>> Create(EngineOptions options);
+
+  // The checks Create makes of `options` (configuration, provider, base URL, profiles), without
+  // starting anything or looking at API keys: what `structure config check` reports.
+  static Status Check(const EngineOptions& options);
 
   // Finishes nothing new: in-flight calls are answered (cancelled if still waiting on a
   // provider), then the actors stop. Blocks until they have.
@@ -54,6 +69,14 @@ class Engine {
               pipeline::SemanticCheck check = {});
   std::future<pipeline::StructureResult> Submit(pipeline::StructureRequest request);
 
+  // The schema stage only, for callers that send the content loop's calls themselves (provider
+  // batch APIs): exactly one of `ready` (with the loop to drive through pipeline::Start /
+  // OnReply and where its calls go) or `done` (the request ended before any content call:
+  // bad schema, unknown name, need-more-input from the schema builder) runs, on an engine
+  // thread. Schema-builder calls (schemaText) are made live, as in Submit.
+  void Prepare(pipeline::StructureRequest request, PreparedCallback ready, ResultCallback done,
+               pipeline::SemanticCheck check = {});
+
   // Blocking convenience.
   pipeline::StructureResult Run(pipeline::StructureRequest request);
 
@@ -61,6 +84,13 @@ class Engine {
   registry::SchemaRegistry& schemas();
 
   const config::EngineConfig& config() const;
+
+  // The metrics of every call finished so far, per schema and per provider (docs/engine.md,
+  // "Metrics"); a copy, safe to read while calls go on.
+  pipeline::StatsSnapshot stats() const;
+  // The aggregation itself, shared: it outlives the engine and holds the calls that the engine's
+  // shutdown cancelled too (for a final report after the engine is gone).
+  std::shared_ptr<const pipeline::CallStats> call_stats() const;
 
  private:
   struct Impl;

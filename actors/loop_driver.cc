@@ -19,6 +19,21 @@ void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
 void Apply(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run,
            pipeline::Step step) {
   if (auto* finish = std::get_if<pipeline::Finish>(&step)) return Finish(run, std::move(finish->result));
+  if (auto* check = std::get_if<pipeline::RunCheck>(&step)) {
+    if (!run->check || !run->check_runner) {
+      return Finish(run, pipeline::ErrorResult("internal", "an external check with no check runner"));
+    }
+    uint64_t tag = waits.next_tag++;
+    caf::actor me = caf::actor_cast<caf::actor>(self);
+    std::shared_ptr<CheckRunner> runner = run->check_runner;
+    std::shared_ptr<const CheckCommand> command = run->check;
+    std::string prompt = run->spec.prompt;
+    waits.runs.emplace(tag, std::move(run));
+    runner->Run(*command, ToJson(check->data), std::move(prompt), [me, tag](CheckVerdict v) {
+      caf::anon_send(me, CheckDone{tag, std::move(v)});
+    });
+    return;
+  }
   auto& send = std::get<pipeline::SendCall>(step);
   uint64_t tag = waits.next_tag++;
   PoolRequest request{std::move(send.call), run->lane, run->timeout, 0, tag};
@@ -54,6 +69,14 @@ void OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& r) {
       r.status.ok() ? Result<providers::ProviderReply>(std::move(r.reply))
                     : Result<providers::ProviderReply>(r.status);
   Guarded(self, waits, run, [&] { return pipeline::OnReply(run->spec, run->state, reply); });
+}
+
+void OnCheckDone(caf::event_based_actor* self, LoopWaits& waits, CheckDone& done) {
+  auto it = waits.runs.find(done.tag);
+  if (it == waits.runs.end()) return;
+  std::shared_ptr<LoopRun> run = std::move(it->second);
+  waits.runs.erase(it);
+  Guarded(self, waits, run, [&] { return pipeline::OnCheck(run->spec, run->state, done.verdict); });
 }
 
 void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_msg& down) {

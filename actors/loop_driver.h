@@ -1,6 +1,8 @@
 // Drives a content loop (pipeline::Step) against a provider pool from inside an actor: sends
-// each SendCall as a PoolRequest and feeds the reply back into OnReply until a Finish. An
-// exception in a step (a bug, or memory exhausted) finishes the loop with an internal error.
+// each SendCall as a PoolRequest and feeds the reply back into OnReply until a Finish; hands
+// each RunCheck to the run's CheckRunner (its own thread: the actor never waits for a check)
+// and feeds the verdict, which comes back as a CheckDone message, into OnCheck. An exception
+// in a step (a bug, or memory exhausted) finishes the loop with an internal error.
 //
 // The actor sends (not requests) and keeps its waiting runs in a LoopWaits, matched by
 // PoolRequest::tag (see actors/messages.h for why). Its behavior hands every PoolReply to
@@ -16,6 +18,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/check_runner.h"
 #include "actors/messages.h"
 #include "actors/provider_pool.h"
 #include "pipeline/content_loop.h"
@@ -26,13 +29,22 @@ struct LoopRun {
   pipeline::LoopSpec spec;
   pipeline::LoopState state;
   ProviderPoolActor pool;
+  // The external check (spec.external_check) and the runner it runs on.
+  std::shared_ptr<const CheckCommand> check;
+  std::shared_ptr<CheckRunner> check_runner;
   Lane lane = Lane::kInteractive;
   std::chrono::milliseconds timeout{0};  // per provider call, queueing and retries included
   std::function<void(pipeline::StructureResult)> on_finish;  // runs once, in the actor
   bool finished = false;                                     // on_finish has run
 };
 
-// The runs one actor has waiting for a pool reply, by tag.
+// An external check's verdict for the run waiting under `tag`.
+struct CheckDone {
+  uint64_t tag = 0;
+  CheckVerdict verdict = Status(Code::kInternal, "no verdict");
+};
+
+// The runs one actor has waiting for a pool reply or a check's verdict, by tag.
 struct LoopWaits {
   std::unordered_map<uint64_t, std::shared_ptr<LoopRun>> runs;
   std::unordered_set<caf::actor_addr> monitored;  // pools this actor monitors
@@ -45,7 +57,13 @@ void StartLoop(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<L
 // Continues the run the reply is for (a reply no run waits for is dropped).
 void OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& reply);
 
+// Continues the run the check's verdict is for (one no run waits for is dropped). An actor
+// whose runs may have external checks hands every CheckDone to it.
+void OnCheckDone(caf::event_based_actor* self, LoopWaits& waits, CheckDone& done);
+
 // Fails the runs waiting on the pool that went down.
 void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_msg& down);
 
 }  // namespace structure::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::CheckDone)

@@ -8,6 +8,7 @@
 #include "actors/loop_driver.h"
 #include "actors/plan_cache.h"
 #include "config/settings.h"
+#include "pipeline/array_answer.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
 
@@ -23,6 +24,7 @@ struct Call {
   pipeline::StructureRequest request;
   ResultCallback done;
   pipeline::SemanticCheck check;
+  std::function<void(pipeline::PreparedCall)> prepared;
   config::Settings settings;
   Target target;
   std::string origin;
@@ -78,6 +80,7 @@ void Deliver(Self self, uint64_t id, StructureResult r) {
   std::unique_ptr<Call> call = std::move(it->second);
   self->state.calls.erase(it);
   if (r.schema_origin.empty()) r.schema_origin = call->origin;
+  if (r.provider.empty() && call->target.provider != nullptr) r.provider = call->target.provider->config.name;
   r.usage += call->builder_usage;
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
@@ -132,14 +135,36 @@ PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
   });
 }
 
+// Prepare (provider batch APIs): the caller drives the content loop; the call leaves the host.
+void HandOver(Self self, uint64_t id, Call& c, const std::shared_ptr<const pipeline::LoopPlan>& plan) {
+  pipeline::PreparedCall p;
+  p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
+  ApplyTarget(c.target, p.spec);  // the same thinking settings and output cap as a live call
+  p.spec.semantic_check = std::move(c.check);
+  p.provider = c.target.provider->config.name;
+  p.endpoint = c.target.provider->endpoint;
+  p.schema_origin = c.origin;
+  p.schema_usage = c.builder_usage;
+  auto ready = std::move(c.prepared);
+  self->state.calls.erase(id);
+  ready(std::move(p));
+}
+
 // Content stage: drives the loop on the plan. The request's prompt moves into the loop and its
 // schema is released: an in-flight call keeps only what it still needs.
 void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   if (!plan.ok()) return Fail(self, id, "bad_schema", plan.status().message());
+  if (c.prepared) return HandOver(self, id, c, *plan);
   auto run = std::make_shared<LoopRun>();
   run->lane = LaneOf(c.request);
   run->spec = pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
+  ApplyTarget(c.target, run->spec);
   run->spec.semantic_check = std::move(c.check);
+  run->check = CheckFor(*self->state.ctx, c.request.tenant);
+  if (run->check) {
+    run->spec.external_check = true;
+    run->check_runner = self->state.ctx->check_runner;
+  }
   c.request.schema.reset();
   c.request.metadata = Json();
   run->pool = c.target.provider->pool;
@@ -172,8 +197,12 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   std::string key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
                     std::to_string(found->updated_at_ms);
   RunContent(self, id, c, PlanFor(self, c, key, [&] {
-               return pipeline::ResolveSchema(std::move(found->schema), found->origin,
-                                              std::move(found->manual), found->version);
+               Json schema = std::move(found->schema);
+               if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
+               auto resolved = pipeline::ResolveSchema(std::move(schema), found->origin,
+                                                       std::move(found->manual), found->version);
+               if (resolved.ok()) resolved->name = found->name;
+               return resolved;
              }));
 }
 
@@ -189,6 +218,7 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       // Cached like inline schemas: the builder cache returns the same schema for the same
       // description.
       Json schema = std::move(d.schema);
+      if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
       return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
                           return pipeline::ResolveSchema(std::move(schema), "inferred");
                         }));
@@ -233,6 +263,7 @@ void RunText(Self self, uint64_t id, Call& c) {
                                      job.normalized);
   job.spec = pipeline::MakeLoopSpec(*plan, pipeline::BuilderPrompt(c.request.schema_ref), c.settings,
                                     builder->model);
+  ApplyTarget(*builder, job.spec);
   pipeline::ConfigureBuilderLoop(job.spec);
   job.pool = builder->provider->pool;
   job.lane = LaneOf(c.request);
@@ -270,11 +301,13 @@ caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
         call->request = std::move(job.request);
         call->done = std::move(job.done);
         call->check = std::move(job.check);
+        call->prepared = std::move(job.prepared);
         Call& c = *call;
         self->state.calls.emplace(id, std::move(call));
         Guarded(self, id, [&] { Start(self, id, c); });
       },
       [self](PoolReply& reply) { OnPoolReply(self, self->state.waits, reply); },
+      [self](CheckDone& done) { OnCheckDone(self, self->state.waits, done); },
       [self](flush_atom) { RunCallbacks(self->state.finished); },
   };
 }

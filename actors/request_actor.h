@@ -16,6 +16,7 @@
 
 #include "actors/engine_context.h"
 #include "pipeline/content_loop.h"
+#include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
 
@@ -28,6 +29,9 @@ struct RequestJob {
   pipeline::StructureRequest request;
   ResultCallback done;  // runs exactly once, on an engine thread
   pipeline::SemanticCheck check;
+  // Set: stop after the schema stage and hand the loop over instead of running it (`done`
+  // then runs only when the request ends before any content call).
+  std::function<void(pipeline::PreparedCall)> prepared = {};
 };
 
 caf::actor SpawnRequestHost(caf::actor_system& system, std::shared_ptr<const EngineContext> ctx);

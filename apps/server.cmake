@@ -14,8 +14,11 @@ target_link_libraries(structure_server
 list(APPEND STRUCTURE_APP_SOURCES structure/cmd_serve.cc)
 list(APPEND STRUCTURE_APP_LIBS structure_server)
 
+# The JSON-RPC lines and tool arguments alone (no engine): also what fuzz/mcp_line_fuzz runs.
+add_library(structure_mcp_message STATIC ${CMAKE_CURRENT_LIST_DIR}/mcp/mcp_message.cc)
+target_link_libraries(structure_mcp_message PUBLIC structure_content structure_base)
 add_library(structure_mcp STATIC ${CMAKE_CURRENT_LIST_DIR}/mcp/mcp_server.cc)
-target_link_libraries(structure_mcp PUBLIC structure_engine structure_base)
+target_link_libraries(structure_mcp PUBLIC structure_mcp_message structure_engine structure_base)
 
 list(APPEND STRUCTURE_APP_SOURCES structure/cmd_mcp.cc)
 list(APPEND STRUCTURE_APP_LIBS structure_mcp)

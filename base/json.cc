@@ -2,8 +2,52 @@
 
 #include <cassert>
 #include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <functional>
 
 namespace structure {
+
+namespace {
+
+// Objects at or past this size keep a key index; smaller ones are scanned (cheaper than a hash).
+constexpr size_t kIndexFrom = 32;
+constexpr size_t kNpos = static_cast<size_t>(-1);
+
+uint32_t KeyHash(std::string_view key) {
+  uint64_t h = std::hash<std::string_view>{}(key);
+  return static_cast<uint32_t>(h ^ (h >> 32)) | 1;  // never 0, so a slot is never 0
+}
+
+// The slot for key in its probe sequence: the one holding it (*found set) or the first free one.
+// key_at(pos) gives the key of the member at pos.
+template <typename KeyAt>
+size_t Probe(const std::vector<uint64_t>& slots, uint32_t hash, std::string_view key, KeyAt key_at,
+             bool* found) {
+  size_t mask = slots.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    uint64_t slot = slots[i];
+    if (slot == 0) {
+      *found = false;
+      return i;
+    }
+    if (static_cast<uint32_t>(slot >> 32) == hash && key_at(static_cast<uint32_t>(slot) - 1) == key) {
+      *found = true;
+      return i;
+    }
+  }
+}
+
+uint64_t SlotValue(uint32_t hash, size_t pos) { return (uint64_t{hash} << 32) | (pos + 1); }
+
+// A table of at least twice `members` slots (a power of two, at least 64).
+size_t Capacity(size_t members) {
+  size_t capacity = 64;
+  while (capacity < members * 2) capacity *= 2;
+  return capacity;
+}
+
+}  // namespace
 
 Json::Json(uint64_t v) {
   if (v <= static_cast<uint64_t>(INT64_MAX)) {
@@ -12,16 +56,31 @@ Json::Json(uint64_t v) {
   } else {
     type_ = Type::kDouble;
     d_ = static_cast<double>(v);
+    s_ = std::to_string(v);
   }
 }
 
+Json Json::MakeBigInteger(std::string_view digits) {
+  Json j;
+  j.type_ = Type::kDouble;
+  j.s_ = std::string(digits);
+  j.d_ = std::strtod(j.s_.c_str(), nullptr);
+  return j;
+}
+
 Json::Json(Array a) : type_(Type::kArray), a_(std::make_unique<Array>(std::move(a))) {}
-Json::Json(Object o) : type_(Type::kObject), o_(std::make_unique<Object>(std::move(o))) {}
+Json::Json(Object o) : type_(Type::kObject), o_(std::make_unique<ObjectData>()) {
+  o_->members = std::move(o);
+  if (o_->members.size() >= kIndexFrom) Reindex();
+}
 
 Json::Json(const Json& other)
     : type_(other.type_), b_(other.b_), i_(other.i_), d_(other.d_), s_(other.s_) {
   if (other.a_) a_ = std::make_unique<Array>(*other.a_);
-  if (other.o_) o_ = std::make_unique<Object>(*other.o_);
+  if (other.o_) {
+    o_ = std::make_unique<ObjectData>(*other.o_);
+    if (o_->members.size() >= kIndexFrom && o_->index.count != o_->members.size()) Reindex();
+  }
 }
 
 Json& Json::operator=(const Json& other) {
@@ -69,50 +128,128 @@ Json::Array& Json::as_array() {
 }
 const Json::Object& Json::as_object() const {
   assert(type_ == Type::kObject);
-  return *o_;
+  return o_->members;
 }
 Json::Object& Json::as_object() {
   assert(type_ == Type::kObject);
-  return *o_;
+  o_->index.count = kNpos;  // the caller may change the members: index again before use
+  return o_->members;
+}
+
+void Json::Reindex() {
+  const Object& members = o_->members;
+  KeyIndex& index = o_->index;
+  index.count = 0;
+  if (members.size() < kIndexFrom) {
+    index.slots = {};
+    return;
+  }
+  index.slots.assign(Capacity(members.size()), 0);
+  auto key_at = [&](size_t pos) -> std::string_view { return members[pos].first; };
+  for (size_t pos = 0; pos < members.size(); ++pos) {
+    // Keys are unique; should a caller have built an object with duplicates, the first wins,
+    // as it does for a scan.
+    uint32_t hash = KeyHash(members[pos].first);
+    bool found;
+    size_t i = Probe(index.slots, hash, members[pos].first, key_at, &found);
+    if (!found) index.slots[i] = SlotValue(hash, pos);
+  }
+  index.count = members.size();
+}
+
+size_t Json::IndexedFind(std::string_view key) const {
+  const Object& members = o_->members;
+  auto key_at = [&](size_t pos) -> std::string_view { return members[pos].first; };
+  bool found;
+  size_t i = Probe(o_->index.slots, KeyHash(key), key, key_at, &found);
+  return found ? static_cast<uint32_t>(o_->index.slots[i]) - 1 : kNpos;
+}
+
+size_t Json::Position(std::string_view key) const {
+  const Object& members = o_->members;
+  if (!o_->index.slots.empty() && o_->index.count == members.size()) return IndexedFind(key);
+  for (size_t pos = 0; pos < members.size(); ++pos) {
+    if (members[pos].first == key) return pos;
+  }
+  return kNpos;
 }
 
 const Json* Json::find(std::string_view key) const {
   if (type_ != Type::kObject) return nullptr;
-  for (const auto& [k, v] : *o_) {
-    if (k == key) return &v;
-  }
-  return nullptr;
+  size_t pos = Position(key);
+  return pos == kNpos ? nullptr : &o_->members[pos].second;
 }
 
 Json* Json::find(std::string_view key) {
+  if (type_ == Type::kObject && o_->members.size() >= kIndexFrom &&
+      o_->index.count != o_->members.size()) {
+    Reindex();  // after as_object(): index again once rather than scan every time
+  }
   return const_cast<Json*>(static_cast<const Json*>(this)->find(key));
 }
 
-Json& Json::set(std::string_view key, Json value) {
+Json& Json::Slot(std::string_view key, std::string* owned_key) {
   if (type_ == Type::kNull) *this = MakeObject();
   assert(type_ == Type::kObject);
-  if (Json* existing = find(key)) {
-    *existing = std::move(value);
-    return *existing;
+  Object& members = o_->members;
+  KeyIndex& index = o_->index;
+  auto append = [&]() -> Json& {
+    members.emplace_back(owned_key ? std::move(*owned_key) : std::string(key), Json());
+    return members.back().second;
+  };
+  if (members.size() >= kIndexFrom && index.count != members.size()) Reindex();
+  if (index.slots.empty()) {
+    for (auto& [k, v] : members) {
+      if (k == key) return v;
+    }
+    Json& added = append();
+    if (members.size() == kIndexFrom) {
+      Reindex();
+      return members.back().second;
+    }
+    return added;
   }
-  o_->emplace_back(std::string(key), std::move(value));
-  return o_->back().second;
+  auto key_at = [&](size_t pos) -> std::string_view { return members[pos].first; };
+  uint32_t hash = KeyHash(key);
+  bool found;
+  size_t i = Probe(index.slots, hash, key, key_at, &found);
+  if (found) return members[static_cast<uint32_t>(index.slots[i]) - 1].second;
+  append();
+  if ((members.size()) * 2 <= index.slots.size()) {
+    index.slots[i] = SlotValue(hash, members.size() - 1);
+  } else {
+    // Half full: a table twice the size, filled from the old slots (their hashes are kept, so
+    // no key is read or hashed again).
+    std::vector<uint64_t> old = std::move(index.slots);
+    index.slots.assign(old.size() * 2, 0);
+    size_t mask = index.slots.size() - 1;
+    old.push_back(SlotValue(hash, members.size() - 1));
+    for (uint64_t slot : old) {
+      if (slot == 0) continue;
+      size_t j = static_cast<uint32_t>(slot >> 32) & mask;
+      while (index.slots[j] != 0) j = (j + 1) & mask;
+      index.slots[j] = slot;
+    }
+  }
+  index.count = members.size();
+  return members.back().second;
 }
 
-Json& Json::operator[](std::string_view key) {
-  if (Json* existing = find(key)) return *existing;
-  return set(key, Json());
+Json& Json::set(std::string_view key, Json value) {
+  Json& member = Slot(key, nullptr);
+  member = std::move(value);
+  return member;
 }
+
+Json& Json::operator[](std::string_view key) { return Slot(key, nullptr); }
 
 bool Json::erase(std::string_view key) {
   if (type_ != Type::kObject) return false;
-  for (auto it = o_->begin(); it != o_->end(); ++it) {
-    if (it->first == key) {
-      o_->erase(it);
-      return true;
-    }
-  }
-  return false;
+  size_t pos = Position(key);
+  if (pos == kNpos) return false;
+  o_->members.erase(o_->members.begin() + static_cast<std::ptrdiff_t>(pos));
+  Reindex();  // positions after pos moved (erase is linear anyway)
+  return true;
 }
 
 void Json::push_back(Json value) {
@@ -123,13 +260,16 @@ void Json::push_back(Json value) {
 
 size_t Json::size() const {
   if (type_ == Type::kArray) return a_->size();
-  if (type_ == Type::kObject) return o_->size();
+  if (type_ == Type::kObject) return o_->members.size();
   return 0;
 }
 
 bool Json::operator==(const Json& other) const {
   if (is_number() && other.is_number()) {
     if (type_ == Type::kInt && other.type_ == Type::kInt) return i_ == other.i_;
+    bool big = !big_integer().empty(), other_big = !other.big_integer().empty();
+    if (big && other_big) return s_ == other.s_;
+    if (big ? other.type_ == Type::kInt : (other_big && type_ == Type::kInt)) return false;
     return as_double() == other.as_double();
   }
   if (type_ != other.type_) return false;
@@ -139,8 +279,8 @@ bool Json::operator==(const Json& other) const {
     case Type::kString: return s_ == other.s_;
     case Type::kArray: return *a_ == *other.a_;
     case Type::kObject: {
-      if (o_->size() != other.o_->size()) return false;
-      for (const auto& [k, v] : *o_) {
+      if (o_->members.size() != other.o_->members.size()) return false;
+      for (const auto& [k, v] : o_->members) {
         const Json* ov = other.find(k);
         if (ov == nullptr || !(v == *ov)) return false;
       }

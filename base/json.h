@@ -21,14 +21,18 @@ class Json {
   enum class Type { kNull, kBool, kInt, kDouble, kString, kArray, kObject };
   using Array = std::vector<Json>;
   using Member = std::pair<std::string, Json>;
-  using Object = std::vector<Member>;  // insertion order is kept; keys are unique
+  // Insertion order is kept; keys are unique. Objects past a few dozen members keep a hash
+  // index of their keys, so lookups and set() stay O(1) and building or parsing is linear.
+  // The mutable as_object() sets the index aside until the next non-const find/set/erase or
+  // copy rebuilds it; do not keep its reference across those calls.
+  using Object = std::vector<Member>;
 
   Json() = default;  // null
   Json(std::nullptr_t) {}
   Json(bool b) : type_(Type::kBool), b_(b) {}
   Json(int v) : type_(Type::kInt), i_(v) {}
   Json(int64_t v) : type_(Type::kInt), i_(v) {}
-  Json(uint64_t v);  // stored as int when it fits, else double
+  Json(uint64_t v);  // stored as int when it fits, else as a big integer
   Json(double v) : type_(Type::kDouble), d_(v) {}
   Json(const char* s) : type_(Type::kString), s_(s) {}
   Json(std::string s) : type_(Type::kString), s_(std::move(s)) {}
@@ -44,6 +48,9 @@ class Json {
 
   static Json MakeArray() { return Json(Array{}); }
   static Json MakeObject() { return Json(Object{}); }
+  // An integer outside int64, kept exactly: `digits` is a JSON integer token ("-123...").
+  // It reads as a double (is_double(), as_double() the nearest value) and writes as `digits`.
+  static Json MakeBigInteger(std::string_view digits);
 
   Type type() const { return type_; }
   bool is_null() const { return type_ == Type::kNull; }
@@ -54,6 +61,8 @@ class Json {
   // An integer in the JSON Schema sense: an int, or a double with no fractional part.
   bool is_integral() const;
   bool is_string() const { return type_ == Type::kString; }
+  // The exact text of an integer outside int64 (MakeBigInteger, parsed or uint64); "" else.
+  std::string_view big_integer() const { return type_ == Type::kDouble ? std::string_view(s_) : ""; }
   bool is_array() const { return type_ == Type::kArray; }
   bool is_object() const { return type_ == Type::kObject; }
 
@@ -82,18 +91,38 @@ class Json {
   void push_back(Json value);
   size_t size() const;  // elements, members or 0
 
-  // JSON equality in the JSON Schema sense: 1 == 1.0; object key order is ignored.
+  // JSON equality in the JSON Schema sense: 1 == 1.0; object key order is ignored; big
+  // integers are equal when their digits are (against a plain double, by value).
   bool operator==(const Json& other) const;
   bool operator!=(const Json& other) const { return !(*this == other); }
 
  private:
+  friend struct JsonBuilder;
+  // Open addressing over member positions: each slot is (hash << 32 | position + 1), 0 empty.
+  // `count` is how many members it covers; the index is used only while count equals the
+  // member count (the mutable as_object() sets count to npos).
+  struct KeyIndex {
+    std::vector<uint64_t> slots;
+    size_t count = 0;
+  };
+  struct ObjectData {
+    Object members;
+    KeyIndex index;
+  };
+  void Reindex();
+  size_t IndexedFind(std::string_view key) const;  // position, or npos
+  size_t Position(std::string_view key) const;     // by index or scan; npos when absent
+  // The member for key, appended as null when absent (taking *owned_key if given); turns null
+  // into an object first. set(), operator[] and the parser build objects through it.
+  Json& Slot(std::string_view key, std::string* owned_key);
+
   Type type_ = Type::kNull;
   bool b_ = false;
   int64_t i_ = 0;
   double d_ = 0;
-  std::string s_;
+  std::string s_;  // kString: the string; kDouble: a big integer's digits, or empty
   std::unique_ptr<Array> a_;
-  std::unique_ptr<Object> o_;
+  std::unique_ptr<ObjectData> o_;
 };
 
 struct ParseOptions {
@@ -125,7 +154,8 @@ std::string ToJsonSpliced(const Json& value, std::span<const JsonSplice> splices
 // Appends a JSON string literal (with quotes and escapes) for s to out.
 void AppendJsonString(std::string& out, std::string_view s);
 
-// Reads a whole file. kNotFound when it cannot be opened.
+// Reads a whole file. kNotFound (with the OS reason) when it cannot be opened, kInvalidArgument
+// for a directory.
 Result<std::string> ReadFile(const std::string& path);
 
 }  // namespace structure

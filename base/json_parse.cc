@@ -1,6 +1,9 @@
 // Parsing JSON text into Json: a recursive-descent parser with line:col errors and a depth bound.
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +12,14 @@
 #include "base/utf8.h"
 
 namespace structure {
+
+// The parser's access to Json: appends members without copying their keys.
+struct JsonBuilder {
+  // Duplicate keys: the last value wins, at the first one's position, as in most parsers.
+  static void Set(Json& object, std::string key, Json value) {
+    object.Slot(key, &key) = std::move(value);
+  }
+};
 
 namespace {
 
@@ -41,6 +52,15 @@ class Parser {
     }
     error_ = InvalidArgument(options_.source + ":" + std::to_string(line) + ":" +
                              std::to_string(col) + ": " + what);
+  }
+
+  // A byte as an error message may show it: printable ASCII quoted, anything else in hex (an
+  // error never echoes a byte that is not valid text).
+  static std::string Shown(char c) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7F) return std::string("character '") + c + "'";
+    static const char kHex[] = "0123456789abcdef";
+    return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 0xF];
   }
 
   void SkipSpace() {
@@ -88,17 +108,16 @@ class Parser {
       default:
         if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out);
     }
-    Fail(std::string("unexpected character '") + c + "', expected a value");
+    Fail("unexpected " + Shown(c) + ", expected a value");
     return false;
   }
 
   bool ParseObject(Json& out, size_t depth) {
     ++pos_;  // '{'
-    Json::Object members;
+    out = Json::MakeObject();
     SkipSpace();
     if (pos_ < text_.size() && text_[pos_] == '}') {
       ++pos_;
-      out = Json(std::move(members));
       return true;
     }
     while (true) {
@@ -118,16 +137,7 @@ class Parser {
       SkipSpace();
       Json value;
       if (!ParseValue(value, depth + 1)) return false;
-      // Duplicate keys: the last one wins, as in most parsers.
-      bool replaced = false;
-      for (auto& m : members) {
-        if (m.first == key) {
-          m.second = std::move(value);
-          replaced = true;
-          break;
-        }
-      }
-      if (!replaced) members.emplace_back(std::move(key), std::move(value));
+      JsonBuilder::Set(out, std::move(key), std::move(value));
       SkipSpace();
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;
@@ -135,7 +145,6 @@ class Parser {
       }
       if (pos_ < text_.size() && text_[pos_] == '}') {
         ++pos_;
-        out = Json(std::move(members));
         return true;
       }
       Fail("expected ',' or '}' in an object");
@@ -202,6 +211,11 @@ class Parser {
     while (true) {
       size_t start = pos_;
       pos_ = PlainRunEnd(text_, pos_);
+      if (size_t bad = Utf8ErrorAt(text_, start, pos_); bad != std::string_view::npos) {
+        pos_ = bad;
+        Fail("invalid UTF-8 at byte " + std::to_string(bad));
+        return false;
+      }
       out.append(text_.data() + start, pos_ - start);
       if (pos_ >= text_.size()) {
         Fail("unterminated string");
@@ -213,7 +227,7 @@ class Parser {
         return true;
       }
       if (c != '\\') {
-        Fail("control character in string");
+        Fail("control character (" + Shown(c) + ") in a string: write it as an escape");
         return false;
       }
       ++pos_;
@@ -243,15 +257,18 @@ class Parser {
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
               cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             } else {
-              pos_ = save;  // lone high surrogate; keep it as is
+              pos_ = save;  // a lone high surrogate
             }
           }
+          // A lone surrogate has no UTF-8 form: it reads as U+FFFD, so the text stays valid.
+          if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
           AppendUtf8(out, cp);
           break;
         }
         default:
           --pos_;
-          Fail(std::string("invalid escape '\\") + e + "'");
+          Fail(e >= 0x20 && e < 0x7F ? std::string("invalid escape '\\") + e + "'"
+                                     : "invalid escape: '\\' before " + Shown(e));
           return false;
       }
     }
@@ -300,9 +317,17 @@ class Parser {
         return true;
       }
     }
-    // Doubles and integers too large for int64: strtod on a bounded copy.
+    if (!is_double) {
+      out = Json::MakeBigInteger(num);  // beyond int64: kept exactly
+      return true;
+    }
     std::string copy(num);
     double d = std::strtod(copy.c_str(), nullptr);
+    if (!std::isfinite(d)) {  // would be written back as null
+      pos_ = start;
+      Fail("number out of range (beyond +-1.8e308)");
+      return false;
+    }
     out = Json(d);
     return true;
   }
@@ -320,8 +345,10 @@ Result<Json> ParseJson(std::string_view text, const ParseOptions& options) {
 }
 
 Result<std::string> ReadFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return InvalidArgument(path + " is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("cannot open " + path);
+  if (!in) return NotFound("cannot open " + path + ": " + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return Unavailable("cannot read " + path);

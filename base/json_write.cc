@@ -4,6 +4,7 @@
 
 #include "base/json.h"
 #include "base/json_scan.h"
+#include "base/utf8.h"
 
 namespace structure {
 
@@ -38,6 +39,21 @@ void AppendInt(Out& out, int64_t v) {
   out += std::string_view(buf, static_cast<size_t>(p - buf));
 }
 
+// s[from, to), where no byte needs an escape. Bytes that are not well-formed UTF-8 are written
+// as U+FFFD each: every input is checked where it enters, so this is a last guard that keeps
+// what we send and print valid JSON whatever a caller put in a string.
+template <typename Out>
+void AppendPlain(Out& out, std::string_view s, size_t from, size_t to) {
+  while (from < to) {
+    size_t bad = Utf8ErrorAt(s, from, to);
+    if (bad == std::string_view::npos) bad = to;
+    out.append(s.data() + from, bad - from);
+    if (bad == to) return;
+    out += std::string_view("\xEF\xBF\xBD");
+    from = bad + 1;
+  }
+}
+
 template <typename Out>
 void AppendString(Out& out, std::string_view s) {
   static const char kHex[] = "0123456789abcdef";
@@ -46,7 +62,7 @@ void AppendString(Out& out, std::string_view s) {
   size_t run = 0;
   while (true) {
     size_t i = PlainRunEnd(s, run);
-    out.append(s.data() + run, i - run);
+    AppendPlain(out, s, run, i);
     if (i == s.size()) break;
     unsigned char c = static_cast<unsigned char>(s[i]);
     run = i + 1;
@@ -85,7 +101,13 @@ void Write(Out& out, const Json& v, bool pretty, int indent,
     case Json::Type::kNull: out += std::string_view("null"); break;
     case Json::Type::kBool: out += std::string_view(v.as_bool() ? "true" : "false"); break;
     case Json::Type::kInt: AppendInt(out, v.as_int()); break;
-    case Json::Type::kDouble: AppendDouble(out, v.as_double()); break;
+    case Json::Type::kDouble:
+      if (std::string_view big = v.big_integer(); !big.empty()) {
+        out += big;
+      } else {
+        AppendDouble(out, v.as_double());
+      }
+      break;
     case Json::Type::kString: AppendString(out, v.as_string()); break;
     case Json::Type::kArray: {
       const auto& a = v.as_array();

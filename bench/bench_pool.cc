@@ -81,9 +81,7 @@ PoolRequest Call(int i, actors::Lane lane = actors::Lane::kBulk) {
   PoolRequest r;
   r.call.model = "sim-model";
   r.call.system = "Extract the person.";
-  r.call.turns.push_back(
-      providers::Turn{providers::Role::kUser, "Ada Lovelace, 36. #" + std::to_string(i), {}, {},
-                      {}, false});
+  r.call.turns.push_back(providers::UserTurn("Ada Lovelace, 36. #" + std::to_string(i)));
   r.call.schema = schema;
   r.call.schema_name = "person";
   r.call.max_tokens = 100;

@@ -18,16 +18,38 @@ struct Limits {
   int timeout_ms = 120000;          // per HTTP attempt
 };
 
+// How a model thinks and how much it may write: [providers.<name>] for every model of the
+// provider, [providers.<name>.models."<model>"] for one (a model table that sets either thinking
+// key replaces both of the provider's). Unset: the provider's default.
+struct ModelSettings {
+  std::optional<std::string>
+      reasoning_effort;                      // none | minimal | low | medium | high | xhigh | max
+  std::optional<long long> thinking_budget;  // tokens; Anthropic >= 1024, Gemini 0 off, -1 dynamic
+  std::optional<long long> max_output_tokens;  // the output cap, thinking included
+};
+
+// [providers.<name>.batch]: how `structure batch --provider-batch` uses the provider's batch API.
+struct BatchSettings {
+  double discount = 0.5;        // batch price / live price, shown in the summary
+  int64_t max_requests = 0;     // requests per batch; 0 = the provider's limit
+  int64_t max_bytes = 0;        // bytes per batch file / create request; 0 = the provider's limit
+  int64_t poll_ms = 5000;       // first wait between polls; grows by half up to max_poll_ms
+  int64_t max_poll_ms = 60000;
+};
+
 struct ProviderConfig {
   std::string name;         // the table name: [providers.<name>]
-  std::string kind;         // openai | anthropic | gemini | ollama | openai-compatible | openrouter
+  std::string kind;         // one of config::ProviderKinds(): openai, anthropic, vllm, ...
   std::string base_url;     // empty = the provider's default
   std::string api_key_env;  // name of the environment variable holding the key (never the key)
   std::string model;        // default model for this provider
   std::string profile;      // capability profile name (openai-strict, anthropic-strict, ...)
   Json profile_overrides;   // object or null: overrides applied to the profile for every model
   std::map<std::string, Json> model_profiles;  // model -> overrides for that model only
+  ModelSettings model_settings;                // every model
+  std::map<std::string, ModelSettings> models;  // model -> its own settings
   Limits limits;
+  BatchSettings batch;
 };
 
 struct ModelAlias {
@@ -57,7 +79,7 @@ struct SettingsOverride {
 
 struct Stores {
   std::string registry_dir = "registry/schemas";   // bundled schemas: <name>.json + .manual.md
-  std::string database = "structure.db";           // SQLite: tenant/project overrides, caches
+  std::string database;  // SQLite file: tenant/project overrides, caches ("" = in memory)
   int builder_cache_ttl_days = 7;
   // "redis://HOST:PORT/DB": provider limits and the builder cache shared by every process that
   // names the same store (docs/providers.md); empty = each process on its own.

@@ -1,6 +1,9 @@
 #include "config/load_config.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -13,24 +16,57 @@ namespace structure::config {
 
 namespace {
 
-constexpr const char* kKinds[] = {"openai",     "anthropic",         "gemini",
-                                  "ollama",     "openai-compatible", "openrouter"};
+constexpr int64_t kMaxConcurrency = 1'000'000;  // as `batch --concurrency`
+constexpr int64_t kMaxTtlDays = 36'500;
 
 // Reads one TOML table into config structs, remembering the first problem with its key path.
 class Reader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+  Reader(std::string source, std::string_view text) : source_(std::move(source)) {
+    for (size_t pos = 0; pos <= text.size();) {
+      size_t nl = text.find('\n', pos);
+      if (nl == std::string_view::npos) nl = text.size();
+      lines_.push_back(text.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+  }
 
   const Status& status() const { return status_; }
 
+  // "<source>:<line>:<col>" of a node, or "<source>" when it has no position.
+  std::string Where(const toml::node* node) const {
+    if (node == nullptr || node->source().begin.line == 0) return source_;
+    return source_ + ":" + std::to_string(node->source().begin.line) + ":" +
+           std::to_string(node->source().begin.column);
+  }
+
   void Fail(const std::string& path, const std::string& what, const toml::node* node = nullptr) {
     if (!status_.ok()) return;
-    std::string where = source_;
-    if (node != nullptr && node->source().begin.line > 0) {
-      where += ":" + std::to_string(node->source().begin.line) + ":" +
-               std::to_string(node->source().begin.column);
+    status_ = InvalidArgument(Where(node) + ": " + path + ": " + what);
+  }
+
+  // Where the value of each model reference was written, for CheckConfig's messages.
+  void Remember(const std::string& path, const toml::node* node) {
+    if (node != nullptr) where_[path] = Where(node);
+  }
+  // `message` ("<path>: ...") prefixed with where that path's value was written.
+  std::string Locate(const std::string& message) const {
+    auto it = where_.find(message.substr(0, message.find(": ")));
+    return (it == where_.end() ? source_ : it->second) + ": " + message;
+  }
+
+  // A value as the file spells it (99999999999, 0x10, 1e400), not as it was converted.
+  std::string Written(const toml::node& n) const {
+    const auto& src = n.source();
+    if (src.begin.line == 0 || src.begin.line != src.end.line || src.begin.line > lines_.size()) {
+      std::ostringstream ss;
+      if (n.is_integer()) ss << n.as_integer()->get();
+      if (n.is_floating_point()) ss << n.as_floating_point()->get();
+      return ss.str();
     }
-    status_ = InvalidArgument(where + ": " + path + ": " + what);
+    std::string_view line = lines_[src.begin.line - 1];
+    return std::string(line.substr(ByteOf(line, src.begin.column), ByteOf(line, src.end.column) -
+                                                                        ByteOf(line, src.begin.column)));
   }
 
   // Every key of `table` must be in `known`.
@@ -41,6 +77,16 @@ class Reader {
       for (auto k : known) ok = ok || key.str() == k;
       if (!ok) Fail(Join(path, key.str()), "unknown key", &node);
     }
+  }
+
+  // The byte offset of 1-based column `col` (toml++ counts code points).
+  static size_t ByteOf(std::string_view line, size_t col) {
+    size_t i = 0;
+    for (size_t c = 1; c < col && i < line.size(); ++c) {
+      ++i;
+      while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
+    }
+    return i;
   }
 
   static std::string Join(const std::string& path, std::string_view key) {
@@ -73,17 +119,33 @@ class Reader {
     out = v;
   }
 
+  // A whole number in lo..hi. Messages quote the value as written: "must be > 0 (was -1)",
+  // "must be at most 1000000 (was 99999999999)".
+  // `interval`: say "must be LO..HI" (a small closed range) rather than "> 0" / "at most HI".
+  template <class T>
+  void Whole(const toml::table& t, std::string_view key, const std::string& path, int64_t lo,
+             int64_t hi, T& out, bool interval = false) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return;
+    if (!n->is_integer()) return Fail(Join(path, key), "must be a whole number", n);
+    int64_t v = n->as_integer()->get();
+    if (v < lo || v > hi) {
+      return Fail(Join(path, key), RangeText(v < lo, lo, hi, interval) + " (was " + Written(*n) + ")", n);
+    }
+    out = static_cast<T>(v);
+  }
+
+  // A number of any size T can hold (settings with checks of their own after reading).
   template <class T>
   void Number(const toml::table& t, std::string_view key, const std::string& path, T& out) {
     const toml::node* n = t.get(key);
     if (n == nullptr) return;
-    if (n->is_integer()) {
-      out = static_cast<T>(n->as_integer()->get());
-    } else if (n->is_floating_point() && !std::is_integral_v<T>) {
-      out = static_cast<T>(n->as_floating_point()->get());
+    if constexpr (std::is_integral_v<T>) {
+      Whole(t, key, path, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), out);
     } else {
-      Fail(Join(path, key), std::is_integral_v<T> ? "must be a whole number" : "must be a number",
-           n);
+      double v = 0;
+      Real(t, key, path, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), v);
+      out = static_cast<T>(v);
     }
   }
 
@@ -93,6 +155,57 @@ class Reader {
     if (t.get(key) == nullptr) return;
     T v{};
     Number(t, key, path, v);
+    out = v;
+  }
+
+  // A finite number in lo..hi (an integer is fine).
+  void Real(const toml::table& t, std::string_view key, const std::string& path, double lo,
+            double hi, double& out, bool interval = false) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return;
+    double v = 0;
+    if (n->is_integer()) {
+      v = static_cast<double>(n->as_integer()->get());
+    } else if (n->is_floating_point()) {
+      v = n->as_floating_point()->get();
+    } else {
+      return Fail(Join(path, key), "must be a number", n);
+    }
+    if (!std::isfinite(v)) return Fail(Join(path, key), "must be a finite number (was " + Written(*n) + ")", n);
+    if (v < lo || v > hi) {
+      return Fail(Join(path, key), RangeText(v < lo, lo, hi, interval) + " (was " + Written(*n) + ")", n);
+    }
+    out = v;
+  }
+
+  template <class T>
+  static std::string RangeText(bool below, T lo, T hi, bool interval) {
+    auto num = [](T x) {
+      std::ostringstream ss;
+      ss << x;
+      return ss.str();
+    };
+    if (interval) return "must be " + num(lo) + ".." + num(hi);
+    if (!below) return "must be at most " + num(hi);
+    if (lo == 0) return "must be >= 0";
+    if (lo == 1 && std::is_integral_v<T>) return "must be > 0";
+    return "must be " + num(lo) + ".." + num(hi);
+  }
+
+  template <class T>
+  void OptWhole(const toml::table& t, std::string_view key, const std::string& path, int64_t lo,
+                int64_t hi, std::optional<T>& out, bool interval = false) {
+    if (t.get(key) == nullptr) return;
+    T v{};
+    Whole(t, key, path, lo, hi, v, interval);
+    out = v;
+  }
+
+  void OptReal(const toml::table& t, std::string_view key, const std::string& path, double lo,
+               double hi, std::optional<double>& out, bool interval = false) {
+    if (t.get(key) == nullptr) return;
+    double v = 0;
+    Real(t, key, path, lo, hi, v, interval);
     out = v;
   }
 
@@ -109,16 +222,15 @@ class Reader {
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
                "maxLoops", "tokenBudget"});
     SettingsOverride s;
-    OptString(t, "model", path, s.model);
-    OptString(t, "schemaBuilderModel", path, s.schema_builder_model);
-    OptNumber(t, "confidenceThreshold", path, s.confidence_threshold);
-    OptBool(t, "requireProviderStrictOutput", path, s.require_provider_strict_output);
-    OptNumber(t, "maxLoops", path, s.max_loops);
-    OptNumber(t, "tokenBudget", path, s.token_budget);
-    if (status_.ok()) {
-      Status st = CheckOverride(s, path);
-      if (!st.ok()) Fail(path, st.message().substr(path.size() + 2), &t);
+    for (auto [key, out] : {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
+      OptString(t, key, path, *out);
+      if (*out && (*out)->empty()) Fail(Join(path, key), "must not be empty", t.get(key));
+      Remember(Join(path, key), t.get(key));
     }
+    OptReal(t, "confidenceThreshold", path, 0, 1, s.confidence_threshold, true);
+    OptBool(t, "requireProviderStrictOutput", path, s.require_provider_strict_output);
+    OptWhole(t, "maxLoops", path, 1, 10, s.max_loops, true);
+    OptWhole(t, "tokenBudget", path, 0, std::numeric_limits<int64_t>::max(), s.token_budget);
     return s;
   }
 
@@ -146,21 +258,10 @@ class Reader {
 
   void ReadLimits(const toml::table& t, const std::string& path, Limits& l) {
     CheckKeys(t, path, {"max_concurrency", "requests_per_minute", "tokens_per_minute", "timeout_ms"});
-    Number(t, "max_concurrency", path, l.max_concurrency);
-    Number(t, "requests_per_minute", path, l.requests_per_minute);
-    Number(t, "tokens_per_minute", path, l.tokens_per_minute);
-    Number(t, "timeout_ms", path, l.timeout_ms);
-    auto positive = [&](const char* key, double v, bool allow_zero) {
-      if (v < 0 || (!allow_zero && v == 0)) {
-        std::ostringstream ss;
-        ss << "must be " << (allow_zero ? ">= 0" : "> 0") << " (was " << v << ")";
-        Fail(Join(path, key), ss.str(), t.get(key));
-      }
-    };
-    positive("max_concurrency", l.max_concurrency, false);
-    positive("requests_per_minute", l.requests_per_minute, true);
-    positive("tokens_per_minute", l.tokens_per_minute, true);
-    positive("timeout_ms", l.timeout_ms, false);
+    Whole(t, "max_concurrency", path, 1, kMaxConcurrency, l.max_concurrency);
+    Real(t, "requests_per_minute", path, 0, std::numeric_limits<double>::max(), l.requests_per_minute);
+    Real(t, "tokens_per_minute", path, 0, std::numeric_limits<double>::max(), l.tokens_per_minute);
+    Whole(t, "timeout_ms", path, 1, std::numeric_limits<int>::max(), l.timeout_ms);
   }
 
   void ReadSharedStore(const toml::table& s, Stores& st) {
@@ -185,11 +286,94 @@ class Reader {
     }
   }
 
+  // reasoning_effort, thinking_budget and max_output_tokens of a provider or model table; the
+  // checks are those every provider of `kind` would make at the first call.
+  void ReadModelSettings(const toml::table& t, const std::string& path, const std::string& kind,
+                         ModelSettings& m) {
+    OptString(t, "reasoning_effort", path, m.reasoning_effort);
+    OptNumber(t, "thinking_budget", path, m.thinking_budget);
+    OptNumber(t, "max_output_tokens", path, m.max_output_tokens);
+    if (!status_.ok()) return;
+    if (m.reasoning_effort) {
+      // The levels each provider documents (Gemini's thinkingLevel, Anthropic's effort, Ollama's
+      // think); "none" turns thinking off where it can be.
+      std::string known = kind == "gemini"      ? "none, minimal, low, medium, high"
+                          : kind == "anthropic" ? "none, low, medium, high, xhigh, max"
+                          : kind == "ollama"    ? "none, low, medium, high, max"
+                                                : "none, minimal, low, medium, high, xhigh, max";
+      bool ok = false;
+      for (size_t at = 0; at <= known.size() && !ok;) {
+        size_t end = known.find(", ", at);
+        if (end == std::string::npos) end = known.size();
+        ok = known.compare(at, end - at, *m.reasoning_effort) == 0;
+        at = end + 2;
+      }
+      if (!ok) {
+        Fail(Join(path, "reasoning_effort"),
+             "unknown effort '" + *m.reasoning_effort + "' for " + kind + " (known: " + known + ")",
+             t.get("reasoning_effort"));
+      }
+    }
+    if (m.thinking_budget) {
+      bool budget_kind = kind == "anthropic" || kind == "gemini" || kind == "openrouter";
+      const toml::node* n = t.get("thinking_budget");
+      if (!budget_kind) {
+        Fail(Join(path, "thinking_budget"), kind + " takes reasoning_effort, not a thinking budget",
+             n);
+      } else if (m.reasoning_effort) {
+        Fail(Join(path, "thinking_budget"), "set reasoning_effort or thinking_budget, not both", n);
+      } else if (kind == "anthropic" && *m.thinking_budget < 1024) {
+        Fail(Join(path, "thinking_budget"),
+             "must be >= 1024 for anthropic (was " + std::to_string(*m.thinking_budget) + ")", n);
+      } else if (*m.thinking_budget < -1) {
+        Fail(Join(path, "thinking_budget"),
+             "must be >= 0, or -1 for a dynamic budget (was " + std::to_string(*m.thinking_budget) +
+                 ")",
+             n);
+      }
+    }
+    if (m.max_output_tokens && status_.ok()) {
+      const toml::node* n = t.get("max_output_tokens");
+      long long budget = m.thinking_budget.value_or(0);
+      if (*m.max_output_tokens <= 0 || *m.max_output_tokens > 10'000'000) {
+        Fail(Join(path, "max_output_tokens"),
+             "must be 1..10000000 (was " + std::to_string(*m.max_output_tokens) + ")", n);
+      } else if (*m.max_output_tokens <= budget) {
+        Fail(Join(path, "max_output_tokens"),
+             "must be greater than thinking_budget (" + std::to_string(budget) +
+                 "): thinking and the answer share the cap",
+             n);
+      }
+    }
+  }
+
+  void ReadBatch(const toml::table& t, const std::string& path, BatchSettings& b) {
+    CheckKeys(t, path, {"discount", "max_requests", "max_bytes", "poll_ms", "max_poll_ms"});
+    Number(t, "discount", path, b.discount);
+    Number(t, "max_requests", path, b.max_requests);
+    Number(t, "max_bytes", path, b.max_bytes);
+    Number(t, "poll_ms", path, b.poll_ms);
+    Number(t, "max_poll_ms", path, b.max_poll_ms);
+    auto check = [&](const char* key, bool good, const std::string& want, double v) {
+      if (good) return;
+      std::ostringstream ss;
+      ss << "must be " << want << " (was " << v << ")";
+      Fail(Join(path, key), ss.str(), t.get(key));
+    };
+    check("discount", b.discount >= 0 && b.discount <= 1, "0..1", b.discount);
+    const std::string zero_ok = ">= 0 (0 = the provider's limit)";
+    check("max_requests", b.max_requests >= 0, zero_ok, static_cast<double>(b.max_requests));
+    check("max_bytes", b.max_bytes >= 0, zero_ok, static_cast<double>(b.max_bytes));
+    check("poll_ms", b.poll_ms >= 1, ">= 1", static_cast<double>(b.poll_ms));
+    check("max_poll_ms", b.max_poll_ms >= b.poll_ms, ">= poll_ms",
+          static_cast<double>(b.max_poll_ms));
+  }
+
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
     CheckKeys(t, path,
               {"kind", "base_url", "api_key_env", "model", "profile", "limits", "profile_overrides",
-               "models"});
+               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch"});
     ProviderConfig p;
     p.name = name;
     String(t, "kind", path, p.kind);
@@ -199,13 +383,15 @@ class Reader {
     String(t, "profile", path, p.profile);
     if (p.kind.empty() && status_.ok()) Fail(path + ".kind", "is required", &t);
     if (!p.kind.empty() && !IsKnownProviderKind(p.kind)) {
-      Fail(path + ".kind",
-           "unknown provider kind '" + p.kind +
-               "' (known: openai, anthropic, gemini, ollama, openai-compatible, openrouter)",
+      std::string known;
+      for (std::string_view k : ProviderKinds()) known += (known.empty() ? "" : ", ") + std::string(k);
+      Fail(path + ".kind", "unknown provider kind '" + p.kind + "' (known: " + known + ")",
            t.get("kind"));
     }
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
+    if (const toml::table* b = Table(t, "batch", path)) ReadBatch(*b, path + ".batch", p.batch);
     if (const toml::table* o = Table(t, "profile_overrides", path)) p.profile_overrides = ToJsonValue(*o);
+    ReadModelSettings(t, path, p.kind, p.model_settings);
     if (const toml::table* models = Table(t, "models", path)) {
       for (const auto& [model, node] : *models) {
         std::string mpath = path + ".models." + std::string(model.str());
@@ -213,9 +399,17 @@ class Reader {
           Fail(mpath, "must be a table", &node);
           continue;
         }
-        CheckKeys(*node.as_table(), mpath, {"profile_overrides"});
-        if (const toml::table* o = Table(*node.as_table(), "profile_overrides", mpath)) {
+        const toml::table& mt = *node.as_table();
+        CheckKeys(
+            mt, mpath,
+            {"profile_overrides", "reasoning_effort", "thinking_budget", "max_output_tokens"});
+        if (const toml::table* o = Table(mt, "profile_overrides", mpath)) {
           p.model_profiles[std::string(model.str())] = ToJsonValue(*o);
+        }
+        ModelSettings own;
+        ReadModelSettings(mt, mpath, p.kind, own);
+        if (own.reasoning_effort || own.thinking_budget || own.max_output_tokens) {
+          p.models[std::string(model.str())] = own;
         }
       }
     }
@@ -255,6 +449,13 @@ class Reader {
         auto slash = target.find('/');
         ModelAlias a{target.substr(0, slash), slash == std::string::npos ? "" : target.substr(slash + 1)};
         c.aliases[std::string(alias.str())] = a;
+        Remember(path, &node);
+      }
+    }
+    // A file with one provider and no [aliases] means that provider for the built-in aliases.
+    if (c.providers.size() == 1) {
+      for (const char* builtin : {"default:fast", "default:analyze"}) {
+        c.aliases.emplace(builtin, ModelAlias{c.providers.begin()->first, ""});
       }
     }
     if (const toml::table* s = Table(root, "stores", "")) {
@@ -263,12 +464,7 @@ class Reader {
                  "shared_fallback_share", "shared_expected_processes"});
       String(*s, "registry_dir", "stores", c.stores.registry_dir);
       String(*s, "database", "stores", c.stores.database);
-      Number(*s, "builder_cache_ttl_days", "stores", c.stores.builder_cache_ttl_days);
-      if (c.stores.builder_cache_ttl_days < 0) {
-        Fail("stores.builder_cache_ttl_days",
-             "must be >= 0 (was " + std::to_string(c.stores.builder_cache_ttl_days) + ")",
-             s->get("builder_cache_ttl_days"));
-      }
+      Whole(*s, "builder_cache_ttl_days", "stores", 0, kMaxTtlDays, c.stores.builder_cache_ttl_days);
       ReadSharedStore(*s, c.stores);
     }
     if (const toml::table* tenants = Table(root, "tenants", "")) {
@@ -304,13 +500,22 @@ class Reader {
 
  private:
   std::string source_;
+  std::vector<std::string_view> lines_;        // of the text, for Written()
+  std::map<std::string, std::string> where_;  // key path -> "<source>:<line>:<col>"
   Status status_;
 };
 
 }  // namespace
 
+const std::vector<std::string_view>& ProviderKinds() {
+  static const std::vector<std::string_view> kKinds = {
+      "openai", "anthropic", "gemini",   "ollama",   "openai-compatible",
+      "openrouter", "vllm",  "llamacpp", "llamafile"};
+  return kKinds;
+}
+
 bool IsKnownProviderKind(std::string_view kind) {
-  for (const char* k : kKinds) {
+  for (std::string_view k : ProviderKinds()) {
     if (kind == k) return true;
   }
   return false;
@@ -341,11 +546,11 @@ Result<EngineConfig> ParseConfig(std::string_view toml_text, const std::string& 
     return InvalidArgument(source + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
                            ": " + std::string(e.description()));
   }
-  Reader reader(source);
+  Reader reader(source, toml_text);
   reader.Read(root, c);
   if (!reader.status().ok()) return reader.status();
   Status st = CheckConfig(c);
-  if (!st.ok()) return InvalidArgument(source + ": " + st.message());
+  if (!st.ok()) return InvalidArgument(reader.Locate(st.message()));
   return c;
 }
 
@@ -355,130 +560,48 @@ Result<EngineConfig> LoadConfigFile(const std::string& path) {
   return ParseConfig(*text, path);
 }
 
+namespace {
+
+// Why `ref` does not resolve, in the user's terms: a built-in alias nobody defined asks for
+// [aliases] rather than calling the user's (unwritten) default unknown.
+std::string WhyUnresolved(const EngineConfig& config, const std::string& ref, const Status& status) {
+  if ((ref == "default:fast" || ref == "default:analyze") && !config.aliases.count(ref)) {
+    std::string names;
+    for (const auto& [name, p] : config.providers) names += (names.empty() ? "" : ", ") + name;
+    return "is \"" + ref + "\", and with several providers (" + names +
+           ") no [aliases] entry says which one that is: add [aliases] \"" + ref +
+           "\" = \"PROVIDER/MODEL\", or set it to \"PROVIDER/MODEL\"";
+  }
+  return status.message();
+}
+
+}  // namespace
+
 Status CheckConfig(const EngineConfig& config) {
   for (const auto& [alias, target] : config.aliases) {
     if (!config.providers.count(target.provider)) {
       return InvalidArgument("aliases." + alias + ": unknown provider '" + target.provider + "'");
     }
   }
-  for (const auto& [what, ref] : {std::pair{"structure.model", config.settings.model},
-                                  std::pair{"structure.schemaBuilderModel",
-                                            config.settings.schema_builder_model}}) {
-    auto r = ResolveModel(config, ref);
-    if (!r.ok()) return InvalidArgument(std::string(what) + ": " + r.status().message());
-  }
+  auto check = [&](const std::optional<std::string>& ref, const std::string& path) -> Status {
+    if (!ref) return Status::Ok();
+    auto r = ResolveModel(config, *ref);
+    if (!r.ok()) return InvalidArgument(path + ": " + WhyUnresolved(config, *ref, r.status()));
+    return Status::Ok();
+  };
+  STRUCTURE_RETURN_IF_ERROR(check(config.settings.model, "structure.model"));
+  STRUCTURE_RETURN_IF_ERROR(check(config.settings.schema_builder_model, "structure.schemaBuilderModel"));
   for (const auto& [tid, tenant] : config.tenants) {
-    auto check = [&](const SettingsOverride& s, const std::string& where) -> Status {
-      for (const auto* ref : {&s.model, &s.schema_builder_model}) {
-        if (!*ref) continue;
-        auto r = ResolveModel(config, **ref);
-        if (!r.ok()) return InvalidArgument(where + ": " + r.status().message());
-      }
-      return Status::Ok();
+    auto check_level = [&](const SettingsOverride& s, const std::string& where) -> Status {
+      STRUCTURE_RETURN_IF_ERROR(check(s.model, where + ".model"));
+      return check(s.schema_builder_model, where + ".schemaBuilderModel");
     };
-    STRUCTURE_RETURN_IF_ERROR(check(tenant.settings, "tenants." + tid + ".settings"));
+    STRUCTURE_RETURN_IF_ERROR(check_level(tenant.settings, "tenants." + tid + ".settings"));
     for (const auto& [pid, p] : tenant.projects) {
-      STRUCTURE_RETURN_IF_ERROR(check(p, "tenants." + tid + ".projects." + pid + ".settings"));
+      STRUCTURE_RETURN_IF_ERROR(check_level(p, "tenants." + tid + ".projects." + pid + ".settings"));
     }
   }
   return Status::Ok();
-}
-
-namespace {
-
-Json SettingsJson(const Settings& s) {
-  Json j = Json::MakeObject();
-  j.set("model", s.model);
-  j.set("schemaBuilderModel", s.schema_builder_model);
-  j.set("confidenceThreshold", s.confidence_threshold);
-  j.set("requireProviderStrictOutput", s.require_provider_strict_output);
-  j.set("maxLoops", s.max_loops);
-  j.set("tokenBudget", static_cast<int64_t>(s.token_budget));
-  return j;
-}
-
-// Only the fields a level sets, so the output shows what each level changes.
-Json OverrideJson(const SettingsOverride& s) {
-  Json j = Json::MakeObject();
-  if (s.model) j.set("model", *s.model);
-  if (s.schema_builder_model) j.set("schemaBuilderModel", *s.schema_builder_model);
-  if (s.confidence_threshold) j.set("confidenceThreshold", *s.confidence_threshold);
-  if (s.require_provider_strict_output) {
-    j.set("requireProviderStrictOutput", *s.require_provider_strict_output);
-  }
-  if (s.max_loops) j.set("maxLoops", *s.max_loops);
-  if (s.token_budget) j.set("tokenBudget", static_cast<int64_t>(*s.token_budget));
-  return j;
-}
-
-// null without a shared store. The password is never shown, only whether its variable is set.
-Json SharedStoreJson(const Stores& s) {
-  if (s.shared.empty()) return Json();
-  Json j = Json::MakeObject();
-  j.set("url", s.shared);
-  if (!s.shared_password_env.empty()) {
-    j.set("passwordEnv", s.shared_password_env);
-    const char* pw = std::getenv(s.shared_password_env.c_str());
-    j.set("password", pw != nullptr && *pw ? "set" : "not set");
-  }
-  j.set("fallbackShare", FallbackShare(s));
-  j.set("expectedProcesses", s.shared_expected_processes);
-  return j;
-}
-
-}  // namespace
-
-Json ConfigToJson(const EngineConfig& c) {
-  Json j = Json::MakeObject();
-  j.set("source", c.source);
-  j.set("structure", SettingsJson(c.settings));
-  Json providers = Json::MakeObject();
-  for (const auto& [name, p] : c.providers) {
-    Json pj = Json::MakeObject();
-    pj.set("kind", p.kind);
-    pj.set("baseUrl", p.base_url);
-    pj.set("model", p.model);
-    pj.set("profile", p.profile);
-    pj.set("apiKeyEnv", p.api_key_env);
-    const char* key = p.api_key_env.empty() ? nullptr : std::getenv(p.api_key_env.c_str());
-    pj.set("apiKey", key != nullptr && *key ? "set" : "not set");
-    Json limits = Json::MakeObject();
-    limits.set("maxConcurrency", p.limits.max_concurrency);
-    limits.set("requestsPerMinute", p.limits.requests_per_minute);
-    limits.set("tokensPerMinute", p.limits.tokens_per_minute);
-    limits.set("timeoutMs", p.limits.timeout_ms);
-    pj.set("limits", limits);
-    if (!p.profile_overrides.is_null()) pj.set("profileOverrides", p.profile_overrides);
-    if (!p.model_profiles.empty()) {
-      Json models = Json::MakeObject();
-      for (const auto& [m, o] : p.model_profiles) models.set(m, o);
-      pj.set("modelProfiles", models);
-    }
-    providers.set(name, pj);
-  }
-  j.set("providers", providers);
-  Json aliases = Json::MakeObject();
-  for (const auto& [a, t] : c.aliases) {
-    aliases.set(a, t.model.empty() ? t.provider : t.provider + "/" + t.model);
-  }
-  j.set("aliases", aliases);
-  Json stores = Json::MakeObject();
-  stores.set("registryDir", c.stores.registry_dir);
-  stores.set("database", c.stores.database);
-  stores.set("builderCacheTtlDays", c.stores.builder_cache_ttl_days);
-  stores.set("shared", SharedStoreJson(c.stores));
-  j.set("stores", stores);
-  Json tenants = Json::MakeObject();
-  for (const auto& [tid, t] : c.tenants) {
-    Json tj = Json::MakeObject();
-    tj.set("settings", OverrideJson(t.settings));
-    Json projects = Json::MakeObject();
-    for (const auto& [pid, p] : t.projects) projects.set(pid, OverrideJson(p));
-    tj.set("projects", projects);
-    tenants.set(tid, tj);
-  }
-  j.set("tenants", tenants);
-  return j;
 }
 
 }  // namespace structure::config

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "config/engine_config.h"
@@ -27,11 +28,9 @@ Result<EngineConfig> LoadConfigFile(const std::string& path);
 // Checks cross references (aliases -> providers, settings.model -> alias or provider/model).
 Status CheckConfig(const EngineConfig& config);
 
-// The effective configuration as JSON. API keys are never included: for each provider it shows
-// the environment variable's name and whether it is set ("apiKey": "set" | "not set").
-Json ConfigToJson(const EngineConfig& config);
-
-// Known provider kinds, for messages and validation.
+// The provider kinds a config file may name, in the order docs/providers.md lists them:
+// openai, anthropic, gemini, ollama, openai-compatible, openrouter, vllm, llamacpp, llamafile.
+const std::vector<std::string_view>& ProviderKinds();
 bool IsKnownProviderKind(std::string_view kind);
 
 }  // namespace structure::config

@@ -77,4 +77,17 @@ Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& m
   return NotFound("unknown provider '" + provider + "' in model '" + model_ref + "'");
 }
 
+ModelSettings ModelSettingsFor(const ProviderConfig& provider, const std::string& model) {
+  ModelSettings m = provider.model_settings;
+  auto it = provider.models.find(model);
+  if (it == provider.models.end()) return m;
+  const ModelSettings& own = it->second;
+  if (own.reasoning_effort || own.thinking_budget) {
+    m.reasoning_effort = own.reasoning_effort;
+    m.thinking_budget = own.thinking_budget;
+  }
+  if (own.max_output_tokens) m.max_output_tokens = own.max_output_tokens;
+  return m;
+}
+
 }  // namespace structure::config

@@ -24,4 +24,8 @@ Status CheckOverride(const SettingsOverride& over, const std::string& where);
 // kNotFound names the unknown alias or provider.
 Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& model_ref);
 
+// The settings of `model` on `provider`: the model's own table over the provider's (a model
+// table that sets reasoning_effort or thinking_budget replaces both of the provider's).
+ModelSettings ModelSettingsFor(const ProviderConfig& provider, const std::string& model);
+
 }  // namespace structure::config

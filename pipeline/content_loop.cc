@@ -1,6 +1,7 @@
 #include "pipeline/content_loop.h"
 
 #include "pipeline/extract_json.h"
+#include "pipeline/judge.h"
 #include "pipeline/prompt.h"
 #include "pipeline/reason.h"
 
@@ -20,9 +21,17 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   PromptParts parts;
   parts.task = plan.task;
   parts.manual = plan.manual;
-  parts.schema_in_prompt = !plan.strict;
-  parts.schema = plan.strict ? nullptr : &plan.original_schema;
+  parts.schema_in_prompt = !plan.strict || plan.schema_in_prompt;
+  parts.enforced = plan.strict;
+  std::string original;
+  if (!plan.strict) {
+    original = ToJson(plan.original_schema);
+    parts.schema_text = original;
+  } else if (plan.schema_in_prompt) {
+    parts.schema_text = plan.provider_schema.text();
+  }
   parts.need = plan.need;
+  parts.need_envelope = plan.need_envelope;
   parts.need_tool_name = plan.need_tool_name;
   parts.final_tool = plan.final_tool;
   parts.final_tool_name = plan.final_tool_name;
@@ -40,19 +49,64 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.need_schema = plan.need_schema;
   call.final_tool = plan.final_tool;
   call.final_tool_name = plan.final_tool_name;
-  call.max_tokens = plan.max_tokens;
+  call.max_tokens = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
+  call.thinking = spec.thinking;
+  if (plan.prompt_cache) {
+    call.cache_key = plan.cache_key;
+    call.cache_min_tokens = plan.cache_min_tokens;
+  } else {
+    call.cache_min_tokens = -1;
+  }
   return call;
 }
 
-Finish Done(const LoopState& state, StructureResult result, const LoopSpec& spec) {
+// The assistant turn that replays a reply: its text and the reasoning that came with it, which
+// Anthropic and Gemini require back unchanged with a tool call.
+Turn AssistantTurn(const ProviderReply& reply) {
+  Turn t;
+  t.role = Role::kAssistant;
+  t.text = reply.content;
+  t.thoughts = reply.thoughts;
+  t.text_signature = reply.text_signature;
+  return t;
+}
+
+// A reply cut off at the cap with no answer at all while the model thought (it says so, or
+// thinking was asked for) and, where usage is reported, used (nearly) the whole cap: more loops
+// would end the same way.
+bool ThinkingUsedTheCap(const ProviderReply& r, bool thinking_asked, int64_t cap) {
+  if (r.finish != FinishKind::kLength || !r.tool_calls.empty()) return false;
+  if (r.content.find_first_not_of(" \t\r\n") != std::string::npos) return false;
+  if (r.usage.reasoning_tokens <= 0 && r.thoughts.empty() && !thinking_asked) return false;
+  return r.usage.output_tokens <= 0 || r.usage.output_tokens * 10 >= cap * 9;
+}
+
+Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
+  state.pending.reset();
   result.iterations = state.iterations;
   result.usage = state.usage;
+  result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
+  result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
   return Finish{std::move(result)};
 }
 
-Finish Error(const LoopSpec& spec, const LoopState& state, std::string code, std::string message) {
+Finish Error(const LoopSpec& spec, LoopState& state, std::string code, std::string message) {
   return Done(state, ErrorResult(std::move(code), std::move(message)), spec);
+}
+
+Finish Need(const LoopSpec& spec, LoopState& state, std::string need) {
+  StructureResult r;
+  r.status = Outcome::kNeedMoreInput;
+  r.need = std::move(need);
+  return Done(state, std::move(r), spec);
+}
+
+Finish Accept(const LoopSpec& spec, LoopState& state, Json data) {
+  StructureResult r;
+  r.status = Outcome::kOk;
+  r.data = std::move(data);
+  return Done(state, std::move(r), spec);
 }
 
 // The text of a need-tool call's arguments: the first string member, or the raw arguments.
@@ -66,16 +120,6 @@ std::string NeedText(const ToolCall& call) {
   return call.arguments;
 }
 
-// Default need detection: {"_need": "..."} with no other non-null member.
-std::optional<std::string> DefaultDetectNeed(const Json& v) {
-  const Json* need = v.find("_need");
-  if (need == nullptr || !need->is_string()) return std::nullopt;
-  for (const auto& [k, m] : v.as_object()) {
-    if (k != "_need" && !m.is_null()) return std::nullopt;
-  }
-  return need->as_string();
-}
-
 const ToolCall* FindTool(const ProviderReply& r, const std::string& name) {
   for (const auto& tc : r.tool_calls) {
     if (tc.name == name) return &tc;
@@ -83,19 +127,12 @@ const ToolCall* FindTool(const ProviderReply& r, const std::string& name) {
   return nullptr;
 }
 
-// Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
-// failed rounds are not resent (they only grow the bill).
-Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors) {
-  state.last_errors = std::move(errors);
-  if (state.iterations >= spec.max_loops) {
-    StructureResult r;
-    r.status = Outcome::kStale;
-    r.errors = state.last_errors;
-    return Done(state, std::move(r), spec);
-  }
-  int64_t used = state.usage.input_tokens + state.usage.output_tokens;
-  if (spec.token_budget > 0 && used >= spec.token_budget) {
+// Stale when the loop is out of iterations or tokens; nullopt when it may ask again.
+std::optional<Finish> OutOfBudget(const LoopSpec& spec, LoopState& state) {
+  if (state.iterations < spec.max_loops) {
+    // Output tokens include the thinking, so the budget counts reasoning tokens too.
+    int64_t used = state.usage.input_tokens + state.usage.output_tokens;
+    if (spec.token_budget <= 0 || used < spec.token_budget) return std::nullopt;
     StructureResult r;
     r.status = Outcome::kStale;
     r.errors = state.last_errors;
@@ -103,12 +140,24 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
                        std::to_string(spec.token_budget) + " tokens");
     return Done(state, std::move(r), spec);
   }
+  StructureResult r;
+  r.status = Outcome::kStale;
+  r.errors = state.last_errors;
+  return Done(state, std::move(r), spec);
+}
+
+// Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
+// failed rounds are not resent (they only grow the bill).
+Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
+           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
+           ReaskReasons why) {
+  state.last_errors = std::move(errors);
+  if (auto stale = OutOfBudget(spec, state)) return *stale;
+  CountReask(state.reasks, why);
   Turn first = state.turns.front();
   state.turns.clear();
   state.turns.push_back(std::move(first));
-  Turn assistant;
-  assistant.role = Role::kAssistant;
-  assistant.text = reply.content;
+  Turn assistant = AssistantTurn(reply);
   if (answer_call != nullptr) {
     assistant.tool_calls.push_back(*answer_call);
     state.turns.push_back(std::move(assistant));
@@ -126,30 +175,147 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
     user.text = std::move(reason);
     state.turns.push_back(std::move(user));
   }
+  state.pending.reset();
   return SendCall{MakeCall(spec, state)};
 }
 
-Step ReaskLines(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-                const ToolCall* answer_call, std::vector<std::string> lines) {
-  std::string reason = BuildReasonFromLines(lines);
-  return Reask(spec, state, reply, answer_call, std::move(reason), std::move(lines));
+// Final-tool mode, every final call rejected: the whole reply goes back with one result per
+// tool call (its rejection, or "not run").
+Step ReaskTools(const LoopSpec& spec, LoopState& state) {
+  PendingReply& p = *state.pending;
+  if (auto stale = OutOfBudget(spec, state)) return *stale;
+  CountReask(state.reasks, p.why);
+  Turn first = state.turns.front();
+  state.turns.clear();
+  state.turns.push_back(std::move(first));
+  Turn assistant = AssistantTurn(p.reply);
+  assistant.tool_calls = p.reply.tool_calls;
+  state.turns.push_back(std::move(assistant));
+  for (size_t i = 0; i < p.reply.tool_calls.size(); ++i) {
+    Turn tool;
+    tool.role = Role::kTool;
+    tool.tool_call_id = p.reply.tool_calls[i].id;
+    tool.tool_name = p.reply.tool_calls[i].name;
+    tool.is_error = p.rejected[i];
+    tool.text = p.results[i].empty() ? "not run" : std::move(p.results[i]);
+    state.turns.push_back(std::move(tool));
+  }
+  state.pending.reset();
+  return SendCall{MakeCall(spec, state)};
 }
 
-// Validates a value in the original shape; ok, or a re-ask.
-Step Judge(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-           const ToolCall* answer_call, Json data) {
-  ValidationResult vr = spec.plan->validator->Validate(data, true);
-  if (!vr.valid) {
-    return Reask(spec, state, reply, answer_call, BuildReason(vr.errors), ErrorMessages(vr.errors));
+// Judges the final calls from p.next on; the first accepted one ends the run.
+Step NextFinal(const LoopSpec& spec, LoopState& state) {
+  PendingReply& p = *state.pending;
+  const LoopPlan& plan = *spec.plan;
+  for (; p.next < p.finals.size(); ++p.next) {
+    size_t i = p.finals[p.next];
+    Candidate c;
+    c.text = p.reply.tool_calls[i].arguments;
+    c.truncated = p.reply.finish == FinishKind::kLength;
+    Verdict v = JudgeCandidate(plan, c);
+    if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
+    if (v.kind == Verdict::Kind::kValid && spec.semantic_check) {
+      std::vector<std::string> lines = spec.semantic_check(v.data);
+      if (!lines.empty()) {
+        v.kind = Verdict::Kind::kRejected;
+        v.why = ReasonBit(ReaskReason::kSemantic);
+        v.reason = BuildCheckReason(lines);
+        v.errors = std::move(lines);
+      }
+    }
+    if (v.kind == Verdict::Kind::kValid) {
+      state.form_ignored = v.form_ignored;
+      if (!spec.external_check) return Accept(spec, state, std::move(v.data));
+      p.data = v.data;
+      return RunCheck{std::move(v.data)};
+    }
+    p.results[i] = std::move(v.reason);
+    p.rejected[i] = true;
+    p.why |= v.why;
+    state.last_errors = std::move(v.errors);
+  }
+  if (const ToolCall* need = FindTool(p.reply, plan.need_tool_name);
+      need != nullptr && plan.need == providers::NeedChannel::kTool) {
+    return Need(spec, state, NeedText(*need));
+  }
+  return ReaskTools(spec, state);
+}
+
+Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderReply& r) {
+  const LoopPlan& plan = *spec.plan;
+  PendingReply p;
+  for (size_t i = 0; i < r.tool_calls.size(); ++i) {
+    if (r.tool_calls[i].name == plan.final_tool_name) p.finals.push_back(i);
+  }
+  const ToolCall* need = plan.need == providers::NeedChannel::kTool
+                             ? FindTool(r, plan.need_tool_name)
+                             : nullptr;
+  if (p.finals.empty() && need == nullptr) {
+    // Prose instead of the final tool: a nudge, which is not an iteration of the loop.
+    if (state.nudges >= plan.max_nudges) {
+      return Error(spec, state, "no_final_answer",
+                   "the model answered in prose " + std::to_string(state.nudges + 1) +
+                       " times and never called the final tool \"" + plan.final_tool_name +
+                       "\"");
+    }
+    ++state.nudges;
+    CountReask(state.reasks, ReasonBit(ReaskReason::kParse));  // not in the form asked
+    state.turns.push_back(AssistantTurn(r));
+    Turn nudge;
+    nudge.role = Role::kUser;
+    nudge.text = FinalToolNudge(plan.final_tool_name);
+    state.turns.push_back(std::move(nudge));
+    return SendCall{MakeCall(spec, state)};
+  }
+  ++state.iterations;
+  p.reply = r;
+  p.results.assign(r.tool_calls.size(), std::string());
+  p.rejected.assign(r.tool_calls.size(), false);
+  state.pending = std::move(p);
+  return NextFinal(spec, state);
+}
+
+// Schema mode: one answer, in the content or in the tool call a provider answered through.
+Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& r) {
+  const LoopPlan& plan = *spec.plan;
+  ++state.iterations;
+  if (plan.need == providers::NeedChannel::kTool) {
+    if (const ToolCall* need = FindTool(r, plan.need_tool_name)) {
+      return Need(spec, state, NeedText(*need));
+    }
+  }
+  int answer_call = -1;
+  Candidate c;
+  c.text = r.content;
+  if (!r.tool_calls.empty() && r.content.empty()) {
+    answer_call = 0;  // providers that answer through a forced tool
+    c.text = r.tool_calls.front().arguments;
+  }
+  c.truncated = r.finish == FinishKind::kLength;
+  c.strict_parse = plan.strict && answer_call < 0;
+  Verdict v = JudgeCandidate(plan, c);
+  const ToolCall* call = answer_call < 0 ? nullptr : &r.tool_calls[answer_call];
+  if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
+  if (v.kind == Verdict::Kind::kRejected) {
+    return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors), v.why);
   }
   if (spec.semantic_check) {
-    std::vector<std::string> lines = spec.semantic_check(data);
-    if (!lines.empty()) return ReaskLines(spec, state, reply, answer_call, std::move(lines));
+    std::vector<std::string> lines = spec.semantic_check(v.data);
+    if (!lines.empty()) {
+      std::string reason = BuildCheckReason(lines);
+      return Reask(spec, state, r, call, std::move(reason), std::move(lines),
+                   ReasonBit(ReaskReason::kSemantic));
+    }
   }
-  StructureResult r;
-  r.status = Outcome::kOk;
-  r.data = std::move(data);
-  return Done(state, std::move(r), spec);
+  state.form_ignored = v.form_ignored;
+  if (!spec.external_check) return Accept(spec, state, std::move(v.data));
+  PendingReply p;
+  p.reply = r;
+  p.answer_call = answer_call;
+  p.data = v.data;
+  state.pending = std::move(p);
+  return RunCheck{std::move(v.data)};
 }
 
 }  // namespace
@@ -168,6 +334,10 @@ std::string ErrorCodeFor(const Status& status) {
   }
 }
 
+Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::string message) {
+  return Error(spec, state, std::move(code), std::move(message));
+}
+
 Step Start(const LoopSpec& spec, LoopState& state) {
   state = LoopState{};
   Turn user;
@@ -180,164 +350,52 @@ Step Start(const LoopSpec& spec, LoopState& state) {
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>& reply) {
   if (!reply.ok()) return Error(spec, state, ErrorCodeFor(reply.status()), reply.status().message());
   const ProviderReply& r = *reply;
-  const LoopPlan& plan = *spec.plan;
-  ++state.iterations;
   state.usage += r.usage;
-
   if (r.finish == FinishKind::kRefusal) {
+    ++state.iterations;
     return Error(spec, state, "refusal",
                  "the model declined: " + (r.refusal.empty() ? r.content : r.refusal));
   }
   if (r.finish == FinishKind::kSafety) {
+    ++state.iterations;
     return Error(spec, state, "safety_block",
                  "the provider blocked the answer" + (r.refusal.empty() ? "" : ": " + r.refusal));
   }
-  if (plan.need == providers::NeedChannel::kTool) {
-    if (const ToolCall* need = FindTool(r, plan.need_tool_name)) {
-      StructureResult res;
-      res.status = Outcome::kNeedMoreInput;
-      res.need = NeedText(*need);
-      return Done(state, std::move(res), spec);
-    }
+  int64_t cap = spec.max_tokens > 0 ? spec.max_tokens : spec.plan->max_tokens;
+  if (ThinkingUsedTheCap(r, spec.thinking.on(), cap)) {
+    ++state.iterations;
+    std::string used = r.usage.reasoning_tokens > 0
+                           ? " (" + std::to_string(r.usage.reasoning_tokens) + " reasoning tokens)"
+                           : "";
+    return Error(spec, state, "output_cap_exhausted",
+                 "the model spent the whole output cap of " + std::to_string(cap) +
+                     " tokens thinking" + used + " and wrote no answer; raise " + spec.cap_setting +
+                     " or lower the model's reasoning_effort or thinking_budget");
   }
-
-  const ToolCall* answer_call = nullptr;
-  std::string text = r.content;
-  if (plan.final_tool) {
-    answer_call = FindTool(r, plan.final_tool_name);
-    if (answer_call == nullptr) {
-      if (state.nudges >= plan.max_nudges || state.iterations >= spec.max_loops) {
-        return Error(spec, state, "no_final_answer",
-                     "the model answered in prose " + std::to_string(state.nudges + 1) +
-                         " times and never called the final tool \"" + plan.final_tool_name +
-                         "\"");
-      }
-      ++state.nudges;
-      Turn assistant;
-      assistant.role = Role::kAssistant;
-      assistant.text = r.content;
-      state.turns.push_back(std::move(assistant));
-      Turn nudge;
-      nudge.role = Role::kUser;
-      nudge.text = FinalToolNudge(plan.final_tool_name);
-      state.turns.push_back(std::move(nudge));
-      return SendCall{MakeCall(spec, state)};
-    }
-    text = answer_call->arguments;
-  } else if (!r.tool_calls.empty() && r.content.empty()) {
-    answer_call = &r.tool_calls.front();  // providers that answer through a forced tool
-    text = answer_call->arguments;
-  }
-
-  if (r.finish == FinishKind::kLength) {
-    if (plan.array_mode) {
-      auto records = RecoverArrayPrefix(text);
-      if (records.ok() && records->size() > 0) return Judge(spec, state, r, answer_call, *records);
-    }
-    return ReaskLines(spec, state, r, answer_call,
-                      {"(root): the answer was cut off at the token limit; answer more concisely"});
-  }
-
-  Json parsed;
-  if (plan.strict && answer_call == nullptr) {
-    auto p = ParseStrict(text);
-    if (!p.ok()) {
-      // Strict output that does not parse is rare (a provider bug); the tolerant parser may
-      // still find it, and a reason is sent otherwise.
-      auto e = ExtractJson(text);
-      if (!e.ok()) {
-        return ReaskLines(spec, state, r, answer_call,
-                          {"(root): the answer is not valid JSON: " + e.status().message()});
-      }
-      parsed = std::move(e->value);
-    } else {
-      parsed = std::move(*p);
-    }
-  } else {
-    auto e = ExtractJson(text);
-    if (!e.ok()) {
-      return ReaskLines(spec, state, r, answer_call,
-                        {"(root): the answer is not valid JSON: " + e.status().message()});
-    }
-    parsed = std::move(e->value);
-  }
-
-  std::optional<std::string> need =
-      plan.detect_need ? plan.detect_need(parsed)
-                       : (parsed.is_object() ? DefaultDetectNeed(parsed) : std::nullopt);
-  if (need) {
-    StructureResult res;
-    res.status = Outcome::kNeedMoreInput;
-    res.need = *need;
-    return Done(state, std::move(res), spec);
-  }
-
-  Json data = std::move(parsed);
-  if (plan.lift) {
-    auto lifted = plan.lift(std::move(data));
-    if (!lifted.ok()) {
-      return ReaskLines(spec, state, r, answer_call, {"(root): " + lifted.status().message()});
-    }
-    data = std::move(*lifted);
-  }
-  return Judge(spec, state, r, answer_call, std::move(data));
+  if (spec.plan->final_tool) return OnFinalToolReply(spec, state, r);
+  return OnAnswerReply(spec, state, r);
 }
 
-Result<Json> RecoverArrayPrefix(std::string_view text) {
-  size_t i = text.find('[');
-  if (i == std::string_view::npos) return InvalidArgument("no JSON array in the answer");
-  ++i;
-  Json out = Json::MakeArray();
-  auto skip = [&] {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
-                               text[i] == '\t' || text[i] == ',')) {
-      ++i;
-    }
-  };
-  while (true) {
-    skip();
-    if (i >= text.size() || text[i] == ']') break;
-    // Find the element's end by scanning with string and bracket awareness.
-    size_t start = i;
-    int depth = 0;
-    bool in_string = false;
-    size_t end = std::string_view::npos;
-    for (size_t k = start; k < text.size(); ++k) {
-      char c = text[k];
-      if (in_string) {
-        if (c == '\\') ++k;
-        else if (c == '"') in_string = false;
-        if (!in_string && depth == 0) {
-          end = k + 1;
-          break;
-        }
-        continue;
-      }
-      if (c == '"') {
-        in_string = true;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-      } else if (c == '}' || c == ']') {
-        if (depth == 0) {
-          end = k;
-          break;
-        }
-        if (--depth == 0) {
-          end = k + 1;
-          break;
-        }
-      } else if (c == ',' && depth == 0) {
-        end = k;
-        break;
-      }
-    }
-    if (end == std::string_view::npos) break;  // the truncated tail
-    auto v = ParseStrict(text.substr(start, end - start));
-    if (!v.ok()) break;
-    out.push_back(std::move(*v));
-    i = end;
+Step OnCheck(const LoopSpec& spec, LoopState& state, const Result<std::vector<std::string>>& lines) {
+  if (!state.pending) return Error(spec, state, "internal", "a check verdict with no answer under check");
+  if (!lines.ok()) {
+    bool cancelled = lines.status().code() == Code::kCancelled;
+    return Error(spec, state, cancelled ? "cancelled" : "check_failed", lines.status().message());
   }
-  return out;
+  PendingReply& p = *state.pending;
+  if (lines->empty()) return Accept(spec, state, std::move(p.data));
+  if (spec.plan->final_tool) {
+    size_t i = p.finals[p.next];
+    p.results[i] = BuildCheckReason(*lines);
+    p.rejected[i] = true;
+    p.why |= ReasonBit(ReaskReason::kSemantic);
+    state.last_errors = *lines;
+    ++p.next;
+    return NextFinal(spec, state);
+  }
+  const ToolCall* call = p.answer_call < 0 ? nullptr : &p.reply.tool_calls[p.answer_call];
+  return Reask(spec, state, p.reply, call, BuildCheckReason(*lines), *lines,
+               ReasonBit(ReaskReason::kSemantic));
 }
 
 }  // namespace structure::pipeline

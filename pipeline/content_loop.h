@@ -22,7 +22,9 @@
 namespace structure::pipeline {
 
 // Caller-supplied semantic check: runs after schema validation; returns violations as lines
-// ("/reports/2: report r9 belongs to another group"), empty when the answer is accepted.
+// ("/reports/2: report r9 belongs to another group"), empty when the answer is accepted. It runs
+// inside OnReply, on the caller's thread, so it must be quick; a slow or external check is a
+// LoopSpec::external_check instead.
 using SemanticCheck = std::function<std::vector<std::string>(const Json& data)>;
 
 // What the schema stage decides for one schema, provider profile and set of options: fixed,
@@ -38,10 +40,17 @@ struct LoopPlan {
   bool strict = true;                              // provider enforces provider_schema
   SharedJson provider_schema;                      // lowered schema sent to the provider
   Json original_schema;                            // shown in the prompt on the fallback path
-  // Provider output -> the original shape (identity when empty). Takes the parsed answer by
-  // value so that the unchanged parts move instead of being copied.
-  std::function<Result<Json>(Json)> lift;
+  // Provider output -> the original shape (identity when empty). The unchanged parts of the
+  // parsed answer move instead of being copied. kNotFound when the answer is not in the form the
+  // provider was given (no envelope): `out` then holds the answer as far as it was unwrapped, to
+  // be judged against the user's schema as it is. kSchemaViolation for a part that cannot be
+  // restored, with the pointer in the user's shape.
+  std::function<Result<Json>(Json& out)> lift;
+  // The provider enforces provider_schema without showing it to the model (Ollama, vLLM): the
+  // prompt shows it too, descriptions included.
+  bool schema_in_prompt = false;
   providers::NeedChannel need = providers::NeedChannel::kEnvelope;
+  bool need_envelope = false;  // kEnvelope as {"result", "_need"} (OpenAI strict), not a union
   std::string need_tool_name = "need_more_input";  // for NeedChannel::kTool
   SharedJson need_schema;                          // for NeedChannel::kTool
   // Finds the need text in a parsed answer (envelope forms); nullopt when it is an answer.
@@ -52,6 +61,12 @@ struct LoopPlan {
   int max_nudges = 2;
 
   bool array_mode = false;  // {type: array, items: T}: keep complete records of a truncated answer
+
+  // Prompt caching: the key of the schema's stable prefix (ProviderCall::cache_key) and the
+  // profile's choices; prompt_cache false sends neither key nor mark.
+  std::string cache_key;
+  bool prompt_cache = true;
+  int64_t cache_min_tokens = 0;                    // 0 = the model's documented minimum
 };
 
 // One request's loop: the shared plan plus what differs per request.
@@ -62,15 +77,38 @@ struct LoopSpec {
   int max_loops = 3;                               // 1..10
   int64_t token_budget = 0;                        // 0 = none
   SemanticCheck semantic_check;
+  providers::Thinking thinking;  // the model's thinking settings
+  int64_t max_tokens = 0;        // the output cap; 0 = the plan's
+  // Where the user raises the cap, named when thinking used all of it, e.g.
+  // "providers.openai.models.\"o3\".max_output_tokens".
+  std::string cap_setting = "max_output_tokens";
+  // An out-of-process check (a command): a schema-valid answer makes OnReply return RunCheck,
+  // and the driver answers with OnCheck once the check is done.
+  bool external_check = false;
+};
+
+// The reply being judged while an external check runs on one of its answers.
+struct PendingReply {
+  providers::ProviderReply reply;
+  std::vector<size_t> finals;       // final-tool mode: its calls of the final tool, in order
+  size_t next = 0;                  // the final call being judged
+  std::vector<std::string> results;  // per tool call: the result text sent back if re-asked
+  std::vector<bool> rejected;        // per tool call: results[i] is an error
+  int answer_call = -1;             // schema mode: the tool call holding the answer, or -1
+  Json data;                        // the answer under check
+  ReaskReasons why = 0;             // final-tool mode: why the rejected calls were rejected
 };
 
 // Mutable per-request state, owned by the actor.
 struct LoopState {
   int iterations = 0;
   int nudges = 0;
+  bool form_ignored = false;  // the accepted answer skipped the form the provider was given
   providers::Usage usage;
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
   std::vector<std::string> last_errors;
+  std::optional<PendingReply> pending;  // set while a reply is being judged
+  ReaskCounts reasks{};                // re-asks sent, by reason
 };
 
 struct SendCall {
@@ -79,19 +117,33 @@ struct SendCall {
 struct Finish {
   StructureResult result;
 };
-using Step = std::variant<SendCall, Finish>;
+// Run the external check on `data` (a schema-valid answer) and call OnCheck with its lines.
+struct RunCheck {
+  Json data;
+};
+using Step = std::variant<SendCall, Finish, RunCheck>;
 
 // The first call.
 Step Start(const LoopSpec& spec, LoopState& state);
 
 // Decides the next step after a provider reply (or the pool's final error for the call).
+//
+// Final-tool mode (seed 001): the reply's calls of the final tool are judged in order; the first
+// one that passes validation and the checks ends the run (later calls are not run), so a
+// rejected call followed by a valid one takes the valid one, and a valid call beats a need call
+// in the same reply. When every final call is rejected, each goes back as a tool error (other
+// calls as "not run") — or the reply's need call, if any, ends the run as need-more-input. An
+// answer in prose gets up to max_nudges nudges, which do not count as iterations.
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<providers::ProviderReply>& reply);
+
+// Ends the loop with an error that is no reply of the provider (a provider batch that expired,
+// was cancelled or failed): the result keeps the iterations and usage so far.
+Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::string message);
+// The external check's verdict on RunCheck::data: its violation lines (empty = accepted), or
+// why it could not judge (the call ends `error` with code "check_failed").
+Step OnCheck(const LoopSpec& spec, LoopState& state, const Result<std::vector<std::string>>& lines);
 
 // The stable error code for a transport/provider Status ("provider_unavailable", ...).
 std::string ErrorCodeFor(const Status& status);
-
-// Parses the complete elements of a possibly truncated JSON array text ("[{..},{..},{.." ->
-// the first two). kInvalidArgument when no array starts in the text.
-Result<Json> RecoverArrayPrefix(std::string_view text);
 
 }  // namespace structure::pipeline

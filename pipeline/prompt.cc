@@ -9,6 +9,9 @@ std::string NeedRule(const PromptParts& parts) {
     s += "call the tool \"";
     s += parts.need_tool_name;
     s += "\" with a short description of what is missing";
+  } else if (parts.need_envelope) {
+    s += "set \"result\" to null and \"_need\" to a short description of what is missing; "
+         "otherwise put the answer in \"result\" and set \"_need\" to null";
   } else {
     s += "output {\"_need\": \"<short description of what's missing>\"} and nothing else";
   }
@@ -33,8 +36,10 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
     s += parts.final_tool_name;
     s += "\" with it as the arguments. Do not answer in prose.\n";
   }
-  bool show_schema = parts.schema_in_prompt && parts.schema != nullptr;
-  if (show_schema) s += "\nAnswer with the JSON value only, no prose and no code fence.\n";
+  bool show_schema = parts.schema_in_prompt && !parts.schema_text.empty();
+  if (show_schema && !parts.enforced) {
+    s += "\nAnswer with the JSON value only, no prose and no code fence.\n";
+  }
   // The fixed instructions, then the manual, then the schema: the same for every call on this
   // schema, so a provider's prompt cache can keep the whole system prompt (the user's text
   // follows in its own turn).
@@ -44,8 +49,13 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
     if (s.back() != '\n') s += '\n';
   }
   if (show_schema) {
-    s += "\nThe JSON Schema:\n";
-    s += ToJson(*parts.schema);
+    // A server that enforces the schema without showing it to the model gets it for its
+    // descriptions; the fallback path for the shape as well.
+    s += parts.enforced
+             ? "\nThe answer must follow this JSON Schema; its descriptions say what each field "
+               "holds:\n"
+             : "\nThe JSON Schema:\n";
+    s += parts.schema_text;
     s += '\n';
   }
   return s;

@@ -1,5 +1,5 @@
 // The content stage's system prompt: the task, the need rule (never invent values), the
-// schema's manual, and on the fallback path the schema itself as text. It holds nothing of the
+// schema's manual, and the schema itself as text where the model would not see it otherwise. It holds nothing of the
 // request, so it is the stable prefix a provider's prompt cache keeps (docs/providers.md).
 #pragma once
 
@@ -15,21 +15,26 @@ namespace structure::pipeline {
 struct PromptParts {
   std::string_view task;          // replaces the default first paragraph when set
   std::string_view manual;        // registry manual (markdown), may be empty
-  bool schema_in_prompt = false;  // fallback path: the provider does not enforce the schema
-  const Json* schema = nullptr;   // the schema to show when schema_in_prompt
+  bool schema_in_prompt = false;  // the schema is shown (the model does not see it otherwise)
+  bool enforced = false;          // ... and the provider enforces it (else: the fallback path)
+  std::string_view schema_text;   // the schema to show when schema_in_prompt (compact JSON)
   providers::NeedChannel need = providers::NeedChannel::kNone;
+  bool need_envelope = false;  // kEnvelope as {"result", "_need"}
   std::string_view need_tool_name = "need_more_input";
   bool final_tool = false;
   std::string_view final_tool_name = "submit";
 };
 
-// The need rule sentence as sent, e.g. for the JSON form: "If — and only if — the input does
-// not contain enough information for a required field, output {"_need": "<short description of
-// what's missing>"} and nothing else. Do not invent values to satisfy the schema."
+// The need rule sentence as sent, in the form the provider was given: for the JSON form "If - and
+// only if - the input does not contain enough information for a required field, output
+// {"_need": "<short description of what's missing>"} and nothing else. Do not invent values to
+// satisfy the schema."; for the envelope "set "result" to null and "_need" to ..."; for a need
+// tool "call the tool "need_more_input" with ...".
 std::string NeedRule(const PromptParts& parts);
 
 // In this order: the fixed instructions (task, need rule, final tool, answer form), the
-// manual, the schema (fallback path only). The user's text is never part of it.
+// manual, the schema (fallback path, or a server that does not show it to the model). The
+// user's text is never part of it.
 std::string BuildSystemPrompt(const PromptParts& parts);
 
 // The nudge sent when the model answered in prose instead of calling the final tool.

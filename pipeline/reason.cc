@@ -2,8 +2,9 @@
 
 namespace structure::pipeline {
 
-std::string BuildReasonFromLines(const std::vector<std::string>& lines, size_t max_lines) {
-  std::string out = "The previous output did not conform to the schema:\n";
+namespace {
+
+std::string Lines(std::string out, const std::vector<std::string>& lines, size_t max_lines) {
   size_t shown = 0;
   for (const auto& line : lines) {
     if (shown == max_lines) break;
@@ -15,6 +16,17 @@ std::string BuildReasonFromLines(const std::vector<std::string>& lines, size_t m
   }
   out += "\nPlease correct these and try again. Do not change fields that were valid.";
   return out;
+}
+
+}  // namespace
+
+std::string BuildReasonFromLines(const std::vector<std::string>& lines, size_t max_lines) {
+  return Lines("The previous output did not conform to the schema:\n", lines, max_lines);
+}
+
+std::string BuildCheckReason(const std::vector<std::string>& lines, size_t max_lines) {
+  return Lines("The previous output is valid against the schema but the check rejected it:\n",
+               lines, max_lines);
 }
 
 std::vector<std::string> ErrorMessages(const std::vector<ValidationError>& errors) {

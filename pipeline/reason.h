@@ -21,6 +21,14 @@ std::string BuildReason(const std::vector<ValidationError>& errors, size_t max_l
 // The same for violations that are plain lines (semantic checks, parse failures).
 std::string BuildReasonFromLines(const std::vector<std::string>& lines, size_t max_lines = 20);
 
+// The re-ask message when a semantic check rejected a schema-valid answer, in the check's own
+// words:
+//   The previous output is valid against the schema but the check rejected it:
+//   - /reports/2: report r9 belongs to another group
+//
+//   Please correct these and try again. Do not change fields that were valid.
+std::string BuildCheckReason(const std::vector<std::string>& lines, size_t max_lines = 20);
+
 // The validator messages as plain strings (for the result's `errors`).
 std::vector<std::string> ErrorMessages(const std::vector<ValidationError>& errors);
 

@@ -1,5 +1,8 @@
 #include "pipeline/request.h"
 
+#include "pipeline/array_answer.h"
+#include "base/utf8.h"
+
 namespace structure::pipeline {
 
 namespace {
@@ -19,6 +22,30 @@ size_t Depth(const Json& v, size_t limit) {
 
 Status Field(const char* name, const std::string& what) {
   return InvalidArgument(std::string(name) + ": " + what);
+}
+
+// The first string or key under `v` that is not valid UTF-8, as "PATH: invalid UTF-8 at byte
+// N" (PATH: the field, then a JSON Pointer inside it), or "". Text parsed from JSON is valid
+// already; this catches what a caller built from flags, files or its own strings.
+std::string InvalidUtf8(const Json& v, const std::string& path) {
+  if (v.is_string()) {
+    std::string e = Utf8Error(v.as_string());
+    return e.empty() ? e : path + ": " + e;
+  }
+  if (v.is_array()) {
+    for (size_t i = 0; i < v.as_array().size(); ++i) {
+      std::string e = InvalidUtf8(v.as_array()[i], path + "/" + std::to_string(i));
+      if (!e.empty()) return e;
+    }
+  } else if (v.is_object()) {
+    for (const auto& [key, value] : v.as_object()) {
+      std::string e = Utf8Error(key);
+      if (!e.empty()) return (path.empty() ? std::string("a field name") : path + ": a key") + ": " + e;
+      e = InvalidUtf8(value, path.empty() ? key : path + "/" + key);
+      if (!e.empty()) return e;
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -48,8 +75,10 @@ Status CheckInlineSchema(const Json& schema, const RequestLimits& limits) {
 Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits,
                                       std::shared_ptr<const Json> default_schema) {
   if (!body.is_object()) return InvalidArgument("the request must be a JSON object");
+  if (std::string e = InvalidUtf8(body, ""); !e.empty()) return InvalidArgument(e);
   static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
                                  "maxLoops", "tenant", "project", "model", "tokenBudget",
+                                 "confidenceThreshold", "requireProviderStrictOutput",
                                  "priority", "finalTool", "arrayMode", "metadata", "id"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
@@ -122,6 +151,18 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
     }
     r.settings.token_budget = v->as_int();
   }
+  if (const Json* v = body.find("confidenceThreshold")) {
+    if (!v->is_number() || !(v->as_double() >= 0 && v->as_double() <= 1)) {
+      return Field("confidenceThreshold", "must be a number 0..1 (was " + ToJson(*v) + ")");
+    }
+    r.settings.confidence_threshold = v->as_double();
+  }
+  if (const Json* v = body.find("requireProviderStrictOutput")) {
+    if (!v->is_bool()) {
+      return Field("requireProviderStrictOutput", "must be true or false (was " + ToJson(*v) + ")");
+    }
+    r.settings.require_provider_strict_output = v->as_bool();
+  }
   auto str = [&](const char* key, std::string& out) -> Status {
     const Json* v = body.find(key);
     if (v == nullptr) return Status::Ok();
@@ -148,11 +189,9 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       *out = v->as_bool();
     }
   }
-  if (r.array_mode && r.mode == SchemaMode::kJson) {
-    const Json* type = r.schema->find("type");
-    if (type == nullptr || !type->is_string() || type->as_string() != "array" || !r.schema->contains("items")) {
-      return Field("arrayMode", "needs a schema of the form {\"type\": \"array\", \"items\": ...}");
-    }
+  if (r.array_mode && r.mode == SchemaMode::kJson && !IsArraySchema(*r.schema)) {
+    // An item schema: array mode wraps it into {"type": "array", "items": ...}.
+    r.schema = std::make_shared<const Json>(ArrayModeSchema(*r.schema));
   }
   if (const Json* m = body.find("metadata")) r.metadata = *m;
   return r;

@@ -26,10 +26,14 @@ struct StructureRequest {
   std::string schema_ref;   // kNamed: registry name; kText: the description
   std::string tenant;
   std::string project;
-  config::SettingsOverride settings;  // maxLoops, model, tokenBudget from the request
+  // maxLoops, model, tokenBudget, confidenceThreshold, requireProviderStrictOutput from the
+  // request: the last level of the cascade tenant -> project -> request.
+  config::SettingsOverride settings;
   Priority priority = Priority::kInteractive;
   bool final_tool = false;  // answer through a submit tool (seed 001)
-  bool array_mode = false;  // the schema is {type: array, items: T}; keep complete records
+  // The answer is a list of records: the schema is {type: array, items: T}, or an item schema
+  // T that is wrapped so (ArrayModeSchema); JSON Lines and cut-off answers keep their records.
+  bool array_mode = false;
   Json metadata;            // caller metadata, echoed back untouched
 };
 
@@ -44,7 +48,8 @@ struct RequestLimits {
 Status CheckInlineSchema(const Json& schema, const RequestLimits& limits = {});
 
 // Parses {"prompt", "schema" | "schemaName" | "schemaText", "schemaMode", "maxLoops", "tenant",
-// "project", "model", "tokenBudget", "priority", "finalTool", "arrayMode", "metadata"}.
+// "project", "model", "tokenBudget", "confidenceThreshold", "requireProviderStrictOutput",
+// "priority", "finalTool", "arrayMode", "metadata"}.
 // "schema" may be an object (mode json) or a string (mode named, or text when schemaMode is
 // "text"), as the seed's tool definition says. kInvalidArgument names the field, e.g.
 // "maxLoops: must be an integer 1..10 (was 12)". Unknown fields are errors.

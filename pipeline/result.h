@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "pipeline/reask_reason.h"
 #include "providers/call.h"
 
 namespace structure::pipeline {
@@ -24,11 +25,18 @@ struct StructureResult {
   int iterations = 0;               // content-stage LLM calls
   providers::Usage usage;           // summed over every call, schema stage included
   std::string mode;                 // "strict" | "fallback": how the provider was asked
+  // kOk only: the answer skipped the form the provider was given (no envelope) but validated
+  // against the user's schema as it was; counted by metrics as "form ignored".
+  bool form_ignored = false;
+  // For the metrics (pipeline/call_stats.h), not part of the result JSON:
+  ReaskCounts reasks{};             // content-stage re-asks, by reason
+  std::string provider;             // configured provider of the content stage ("" = none)
 };
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
-//  "usage":{"inputTokens":…,"outputTokens":…,"cachedInputTokens":…,"cacheWriteTokens":…}}
-// plus "code" for errors and "mode" when known.
+//  "usage":{"inputTokens":…,"outputTokens":…,"cachedInputTokens":…,"cacheWriteTokens":…,
+//  "reasoningTokens":…}} plus "code" for errors, "mode" when known and "formIgnored": true when
+//  set.
 // By value: a caller that is done with the result moves it in, and its data is not copied.
 Json ResultToJson(StructureResult result);
 

@@ -19,6 +19,36 @@ Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::strin
   return r;
 }
 
+namespace {
+
+// FNV-1a: a stable hash of the schema text, not a secret.
+uint64_t Fnv1a(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string Hex16(uint64_t v) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = kDigits[v & 15];
+  return out;
+}
+
+}  // namespace
+
+std::string PromptCacheKey(const ResolvedSchema& schema) {
+  constexpr size_t kMax = 64;
+  std::string text = ToJson(schema.schema);
+  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex16(Fnv1a(text));
+  std::string key = schema.name + "@" + schema.version;
+  if (key.size() <= kMax) return key;
+  return key.substr(0, kMax - 17) + "~" + Hex16(Fnv1a(key));
+}
+
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
                                                const PlanOptions& options) {
   auto plan = std::make_shared<LoopPlan>();
@@ -27,6 +57,9 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   plan->original_schema = schema.schema;
   plan->final_tool = options.final_tool;
   plan->array_mode = options.array_mode;
+  plan->cache_key = PromptCacheKey(schema);
+  plan->prompt_cache = profile.prompt_cache;
+  plan->cache_min_tokens = static_cast<int64_t>(profile.cache_min_tokens);
 
   auto lowered = Lower(schema.schema, profile);
   if (!lowered.ok()) return InvalidArgument("schema: " + lowered.status().message());
@@ -39,12 +72,15 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
     low.need = MakeNeedForm(schema.schema, NeedKind::kPromptOnly);
   }
   plan->strict = low.strict;
+  plan->schema_in_prompt = low.strict && profile.schema_in_prompt;
   NeedForm form = low.need;
   if (options.final_tool) {
     // Final-tool mode: the answer tool takes the lowered schema itself; the need channel is the
     // second tool, which every tool-calling provider accepts.
     plan->provider_schema = low.provider_schema;
-    form = MakeNeedForm(low.provider_schema, NeedKind::kSecondTool);
+    // The need object is closed only where the profile takes additionalProperties.
+    form = MakeNeedForm(low.provider_schema, NeedKind::kSecondTool,
+                        profile.keywords.count("additionalProperties") > 0);
   } else {
     plan->provider_schema = low.strict ? form.schema : schema.schema;
   }
@@ -55,6 +91,9 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
       if (const Json* input = form.tool.find("input_schema")) plan->need_schema = *input;
       break;
     case NeedKind::kEnvelope:
+      plan->need = providers::NeedChannel::kEnvelope;
+      plan->need_envelope = true;
+      break;
     case NeedKind::kRootAnyOf:
       plan->need = providers::NeedChannel::kEnvelope;
       break;
@@ -69,14 +108,14 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   plan->detect_need = [slim](const Json& out) { return DetectNeed(out, slim); };
   LiftPlan lift = std::move(low.lift_plan);
   bool identity = lift.envelope_key.empty() && (lift.root < 0 || !lift.nodes);
-  plan->lift = [slim, lift, identity](Json out) -> Result<Json> {
+  plan->lift = [slim, lift, identity](Json& out) -> Result<Json> {
     if (slim.kind == NeedKind::kEnvelope) {
       Json* target = out.is_object() ? out.find(kEnvelopeResultKey) : nullptr;
       if (target == nullptr || target->is_null()) return UnwrapNeed(out, slim).status();
       Json inner = std::move(*target);
       out = std::move(inner);
     }
-    if (identity) return out;
+    if (identity) return std::move(out);
     return Lift(out, lift);
   };
   return plan;

@@ -22,12 +22,18 @@ struct ResolvedSchema {
   std::string manual;                           // registry manual, may be empty
   std::string origin;                           // inline | registry:... | inferred
   std::string version;                          // registry version, may be empty
+  std::string name;                             // registry name; empty for inline / inferred
 };
 
 // Compiles `schema`. kInvalidArgument "schema: <what is wrong>" for a schema the validator
 // cannot compile (bad keyword values, unresolvable $ref, invalid pattern).
 Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::string manual = "",
                                      std::string version = "");
+
+// The prompt-cache key of calls on `schema` (ProviderCall::cache_key): "<name>@<version>" for a
+// registry schema, "<origin>:<16 hex digits hashing the schema>" otherwise; at most 64
+// characters (OpenAI's limit: a longer name keeps its first 47 and appends "~" and the hash).
+std::string PromptCacheKey(const ResolvedSchema& schema);
 
 // What besides the schema and the profile shapes a plan.
 struct PlanOptions {

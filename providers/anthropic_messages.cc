@@ -1,6 +1,7 @@
 #include "providers/anthropic_messages.h"
 
 #include "providers/call_check.h"
+#include "providers/prompt_cache.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers::anthropic_messages {
@@ -18,24 +19,40 @@ Json Tool(const std::string& name, const std::string& description, bool strict) 
   return t;
 }
 
+bool HasVisibleText(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") != std::string_view::npos;
+}
+
 Json TextBlock(const std::string& text) {
   return Json(Json::Object{{"type", "text"}, {"text", text}});
 }
 
-// Anthropic needs alternating roles; consecutive tool results share one user message.
+// Anthropic needs alternating roles; consecutive tool results share one user message. The API
+// rejects a text block without visible text and a message without content, so an empty
+// assistant turn (a reply cut off before any text) is left out, and the user text around it
+// merges into one user message.
 Json Messages(const ProviderCall& call) {
   Json msgs = Json::MakeArray();
   for (const Turn& t : call.turns) {
     if (t.role == Role::kAssistant) {
       Json content = Json::MakeArray();
-      if (!t.text.empty()) content.push_back(TextBlock(t.text));
+      // Thinking blocks go back first and unchanged: the API checks their signatures and, with
+      // thinking on, refuses a tool-use turn that does not start with one.
+      for (const Thought& th : t.thoughts) {
+        content.push_back(
+            th.redacted
+                ? Json(Json::Object{{"type", "redacted_thinking"}, {"data", th.text}})
+                : Json(Json::Object{
+                      {"type", "thinking"}, {"thinking", th.text}, {"signature", th.signature}}));
+      }
+      if (HasVisibleText(t.text)) content.push_back(TextBlock(t.text));
       for (const ToolCall& c : t.tool_calls) {
         content.push_back(Json(Json::Object{{"type", "tool_use"},
                                             {"id", c.id},
                                             {"name", c.name},
                                             {"input", ArgumentsObject(c.arguments)}}));
       }
-      if (content.size() == 0) content.push_back(TextBlock(""));
+      if (content.size() == 0) continue;
       msgs.push_back(Json(Json::Object{{"role", "assistant"}, {"content", std::move(content)}}));
       continue;
     }
@@ -66,17 +83,38 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   Json body = Json::MakeObject();
   body.set("model", call.model);
   body.set("max_tokens", call.max_tokens);
-  if (!call.system.empty()) body.set("system", call.system);
+  if (ShouldMarkCachePrefix(call, ProviderKind::kAnthropic)) {
+    // The stable prefix (tools, then the system prompt) is cached up to this breakpoint; the
+    // user's turns that follow are not.
+    Json block = TextBlock(call.system);
+    block.set("cache_control", Json(Json::Object{{"type", "ephemeral"}}));
+    Json system = Json::MakeArray();
+    system.push_back(std::move(block));
+    body.set("system", std::move(system));
+  } else if (!call.system.empty()) {
+    body.set("system", call.system);
+  }
   body.set("messages", Messages(call));
   if (call.temperature) body.set("temperature", *call.temperature);
+  // A budget is manual extended thinking; an effort level is adaptive thinking guided by
+  // output_config.effort (the only form newer models take); "none" turns thinking off.
+  const Thinking& th = call.thinking;
+  bool thinking = th.budget.has_value() || (!th.effort.empty() && th.effort != "none");
+  if (th.budget) {
+    body.set("thinking", Json(Json::Object{{"type", "enabled"}, {"budget_tokens", *th.budget}}));
+  } else if (!th.effort.empty()) {
+    body.set("thinking", Json(Json::Object{{"type", thinking ? "adaptive" : "disabled"}}));
+  }
 
   Json tools = Json::MakeArray();
+  Json output_config = Json::MakeObject();
   if (call.final_tool) {
     tools.push_back(Tool(call.final_tool_name, call.final_tool_description, call.strict));
   } else if (call.schema->is_object()) {
-    Json format(Json::Object{{"type", "json_schema"}, {"schema", Json()}});
-    body.set("output_config", Json(Json::Object{{"format", std::move(format)}}));
+    output_config.set("format", Json(Json::Object{{"type", "json_schema"}, {"schema", Json()}}));
   }
+  if (thinking && !th.budget) output_config.set("effort", th.effort);
+  if (output_config.size() > 0) body.set("output_config", std::move(output_config));
   if (call.need == NeedChannel::kTool) {
     tools.push_back(Tool(call.need_tool_name,
                          "Call this instead of answering when the input lacks what a required "
@@ -84,7 +122,11 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
                          call.strict));
   }
   if (tools.size() > 0) {
-    if (call.final_tool && tools.size() == 1) {
+    if (thinking) {
+      // With thinking on, the API takes only tool_choice auto (or none): the system prompt asks
+      // for the final tool, and the loop nudges an answer in prose.
+      body.set("tool_choice", Json(Json::Object{{"type", "auto"}}));
+    } else if (call.final_tool && tools.size() == 1) {
       body.set("tool_choice",
                Json(Json::Object{{"type", "tool"}, {"name", call.final_tool_name}}));
     } else {
@@ -120,6 +162,10 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
     std::string type = StringAt(block, "type");
     if (type == "text") {
       reply.content += StringAt(block, "text");
+    } else if (type == "thinking") {
+      reply.thoughts.push_back({StringAt(block, "thinking"), StringAt(block, "signature"), false});
+    } else if (type == "redacted_thinking") {
+      reply.thoughts.push_back({StringAt(block, "data"), "", true});
     } else if (type == "tool_use") {
       ToolCall tc;
       tc.id = StringAt(block, "id");
@@ -138,6 +184,9 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
     reply.usage.input_tokens = IntAt(*usage, "input_tokens") + reply.usage.cached_input_tokens +
                                reply.usage.cache_write_tokens;
     reply.usage.output_tokens = IntAt(*usage, "output_tokens");
+    if (const Json* d = usage->find("output_tokens_details"); d && d->is_object()) {
+      reply.usage.reasoning_tokens = IntAt(*d, "thinking_tokens");
+    }
   }
   return reply;
 }

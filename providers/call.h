@@ -16,6 +16,28 @@ struct ToolCall {
   std::string id;         // provider call id; synthesised when the provider has none
   std::string name;
   std::string arguments;  // JSON text of the arguments object
+  std::string signature;  // Gemini thoughtSignature of the call's part; replayed unchanged
+};
+
+// Reasoning a provider returned with a reply, kept so that the turn can be replayed the way the
+// provider requires (Anthropic thinking blocks with their signatures, Gemini thought parts).
+// Never taken as the answer.
+struct Thought {
+  std::string text;       // the thinking text, or a redacted block's opaque data
+  std::string signature;  // the provider's signature of it
+  bool redacted = false;  // Anthropic redacted_thinking
+};
+
+// How much a reasoning model may think before it answers. Unset fields are not sent, so the
+// provider's default applies (docs/providers.md lists the field each provider gets).
+struct Thinking {
+  std::string effort;             // OpenAI reasoning_effort, Anthropic adaptive effort, Gemini
+                                  // thinkingLevel, Ollama think
+  std::optional<int64_t> budget;  // Anthropic budget_tokens, Gemini thinkingBudget, OpenRouter
+                                  // reasoning.max_tokens
+  bool requested() const { return !effort.empty() || budget.has_value(); }
+  // Asked to think at all ("none" and a zero budget turn thinking off).
+  bool on() const { return (!effort.empty() && effort != "none") || (budget && *budget != 0); }
 };
 
 enum class Role { kUser, kAssistant, kTool };
@@ -29,7 +51,16 @@ struct Turn {
   std::string tool_call_id;          // tool only: the call answered
   std::string tool_name;             // tool only: its tool name
   bool is_error = false;             // tool only: the call was rejected
+  std::vector<Thought> thoughts;     // assistant only: the reasoning that came with it
+  std::string text_signature;        // assistant only: Gemini thoughtSignature of the text part
 };
+
+// A user turn holding `text`.
+inline Turn UserTurn(std::string text) {
+  Turn t;
+  t.text = std::move(text);
+  return t;
+}
 
 // How the model may say "the input lacks what the schema needs".
 enum class NeedChannel {
@@ -58,8 +89,17 @@ struct ProviderCall {
   std::string final_tool_name = "submit";
   std::string final_tool_description = "Submit the final answer.";
 
-  int64_t max_tokens = 1024;
+  int64_t max_tokens = 1024;  // the output cap, thinking included
   std::optional<double> temperature;
+  Thinking thinking;
+
+  // Prompt caching (providers/prompt_cache.h). The system prompt and the schemas are the same on
+  // every call on a schema; `cache_key` names that prefix so the provider routes such calls to
+  // one cache (OpenAI prompt_cache_key; empty = none), and a provider that caches only what is
+  // marked (Anthropic cache_control) marks the system prompt when the prefix has at least
+  // `cache_min_tokens` tokens (0 = the model's documented minimum, < 0 = never).
+  std::string cache_key;
+  int64_t cache_min_tokens = 0;
 };
 
 enum class FinishKind {
@@ -75,9 +115,10 @@ enum class FinishKind {
 // prompt cache and how many were written to it (Anthropic bills writes at a premium).
 struct Usage {
   int64_t input_tokens = 0;
-  int64_t output_tokens = 0;
+  int64_t output_tokens = 0;        // thinking included
   int64_t cached_input_tokens = 0;  // cache reads, part of input_tokens
   int64_t cache_write_tokens = 0;   // cache writes (Anthropic cache creation), part of input_tokens
+  int64_t reasoning_tokens = 0;     // the part of output_tokens spent thinking, when reported
 };
 
 // Sums every count of `b` into `a` (a request's usage over its calls).
@@ -86,6 +127,7 @@ inline Usage& operator+=(Usage& a, const Usage& b) {
   a.output_tokens += b.output_tokens;
   a.cached_input_tokens += b.cached_input_tokens;
   a.cache_write_tokens += b.cache_write_tokens;
+  a.reasoning_tokens += b.reasoning_tokens;
   return a;
 }
 
@@ -96,6 +138,8 @@ struct ProviderReply {
   std::string refusal;               // refusal or block explanation, when given
   Usage usage;
   std::string model;                 // model that answered, when reported
+  std::vector<Thought> thoughts;     // reasoning returned with the answer (never the answer)
+  std::string text_signature;        // Gemini thoughtSignature of the answer's text part
 };
 
 std::string_view FinishKindName(FinishKind kind);

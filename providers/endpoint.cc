@@ -1,5 +1,6 @@
 #include "providers/endpoint.h"
 
+#include <cctype>
 #include <cstdlib>
 
 namespace structure::providers {
@@ -16,14 +17,14 @@ Result<ProviderKind> ParseProviderKind(std::string_view name) {
   if (name == "anthropic") return ProviderKind::kAnthropic;
   if (name == "gemini" || name == "google") return ProviderKind::kGemini;
   if (name == "ollama") return ProviderKind::kOllama;
-  if (name == "openai-compat" || name == "vllm" || name == "llamacpp" || name == "llama.cpp" ||
-      name == "llamafile") {
-    return ProviderKind::kOpenAiCompat;
-  }
+  if (name == "openai-compatible" || name == "openai-compat") return ProviderKind::kOpenAiCompat;
   if (name == "openrouter") return ProviderKind::kOpenRouter;
+  if (name == "vllm") return ProviderKind::kVllm;
+  if (name == "llamacpp" || name == "llama.cpp") return ProviderKind::kLlamaCpp;
+  if (name == "llamafile") return ProviderKind::kLlamafile;
   return InvalidArgument("unknown provider '" + std::string(name) +
-                         "' (expected openai, anthropic, gemini, ollama, openai-compat, "
-                         "openrouter)");
+                         "' (expected openai, anthropic, gemini, ollama, openai-compatible, "
+                         "openrouter, vllm, llamacpp, llamafile)");
 }
 
 std::string_view ProviderKindName(ProviderKind kind) {
@@ -32,8 +33,11 @@ std::string_view ProviderKindName(ProviderKind kind) {
     case ProviderKind::kAnthropic: return "anthropic";
     case ProviderKind::kGemini: return "gemini";
     case ProviderKind::kOllama: return "ollama";
-    case ProviderKind::kOpenAiCompat: return "openai-compat";
+    case ProviderKind::kOpenAiCompat: return "openai-compatible";
     case ProviderKind::kOpenRouter: return "openrouter";
+    case ProviderKind::kVllm: return "vllm";
+    case ProviderKind::kLlamaCpp: return "llamacpp";
+    case ProviderKind::kLlamafile: return "llamafile";
   }
   return "unknown";
 }
@@ -46,53 +50,130 @@ std::string NormalizeBaseUrl(std::string_view url) {
   return std::string(url);
 }
 
-Result<Endpoint> EndpointFromEnv(ProviderKind kind, std::string_view base_url_override,
-                                 const GetEnvFn& getenv_fn) {
-  auto env = [&](const char* name) -> std::string {
-    const char* v = getenv_fn ? getenv_fn(name) : std::getenv(name);
-    return v ? std::string(v) : std::string();
-  };
-  Endpoint e;
-  e.kind = kind;
-  std::string key_var;
+std::string KeyEnvNames(ProviderKind kind) {
   switch (kind) {
-    case ProviderKind::kOpenAi:
-      e.base_url = "https://api.openai.com";
-      key_var = "OPENAI_API_KEY";
-      break;
-    case ProviderKind::kAnthropic:
-      e.base_url = "https://api.anthropic.com";
-      key_var = "ANTHROPIC_API_KEY";
-      break;
-    case ProviderKind::kGemini:
-      e.base_url = "https://generativelanguage.googleapis.com";
-      key_var = env("GEMINI_API_KEY").empty() ? "GOOGLE_API_KEY" : "GEMINI_API_KEY";
-      break;
-    case ProviderKind::kOpenRouter:
-      e.base_url = "https://openrouter.ai/api";
-      key_var = "OPENROUTER_API_KEY";
-      break;
+    case ProviderKind::kOpenAi: return "OPENAI_API_KEY";
+    case ProviderKind::kAnthropic: return "ANTHROPIC_API_KEY";
+    case ProviderKind::kGemini: return "GEMINI_API_KEY or GOOGLE_API_KEY";
+    case ProviderKind::kOpenRouter: return "OPENROUTER_API_KEY";
+    case ProviderKind::kOllama:
+    case ProviderKind::kOpenAiCompat:
+    case ProviderKind::kVllm:
+    case ProviderKind::kLlamaCpp:
+    case ProviderKind::kLlamafile: return "";
+  }
+  return "";
+}
+
+namespace {
+
+std::string Env(const GetEnvFn& getenv_fn, const char* name) {
+  const char* v = getenv_fn ? getenv_fn(name) : std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+}  // namespace
+
+std::string KeyEnvFor(ProviderKind kind, std::string_view key_env, const GetEnvFn& getenv_fn) {
+  if (!key_env.empty()) return std::string(key_env);
+  if (kind == ProviderKind::kGemini) {
+    return Env(getenv_fn, "GEMINI_API_KEY").empty() && !Env(getenv_fn, "GOOGLE_API_KEY").empty()
+               ? "GOOGLE_API_KEY"
+               : "GEMINI_API_KEY";
+  }
+  return KeyEnvNames(kind);
+}
+
+std::string DefaultBaseUrl(ProviderKind kind, const GetEnvFn& getenv_fn) {
+  switch (kind) {
+    case ProviderKind::kOpenAi: return "https://api.openai.com";
+    case ProviderKind::kAnthropic: return "https://api.anthropic.com";
+    case ProviderKind::kGemini: return "https://generativelanguage.googleapis.com";
+    case ProviderKind::kOpenRouter: return "https://openrouter.ai/api";
     case ProviderKind::kOllama: {
-      std::string host = env("OLLAMA_HOST");
+      std::string host = Env(getenv_fn, "OLLAMA_HOST");
       if (host.empty()) host = "http://127.0.0.1:11434";
       if (host.find("://") == std::string::npos) host = "http://" + host;
-      e.base_url = host;
-      break;
+      return host;
     }
     case ProviderKind::kOpenAiCompat:
-      e.base_url = "http://127.0.0.1:8000";
-      break;
+    case ProviderKind::kVllm:  // `vllm serve` listens on 8000
+      return "http://127.0.0.1:8000";
+    case ProviderKind::kLlamaCpp:  // `llama-server` and llamafile listen on 8080
+    case ProviderKind::kLlamafile:
+      return "http://127.0.0.1:8080";
   }
-  if (!key_var.empty()) e.api_key = env(key_var.c_str());
+  return "";
+}
+
+Result<Endpoint> EndpointFromEnv(ProviderKind kind, std::string_view base_url_override,
+                                 const GetEnvFn& getenv_fn, std::string_view key_env) {
+  Endpoint e;
+  e.kind = kind;
+  e.base_url = DefaultBaseUrl(kind, getenv_fn);
+  std::string key_var = KeyEnvFor(kind, key_env, getenv_fn);
+  if (!key_var.empty()) e.api_key = Env(getenv_fn, key_var.c_str());
   if (!base_url_override.empty()) e.base_url = std::string(base_url_override);
   e.base_url = NormalizeBaseUrl(e.base_url);
   if (!key_var.empty() && e.api_key.empty() && base_url_override.empty()) {
-    return Status(Code::kUnauthenticated,
-                  std::string(ProviderKindName(kind)) + ": no API key; set " +
-                      (kind == ProviderKind::kGemini ? "GEMINI_API_KEY or GOOGLE_API_KEY"
-                                                     : key_var));
+    std::string names = key_env.empty() ? KeyEnvNames(kind) : std::string(key_env);
+    return Status(Code::kUnauthenticated, "no API key: set " + names);
   }
   return e;
+}
+
+Status CheckBaseUrl(std::string_view url) {
+  auto bad = [&](const std::string& why) {
+    return InvalidArgument("not an http(s) URL: '" + std::string(url) + "' (" + why + ")");
+  };
+  std::string_view rest = url;
+  size_t scheme_end = rest.find("://");
+  if (scheme_end == std::string_view::npos) return bad("expected http://HOST[:PORT][/PATH]");
+  std::string scheme(rest.substr(0, scheme_end));
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme != "http" && scheme != "https") return bad("the scheme must be http or https");
+  rest.remove_prefix(scheme_end + 3);
+  for (char c : rest) {
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return bad("it contains a space or control character");
+    if (c == '?' || c == '#') return bad("a base URL has no query or fragment");
+  }
+  std::string_view authority = rest.substr(0, rest.find('/'));
+  if (authority.find('@') != std::string_view::npos) return bad("credentials belong in the key variable");
+  std::string_view host = authority, port;
+  if (!authority.empty() && authority[0] == '[') {
+    size_t close = authority.find(']');
+    if (close == std::string_view::npos) return bad("unclosed [ in the host");
+    host = authority.substr(0, close + 1);
+    std::string_view after = authority.substr(close + 1);
+    if (!after.empty() && after[0] != ':') return bad("unexpected text after the host");
+    if (!after.empty()) port = after.substr(1);
+    if (host.size() <= 2) return bad("no host");
+  } else if (size_t colon = authority.find(':'); colon != std::string_view::npos) {
+    host = authority.substr(0, colon);
+    port = authority.substr(colon + 1);
+    if (port.empty()) return bad("empty port");
+  }
+  if (host.empty()) return bad("no host");
+  if (authority.size() > host.size()) {
+    if (port.empty() || port.size() > 5) return bad("the port must be 1..65535");
+    int n = 0;
+    for (char c : port) {
+      if (c < '0' || c > '9') return bad("the port must be 1..65535");
+      n = n * 10 + (c - '0');
+    }
+    if (n < 1 || n > 65535) return bad("the port must be 1..65535");
+  }
+  return Status::Ok();
+}
+
+bool IsLoopbackUrl(std::string_view url) {
+  size_t p = url.find("://");
+  if (p == std::string_view::npos) return false;
+  std::string_view host = url.substr(p + 3);
+  host = host.substr(0, host.find('/'));
+  if (host.rfind("[::1]", 0) == 0) return true;
+  host = host.substr(0, host.find(':'));
+  return host == "localhost" || host.rfind("127.", 0) == 0;
 }
 
 }  // namespace structure::providers

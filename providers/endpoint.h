@@ -15,8 +15,11 @@ enum class ProviderKind {
   kAnthropic,     // Anthropic messages
   kGemini,        // Gemini generateContent
   kOllama,        // Ollama /api/chat
-  kOpenAiCompat,  // vLLM, llama.cpp server, llamafile (OpenAI-compatible chat completions)
+  kOpenAiCompat,  // any OpenAI-compatible server: response_format json_schema, max_tokens
   kOpenRouter,    // OpenRouter (OpenAI-style, require_parameters)
+  kVllm,          // vLLM: OpenAI-compatible, response_format json_schema
+  kLlamaCpp,      // llama.cpp server: OpenAI-compatible, the schema in a top-level json_schema
+  kLlamafile,     // llamafile: OpenAI-compatible, response_format json_object with the schema
 };
 
 struct Endpoint {
@@ -31,8 +34,9 @@ struct Endpoint {
   int64_t timeout_ms = 120'000;  // per attempt
 };
 
-// "openai", "anthropic", "gemini" (or "google"), "ollama", "openai-compat" (or "vllm",
-// "llamacpp", "llamafile"), "openrouter". kInvalidArgument for anything else.
+// "openai", "anthropic", "gemini" (or "google"), "ollama", "openai-compatible" (or
+// "openai-compat"), "openrouter", "vllm", "llamacpp" (or "llama.cpp"), "llamafile".
+// kInvalidArgument for anything else.
 Result<ProviderKind> ParseProviderKind(std::string_view name);
 std::string_view ProviderKindName(ProviderKind kind);
 
@@ -40,11 +44,33 @@ using GetEnvFn = std::function<const char*(const char*)>;
 
 // Builds an endpoint with the default base URL and the key from the environment:
 // OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY (else GOOGLE_API_KEY), OPENROUTER_API_KEY;
-// Ollama's URL from OLLAMA_HOST ("host:port" or a URL). A non-empty `base_url_override`
-// replaces the URL (a trailing "/v1" or "/v1beta" is dropped since formats add it).
-// kUnauthenticated when a hosted provider has no key and no override points elsewhere.
+// Ollama's URL from OLLAMA_HOST ("host:port" or a URL). A non-empty `key_env` names the
+// variable to read instead. A non-empty `base_url_override` replaces the URL (a trailing "/v1"
+// or "/v1beta" is dropped since formats add it). kUnauthenticated naming the variable when a
+// hosted provider has no key and no override points elsewhere.
 Result<Endpoint> EndpointFromEnv(ProviderKind kind, std::string_view base_url_override = {},
-                                 const GetEnvFn& getenv_fn = nullptr);
+                                 const GetEnvFn& getenv_fn = nullptr,
+                                 std::string_view key_env = {});
+
+// The official base URL of a kind (Ollama's from OLLAMA_HOST, "host:port" or a URL; local
+// OpenAI-compatible servers http://127.0.0.1:8000), before NormalizeBaseUrl.
+std::string DefaultBaseUrl(ProviderKind kind, const GetEnvFn& getenv_fn = nullptr);
+
+// The official SDK's key variable(s) for a kind, as a message names them ("OPENAI_API_KEY",
+// "GEMINI_API_KEY or GOOGLE_API_KEY"); empty for kinds without a key (Ollama, local servers).
+std::string KeyEnvNames(ProviderKind kind);
+
+// The variable a key is read from: `key_env` when set, else the SDK's (for Gemini the first of
+// GEMINI_API_KEY, GOOGLE_API_KEY that is set); empty for kinds without a key.
+std::string KeyEnvFor(ProviderKind kind, std::string_view key_env,
+                      const GetEnvFn& getenv_fn = nullptr);
+
+// kInvalidArgument unless `url` is http:// or https:// with a host, an optional port 1..65535 and
+// an optional path (no spaces, query or fragment): "not an http(s) URL: 'x'".
+Status CheckBaseUrl(std::string_view url);
+
+// True when the URL's host is 127.x.x.x, localhost or [::1].
+bool IsLoopbackUrl(std::string_view url);
 
 // Drops a trailing "/" and a trailing "/v1" or "/v1beta".
 std::string NormalizeBaseUrl(std::string_view url);

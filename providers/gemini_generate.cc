@@ -27,18 +27,33 @@ Json FunctionResponse(const Turn& t) {
                                                                   {"response", std::move(response)}})}});
 }
 
+// A part with empty text has none of its data fields set, which the API rejects; an empty model
+// turn (a reply cut off before any text) is left out and the user parts around it merge.
 Json Contents(const ProviderCall& call) {
   Json contents = Json::MakeArray();
   for (const Turn& t : call.turns) {
     if (t.role == Role::kAssistant) {
+      // Every part goes back with its thoughtSignature exactly as it came: Gemini 3 refuses a
+      // function call replayed without its signature.
       Json parts = Json::MakeArray();
-      if (!t.text.empty()) parts.push_back(Json(Json::Object{{"text", t.text}}));
-      for (const ToolCall& c : t.tool_calls) {
-        parts.push_back(Json(Json::Object{
-            {"functionCall",
-             Json(Json::Object{{"name", c.name}, {"args", ArgumentsObject(c.arguments)}})}}));
+      for (const Thought& th : t.thoughts) {
+        Json part(Json::Object{{"text", th.text}, {"thought", true}});
+        if (!th.signature.empty()) part.set("thoughtSignature", th.signature);
+        if (!th.text.empty()) parts.push_back(std::move(part));
       }
-      if (parts.size() == 0) parts.push_back(Json(Json::Object{{"text", ""}}));
+      if (!t.text.empty()) {
+        Json part(Json::Object{{"text", t.text}});
+        if (!t.text_signature.empty()) part.set("thoughtSignature", t.text_signature);
+        parts.push_back(std::move(part));
+      }
+      for (const ToolCall& c : t.tool_calls) {
+        Json part(Json::Object{
+            {"functionCall",
+             Json(Json::Object{{"name", c.name}, {"args", ArgumentsObject(c.arguments)}})}});
+        if (!c.signature.empty()) part.set("thoughtSignature", c.signature);
+        parts.push_back(std::move(part));
+      }
+      if (parts.size() == 0) continue;
       contents.push_back(Json(Json::Object{{"role", "model"}, {"parts", std::move(parts)}}));
       continue;
     }
@@ -48,11 +63,39 @@ Json Contents(const ProviderCall& call) {
   return contents;
 }
 
-// A function declaration whose parameters are a placeholder for the shared schema text (see
-// BuildRequest).
-Json Declaration(const std::string& name, const std::string& description) {
-  return Json(Json::Object{
-      {"name", name}, {"description", description}, {"parametersJsonSchema", Json()}});
+// The legacy OpenAPI Schema names its types in upper case (STRING, OBJECT, ...).
+Json UpperCaseTypes(const Json& s) {
+  if (s.is_array()) {
+    Json out = Json::MakeArray();
+    for (const Json& x : s.as_array()) out.push_back(UpperCaseTypes(x));
+    return out;
+  }
+  if (!s.is_object()) return s;
+  Json out = Json::MakeObject();
+  for (const auto& [key, value] : s.as_object()) {
+    if (key == "type" && value.is_string()) {
+      std::string t = value.as_string();
+      for (char& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      out.set(key, std::move(t));
+    } else {
+      // Under "properties" the keys are names, not keywords; their values are schemas.
+      out.set(key, UpperCaseTypes(value));
+    }
+  }
+  return out;
+}
+
+// A function declaration. JSON Schema goes into parametersJsonSchema as a placeholder for the
+// shared schema text (see BuildRequest); the legacy form (nullable, upper-case types) only ever
+// into `parameters`, whose OpenAPI dialect it is.
+Json Declaration(const std::string& name, const std::string& description, bool legacy,
+                 const Json& schema) {
+  Json d(Json::Object{{"name", name}, {"description", description}});
+  if (legacy)
+    d.set("parameters", UpperCaseTypes(schema));
+  else
+    d.set("parametersJsonSchema", Json());
+  return d;
 }
 
 bool SafeModelName(std::string_view m) {
@@ -90,19 +133,33 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   Json gen = Json::MakeObject();
   gen.set("maxOutputTokens", call.max_tokens);
   if (call.temperature) gen.set("temperature", *call.temperature);
+  if (call.thinking.budget) {
+    gen.set("thinkingConfig", Json(Json::Object{{"thinkingBudget", *call.thinking.budget}}));
+  } else if (call.thinking.effort == "none") {
+    gen.set("thinkingConfig", Json(Json::Object{{"thinkingBudget", 0}}));
+  } else if (!call.thinking.effort.empty()) {
+    gen.set("thinkingConfig", Json(Json::Object{{"thinkingLevel", call.thinking.effort}}));
+  }
+  bool legacy = endpoint.gemini_legacy_schema;
   Json decls = Json::MakeArray();
   if (call.final_tool) {
-    decls.push_back(Declaration(call.final_tool_name, call.final_tool_description));
+    decls.push_back(
+        Declaration(call.final_tool_name, call.final_tool_description, legacy, *call.schema));
   } else {
     gen.set("responseMimeType", "application/json");
     if (call.schema->is_object()) {
-      gen.set(endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema", Json());
+      // The legacy form is rewritten per call (upper-case types); JSON Schema is spliced in.
+      if (legacy)
+        gen.set("responseSchema", UpperCaseTypes(*call.schema));
+      else
+        gen.set("responseJsonSchema", Json());
     }
   }
   if (call.need == NeedChannel::kTool) {
     decls.push_back(Declaration(call.need_tool_name,
                                 "Call this instead of answering when the input lacks what a "
-                                "required field needs."));
+                                "required field needs.",
+                                legacy, *call.need_schema));
   }
   body.set("generationConfig", std::move(gen));
   if (decls.size() > 0) {
@@ -125,11 +182,11 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
   const Json* tools = body.find("tools");
-  splices.AddToolSchemas(tools ? tools->as_array().front().find("functionDeclarations") : nullptr,
-                         {"parametersJsonSchema"}, call);
-  if (!call.final_tool) {
-    const char* key = endpoint.gemini_legacy_schema ? "responseSchema" : "responseJsonSchema";
-    splices.Add(MemberAt(body, {"generationConfig", key}), call.schema);
+  if (!legacy) {
+    splices.AddToolSchemas(tools ? tools->as_array().front().find("functionDeclarations") : nullptr,
+                           {"parametersJsonSchema"}, call);
+    if (!call.final_tool)
+      splices.Add(MemberAt(body, {"generationConfig", "responseJsonSchema"}), call.schema);
   }
   return JsonPost(endpoint, "/v1beta/models/" + model + ":generateContent", std::move(extra), body,
                   splices.list());
@@ -144,8 +201,9 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   if (const Json* usage = root.find("usageMetadata"); usage && usage->is_object()) {
     reply.usage.input_tokens = IntAt(*usage, "promptTokenCount");  // cached ones included
     reply.usage.cached_input_tokens = IntAt(*usage, "cachedContentTokenCount");
+    reply.usage.reasoning_tokens = IntAt(*usage, "thoughtsTokenCount");
     reply.usage.output_tokens =
-        IntAt(*usage, "candidatesTokenCount") + IntAt(*usage, "thoughtsTokenCount");
+        IntAt(*usage, "candidatesTokenCount") + reply.usage.reasoning_tokens;
   }
   const Json* candidates = root.find("candidates");
   if (!candidates || !candidates->is_array() || candidates->size() == 0) {
@@ -166,6 +224,7 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   const Json* parts = content ? content->find("parts") : nullptr;
   if (parts && parts->is_array()) {
     for (const Json& p : parts->as_array()) {
+      std::string signature = StringAt(p, "thoughtSignature");
       if (const Json* fc = p.find("functionCall"); fc && fc->is_object()) {
         ToolCall tc;
         tc.id = StringAt(*fc, "id");
@@ -173,12 +232,15 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
         tc.name = StringAt(*fc, "name");
         const Json* args = fc->find("args");
         tc.arguments = args ? ToJson(*args) : "{}";
+        tc.signature = std::move(signature);
         reply.tool_calls.push_back(std::move(tc));
       } else if (const Json* thought = p.find("thought"); thought && thought->is_bool() &&
                                                          thought->as_bool()) {
-        continue;  // thought summaries are not the answer
+        // Thought summaries are never the answer; kept for the replay.
+        reply.thoughts.push_back({StringAt(p, "text"), std::move(signature), false});
       } else {
         reply.content += StringAt(p, "text");
+        if (reply.text_signature.empty()) reply.text_signature = std::move(signature);
       }
     }
   }

@@ -54,6 +54,11 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   body.set("model", call.model);
   body.set("messages", Messages(call));
   body.set("stream", false);
+  // Ollama's think: false, true or a level; the thinking comes back apart from the content.
+  if (call.thinking.effort == "none")
+    body.set("think", false);
+  else if (!call.thinking.effort.empty())
+    body.set("think", call.thinking.effort);
   Json tools = Json::MakeArray();
   if (call.final_tool) {
     tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description));

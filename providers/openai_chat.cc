@@ -76,18 +76,44 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens",
            call.max_tokens);
   if (call.temperature) body.set("temperature", *call.temperature);
+  if (dialect.reasoning_object && call.thinking.requested()) {
+    Json reasoning = Json::MakeObject();
+    if (call.thinking.budget)
+      reasoning.set("max_tokens", *call.thinking.budget);
+    else
+      reasoning.set("effort", call.thinking.effort);
+    body.set("reasoning", std::move(reasoning));
+  } else if (!call.thinking.effort.empty()) {
+    body.set("reasoning_effort", call.thinking.effort);
+  }
+  // Calls on one schema share their prefix; the key sends them to the same cache.
+  if (dialect.prompt_cache_key && !call.cache_key.empty()) {
+    body.set("prompt_cache_key", call.cache_key);
+  }
 
   Json tools = Json::MakeArray();
   if (call.final_tool) {
     tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description,
                                  dialect.strict && call.strict));
   } else if (call.schema->is_object()) {
-    Json js = Json::MakeObject();
-    js.set("name", call.schema_name);
-    if (dialect.strict && call.strict) js.set("strict", true);
-    js.set("schema", Json());  // the shared schema text is spliced in
-    body.set("response_format",
-             Json(Json::Object{{"type", "json_schema"}, {"json_schema", std::move(js)}}));
+    switch (dialect.schema_field) {
+      case SchemaField::kResponseFormat: {
+        Json js = Json::MakeObject();
+        js.set("name", call.schema_name);
+        if (dialect.strict && call.strict) js.set("strict", true);
+        js.set("schema", Json());  // the shared schema text is spliced in
+        body.set("response_format",
+                 Json(Json::Object{{"type", "json_schema"}, {"json_schema", std::move(js)}}));
+        break;
+      }
+      case SchemaField::kJsonObjectSchema:
+        body.set("response_format",
+                 Json(Json::Object{{"type", "json_object"}, {"schema", Json()}}));
+        break;
+      case SchemaField::kTopLevelJsonSchema:
+        body.set("json_schema", Json());
+        break;
+    }
   } else {
     body.set("response_format", Json(Json::Object{{"type", "json_object"}}));
   }
@@ -115,8 +141,18 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
   splices.AddToolSchemas(body.find("tools"), {"function", "parameters"}, call);
-  if (!call.final_tool) {
-    splices.Add(MemberAt(body, {"response_format", "json_schema", "schema"}), call.schema);
+  if (!call.final_tool && call.schema->is_object()) {
+    switch (dialect.schema_field) {
+      case SchemaField::kResponseFormat:
+        splices.Add(MemberAt(body, {"response_format", "json_schema", "schema"}), call.schema);
+        break;
+      case SchemaField::kJsonObjectSchema:
+        splices.Add(MemberAt(body, {"response_format", "schema"}), call.schema);
+        break;
+      case SchemaField::kTopLevelJsonSchema:
+        splices.Add(MemberAt(body, {"json_schema"}), call.schema);
+        break;
+    }
   }
   return JsonPost(endpoint, "/v1/chat/completions", BearerAuth(endpoint), body, splices.list());
 }
@@ -177,6 +213,10 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
     if (const Json* d = usage->find("prompt_tokens_details"); d && d->is_object()) {
       reply.usage.cached_input_tokens = IntAt(*d, "cached_tokens");
       reply.usage.cache_write_tokens = IntAt(*d, "cache_write_tokens");
+    }
+    if (const Json* details = usage->find("completion_tokens_details");
+        details && details->is_object()) {
+      reply.usage.reasoning_tokens = IntAt(*details, "reasoning_tokens");
     }
   }
   return reply;

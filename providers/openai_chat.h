@@ -13,12 +13,22 @@
 
 namespace structure::providers {
 
+// Where an OpenAI-style server takes the schema of a schema-mode call.
+enum class SchemaField {
+  kResponseFormat,     // response_format {type: json_schema, json_schema: {name, schema}}
+  kJsonObjectSchema,   // response_format {type: json_object, schema} (llamafile)
+  kTopLevelJsonSchema, // json_schema: <schema> next to the messages (llama.cpp server)
+};
+
 // The few places where OpenAI-style servers differ.
 struct OpenAiDialect {
   std::string_view provider = "openai";  // for messages
   bool max_completion_tokens = true;     // OpenAI: max_completion_tokens; others: max_tokens
   bool require_parameters = false;       // OpenRouter: provider.require_parameters = true
   bool strict = true;                    // send strict: true with schemas and tools
+  bool reasoning_object = false;         // OpenRouter: reasoning {effort | max_tokens}
+  bool prompt_cache_key = true;          // send call.cache_key as prompt_cache_key (OpenAI only)
+  SchemaField schema_field = SchemaField::kResponseFormat;
 };
 
 // kInvalidArgument when the call is incomplete (no model, no turns, final-tool mode or need

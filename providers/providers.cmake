@@ -10,7 +10,13 @@ add_library(structure_providers STATIC
   ${CMAKE_CURRENT_LIST_DIR}/anthropic_messages.cc
   ${CMAKE_CURRENT_LIST_DIR}/gemini_generate.cc
   ${CMAKE_CURRENT_LIST_DIR}/ollama_chat.cc
+  ${CMAKE_CURRENT_LIST_DIR}/prompt_cache.cc
   ${CMAKE_CURRENT_LIST_DIR}/wire.cc
+  ${CMAKE_CURRENT_LIST_DIR}/thinking.cc
+  ${CMAKE_CURRENT_LIST_DIR}/batch_wire.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openai_batch.cc
+  ${CMAKE_CURRENT_LIST_DIR}/anthropic_batch.cc
+  ${CMAKE_CURRENT_LIST_DIR}/gemini_batch.cc
   ${CMAKE_CURRENT_LIST_DIR}/rate_limit.cc
   ${CMAKE_CURRENT_LIST_DIR}/shared_admission.cc
   ${CMAKE_CURRENT_LIST_DIR}/shared_limit.cc

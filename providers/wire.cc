@@ -15,7 +15,10 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
     case ProviderKind::kAnthropic: return anthropic_messages::BuildRequest(call, endpoint);
     case ProviderKind::kGemini: return gemini_generate::BuildRequest(call, endpoint);
     case ProviderKind::kOllama: return ollama_chat::BuildRequest(call, endpoint);
-    case ProviderKind::kOpenAiCompat: return openai_compat::BuildRequest(call, endpoint);
+    case ProviderKind::kOpenAiCompat:
+    case ProviderKind::kVllm:
+    case ProviderKind::kLlamaCpp:
+    case ProviderKind::kLlamafile: return openai_compat::BuildRequest(call, endpoint);
     case ProviderKind::kOpenRouter: return openrouter::BuildRequest(call, endpoint);
   }
   return Internal("unknown provider kind");
@@ -27,7 +30,10 @@ Result<ProviderReply> ParseReply(ProviderKind kind, const HttpResponse& response
     case ProviderKind::kAnthropic: return anthropic_messages::ParseReply(response);
     case ProviderKind::kGemini: return gemini_generate::ParseReply(response);
     case ProviderKind::kOllama: return ollama_chat::ParseReply(response);
-    case ProviderKind::kOpenAiCompat: return openai_compat::ParseReply(response);
+    case ProviderKind::kOpenAiCompat:
+    case ProviderKind::kVllm:
+    case ProviderKind::kLlamaCpp:
+    case ProviderKind::kLlamafile: return openai_compat::ParseReply(response, kind);
     case ProviderKind::kOpenRouter: return openrouter::ParseReply(response);
   }
   return Internal("unknown provider kind");

@@ -2,6 +2,7 @@
 add_library(structure_registry STATIC
   bundled_schemas.cc
   schema_document.cc
+  schema_compat.cc
   schema_name.cc
   schema_registry.cc
   schema_store.cc

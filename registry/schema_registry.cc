@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "registry/bundled_schemas.h"
+#include "registry/schema_compat.h"
 #include "registry/schema_name.h"
 #include "registry/schema_version.h"
 
@@ -51,6 +52,35 @@ std::string SearchedLevels(const Scope& scope) {
   std::string out;
   if (!scope.project.empty()) out += "project \"" + scope.project + "\", ";
   return out + "tenant \"" + scope.tenant + "\", bundled";
+}
+
+// One version of a schema, for the compatibility rule.
+struct Side {
+  const Json& schema;
+  SchemaVersion version;
+  std::string where;  // "" for the schema being put, else the level it is stored at
+};
+
+// Within one MAJOR, the higher version must be a compatible minor step from the lower one: it
+// keeps every answer the lower version promised its callers (registry/schema_compat.h).
+Status CheckCompatible(const std::string& name, const Side& lower, const Side& higher) {
+  std::vector<std::string> breaking = BreakingChanges(lower.schema, higher.schema);
+  if (breaking.empty()) return Status::Ok();
+  constexpr size_t kShown = 10;
+  std::string what;
+  for (size_t i = 0; i < breaking.size() && i < kShown; ++i) {
+    what += (i == 0 ? "" : "; ") + breaking[i];
+  }
+  if (breaking.size() > kShown) {
+    what += "; and " + std::to_string(breaking.size() - kShown) + " more";
+  }
+  auto at = [](const Side& s) { return s.where.empty() ? std::string() : " at " + s.where; };
+  return InvalidArgument("schema \"" + name + "\" version " + higher.version.ToString() +
+                         at(higher) + " is not compatible with version " +
+                         lower.version.ToString() + at(lower) + ": " + what +
+                         ". A minor version may only add optional properties and relax "
+                         "constraints; a breaking change needs a new name, e.g. " + name + "-v" +
+                         std::to_string(lower.version.major + 1));
 }
 
 }  // namespace
@@ -206,9 +236,17 @@ Status SchemaRegistry::Put(const Scope& scope, const SchemaRecord& record) {
   for (const RegisteredSchema& other : *existing) {
     auto from = ParseSchemaVersion(other.version);
     if (!from.ok()) continue;  // a row written by something else; nothing to compare with
+    Side stored{other.schema, *from, other.origin};
+    Side put{doc->schema, *version, ""};
     if (other.origin == own_origin) {
       STRUCTURE_RETURN_IF_ERROR(CheckVersionChange(record.name, *from, *version));
-    } else if (from->major != version->major) {
+      STRUCTURE_RETURN_IF_ERROR(CheckCompatible(record.name, stored, put));
+    } else if (from->major == version->major) {
+      // The override stands in for the other level's schema for its callers: whichever of the
+      // two is the higher version must be a minor step from the other.
+      STRUCTURE_RETURN_IF_ERROR(*from <= *version ? CheckCompatible(record.name, stored, put)
+                                                  : CheckCompatible(record.name, put, stored));
+    } else {
       // The override would hand callers of this name an incompatible schema.
       return InvalidArgument(
           "schema \"" + record.name + "\" is version " + from->ToString() + " at " + other.origin +

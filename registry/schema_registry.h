@@ -61,7 +61,12 @@ class SchemaRegistry {
   // when both are given they must agree. Versions follow the seed: an existing entry of the same
   // name at the same scope may only move to a version with the same MAJOR and a MINOR not lower
   // (it is then replaced in place), and an override must keep the MAJOR of the entry it shadows
-  // at the levels below. kInvalidArgument, with a clear message, for: bad scope or name,
+  // at the levels below. Within one MAJOR versions must be compatible (schema_compat.h): the
+  // new schema is a minor step from the entry it replaces, and of each same-MAJOR entry at the
+  // levels below, whichever of the two is the higher version is a minor step from the other.
+  // Adding a required property, removing a property, narrowing a type or tightening a bound is
+  // refused, naming each change and suggesting "<name>-v<major+1>".
+  // kInvalidArgument, with a clear message, for: bad scope or name,
   // missing/invalid version, a version change those rules forbid ("a breaking change needs a new
   // name, e.g. <name>-v2"), schema text that is too large, not JSON (with line:col), not an
   // object or boolean, a manual over its limit; plus whatever check_schema returns.

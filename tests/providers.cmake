@@ -6,6 +6,14 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/gemini_generate_test.cc
     providers/ollama_chat_test.cc
     providers/wire_replies_test.cc
+    providers/thinking_test.cc
+    providers/request_schema_check.cc
+    providers/request_schema_test.cc
+    providers/openai_batch_test.cc
+    providers/anthropic_batch_test.cc
+    providers/gemini_batch_test.cc
+    providers/prompt_cache_test.cc
+    providers/wire_text_test.cc
     providers/http_status_test.cc
     providers/endpoint_test.cc
     providers/rate_limit_test.cc
@@ -14,7 +22,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/curl_transport_test.cc
     providers/epoll_sockets_test.cc
     providers/curl_header_lists_test.cc
-  LIBS structure_providers structure_transport)
+  LIBS structure_providers structure_transport structure_validator)
 
 structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
   SOURCES

@@ -4,6 +4,7 @@ structure_add_tests(NAME registry_tests LABEL registry
     registry/bundled_schemas_test.cc
     registry/registry_put_test.cc
     registry/registry_store_test.cc
+    registry/schema_compat_test.cc
     registry/schema_name_test.cc
     registry/schema_registry_test.cc
     registry/schema_store_test.cc

@@ -2,6 +2,7 @@
 # `structure sim` processes on loopback.
 structure_add_tests(NAME server_tests LABEL apps USES_BINARY
   SOURCES
+    server/connection_limits_test.cc
     server/http_api_test.cc
     server/mcp_server_test.cc
     server/metrics_test.cc

@@ -4,6 +4,7 @@ structure_add_tests(NAME sim_tests LABEL apps USES_BINARY
   SOURCES
     sim/faults_test.cc
     sim/http_server_test.cc
+    sim/prompt_cache_test.cc
     sim/scenario_test.cc
     sim/schema_check_test.cc
     sim/sim_anthropic_test.cc
@@ -11,5 +12,7 @@ structure_add_tests(NAME sim_tests LABEL apps USES_BINARY
     sim/sim_gemini_test.cc
     sim/sim_ollama_test.cc
     sim/sim_openai_test.cc
+    sim/sim_thinking_test.cc
+    sim/sim_batches_test.cc
     sim/sim_test_client.cc
   LIBS structure_sim CURL::libcurl)

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -70,6 +71,7 @@ struct BatchRunner::State {
   size_t pending_bytes = 0;           // guarded by mu
   bool reader_waiting = false;        // guarded by mu
   bool input_done = false;            // the reader has stopped; guarded by mu
+  bool cancelled = false;             // the second interrupt cancelled calls; guarded by mu
   bool dropped = false;               // records read but never started; guarded by mu
   Status io_error;                    // guarded by mu
 
@@ -226,7 +228,6 @@ struct BatchRunner::State {
   }
 
   void WriterLoop() {
-    bool cancelled = false;
     auto last_draw = Clock::now();
     std::unique_lock<std::mutex> lock(mu);
     for (;;) {
@@ -235,7 +236,7 @@ struct BatchRunner::State {
       Pump(lock);
       if (Finished()) break;
       if (!cancelled && Interrupts() >= 2 && opt.cancel && in_flight > 0) {
-        cancelled = true;
+        cancelled = true;  // those records did not run: the job is interrupted, input read or not
         lock.unlock();
         opt.cancel();  // blocks until every in-flight call has been answered (and pumped)
         lock.lock();
@@ -281,6 +282,7 @@ BatchReport BatchRunner::Run(std::FILE* in) {
     s.WriterLoop();
   });
 
+  Status read_error;
   std::unordered_map<std::string, uint64_t> seen;  // id key -> first line, to refuse duplicates
   char* buf = nullptr;
   size_t cap = 0;
@@ -298,6 +300,7 @@ BatchReport BatchRunner::Run(std::FILE* in) {
         std::clearerr(in);
         continue;
       }
+      if (std::ferror(in)) read_error = Unavailable(std::string("cannot read the input: ") + std::strerror(errno));
       break;
     }
     ++line_no;
@@ -320,7 +323,10 @@ BatchReport BatchRunner::Run(std::FILE* in) {
         line.key = KeyForLine(line_no);
       }
     }
-    if (s.resume && s.resume->done.count(line.key) > 0) continue;
+    if (s.resume && s.resume->done.count(line.key) > 0) {
+      ++report.resumed_seen;
+      continue;
+    }
     if (!s.Enqueue({next_index, std::move(line), static_cast<size_t>(n)})) {
       report.interrupted = true;
       break;
@@ -338,9 +344,9 @@ BatchReport BatchRunner::Run(std::FILE* in) {
   report.started = s.started;
   report.elapsed_s = Seconds(Clock::now() - s.start);
   std::lock_guard<std::mutex> lock(s.mu);
-  if (s.dropped) report.interrupted = true;
-  report.io_error = s.io_error;
-  if (!s.io_error.ok()) report.interrupted = true;
+  if (s.dropped || s.cancelled) report.interrupted = true;
+  report.io_error = s.io_error.ok() ? read_error : s.io_error;
+  if (!report.io_error.ok()) report.interrupted = true;
   return report;
 }
 

@@ -43,7 +43,8 @@ struct BatchReport {
   BatchCounts resumed;           // from the journal before this run
   BatchCounts run;               // written by this run
   uint64_t started = 0;          // records taken from the input this run
-  bool interrupted = false;      // input not read to the end
+  uint64_t resumed_seen = 0;     // input records skipped because the journal has them
+  bool interrupted = false;      // input not read to the end, or calls cancelled
   double elapsed_s = 0;
   Status io_error;               // the journal could not be written (the run stopped)
   BatchCounts all() const {

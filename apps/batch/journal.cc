@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "apps/batch/batch_line.h"
+#include "apps/batch/output_lock.h"
 #include "base/json.h"
 
 namespace structure::batch {
@@ -36,21 +37,26 @@ uint64_t Tokens(const Json& result, std::string_view key) {
 }
 
 // Atomically replaces `path` with `content`: a crash leaves either the old or the new file.
-Status Rewrite(const std::string& path, std::string_view content) {
+// The new file is locked before it takes the name, so the job's lock never lapses; its
+// descriptor (open for appending) is returned.
+Result<int> Rewrite(const std::string& path, std::string_view content) {
   std::string tmp = path + ".resume-tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return OsError("cannot create", tmp);
-  Status st = WriteAll(fd, content, tmp);
-  if (st.ok() && ::fsync(fd) != 0) st = OsError("cannot sync", tmp);
-  ::close(fd);
+  auto fd = OpenLocked(tmp, O_TRUNC);
+  if (!fd.ok()) return fd.status();
+  Status st = WriteAll(*fd, content, tmp);
+  if (st.ok() && ::fsync(*fd) != 0) st = OsError("cannot sync", tmp);
   if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0) st = OsError("cannot rename onto", path);
-  if (!st.ok()) ::unlink(tmp.c_str());
-  return st;
+  if (!st.ok()) {
+    ::unlink(tmp.c_str());
+    ::close(*fd);
+    return st;
+  }
+  return fd;
 }
 
 }  // namespace
 
-Result<JournalScan> RecoverJournal(const std::string& path) {
+Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* writer) {
   JournalScan scan;
   if (::access(path.c_str(), F_OK) != 0) return scan;
   auto text = ReadFile(path);
@@ -95,7 +101,13 @@ Result<JournalScan> RecoverJournal(const std::string& path) {
     kept.push_back('\n');
   }
   if (scan.dropped_cancelled > 0 || kept.size() != complete) {
-    STRUCTURE_RETURN_IF_ERROR(Rewrite(path, kept));
+    auto fd = Rewrite(path, kept);
+    if (!fd.ok()) return fd.status();
+    if (writer != nullptr) {
+      writer->Adopt(*fd);
+    } else {
+      ::close(*fd);
+    }
   } else if (scan.dropped_torn_tail) {
     if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0) return OsError("cannot truncate", path);
   }
@@ -103,10 +115,21 @@ Result<JournalScan> RecoverJournal(const std::string& path) {
 }
 
 Result<JournalWriter> JournalWriter::Open(const std::string& path, bool truncate, bool sync) {
-  int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0);
-  int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) return OsError("cannot open", path);
-  return JournalWriter(fd, true, sync, path);
+  // Never O_TRUNC: emptying a file another job is writing is the very thing the lock prevents.
+  auto fd = OpenLocked(path);
+  if (!fd.ok()) return fd.status();
+  if (truncate && ::ftruncate(*fd, 0) != 0) {
+    Status st = OsError("cannot empty", path);
+    ::close(*fd);
+    return st;
+  }
+  return JournalWriter(*fd, true, sync, path);
+}
+
+void JournalWriter::Adopt(int fd) {
+  if (owned_ && fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+  owned_ = true;
 }
 
 JournalWriter JournalWriter::ForFd(int fd) { return JournalWriter(fd, false, false, "<stdout>"); }

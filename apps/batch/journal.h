@@ -22,16 +22,22 @@ struct JournalScan {
   uint64_t dropped_cancelled = 0;        // "cancelled" records removed so they run again
 };
 
+class JournalWriter;
+
 // Scans `path` (a missing or empty file is an empty journal). A last line without its newline
 // is truncated away; cancelled records are removed by rewriting the file atomically (temp file
 // + rename). A complete line that is not a JSON object with "id" or "line" and "status" is
 // kInvalidArgument ("OUT:7: ..."), since resuming past it could duplicate or lose a record.
-Result<JournalScan> RecoverJournal(const std::string& path);
+// `writer`, when given, is the job's open (locked) writer on `path`: after a rewrite it writes
+// to, and holds the lock on, the new file.
+Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* writer = nullptr);
 
 class JournalWriter {
  public:
-  // Opens `path` for appending (created if missing; emptied first when `truncate`).
-  // With `sync`, every Append is followed by fdatasync (survives power loss, not only kill).
+  // Opens `path` for appending (created if missing) and locks it for the writer's life
+  // (output_lock.h: kFailedPrecondition while another job holds it); emptied after locking when
+  // `truncate`. With `sync`, every Append is followed by fdatasync (survives power loss, not
+  // only kill).
   static Result<JournalWriter> Open(const std::string& path, bool truncate, bool sync);
   // Writes to an already open descriptor it does not own (stdout).
   static JournalWriter ForFd(int fd);
@@ -50,6 +56,9 @@ class JournalWriter {
   bool syncs() const { return sync_; }
 
  private:
+  friend Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* writer);
+  // Writes to `fd` (owned) from now on, closing the descriptor it had.
+  void Adopt(int fd);
   JournalWriter(int fd, bool owned, bool sync, std::string name)
       : fd_(fd), owned_(owned), sync_(sync), name_(std::move(name)) {}
   int fd_ = -1;

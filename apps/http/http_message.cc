@@ -1,5 +1,7 @@
 #include "apps/http/http_message.h"
 
+#include "base/json.h"
+
 #include <cctype>
 
 namespace structure::http {
@@ -86,6 +88,16 @@ HttpResponse JsonResponse(int status, std::string body) {
   r.headers.emplace_back("Content-Type", "application/json");
   r.body = std::move(body);
   return r;
+}
+
+HttpResponse ErrorResponse(int status, const std::string& code, const std::string& message) {
+  Json body = Json::MakeObject();
+  body.set("status", "error");
+  body.set("code", code);
+  Json errors = Json::MakeArray();
+  errors.push_back(message);
+  body.set("errors", std::move(errors));
+  return JsonResponse(status, ToJson(body));
 }
 
 std::string_view ReasonPhrase(int status) {

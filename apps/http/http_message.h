@@ -54,6 +54,9 @@ struct HttpResponse {
 // A response with a JSON body and Content-Type application/json.
 HttpResponse JsonResponse(int status, std::string body);
 
+// The API's error shape (docs/server.md): {"status":"error","code":CODE,"errors":[MESSAGE]}.
+HttpResponse ErrorResponse(int status, const std::string& code, const std::string& message);
+
 // Case-insensitive ASCII comparison of header names.
 bool HeaderNameEquals(std::string_view a, std::string_view b);
 

@@ -1,278 +1,12 @@
 #include "apps/http/http_server.h"
 
-#include <atomic>
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <mutex>
-#include <optional>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
+#include "apps/http/detail/connection.h"
+#include "apps/http/detail/server_impl.h"
+
 namespace structure::http {
-
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace bhttp = boost::beast::http;
-using tcp = net::ip::tcp;
-
-class Connection;
-
-class HttpServer::Impl {
- public:
-  Impl(const ServerOptions& options, Handler handler)
-      : options_(options),
-        handler_(std::move(handler)),
-        ioc_(options.threads),
-        acceptor_(net::make_strand(ioc_)),
-        grace_timer_(ioc_) {}
-
-  Status Listen();
-  void Accept();
-  void Run();
-  void Stop();
-  void PollStopped();
-  void After(std::chrono::milliseconds delay, std::function<void()> fn);
-
-  void Register(Connection* c, std::weak_ptr<Connection> w) {
-    std::lock_guard<std::mutex> lock(mu_);
-    conns_.emplace(c, std::move(w));
-  }
-  void Unregister(Connection* c) {
-    std::lock_guard<std::mutex> lock(mu_);
-    conns_.erase(c);
-  }
-  size_t Count() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return conns_.size();
-  }
-  bool stopping() const { return stopping_.load(); }
-
-  const ServerOptions options_;
-  const Handler handler_;
-  uint16_t port_ = 0;
-
- private:
-  // Declared before ioc_ so they outlive the handlers (and connections) ioc_ destroys.
-  mutable std::mutex mu_;
-  std::unordered_map<Connection*, std::weak_ptr<Connection>> conns_;
-  std::atomic<bool> stopping_{false};
-
- public:
-  net::io_context ioc_;
-
- private:
-  tcp::acceptor acceptor_;
-  net::steady_timer grace_timer_;
-  std::chrono::steady_clock::time_point stop_deadline_;
-};
-
-// One accepted socket: reads requests one after another (keep-alive), hands each to the
-// handler and writes the answer, honouring Delivery (reset, paced writes, close).
-class Connection : public std::enable_shared_from_this<Connection> {
- public:
-  Connection(tcp::socket socket, HttpServer::Impl* server)
-      : stream_(std::move(socket)), server_(server), pace_timer_(stream_.get_executor()) {}
-  ~Connection() { server_->Unregister(this); }
-
-  void Start() {
-    server_->Register(this, weak_from_this());
-    ReadHeader();
-  }
-
-  // Called (via post) when the server stops: idle connections close now, busy ones after
-  // their answer.
-  void StopGracefully() {
-    if (!busy_) {
-      Close();
-    } else {
-      close_after_ = true;
-    }
-  }
-
-  void Post(std::function<void(Connection&)> fn) {
-    net::post(stream_.get_executor(),
-              [self = shared_from_this(), fn = std::move(fn)] { fn(*self); });
-  }
-
- private:
-  void ReadHeader() {
-    if (closed_ || server_->stopping()) return Close();
-    parser_.emplace();
-    parser_->body_limit(server_->options_.max_body_bytes);
-    parser_->header_limit(static_cast<uint32_t>(server_->options_.max_header_bytes));
-    stream_.expires_after(server_->options_.idle_timeout);
-    bhttp::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
-  }
-
-  void OnHeader(beast::error_code ec) {
-    if (ec) return OnReadError(ec);
-    const auto& req = parser_->get();
-    auto expect = req.find(bhttp::field::expect);
-    if (expect != req.end() && beast::iequals(expect->value(), "100-continue") &&
-        !parser_->is_done()) {
-      static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      net::async_write(stream_, net::buffer(kContinue),
-                       [self = shared_from_this()](beast::error_code wec, size_t) {
-                         if (wec) return self->Close();
-                         self->ReadBody();
-                       });
-      return;
-    }
-    ReadBody();
-  }
-
-  void ReadBody() {
-    if (parser_->is_done()) return Dispatch();
-    bhttp::async_read(stream_, buffer_, *parser_,
-                      [self = shared_from_this()](beast::error_code ec, size_t) {
-                        if (ec) return self->OnReadError(ec);
-                        self->Dispatch();
-                      });
-  }
-
-  void OnReadError(beast::error_code ec) {
-    if (ec == bhttp::error::body_limit) {
-      return SendLocal(413, "request body too large");
-    }
-    if (ec == bhttp::error::header_limit) {
-      return SendLocal(431, "request header too large");
-    }
-    if (ec.category() == beast::error_code(bhttp::error::end_of_stream).category() &&
-        ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message) {
-      return SendLocal(400, "malformed HTTP request");
-    }
-    Close();
-  }
-
-  void SendLocal(int status, const char* message) {
-    HttpResponse r = JsonResponse(status, std::string("{\"error\":\"") + message + "\"}");
-    r.delivery.close = true;
-    busy_ = true;
-    Write(std::move(r), false);
-  }
-
-  void Dispatch() {
-    auto req = parser_->release();
-    HttpRequest request;
-    request.method = std::string(req.method_string());
-    request.target = std::string(req.target());
-    size_t q = request.target.find('?');
-    request.path = request.target.substr(0, q);
-    if (q != std::string::npos) request.query = request.target.substr(q + 1);
-    for (const auto& field : req) {
-      request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-    }
-    request.body = std::move(req.body());
-    if (remote_.empty()) {  // once per connection: it does not change
-      beast::error_code ec;
-      auto ep = stream_.socket().remote_endpoint(ec);
-      if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
-    }
-    request.remote = remote_;
-    bool keep_alive = req.keep_alive();
-
-    busy_ = true;
-    stream_.expires_never();
-    auto once = std::make_shared<std::atomic<bool>>(false);
-    Responder respond = [self = shared_from_this(), once, keep_alive](HttpResponse response) {
-      if (once->exchange(true)) return;
-      self->Post([keep_alive, response = std::move(response)](Connection& c) mutable {
-        c.Write(std::move(response), keep_alive);
-      });
-    };
-    server_->handler_(std::move(request), std::move(respond));
-  }
-
-  void Write(HttpResponse response, bool keep_alive) {
-    if (closed_) return;
-    if (response.delivery.reset) return Reset();
-    delivery_ = response.delivery;
-    close_after_ = close_after_ || !keep_alive || delivery_.close || server_->stopping();
-    out_.clear();
-    out_ += "HTTP/1.1 ";
-    out_ += std::to_string(response.status);
-    out_ += ' ';
-    out_ += ReasonPhrase(response.status);
-    out_ += "\r\n";
-    for (const auto& [name, value] : response.headers) {
-      if (HeaderNameEquals(name, "Content-Length") || HeaderNameEquals(name, "Connection")) {
-        continue;
-      }
-      out_ += name;
-      out_ += ": ";
-      out_ += value;
-      out_ += "\r\n";
-    }
-    out_ += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
-    if (close_after_) out_ += "Connection: close\r\n";
-    out_ += "\r\n";
-    out_ += response.body;
-    out_pos_ = 0;
-    WriteNext();
-  }
-
-  void WriteNext() {
-    size_t n = out_.size() - out_pos_;
-    if (delivery_.chunk_bytes > 0) n = std::min(n, delivery_.chunk_bytes);
-    stream_.expires_after(std::chrono::seconds(60));
-    net::async_write(stream_, net::buffer(out_.data() + out_pos_, n),
-                     [self = shared_from_this()](beast::error_code ec, size_t written) {
-                       self->OnWrite(ec, written);
-                     });
-  }
-
-  void OnWrite(beast::error_code ec, size_t written) {
-    if (ec) return Close();
-    out_pos_ += written;
-    if (out_pos_ < out_.size()) {
-      if (delivery_.chunk_delay.count() <= 0) return WriteNext();
-      pace_timer_.expires_after(delivery_.chunk_delay);
-      pace_timer_.async_wait([self = shared_from_this()](beast::error_code tec) {
-        if (tec) return self->Close();
-        self->WriteNext();
-      });
-      return;
-    }
-    busy_ = false;
-    if (close_after_) return Close();
-    ReadHeader();
-  }
-
-  void Close() {
-    if (closed_) return;
-    closed_ = true;
-    beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    stream_.close();
-    pace_timer_.cancel();
-  }
-
-  void Reset() {
-    if (closed_) return;
-    closed_ = true;
-    beast::error_code ec;
-    stream_.socket().set_option(net::socket_base::linger(true, 0), ec);
-    stream_.close();
-    pace_timer_.cancel();
-  }
-
-  beast::tcp_stream stream_;
-  HttpServer::Impl* server_;
-  net::steady_timer pace_timer_;
-  beast::flat_buffer buffer_;
-  std::string remote_;  // "ADDRESS:PORT" of the peer
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
-  std::string out_;
-  size_t out_pos_ = 0;
-  Delivery delivery_;
-  bool busy_ = false;
-  bool close_after_ = false;
-  bool closed_ = false;
-};
 
 Status HttpServer::Impl::Listen() {
   beast::error_code ec;
@@ -302,8 +36,56 @@ void HttpServer::Impl::Accept() {
     }
     beast::error_code opt_ec;
     s.set_option(tcp::no_delay(true), opt_ec);
-    std::make_shared<Connection>(std::move(s), this)->Start();
+    if (options_.max_connections > 0 && Count() >= options_.max_connections && !MakeRoom()) {
+      Refuse(std::move(s));
+    } else {
+      std::make_shared<Connection>(std::move(s), this)->Start();
+    }
     Accept();
+  });
+}
+
+bool HttpServer::Impl::MakeRoom() {
+  ++capped_;
+  std::shared_ptr<Connection> victim;
+  // Locked connections are released after the lock: the last reference may run ~Connection,
+  // which takes mu_.
+  std::vector<std::shared_ptr<Connection>> seen;
+  bool log = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [seq, weak] : conns_) {
+      auto c = weak.lock();
+      if (!c) continue;
+      if (c->TakeForEviction()) {
+        victim = std::move(c);
+        break;
+      }
+      seen.push_back(std::move(c));
+    }
+    log = !cap_logged_;
+    cap_logged_ = true;
+  }
+  if (log && options_.log) {
+    options_.log("connection limit " + std::to_string(options_.max_connections) +
+                 " reached: a new connection closes the oldest idle one (503 when none is idle)");
+  }
+  if (!victim) return false;
+  victim->Post([](Connection& c) { c.CloseIfIdle(); });
+  return true;
+}
+
+void HttpServer::Impl::Refuse(tcp::socket socket) {
+  static const std::string kBody = R"({"error":"too many connections; retry later"})";
+  static const std::string kAnswer =
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+      "Connection: close\r\nContent-Length: " + std::to_string(kBody.size()) + "\r\n\r\n" + kBody;
+  auto s = std::make_shared<tcp::socket>(std::move(socket));
+  // Small enough for the socket's send buffer: the write completes without waiting on the peer.
+  net::async_write(*s, net::buffer(kAnswer), [s](beast::error_code, size_t) {
+    beast::error_code ec;
+    s->shutdown(tcp::socket::shutdown_send, ec);
+    s->close(ec);
   });
 }
 
@@ -364,6 +146,7 @@ uint16_t HttpServer::port() const { return impl_->port_; }
 void HttpServer::Run() { impl_->Run(); }
 void HttpServer::Stop() { impl_->Stop(); }
 size_t HttpServer::open_connections() const { return impl_->Count(); }
+size_t HttpServer::capped_connections() const { return impl_->capped_.load(); }
 void HttpServer::After(std::chrono::milliseconds delay, std::function<void()> fn) {
   impl_->After(delay, std::move(fn));
 }

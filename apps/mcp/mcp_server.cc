@@ -1,17 +1,11 @@
 #include "apps/mcp/mcp_server.h"
 
 
-#include "pipeline/request.h"
 #include "pipeline/result.h"
 #include "registry/schema_registry.h"
 
 namespace structure::mcp {
 namespace {
-
-constexpr int kParseError = -32700;
-constexpr int kInvalidRequest = -32600;
-constexpr int kMethodNotFound = -32601;
-constexpr int kInvalidParams = -32602;
 
 // The seed's tool definition (§2.1), as MCP inputSchema/outputSchema.
 constexpr const char* kTools = R"JSON([
@@ -31,7 +25,11 @@ constexpr const char* kTools = R"JSON([
         },
         "schemaMode": {"type": "string", "enum": ["json", "named", "text"], "default": "json",
                        "description": "Disambiguate when 'schema' is a string. Ignored when 'schema' is an object (always 'json')."},
-        "maxLoops": {"type": "integer", "default": 3, "minimum": 1, "maximum": 10}
+        "maxLoops": {"type": "integer", "default": 3, "minimum": 1, "maximum": 10},
+        "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
+                                "description": "schemaMode=text: below this builder confidence the result is need-more-input. Default from the server's settings (0.8)."},
+        "requireProviderStrictOutput": {"type": "boolean",
+                                        "description": "false: ask the provider in plain JSON mode and validate locally only. Default from the server's settings (true)."}
       },
       "required": ["prompt", "schema"]
     },
@@ -155,29 +153,12 @@ void McpServer::ReplyError(const Json& id, int code, const std::string& message)
 }
 
 void McpServer::HandleMessage(std::string_view text) {
-  ParseOptions po;
-  po.source = "message";
-  auto message = ParseJson(text, po);
-  if (!message.ok()) return ReplyError(Json(), kParseError, "parse error: " + message.status().message());
-  if (!message->is_object()) {
-    return ReplyError(Json(), kInvalidRequest, "a message must be a JSON object (batches are not supported)");
-  }
-  const Json* id = message->find("id");
-  const Json* method = message->find("method");
-  if (method == nullptr) {
-    // A response from the client (we send no requests) or garbage: nothing to answer.
-    if (id != nullptr && message->find("result") == nullptr && message->find("error") == nullptr) {
-      ReplyError(*id, kInvalidRequest, "method: is required");
-    }
-    return;
-  }
-  if (!method->is_string()) return ReplyError(id ? *id : Json(), kInvalidRequest, "method: must be a string");
-  if (id == nullptr) return;  // notifications (initialized, cancelled, ...) need no answer
-  if (!id->is_string() && !id->is_integral()) {
-    return ReplyError(Json(), kInvalidRequest, "id: must be a string or an integer");
-  }
-  const std::string& name = method->as_string();
-  const Json* params = message->find("params");
+  RpcLine line = ParseRpcLine(text);
+  if (line.kind == RpcLine::Kind::kIgnore) return;
+  if (line.kind == RpcLine::Kind::kError) return ReplyError(line.id, line.code, line.message);
+  const Json* id = &line.id;
+  const Json* params = line.params.is_null() ? nullptr : &line.params;
+  const std::string& name = line.method;
   if (name == "initialize") {
     std::string version = kProtocolVersion;
     // Older revisions a client may ask for are answered in kind; anything else gets ours.
@@ -226,20 +207,7 @@ void McpServer::HandleMessage(std::string_view text) {
 }
 
 void McpServer::CallStructure(const Json& id, const Json& arguments) {
-  Json body = Json::MakeObject();
-  for (const auto& [key, value] : arguments.as_object()) {
-    if (key != "prompt" && key != "schema" && key != "schemaMode" && key != "maxLoops") {
-      return Reply(id, ToolError(key + ": unknown parameter (expected prompt, schema, schemaMode, maxLoops)"));
-    }
-    body.set(key, value);
-  }
-  if (!body.contains("schema")) return Reply(id, ToolError("schema: is required"));
-  if (!options_.scope.tenant.empty()) body.set("tenant", options_.scope.tenant);
-  if (!options_.scope.project.empty()) body.set("project", options_.scope.project);
-  pipeline::RequestLimits limits;
-  limits.max_prompt_bytes = options_.max_prompt_bytes;
-  limits.max_schema_bytes = options_.max_schema_bytes;
-  auto request = pipeline::ParseRequest(body, limits);
+  auto request = StructureToolRequest(arguments, options_);
   if (!request.ok()) return Reply(id, ToolError(request.status().message()));
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -284,18 +252,38 @@ void McpServer::Drain() {
   idle_.wait(lock, [this] { return pending_ == 0; });
 }
 
+void McpServer::RejectLine(const std::string& why) { ReplyError(Json(), kParseError, "parse error: " + why); }
+
+// Bytes, not C strings: a NUL is one more byte of its line (which HandleMessage then rejects),
+// never the end of it. A line over max_line_bytes is answered with a parse error and skipped
+// to its newline without being kept.
 int RunStdio(McpServer& server, std::FILE* in) {
+  const size_t limit = server.max_line_bytes();
   std::string line;
-  char buf[65536];
-  while (std::fgets(buf, sizeof(buf), in) != nullptr) {
-    line += buf;
-    if (line.empty() || line.back() != '\n') continue;
-    line.pop_back();
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) server.HandleMessage(line);
+  bool too_long = false;
+  auto finish = [&] {
+    if (too_long) {
+      server.RejectLine("a message is longer than " + std::to_string(limit) + " bytes (the limit of one line)");
+    } else {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!line.empty()) server.HandleMessage(line);
+    }
     line.clear();
+    too_long = false;
+  };
+  for (int c; (c = getc_unlocked(in)) != EOF;) {
+    if (c == '\n') {
+      finish();
+    } else if (!too_long) {
+      if (line.size() >= limit) {
+        too_long = true;
+        std::string().swap(line);
+      } else {
+        line += static_cast<char>(c);
+      }
+    }
   }
-  if (!line.empty()) server.HandleMessage(line);
+  if (!line.empty() || too_long) finish();
   server.Drain();
   return 0;
 }

@@ -11,19 +11,12 @@
 #include <string_view>
 
 #include "actors/engine.h"
+#include "apps/mcp/mcp_message.h"
 #include "base/json.h"
-#include "registry/registered_schema.h"
 
 namespace structure::mcp {
 
 inline constexpr const char kProtocolVersion[] = "2025-06-18";
-
-struct McpOptions {
-  registry::Scope scope;      // tenant/project of every call (a local, trusted client)
-  std::string server_version = "0";
-  size_t max_prompt_bytes = 1 << 20;
-  size_t max_schema_bytes = 1 << 20;
-};
 
 // Thread-safe. Answers to tools/call come from engine threads through `write`.
 class McpServer {
@@ -36,6 +29,11 @@ class McpServer {
   // -32600 invalid request, -32601 unknown method, -32602 bad params); notifications get no
   // answer.
   void HandleMessage(std::string_view text);
+
+  // Answers a line that is no message at all (too long for RunStdio) with a -32700 error.
+  void RejectLine(const std::string& why);
+
+  size_t max_line_bytes() const { return options_.max_line_bytes; }
 
   // Blocks until every tools/call under way has been answered.
   void Drain();
@@ -58,8 +56,9 @@ class McpServer {
   int pending_ = 0;  // guarded by mu_
 };
 
-// Reads messages line by line from `in` until EOF, writes answers to `out`, then waits for the
-// calls under way. Returns the exit code (0).
+// Reads messages line by line from `in` until EOF (a line is the bytes up to '\n', NULs
+// included; a trailing '\r' is dropped), answers through the server, then waits for the calls
+// under way. Returns the exit code (0).
 int RunStdio(McpServer& server, std::FILE* in);
 
 }  // namespace structure::mcp

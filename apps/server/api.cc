@@ -3,7 +3,6 @@
 #include <chrono>
 
 #include "apps/server/openapi.h"
-#include "registry/registered_schema.h"
 
 namespace structure::server {
 namespace {
@@ -23,33 +22,13 @@ std::string MetricsOrigin(const std::string& origin) {
   return origin;
 }
 
-std::string MetricsSchemaLabel(pipeline::SchemaMode mode, const std::string& name,
-                               const StructureResult& result) {
-  switch (mode) {
-    case pipeline::SchemaMode::kJson: return "inline";
-    case pipeline::SchemaMode::kText: return "inferred";
-    case pipeline::SchemaMode::kNamed:
-      return result.schema_origin == registry::kBundledOrigin ? name : "override";
-  }
-  return "inline";
-}
-
-std::string TooLarge(const char* field, size_t size, size_t limit) {
+// "prompt: 5000 bytes is over the limit of 4096 bytes (server.max_prompt_bytes)".
+std::string TooLarge(const char* field, size_t size, size_t limit, const char* key) {
   return std::string(field) + ": " + std::to_string(size) + " bytes is over the limit of " +
-         std::to_string(limit) + " bytes";
+         std::to_string(limit) + " bytes (server." + key + ")";
 }
 
 }  // namespace
-
-HttpResponse ErrorResponse(int status, const std::string& code, const std::string& message) {
-  Json body = Json::MakeObject();
-  body.set("status", "error");
-  body.set("code", code);
-  Json errors = Json::MakeArray();
-  errors.push_back(message);
-  body.set("errors", std::move(errors));
-  return JsonResponse(status, ToJson(body));
-}
 
 int HttpStatusFor(Code code) {
   switch (code) {
@@ -108,7 +87,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (method != "GET") return only("GET");
     HttpResponse r;
     r.status = 200;
-    r.body = metrics_.Render();
+    r.body = metrics_.Render() + RenderEngineStats(engine_.stats());
     r.SetHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     return send(std::move(r));
   }
@@ -168,14 +147,14 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   // Size limits answer 413 before anything else looks at the content.
   if (const Json* p = body->find("prompt"); p != nullptr && p->is_string() &&
                                              p->as_string().size() > limits.max_prompt_bytes) {
-    return respond(ErrorResponse(413, "too_large", TooLarge("prompt", p->as_string().size(), limits.max_prompt_bytes)));
+    return respond(ErrorResponse(413, "too_large", TooLarge("prompt", p->as_string().size(), limits.max_prompt_bytes, "max_prompt_bytes")));
   }
   for (const char* field : {"schema", "schemaName", "schemaText"}) {
     const Json* s = body->find(field);
     if (s == nullptr) continue;
     size_t size = s->is_string() ? s->as_string().size() : ToJson(*s).size();
     if (size > limits.max_schema_bytes) {
-      return respond(ErrorResponse(413, "too_large", TooLarge(field, size, limits.max_schema_bytes)));
+      return respond(ErrorResponse(413, "too_large", TooLarge(field, size, limits.max_schema_bytes, "max_schema_bytes")));
     }
   }
   if (const Json* loops = body->find("maxLoops"); loops != nullptr && loops->is_integral()) {
@@ -217,18 +196,15 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
 
   metrics_.SetInflight(++inflight_);
   auto started = std::chrono::steady_clock::now();
-  pipeline::SchemaMode mode = parsed->mode;
-  std::string name = parsed->schema_ref;
-  engine_.Submit(std::move(*parsed), [this, respond, started, mode, name](StructureResult result) {
+  engine_.Submit(std::move(*parsed), [this, respond, started](StructureResult result) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     StructureResult for_metrics;
     for_metrics.status = result.status;
     for_metrics.error_code = result.error_code;
-    for_metrics.errors = result.errors;
     for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
     for_metrics.iterations = result.iterations;
     for_metrics.usage = result.usage;
-    metrics_.RecordCall(for_metrics, MetricsSchemaLabel(mode, name, result), seconds);
+    metrics_.RecordCall(for_metrics, seconds);
     HttpResponse r = JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
     if (r.status == 429) r.SetHeader("Retry-After", "1");
     metrics_.SetInflight(--inflight_);

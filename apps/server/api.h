@@ -39,8 +39,9 @@ class Api {
   std::atomic<int64_t> inflight_{0};
 };
 
-// {"status":"error","code":code,"errors":[message]} with the given HTTP status.
-http::HttpResponse ErrorResponse(int status, const std::string& code, const std::string& message);
+// {"status":"error","code":code,"errors":[message]} with the given HTTP status (the HTTP layer's
+// own 413/431/400 answers use the same shape).
+using http::ErrorResponse;
 
 // The HTTP status for a Status code (kInvalidArgument 400, kNotFound 404, 401, 403, 429, ...).
 int HttpStatusFor(Code code);

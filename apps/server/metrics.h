@@ -11,31 +11,21 @@
 #include <tuple>
 #include <vector>
 
+#include "pipeline/call_stats.h"
 #include "pipeline/result.h"
 
 namespace structure::server {
 
-// A fixed-bucket histogram (cumulative counts are computed when rendering).
-struct Histogram {
-  std::vector<double> bounds;
-  std::vector<uint64_t> counts;  // one per bound plus +Inf
-  double sum = 0;
-  uint64_t count = 0;
-  void Observe(double v);
-};
+// The engine's metrics per schema and per provider (Engine::stats()) in the same format.
+std::string RenderEngineStats(const pipeline::StatsSnapshot& stats);
 
-// The validator keyword a reason message is about ("maximum", "required", ...), or "other".
-std::string ReasonKeyword(const std::string& message);
-
-// Thread-safe.
+// What the HTTP layer sees. Thread-safe.
 class Metrics {
  public:
   Metrics();
 
-  // One finished structure call. `schema` is the label for the schema: the registry name, or
-  // "inline" / "inferred".
-  void RecordCall(const pipeline::StructureResult& result, const std::string& schema,
-                  double seconds);
+  // One finished structure call of the HTTP API.
+  void RecordCall(const pipeline::StructureResult& result, double seconds);
   // Every HTTP response, by route template ("/v1/structure", "/v1/schemas/{name}", ...).
   void RecordResponse(const std::string& method, const std::string& route, int status);
   void SetInflight(int64_t n);
@@ -46,10 +36,9 @@ class Metrics {
   mutable std::mutex mu_;
   std::map<std::pair<std::string, std::string>, uint64_t> calls_;  // status, schemaOrigin
   std::map<std::string, uint64_t> error_codes_;
-  std::map<std::pair<std::string, std::string>, uint64_t> reasons_;  // schema, keyword
   std::map<std::tuple<std::string, std::string, int>, uint64_t> responses_;
-  Histogram iterations_;
-  Histogram call_seconds_;
+  pipeline::Histogram iterations_;
+  pipeline::Histogram call_seconds_;
   uint64_t input_tokens_ = 0;
   uint64_t output_tokens_ = 0;
   uint64_t provider_rate_limited_ = 0;

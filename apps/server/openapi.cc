@@ -47,6 +47,10 @@ constexpr const char* kDocument = R"JSON({
           "project": {"type": "string"},
           "model": {"type": "string"},
           "tokenBudget": {"type": "integer", "minimum": 0},
+          "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
+                                  "description": "Overrides the tenant/project setting for this request."},
+          "requireProviderStrictOutput": {"type": "boolean",
+                                          "description": "Overrides the tenant/project setting for this request."},
           "priority": {"type": "string", "enum": ["interactive", "bulk"]},
           "finalTool": {"type": "boolean"},
           "arrayMode": {"type": "boolean"},
@@ -65,8 +69,9 @@ constexpr const char* kDocument = R"JSON({
           "code": {"type": "string", "description": "Stable error code, iff status is error."},
           "schemaOrigin": {"type": "string"},
           "iterations": {"type": "integer"},
-          "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}}},
-          "mode": {"type": "string"}
+          "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}, "reasoningTokens": {"type": "integer", "description": "Part of outputTokens spent thinking, where the provider reports it."}}},
+          "mode": {"type": "string"},
+          "formIgnored": {"type": "boolean", "description": "ok only: the answer skipped the form the provider was given but fits the schema."}
         }
       },
       "SchemaPut": {

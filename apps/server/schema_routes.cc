@@ -75,8 +75,10 @@ HttpResponse Api::SchemaByName(const HttpRequest& request, const Principal& who,
   // PUT {"schema": object|boolean, "version": "MAJOR.MINOR"?, "manual": "..."?}
   const ServerLimits& limits = config_.limits;
   if (request.body.size() > limits.max_schema_bytes + limits.max_prompt_bytes) {
-    return ErrorResponse(413, "too_large", "body: " + std::to_string(request.body.size()) +
-                                               " bytes is over the limit for a schema");
+    return ErrorResponse(413, "too_large",
+                         "body: " + std::to_string(request.body.size()) + " bytes is over the limit of " +
+                             std::to_string(limits.max_schema_bytes + limits.max_prompt_bytes) +
+                             " bytes for a schema (server.max_schema_bytes + server.max_prompt_bytes)");
   }
   ParseOptions po;
   po.source = "body";
@@ -103,7 +105,8 @@ HttpResponse Api::SchemaByName(const HttpRequest& request, const Principal& who,
   if (record.schema.size() > limits.max_schema_bytes) {
     return ErrorResponse(413, "too_large", "schema: " + std::to_string(record.schema.size()) +
                                                " bytes is over the limit of " +
-                                               std::to_string(limits.max_schema_bytes) + " bytes");
+                                               std::to_string(limits.max_schema_bytes) +
+                                               " bytes (server.max_schema_bytes)");
   }
   Status st = reg.Put(*scope, record);
   if (!st.ok()) return FromStatus(st);

@@ -78,8 +78,10 @@ class Reader {
     const std::string path = "server";
     CheckKeys(server, path,
               {"listen", "threads", "stop_grace_ms", "max_body_bytes", "max_prompt_bytes",
+               "header_timeout_ms", "body_timeout_ms", "idle_timeout_ms", "max_connections",
+               "max_requests_per_connection",
                "max_schema_bytes", "max_schema_depth", "min_loops", "max_loops", "max_inflight",
-               "keys"});
+               "keys", "tenants"});
     std::string listen;
     Str(server, "listen", path, listen);
     if (!listen.empty() && status_.ok()) {
@@ -96,7 +98,32 @@ class Reader {
     Int(server, "min_loops", path, l.min_loops, 1, 10);
     Int(server, "max_loops", path, l.max_loops, 1, 10);
     Int(server, "max_inflight", path, l.max_inflight, 1, 1000000);
+    Int(server, "header_timeout_ms", path, l.header_timeout_ms, 100, 3600000);
+    Int(server, "body_timeout_ms", path, l.body_timeout_ms, 100, 3600000);
+    Int(server, "idle_timeout_ms", path, l.idle_timeout_ms, 100, 3600000);
+    Int(server, "max_connections", path, l.max_connections, 1, 10000000);
+    Int(server, "max_requests_per_connection", path, l.max_requests_per_connection, 1, 100000000);
     if (l.min_loops > l.max_loops) Fail(path + ".min_loops", "must be <= max_loops", &server);
+    if (const toml::node* tenants = server.get("tenants")) {
+      const toml::table* all = tenants->as_table();
+      if (all == nullptr) return Fail(path + ".tenants", "must be a table ([server.tenants.ID])", tenants);
+      for (const auto& [id, node] : *all) {
+        std::string tp = path + ".tenants." + std::string(id.str());
+        const toml::table* t = node.as_table();
+        if (t == nullptr) return Fail(tp, "must be a table", &node);
+        CheckKeys(*t, tp, {"check", "check_timeout_ms"});
+        TenantCheck check;
+        Str(*t, "check", tp, check.command);
+        Int(*t, "check_timeout_ms", tp, check.timeout_ms, 1, 3600000);
+        if (t->get("check") != nullptr && check.command.find_first_not_of(" \t") == std::string::npos) {
+          Fail(tp + ".check", "must be a command, not empty", t->get("check"));
+        }
+        if (t->get("check_timeout_ms") != nullptr && t->get("check") == nullptr) {
+          Fail(tp + ".check_timeout_ms", "needs check", t->get("check_timeout_ms"));
+        }
+        if (!check.command.empty()) c.checks[std::string(id.str())] = std::move(check);
+      }
+    }
     if (const toml::node* keys = server.get("keys")) {
       const toml::array* a = keys->as_array();
       if (a == nullptr) return Fail(path + ".keys", "must be an array of tables ([[server.keys]])", keys);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,19 @@ struct ServerLimits {
   int min_loops = 1;                        // maxLoops outside [min_loops, max_loops]: 400
   int max_loops = 10;
   size_t max_inflight = 256;  // structure calls under way; more get 429
+  // Connections (http::ServerOptions): read deadlines, the cap and keep-alive reuse.
+  int header_timeout_ms = 10000;            // connection open (or first byte) .. header complete
+  int body_timeout_ms = 30000;              // header .. body complete
+  int idle_timeout_ms = 60000;              // keep-alive: answer .. next request
+  size_t max_connections = 10000;           // at the cap the oldest idle one is closed
+  size_t max_requests_per_connection = 1000;  // then Connection: close
+};
+
+// A tenant's semantic check command (actors::CheckCommand): [server.tenants.<id>] check = "CMD",
+// check_timeout_ms = N. Only the server's config sets it, never a request.
+struct TenantCheck {
+  std::string command;
+  int timeout_ms = 10000;
 };
 
 struct ServerConfig {
@@ -39,6 +53,7 @@ struct ServerConfig {
   int stop_grace_ms = 30000;   // SIGTERM: how long in-flight calls may still finish
   ServerLimits limits;
   std::vector<ApiKey> keys;
+  std::map<std::string, TenantCheck> checks;  // by tenant id
 };
 
 // Parses the [server] table of a TOML document; other top-level tables are ignored. A document

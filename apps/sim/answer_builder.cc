@@ -189,6 +189,7 @@ Answer ScriptedAnswer(const ScriptedReply& reply, const ChatRequest& request, Rn
       a.kind = Answer::Kind::kToolCall;
       a.tool_name = !reply.tool_name.empty() ? reply.tool_name : (t.tool.empty() ? "tool" : t.tool);
       a.tool_arguments = ToJson(reply.value);
+      for (const auto& [name, args] : reply.more_calls) a.more_tool_calls.emplace_back(name, ToJson(args));
       break;
     case K::kReset:
       a.kind = Answer::Kind::kReset;
@@ -257,21 +258,29 @@ Answer GeneratedAnswer(const ChatRequest& request, const ContentFaults& f, Rng& 
 }
 
 void ApplyMaxTokens(const ChatRequest& request, Answer& answer) {
-  if (!request.max_tokens || answer.kind == Answer::Kind::kHttpError ||
-      answer.kind == Answer::Kind::kReset) {
+  if (answer.kind == Answer::Kind::kHttpError || answer.kind == Answer::Kind::kReset) return;
+  answer.thinking_tokens = request.thinking_tokens;
+  if (!request.max_tokens) return;
+  int64_t left = *request.max_tokens - answer.thinking_tokens;
+  if (left <= 0) {
+    answer.thinking_tokens = *request.max_tokens;
+    answer.kind = Answer::Kind::kContent;
+    answer.text.clear();
+    answer.truncated = true;
     return;
   }
   std::string& payload = Payload(answer);
-  size_t cap = static_cast<size_t>(*request.max_tokens) * 4;
+  size_t cap = static_cast<size_t>(left) * 4;
   if (payload.size() <= cap) return;
   payload.resize(cap);
   answer.truncated = true;
 }
 
 int64_t AnswerTokens(const Answer& answer) {
+  int64_t thinking = answer.thinking_tokens;
   if (answer.kind == Answer::Kind::kToolCall)
-    return EstimateTokens(answer.tool_name) + EstimateTokens(answer.tool_arguments);
-  return EstimateTokens(answer.text);
+    return thinking + EstimateTokens(answer.tool_name) + EstimateTokens(answer.tool_arguments);
+  return thinking + EstimateTokens(answer.text);
 }
 
 }  // namespace structure::sim

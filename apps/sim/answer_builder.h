@@ -19,10 +19,12 @@ Answer ScriptedAnswer(const ScriptedReply& reply, const ChatRequest& request, Rn
 Answer GeneratedAnswer(const ChatRequest& request, const ContentFaults& faults, Rng& rng,
                        const std::string& forced_fault = "");
 
-// Cuts the answer to request.max_tokens (by the bytes/4 estimate), marking it truncated.
+// Spends request.thinking_tokens thinking, then cuts the answer to what is left of
+// request.max_tokens (by the bytes/4 estimate), marking it truncated. Thinking that uses the
+// whole cap leaves no answer at all (empty text, no tool call).
 void ApplyMaxTokens(const ChatRequest& request, Answer& answer);
 
-// Completion tokens of an answer (text or tool arguments).
+// Completion tokens of an answer (text or tool arguments, and the thinking).
 int64_t AnswerTokens(const Answer& answer);
 
 }  // namespace structure::sim

@@ -55,7 +55,10 @@ std::string ChatRequest::Conversation() const {
 
 int ChatRequest::Attempt() const {
   int n = 1;
-  for (const auto& m : messages) n += m.role == "assistant" ? 1 : 0;
+  for (const auto& m : messages) {
+    if (m.role == "assistant") ++n;
+    if (m.role == "user" && m.text_parts > 1) n += static_cast<int>(m.text_parts - 1);
+  }
   return n;
 }
 

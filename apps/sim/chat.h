@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "apps/http/http_message.h"
@@ -22,11 +23,14 @@ std::string_view ProviderName(Provider provider);
 struct ChatMessage {
   std::string role;  // "system", "user", "assistant" ("model" is mapped to "assistant"), "tool"
   std::string text;  // text parts joined with "\n"; tool calls/results as their JSON
+  bool cache_breakpoint = false;  // Anthropic: a block of it carries cache_control
+  size_t text_parts = 1;  // text parts in it (a client that drops an empty answer merges turns)
 };
 
 struct ToolSpec {
   std::string name;
   SharedJson schema;  // the parameters / input_schema (null when absent)
+  bool cache_breakpoint = false;  // Anthropic: the tool carries cache_control
 };
 
 enum class OutputMode {
@@ -54,13 +58,19 @@ struct ChatRequest {
   std::optional<int64_t> max_tokens;  // output cap (max_tokens, maxOutputTokens, num_predict)
   bool stream = false;                // Ollama NDJSON streaming
   std::vector<CheckedSchema> checks;
+  // Tokens the simulated model thinks before it answers (the request or the model asks for
+  // thinking); 0 = none.
+  int64_t thinking_tokens = 0;
+  bool signatures = false;  // Gemini: parts carry thoughtSignature
+  std::string prompt_cache_key;       // OpenAI: the request's prompt_cache_key, if any
 
   // Texts used for matching and token estimates.
   std::string LastUser() const;
   std::string FirstUser() const;
   std::string System() const;
   std::string Conversation() const;  // "role: text" lines
-  // 1 + the number of assistant turns: how often this conversation has been asked.
+  // How often this conversation has been asked: 1 + the assistant turns + the user text parts
+  // beyond one per user turn (a re-ask whose empty answer the client left out).
   int Attempt() const;
 };
 
@@ -82,7 +92,10 @@ struct Answer {
   std::string text;  // content, refusal text, or error message
   std::string tool_name;
   std::string tool_arguments;         // JSON text; a fault may make it malformed
+  // kToolCall: further calls in the same reply, in order (name, arguments JSON text).
+  std::vector<std::pair<std::string, std::string>> more_tool_calls;
   bool truncated = false;             // finish_reason length / max_tokens / MAX_TOKENS
+  int64_t thinking_tokens = 0;        // spent thinking (counted in the output tokens)
   int status = 0;                     // kHttpError
   std::string error_type;             // optional override of the provider's error type
   std::vector<http::Header> headers;  // extra response headers
@@ -92,9 +105,12 @@ struct Answer {
   std::vector<std::string> faults;  // fault labels, counted in /stats
 };
 
+// input_tokens is the whole prompt; the cache counts are parts of it (apps/sim/prompt_cache.h).
 struct Usage {
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
+  int64_t cached_input_tokens = 0;  // read from the prompt cache
+  int64_t cache_write_tokens = 0;   // written to it (Anthropic only)
 };
 
 // The simulator's token estimate: ceil(bytes / 4), at least 1 for non-empty text.

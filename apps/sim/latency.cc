@@ -11,7 +11,9 @@ bool ToDouble(std::string_view s, double* out) {
   std::string copy(s);
   char* end = nullptr;
   *out = std::strtod(copy.c_str(), &end);
-  return !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(*out) && *out >= 0;
+  // At most an hour: a longer latency is a typo, and would overflow the int milliseconds.
+  return !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(*out) && *out >= 0 &&
+         *out <= 3.6e6;
 }
 
 Status Usage(std::string_view spec) {

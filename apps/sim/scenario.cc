@@ -143,11 +143,25 @@ Status ParseReplyBody(const std::string& key, const Json& v, const std::string& 
       if (v.is_string()) out.fault = v.as_string();
       return Status::Ok();
     case K::kToolCall: {
-      if (!v.is_object()) return Bad(at, "expected {\"name\": ..., \"arguments\": {...}}");
-      const Json* name = v.find("name");
-      const Json* args = v.find("arguments");
-      if (name && name->is_string()) out.tool_name = name->as_string();
-      out.value = args ? *args : Json::MakeObject();
+      // One call, or a list of calls answered in one reply.
+      const Json::Array single{v};
+      const Json::Array& calls = v.is_array() ? v.as_array() : single;
+      if (calls.empty()) return Bad(at, "expected at least one call");
+      for (size_t i = 0; i < calls.size(); ++i) {
+        const Json& c = calls[i];
+        std::string cat = v.is_array() ? at + "[" + std::to_string(i) + "]" : at;
+        if (!c.is_object()) return Bad(cat, "expected {\"name\": ..., \"arguments\": {...}}");
+        const Json* name = c.find("name");
+        const Json* args = c.find("arguments");
+        Json value = args ? *args : Json::MakeObject();
+        if (i == 0) {
+          if (name && name->is_string()) out.tool_name = name->as_string();
+          out.value = std::move(value);
+        } else {
+          if (!name || !name->is_string()) return Bad(cat + ".name", "expected a tool name");
+          out.more_calls.emplace_back(name->as_string(), std::move(value));
+        }
+      }
       return Status::Ok();
     }
     case K::kError: {

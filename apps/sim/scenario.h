@@ -68,6 +68,8 @@ struct ScriptedReply {
   int status = 0;          // kError
   std::string error_type;  // kError: provider error type override
   std::string tool_name;   // kToolCall (empty = the forced or first tool)
+  // kToolCall given as a list: the calls after the first, in order (name, arguments).
+  std::vector<std::pair<std::string, Json>> more_calls;
   std::string fault;       // kGenerate: force this content fault ("invalid", "need", ...)
   std::vector<http::Header> headers;  // added to the response
   std::optional<int> latency_ms;

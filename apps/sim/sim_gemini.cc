@@ -2,7 +2,9 @@
 #include <cmath>
 
 #include "apps/sim/dialect.h"
+#include "apps/sim/gemini_thinking.h"
 #include "apps/sim/schema_check.h"
+#include "apps/sim/thinking.h"
 #include "apps/sim/wire_util.h"
 
 namespace structure::sim {
@@ -59,6 +61,21 @@ std::string PartsText(const Json& content) {
   return parts ? ContentText(*parts) : "";
 }
 
+// A part's data is a oneof (text, inlineData, functionCall, ...); an empty text is the proto
+// default, so the API sees no data at all.
+bool HasData(const Json& part) {
+  if (!part.is_object()) return false;
+  for (const auto& [key, value] : part.as_object()) {
+    if (key == "thought" || key == "thoughtSignature" || key == "thought_signature" ||
+        key == "partMetadata" || key == "videoMetadata") {
+      continue;
+    }
+    if (key == "text" && value.is_string() && value.as_string().empty()) continue;
+    return true;
+  }
+  return false;
+}
+
 Status ParseContents(const Json& body, ChatRequest& out) {
   const Json* sys = body.find("systemInstruction");
   if (!sys) sys = body.find("system_instruction");
@@ -79,9 +96,19 @@ Status ParseContents(const Json& body, ChatRequest& out) {
       return InvalidArgument("* GenerateContentRequest.contents[" + std::to_string(i) +
                              "].parts: contents.parts must not be empty.\n");
     }
+    size_t j = 0;
+    for (const auto& part : parts->as_array()) {
+      if (!HasData(part)) {
+        return InvalidArgument("* GenerateContentRequest.contents[" + std::to_string(i) +
+                               "].parts[" + std::to_string(j) +
+                               "].data: required oneof field 'data' must have one initialized "
+                               "field\n");
+      }
+      ++j;
+    }
     ++i;
-    out.messages.push_back(
-        {r == "model" ? "assistant" : (r == "function" ? "tool" : "user"), PartsText(c)});
+    out.messages.push_back({r == "model" ? "assistant" : (r == "function" ? "tool" : "user"),
+                            PartsText(c), false, TextPartCount(*parts)});
   }
   return Status::Ok();
 }
@@ -126,6 +153,7 @@ Status ParseGenerationConfig(const Json& body, ChatRequest& out) {
   if (const Json* max = get("maxOutputTokens", "max_output_tokens"); max && max->is_integral()) {
     out.max_tokens = max->as_int();
   }
+  STRUCTURE_RETURN_IF_ERROR(ParseGeminiThinking(*gc, out));
   const Json* mime = get("responseMimeType", "response_mime_type");
   std::string mime_type = mime && mime->is_string() ? mime->as_string() : "text/plain";
   const Json* legacy = get("responseSchema", "response_schema");
@@ -168,9 +196,21 @@ Status ParseTools(const Json& body, ChatRequest& out) {
             "* GenerateContentRequest.tools[0].function_declarations[0].name: "
             "Name cannot be empty.\n");
       }
-      const Json* params = d.find("parametersJsonSchema");
-      if (!params) params = d.find("parameters");
-      out.tools.push_back({name->as_string(), params ? *params : Json::MakeObject()});
+      const Json* json_schema = d.find("parametersJsonSchema");
+      const Json* legacy = d.find("parameters");
+      if (json_schema && legacy) {
+        return InvalidArgument(
+            "* GenerateContentRequest.tools[0].function_declarations[0]: parameters and "
+            "parameters_json_schema cannot both be set.\n");
+      }
+      if (legacy) {
+        // The OpenAPI dialect: checked like responseSchema, read with lower-case types.
+        out.checks.push_back(
+            {"gemini-legacy", "tools[0].function_declarations[0].parameters", *legacy});
+        out.tools.push_back({name->as_string(), LowerCaseTypes(*legacy)});
+      } else {
+        out.tools.push_back({name->as_string(), json_schema ? *json_schema : Json::MakeObject()});
+      }
     }
   }
   std::string mode = "AUTO";
@@ -233,8 +273,13 @@ class GeminiDialect final : public Dialect {
     out.provider = Provider::kGemini;
     out.model = std::string(rest.substr(0, colon));
     STRUCTURE_RETURN_IF_ERROR(ParseContents(*body, out));
+    if (GeminiThinksByDefault(out.model)) out.thinking_tokens = BudgetTokens(-1);
     STRUCTURE_RETURN_IF_ERROR(ParseGenerationConfig(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out));
+    out.signatures = out.thinking_tokens > 0;
+    if (GeminiChecksSignatures(out.model)) {
+      STRUCTURE_RETURN_IF_ERROR(CheckGeminiSignatures(*body->find("contents")));
+    }
     return out;
   }
 
@@ -261,11 +306,26 @@ class GeminiDialect final : public Dialect {
         call.set("name", a.tool_name);
         call.set("args", std::move(*args));
         part.set("functionCall", std::move(call));
+        if (req.signatures) part.set("thoughtSignature", Signature(GeminiCallSigned(a.tool_name)));
       } else {
-        part.set("text", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);
+        std::string text = a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text;
+        if (req.signatures) part.set("thoughtSignature", Signature(text));
+        part.set("text", std::move(text));
+      }
+      Json parts = ArrayOf(std::move(part));
+      for (const auto& [name, more_args] : a.more_tool_calls) {
+        auto parsed = ParseJson(more_args);
+        Json more = Json::MakeObject();
+        more.set("name", name);
+        more.set("args", parsed.ok() ? std::move(*parsed) : Json::MakeObject());
+        Json more_part = Json::MakeObject();
+        more_part.set("functionCall", std::move(more));
+        parts.push_back(std::move(more_part));
       }
       Json content = Json::MakeObject();
-      content.set("parts", ArrayOf(std::move(part)));
+      // Thinking that used the whole cap leaves a candidate without parts.
+      bool nothing = a.kind != Answer::Kind::kToolCall && a.text.empty() && a.thinking_tokens > 0;
+      if (!nothing) content.set("parts", std::move(parts));
       content.set("role", "model");
       candidate.set("content", std::move(content));
       candidate.set("finishReason", finish);
@@ -274,8 +334,22 @@ class GeminiDialect final : public Dialect {
     Json detail = Json::MakeObject();
     detail.set("modality", "TEXT");
     detail.set("tokenCount", usage.input_tokens);
-    Json um = TokenCounts(usage, "promptTokenCount", "candidatesTokenCount", "totalTokenCount");
+    Usage answer_usage = usage;
+    answer_usage.output_tokens -= a.thinking_tokens;
+    Json um =
+        TokenCounts(answer_usage, "promptTokenCount", "candidatesTokenCount", "totalTokenCount");
+    if (a.thinking_tokens > 0) {
+      um.set("thoughtsTokenCount", a.thinking_tokens);
+      um.set("totalTokenCount", usage.input_tokens + usage.output_tokens);
+    }
     um.set("promptTokensDetails", ArrayOf(std::move(detail)));
+    if (usage.cached_input_tokens > 0) {
+      um.set("cachedContentTokenCount", usage.cached_input_tokens);
+      Json cached = Json::MakeObject();
+      cached.set("modality", "TEXT");
+      cached.set("tokenCount", usage.cached_input_tokens);
+      um.set("cacheTokensDetails", ArrayOf(std::move(cached)));
+    }
     Json body = Json::MakeObject();
     body.set("candidates", ArrayOf(std::move(candidate)));
     body.set("usageMetadata", std::move(um));

@@ -1,6 +1,7 @@
 // Ollama chat (POST /api/chat) as the simulator serves it, streaming (NDJSON) or not.
 
 #include "apps/sim/dialect.h"
+#include "apps/sim/thinking.h"
 #include "apps/sim/wire_util.h"
 
 namespace structure::sim {
@@ -98,6 +99,15 @@ class OllamaDialect final : public Dialect {
         np && np->is_integral() && np->as_int() > 0) {
       out.max_tokens = np->as_int();
     }
+    if (const Json* think = body->find("think"); think && !think->is_null()) {
+      if (think->is_bool())
+        out.thinking_tokens = think->as_bool() ? EffortTokens("medium") : 0;
+      else if (think->is_string())
+        out.thinking_tokens = EffortTokens(think->as_string());
+      else
+        return InvalidArgument(
+            "invalid think value: must be a boolean or \"high\", \"medium\", \"low\"");
+    }
     const Json* stream = body->find("stream");
     out.stream = !(stream && stream->is_bool() && !stream->as_bool());
     return out;
@@ -107,6 +117,7 @@ class OllamaDialect final : public Dialect {
                             uint64_t /*id_seed*/) const override {
     Json message = Json::MakeObject();
     message.set("role", "assistant");
+    if (a.thinking_tokens > 0) message.set("thinking", kThinkingText);
     auto args =
         a.kind == Answer::Kind::kToolCall ? ParseJson(a.tool_arguments) : Result<Json>(Json());
     if (a.kind == Answer::Kind::kToolCall && args.ok() && args->is_object()) {
@@ -116,7 +127,17 @@ class OllamaDialect final : public Dialect {
       fn.set("arguments", std::move(*args));
       Json call = Json::MakeObject();
       call.set("function", std::move(fn));
-      message.set("tool_calls", ArrayOf(std::move(call)));
+      Json calls = ArrayOf(std::move(call));
+      for (const auto& [name, more_args] : a.more_tool_calls) {
+        auto parsed = ParseJson(more_args);
+        Json more_fn = Json::MakeObject();
+        more_fn.set("name", name);
+        more_fn.set("arguments", parsed.ok() ? std::move(*parsed) : Json::MakeObject());
+        Json more = Json::MakeObject();
+        more.set("function", std::move(more_fn));
+        calls.push_back(std::move(more));
+      }
+      message.set("tool_calls", std::move(calls));
     } else {
       // Ollama has no refusal signal: a declining model simply says so in the content.
       message.set("content", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);

@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "apps/sim/dialect.h"
+#include "apps/sim/thinking.h"
 #include "apps/sim/wire_util.h"
 
 namespace structure::sim {
@@ -27,6 +28,53 @@ bool ContainsJsonWord(const ChatRequest& request) {
     }
   }
   return false;
+}
+
+// OpenAI's reasoning models think whether asked or not.
+bool ReasoningModel(std::string_view model) {
+  for (std::string_view p : {"o1", "o3", "o4", "gpt-5"}) {
+    if (model.substr(0, p.size()) == p) return true;
+  }
+  return false;
+}
+
+// reasoning_effort (OpenAI), or OpenRouter's reasoning {effort | max_tokens}; reasoning models
+// refuse the parameters they do not take, as the API does.
+Status ParseReasoning(const Json& body, ChatRequest& out) {
+  bool reasoning_model = ReasoningModel(out.model);
+  std::string effort;
+  if (const Json* e = body.find("reasoning_effort"); e && !e->is_null()) {
+    effort = e->is_string() ? e->as_string() : "";
+    static const char* kLevels[] = {"none", "minimal", "low", "medium", "high", "xhigh", "max"};
+    bool known = false;
+    for (const char* l : kLevels) known = known || effort == l;
+    if (!known) {
+      return InvalidArgument("Invalid value: '" + effort +
+                             "'. Supported values are: 'none', 'minimal', 'low', 'medium', "
+                             "'high', 'xhigh', and 'max'.");
+    }
+    out.thinking_tokens = EffortTokens(effort);
+  } else if (const Json* r = body.find("reasoning"); r && r->is_object()) {
+    const Json* e = r->find("effort");
+    const Json* m = r->find("max_tokens");
+    if (m && m->is_integral())
+      out.thinking_tokens = BudgetTokens(m->as_int());
+    else
+      out.thinking_tokens = EffortTokens(e && e->is_string() ? e->as_string() : "medium");
+  } else if (reasoning_model) {
+    out.thinking_tokens = EffortTokens("medium");
+  }
+  if (!reasoning_model) return Status::Ok();
+  if (const Json* m = body.find("max_tokens"); m && !m->is_null()) {
+    return InvalidArgument(
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+        "'max_completion_tokens' instead.");
+  }
+  if (const Json* t = body.find("temperature"); t && t->is_number() && t->as_double() != 1.0) {
+    return InvalidArgument("Unsupported value: 'temperature' does not support " + ToJson(*t) +
+                           " with this model. Only the default (1) value is supported.");
+  }
+  return Status::Ok();
 }
 
 Status ParseMessages(const Json& body, ChatRequest& out) {
@@ -76,9 +124,25 @@ Status ParseMessages(const Json& body, ChatRequest& out) {
   return Status::Ok();
 }
 
+// llama-server's own field: the schema next to the messages, instead of response_format.
+Status ParseTopLevelJsonSchema(const Json& body, ChatRequest& out) {
+  const Json* js = body.find("json_schema");
+  if (!js || js->is_null()) return Status::Ok();
+  const Json* rf = body.find("response_format");
+  if (rf && !rf->is_null()) {
+    return InvalidArgument("Either \"json_schema\" or \"grammar\" can be specified, but not both");
+  }
+  if (!js->is_object() && !js->is_bool()) {
+    return InvalidArgument("Invalid type for 'json_schema': expected a JSON Schema.");
+  }
+  out.mode = OutputMode::kJsonSchema;
+  out.schema = *js;
+  return Status::Ok();
+}
+
 Status ParseResponseFormat(const Json& body, ChatRequest& out) {
   const Json* rf = body.find("response_format");
-  if (!rf || rf->is_null()) return Status::Ok();
+  if (!rf || rf->is_null()) return ParseTopLevelJsonSchema(body, out);
   const Json* type = rf->find("type");
   if (!type || !type->is_string()) {
     return InvalidArgument("Missing required parameter: 'response_format.type'.");
@@ -86,6 +150,12 @@ Status ParseResponseFormat(const Json& body, ChatRequest& out) {
   const std::string& t = type->as_string();
   if (t == "text") return Status::Ok();
   if (t == "json_object") {
+    // llama.cpp-based servers (llamafile) take the schema inside json_object.
+    if (const Json* schema = rf->find("schema"); schema && schema->is_object()) {
+      out.mode = OutputMode::kJsonSchema;
+      out.schema = *schema;
+      return Status::Ok();
+    }
     if (!ContainsJsonWord(out)) {
       return InvalidArgument(
           "'messages' must contain the word 'json' in some form, to use "
@@ -227,6 +297,7 @@ class OpenAiDialect final : public Dialect {
     STRUCTURE_RETURN_IF_ERROR(ParseMessages(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseResponseFormat(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out));
+    STRUCTURE_RETURN_IF_ERROR(ParseReasoning(*body, out));
     for (const char* key : {"max_completion_tokens", "max_tokens"}) {
       const Json* v = body->find(key);
       if (v && !v->is_null()) {
@@ -240,6 +311,18 @@ class OpenAiDialect final : public Dialect {
       }
     }
     STRUCTURE_RETURN_IF_ERROR(RejectStreaming(*body, "chat completions"));
+    if (const Json* key = body->find("prompt_cache_key"); key && !key->is_null()) {
+      if (!key->is_string()) {
+        return InvalidArgument("Invalid type for 'prompt_cache_key': expected a string.");
+      }
+      if (key->as_string().size() > 64) {
+        return InvalidArgument(
+            "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length "
+            "64, but got a string with length " +
+            std::to_string(key->as_string().size()) + " instead.");
+      }
+      out.prompt_cache_key = key->as_string();
+    }
     return out;
   }
 
@@ -258,7 +341,18 @@ class OpenAiDialect final : public Dialect {
       fn.set("name", a.tool_name);
       fn.set("arguments", a.tool_arguments);
       call.set("function", std::move(fn));
-      message.set("tool_calls", ArrayOf(std::move(call)));
+      Json calls = ArrayOf(std::move(call));
+      for (size_t i = 0; i < a.more_tool_calls.size(); ++i) {
+        Json more_fn = Json::MakeObject();
+        more_fn.set("name", a.more_tool_calls[i].first);
+        more_fn.set("arguments", a.more_tool_calls[i].second);
+        Json more = Json::MakeObject();
+        more.set("id", MakeId("call_", id_seed + 10 + i));
+        more.set("type", "function");
+        more.set("function", std::move(more_fn));
+        calls.push_back(std::move(more));
+      }
+      message.set("tool_calls", std::move(calls));
       // A call forced by name finishes with "stop", as the real API does.
       if (!a.truncated) finish = req.forced_tool.empty() ? "tool_calls" : "stop";
     } else if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) {
@@ -277,11 +371,11 @@ class OpenAiDialect final : public Dialect {
 
     Json u = TokenCounts(usage, "prompt_tokens", "completion_tokens", "total_tokens");
     Json ptd = Json::MakeObject();
-    ptd.set("cached_tokens", 0);
+    ptd.set("cached_tokens", usage.cached_input_tokens);
     ptd.set("audio_tokens", 0);
     u.set("prompt_tokens_details", std::move(ptd));
     Json ctd = Json::MakeObject();
-    ctd.set("reasoning_tokens", 0);
+    ctd.set("reasoning_tokens", a.thinking_tokens);
     ctd.set("audio_tokens", 0);
     ctd.set("accepted_prediction_tokens", 0);
     ctd.set("rejected_prediction_tokens", 0);

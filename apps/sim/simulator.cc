@@ -89,7 +89,10 @@ Simulator::Simulator(SimOptions options) : options_(std::move(options)) {
   for (size_t i = 0; i < dialects_.size(); ++i) {
     limiters_.emplace_back(options_.scenario.rpm, options_.scenario.tpm);
   }
+  batches_ = std::make_unique<SimBatches>(options_.batch, options_.seed, *this);
 }
+
+Simulator::~Simulator() = default;
 
 uint64_t Simulator::RequestSeed(const http::HttpRequest& r) {
   uint64_t h = HashBytes(r.body, HashBytes(r.path));
@@ -131,10 +134,15 @@ Simulator::Outcome Simulator::Decide(const http::HttpRequest& r) {
   }
   if (r.path == "/stats/reset" && r.method == "POST") {
     stats_.Reset();
+    prompt_cache_.Reset();
     return Outcome{http::JsonResponse(200, "{\"reset\":true}"), 0};
   }
   if (r.path == "/health" || r.path == "/") {
     return Outcome{http::JsonResponse(200, "{\"status\":\"ok\",\"service\":\"structure sim\"}"), 0};
+  }
+  if (auto batch = batches_->Handle(r)) {
+    stats_.CountRequest("batches");
+    return Finish(batch->status, std::move(*batch), 0);
   }
   for (const auto& d : dialects_) {
     if (d->Serves(r)) {
@@ -146,38 +154,72 @@ Simulator::Outcome Simulator::Decide(const http::HttpRequest& r) {
   return Finish(404, NotFound(r), 0);
 }
 
-Simulator::Outcome Simulator::Serve(const Dialect& d, const http::HttpRequest& r) {
-  if (auto denied = d.CheckAuth(r, options_.scenario.keys)) {
-    int status = denied->status;
-    return Finish(status, std::move(*denied), 0);
-  }
+std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
+    const Dialect& d, const http::HttpRequest& r) {
   auto parsed = d.Parse(r);
   if (!parsed.ok()) {
     int status = parsed.status().code() == Code::kNotFound ? 404 : 400;
     return Finish(status, d.Error(status, parsed.status().message()), 0);
   }
-  const ChatRequest& req = *parsed;
-  for (const auto& check : req.checks) {
+  for (const auto& check : parsed->checks) {
     auto issues = CheckSchema(check);
     if (!issues.empty()) {
       stats_.CountFault("schema_rejected");
       return Finish(400, d.Error(400, d.SchemaRejection(check, issues.front())), 0);
     }
   }
-
-  Rng rng(RequestSeed(r));
-  uint64_t id_seed = rng.Next();
-  Answer answer;
+  Composed c{std::move(*parsed), {}, {}, 0, Rng(RequestSeed(r))};
+  const ChatRequest& req = c.request;
+  c.id_seed = c.rng.Next();
   if (const Rule* rule = MatchRule(options_.scenario, req)) {
     stats_.CountRule(rule->name);
-    answer = ScriptedAnswer(ReplyFor(*rule, req.Attempt()), req, rng);
+    c.answer = ScriptedAnswer(ReplyFor(*rule, req.Attempt()), req, c.rng);
   } else {
     stats_.CountGenerated();
-    answer = GeneratedAnswer(req, options_.scenario.content, rng);
+    c.answer = GeneratedAnswer(req, options_.scenario.content, c.rng);
   }
-  for (const auto& f : answer.faults) stats_.CountFault(f);
-  ApplyMaxTokens(req, answer);
-  Usage usage{EstimateInputTokens(req), AnswerTokens(answer)};
+  for (const auto& f : c.answer.faults) stats_.CountFault(f);
+  ApplyMaxTokens(req, c.answer);
+  c.usage.input_tokens = EstimateInputTokens(req);
+  c.usage.output_tokens = AnswerTokens(c.answer);
+  return c;
+}
+
+http::HttpResponse Simulator::AnswerBatchItem(Provider provider, const http::HttpRequest& r) {
+  const Dialect& d = dialect(provider);
+  auto composed = Compose(d, r);
+  if (auto* done = std::get_if<Outcome>(&composed)) return std::move(done->response);
+  Composed& c = std::get<Composed>(composed);
+  if (c.answer.kind == Answer::Kind::kReset) {
+    return d.Error(500, ServerErrorMessage(500));
+  }
+  if (c.answer.kind == Answer::Kind::kHttpError) {
+    return d.Error(c.answer.status, c.answer.text, c.answer.error_type);
+  }
+  stats_.CountTokens(c.usage.input_tokens, c.usage.output_tokens);
+  return d.Render(c.request, c.answer, c.usage, c.id_seed);
+}
+
+const Dialect& Simulator::dialect(Provider provider) const {
+  for (const auto& d : dialects_) {
+    if (d->provider() == provider) return *d;
+  }
+  return *dialects_.front();
+}
+
+Simulator::Outcome Simulator::Serve(const Dialect& d, const http::HttpRequest& r) {
+  if (auto denied = d.CheckAuth(r, options_.scenario.keys)) {
+    int status = denied->status;
+    return Finish(status, std::move(*denied), 0);
+  }
+  auto composed = Compose(d, r);
+  if (auto* done = std::get_if<Outcome>(&composed)) return std::move(*done);
+  Composed& c = std::get<Composed>(composed);
+  const ChatRequest& req = c.request;
+  Answer& answer = c.answer;
+  Usage usage = c.usage;
+  Rng& rng = c.rng;
+  uint64_t id_seed = c.id_seed;
 
   size_t index = 0;
   while (dialects_[index].get() != &d) ++index;
@@ -230,8 +272,13 @@ Simulator::Outcome Simulator::Serve(const Dialect& d, const http::HttpRequest& r
     resp = d.Error(status, answer.text, answer.error_type);
     if (!answer.latency_ms) delay = 0;
   } else {
+    // Only an answered request puts its prefix in the cache.
+    CacheUsage cache = prompt_cache_.Account(req, CacheMinTokens(req.provider, req.model));
+    usage.cached_input_tokens = cache.read;
+    usage.cache_write_tokens = cache.written;
     resp = d.Render(req, answer, usage, id_seed);
     stats_.CountTokens(usage.input_tokens, usage.output_tokens);
+    stats_.CountCacheTokens(cache.read, cache.written);
   }
   if (limited) {
     for (auto& h : d.LimitHeaders(limits, false)) resp.SetHeader(h.first, h.second);

@@ -48,9 +48,26 @@ void Stats::CountTokens(int64_t input, int64_t output) {
   output_tokens_ += output;
 }
 
+void Stats::CountCacheTokens(int64_t read, int64_t written) {
+  std::lock_guard<std::mutex> lock(mu_);
+  cached_tokens_ += read;
+  cache_write_tokens_ += written;
+}
+
 void Stats::AddInFlight(int delta) {
   std::lock_guard<std::mutex> lock(mu_);
   in_flight_ += delta;
+}
+
+void Stats::CountBatch(int64_t requests) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++batches_created_;
+  batch_requests_ += requests;
+}
+
+void Stats::CountBatchDownload() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++batch_downloads_;
 }
 
 void Stats::Reset() {
@@ -60,6 +77,8 @@ void Stats::Reset() {
   faults_.clear();
   rules_.clear();
   total_ = rate_limited_ = generated_ = input_tokens_ = output_tokens_ = 0;
+  batches_created_ = batch_requests_ = batch_downloads_ = 0;
+  cached_tokens_ = cache_write_tokens_ = 0;
 }
 
 Json Stats::ToJson() const {
@@ -69,6 +88,8 @@ Json Stats::ToJson() const {
   Json tokens = Json::MakeObject();
   tokens.set("input", input_tokens_);
   tokens.set("output", output_tokens_);
+  tokens.set("cached_input", cached_tokens_);
+  tokens.set("cache_write", cache_write_tokens_);
   Json o = Json::MakeObject();
   o.set("requests", std::move(requests));
   o.set("responses", MapToJson(responses_));
@@ -78,6 +99,11 @@ Json Stats::ToJson() const {
   o.set("generated", generated_);
   o.set("tokens", std::move(tokens));
   o.set("in_flight", in_flight_);
+  Json batches = Json::MakeObject();
+  batches.set("created", batches_created_);
+  batches.set("requests", batch_requests_);
+  batches.set("results_downloads", batch_downloads_);
+  o.set("batches", std::move(batches));
   return o;
 }
 

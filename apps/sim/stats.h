@@ -21,11 +21,17 @@ class Stats {
   void CountRule(const std::string& rule);
   void CountGenerated();
   void CountTokens(int64_t input, int64_t output);
+  void CountCacheTokens(int64_t read, int64_t written);
   void AddInFlight(int delta);
+  void CountBatch(int64_t requests);  // a provider batch created with this many requests
+  void CountBatchDownload();          // a batch's results read (file content, results, done op)
   void Reset();
 
   // {"requests":{"total":N,"openai":N,...},"responses":{"200":N,...},"rate_limited":N,
   //  "faults":{"http429":N,...},"rules":{"name":N},"generated":N,"tokens":{"input","output"},
+  //  "in_flight":N,"batches":{"created":N,"requests":N,"results_downloads":N}}
+  //  "faults":{"http429":N,...},"rules":{"name":N},"generated":N,
+  //  "tokens":{"input","output","cached_input","cache_write"},
   //  "in_flight":N}
   Json ToJson() const;
 
@@ -40,7 +46,12 @@ class Stats {
   int64_t generated_ = 0;
   int64_t input_tokens_ = 0;
   int64_t output_tokens_ = 0;
+  int64_t cached_tokens_ = 0;
+  int64_t cache_write_tokens_ = 0;
   int64_t in_flight_ = 0;
+  int64_t batches_created_ = 0;
+  int64_t batch_requests_ = 0;
+  int64_t batch_downloads_ = 0;
 };
 
 }  // namespace structure::sim

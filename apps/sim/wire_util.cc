@@ -21,6 +21,21 @@ std::string ContentText(const Json& content) {
   return out;
 }
 
+size_t TextPartCount(const Json& content) {
+  if (!content.is_array()) return 1;
+  size_t n = 0;
+  for (const auto& part : content.as_array()) {
+    const Json* text = part.find("text");
+    if (text && text->is_string()) ++n;
+  }
+  return n;
+}
+
+std::string StringAtKey(const Json& object, std::string_view key) {
+  const Json* v = object.is_object() ? object.find(key) : nullptr;
+  return v && v->is_string() ? v->as_string() : std::string();
+}
+
 std::string MakeId(std::string_view prefix, uint64_t seed) {
   static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   Rng rng(seed);

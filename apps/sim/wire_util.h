@@ -17,6 +17,12 @@ namespace structure::sim {
 // other parts (tool calls, results, images) contribute their compact JSON.
 std::string ContentText(const Json& content);
 
+// Parts of such a content that carry text (1 for a string).
+size_t TextPartCount(const Json& content);
+
+// The string member `key` of an object, or "" (not an object, absent, not a string).
+std::string StringAtKey(const Json& object, std::string_view key);
+
 // "<prefix><24 alphanumerics>" derived from seed (deterministic ids).
 std::string MakeId(std::string_view prefix, uint64_t seed);
 

@@ -1,6 +1,7 @@
 // `structure batch`: JSONL requests in, JSONL results out, K calls in flight, durable and
 // resumable (docs/batch.md). Exit 0 when every record ended ok, 1 when any did not, 2 for bad
-// usage or an unwritable output, 130 when interrupted before the input was read to the end.
+// usage or an unwritable output, 130 when interrupted (input not read to the end, or calls
+// cancelled).
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -11,18 +12,29 @@
 #include <optional>
 #include <string>
 
+#include "apps/batch/batch_files.h"
 #include "apps/batch/batch_runner.h"
+#include "apps/batch/stats_file.h"
 #include "apps/structure/command.h"
+#include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
+#include "apps/structure/provider_batch_command.h"
+#include "config/settings.h"
+#include "pipeline/validator/validator.h"
+#include "registry/schema_registry.h"
+#include "base/utf8.h"
 
 namespace structure::apps {
 namespace {
 
 std::atomic<int> g_interrupts{0};
+std::atomic<bool> g_provider_batch{false};
 
 void OnInterrupt(int) {
   int n = g_interrupts.fetch_add(1) + 1;
-  const char* msg = n == 1
+  const char* msg = g_provider_batch.load()
+      ? "\nstructure batch: stopping; submitted batches keep running at the provider (--resume collects them)\n"
+      : n == 1
       ? "\nstructure batch: stopping: waiting for the calls in flight (Ctrl-C again cancels them)\n"
       : "\nstructure batch: cancelling the calls in flight\n";
   ssize_t ignored = ::write(STDERR_FILENO, msg, std::char_traits<char>::length(msg));
@@ -62,20 +74,75 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     if (!schema.ok()) return schema.status();
     Status checked = pipeline::CheckInlineSchema(*schema);
     if (!checked.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + checked.message());
+    // A schema that cannot compile would fail every line: say so once, before any call.
+    auto compiled = pipeline::CompileSchema(*schema);
+    if (!compiled.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + compiled.status().message());
     d.schema = std::make_shared<const Json>(std::move(*schema));
+  }
+  // Flag text is raw bytes: checked once here rather than failing every line.
+  for (const char* flag : {"schema-name", "schema-text", "tenant", "project", "model"}) {
+    if (std::string e = Utf8Error(args.get(flag)); !e.empty()) return InvalidArgument(std::string("--") + flag + ": " + e);
   }
   d.schema_name = args.get("schema-name");
   d.schema_text = args.get("schema-text");
   if (args.has("max-loops")) {
     auto n = args.GetInt("max-loops", 3);
     if (!n.ok()) return n.status();
+    if (*n < 1 || *n > 10) return InvalidArgument("--max-loops: must be 1..10 (was " + args.get("max-loops") + ")");
     d.max_loops = *n;
   }
   d.tenant = args.get("tenant");
   d.project = args.get("project");
   d.model = args.get("model");
   d.priority = args.get("priority", "bulk");
+  if (d.priority != "bulk" && d.priority != "interactive") {
+    return InvalidArgument("--priority: must be interactive or bulk (was '" + d.priority + "')");
+  }
+  // The defaults on a line of their own: what is wrong with them is a usage error now, not an
+  // error on every line later.
+  batch::LineDefaults probe_defaults = d;
+  if (!probe_defaults.schema && d.schema_name.empty() && d.schema_text.empty()) {
+    probe_defaults.schema = std::make_shared<const Json>(Json::MakeObject());
+  }
+  batch::BatchLine probe = batch::ParseBatchLine(R"({"prompt": "-"})", 0, probe_defaults);
+  if (!probe.error.ok()) {
+    std::string why = probe.error.message();
+    if (why.rfind("line 0: ", 0) == 0) why = why.substr(8);
+    return InvalidArgument("the default flags: " + why);
+  }
   return d;
+}
+
+// --schema-name must name a schema the registry has (in the --tenant/--project scope).
+Status CheckDefaultSchemaName(Engine& engine, const batch::LineDefaults& d) {
+  if (d.schema_name.empty()) return Status::Ok();
+  auto found = engine.schemas().Find(d.schema_name, {d.tenant, d.project});
+  if (found.ok()) return Status::Ok();
+  return Status(found.status().code(), "--schema-name " + d.schema_name + ": " + found.status().message());
+}
+
+// The provider every default line goes to, and whether its max_concurrency caps --concurrency.
+struct InFlightCap {
+  bool capped = false;
+  int limit = 0;
+  std::string key;  // providers.NAME.limits.max_concurrency
+};
+
+InFlightCap CapOf(const config::EngineConfig& config, uint64_t concurrency, const std::string& provider,
+                  const std::string& model) {
+  InFlightCap cap;
+  std::string name = provider;
+  if (name.empty()) {
+    auto target = config::ResolveModel(config, model.empty() ? config.settings.model : model);
+    if (!target.ok()) return cap;
+    name = target->provider;
+  }
+  auto it = config.providers.find(name);
+  if (it == config.providers.end()) return cap;
+  cap.limit = it->second.limits.max_concurrency;
+  cap.key = "providers." + name + ".limits.max_concurrency";
+  cap.capped = concurrency > static_cast<uint64_t>(cap.limit);
+  return cap;
 }
 
 // Records in a regular input file (non-blank lines of this shard), for the progress ETA.
@@ -120,8 +187,11 @@ int RunBatch(const std::vector<std::string>& raw) {
       {"model", true, "REF: default model alias or provider/model"},
       {"priority", true, "interactive|bulk: default priority (default bulk)"},
       {"shard", true, "I/N: only the records of shard I of N (by a hash of the id; docs/batch.md)"},
+      {"stats", true, "FILE: at the end, the run's metrics per schema and provider as JSON"},
   };
   AddEngineFlags(spec);
+  AddProviderBatchFlags(spec);
+  AddCheckFlags(spec);
   int exit_code = 0;
   auto args = ParseOrHelp(
       "batch", TranslateShortFlags(raw), spec,
@@ -135,6 +205,9 @@ int RunBatch(const std::vector<std::string>& raw) {
       "--resume to skip the records already in OUT. Ctrl-C stops reading and waits for the calls\n"
       "in flight; a second Ctrl-C cancels them (recorded as cancelled, rerun by --resume).\n"
       "--shard I/N splits one input over N workers, each with its own OUT and --resume.\n"
+      "--provider-batch sends the calls through the provider's batch API instead (OpenAI,\n"
+      "Anthropic, Gemini: half the price, results within a day), in rounds of re-asks, with\n"
+      "its state in OUT.pbatch/ so --resume never submits or downloads a batch twice.\n"
       "Exit 0 all ok, 1 some record not ok, 2 bad usage or output error, 130 interrupted.",
       exit_code);
   if (!args) return exit_code;
@@ -146,6 +219,8 @@ int RunBatch(const std::vector<std::string>& raw) {
   if (out_path == "-") out_path.clear();
   if (resume && out_path.empty()) return Fail("--resume needs an output file (-o OUT.jsonl)");
   if (resume && args->has("overwrite")) return Fail("give one of --resume, --overwrite");
+  Status provider_batch = CheckProviderBatchFlags(*args, in_path, out_path, resume);
+  if (!provider_batch.ok()) return Fail(provider_batch.message());
 
   batch::BatchOptions options;
   auto k = args->GetInt("concurrency", 32);
@@ -164,44 +239,27 @@ int RunBatch(const std::vector<std::string>& raw) {
     if (!shard.ok()) return Fail(shard.status().message());
     options.shard = *shard;
   }
+  if (args->has("stats")) {
+    Status stats_ok = batch::CheckStatsPath(args->get("stats"), in_path, out_path);
+    if (!stats_ok.ok()) return Fail(stats_ok.message());
+  }
   auto defaults = DefaultsFromArgs(*args);
   if (!defaults.ok()) return Fail(defaults.status().message());
   options.defaults = std::move(*defaults);
+  EngineOptions checks;  // --check is checked before any file is touched
+  if (Status st = ApplyCheckFlags(*args, checks); !st.ok()) return Fail(st.message());
 
-  std::FILE* in = stdin;
-  if (in_path != "-") {
-    in = std::fopen(in_path.c_str(), "r");
-    if (!in) return Fail("cannot open " + in_path);
-  }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in_closer(in_path == "-" ? nullptr : in, &std::fclose);
-
-  batch::JournalScan scan;
-  std::optional<batch::JournalWriter> journal;
-  if (out_path.empty()) {
-    journal.emplace(batch::JournalWriter::ForFd(STDOUT_FILENO));
-  } else {
-    if (resume) {
-      auto recovered = batch::RecoverJournal(out_path);
-      if (!recovered.ok()) return Fail(recovered.status().message());
-      scan = std::move(*recovered);
-      if (scan.dropped_torn_tail) std::fprintf(stderr, "structure batch: dropped a torn last line of %s\n", out_path.c_str());
-      if (scan.dropped_cancelled > 0) {
-        std::fprintf(stderr, "structure batch: %llu cancelled records of %s run again\n",
-                     static_cast<unsigned long long>(scan.dropped_cancelled), out_path.c_str());
-      }
-    } else if (!args->has("overwrite") && access(out_path.c_str(), F_OK) == 0) {
-      auto existing = ReadFile(out_path);
-      if (existing.ok() && !existing->empty()) {
-        return Fail(out_path + " exists: use --resume to continue it or --overwrite to start over");
-      }
-    }
-    auto opened = batch::JournalWriter::Open(out_path, args->has("overwrite"), args->has("fsync"));
-    if (!opened.ok()) return Fail(opened.status().message());
-    journal.emplace(std::move(*opened));
-  }
+  batch::FileOptions file_options{in_path, out_path, resume, args->has("overwrite"), args->has("fsync")};
+  auto files = batch::OpenJobFiles(file_options);
+  if (!files.ok()) return Fail(files.status().message());
+  for (const std::string& note : files->notes) std::fprintf(stderr, "structure batch: %s\n", note.c_str());
+  std::FILE* in = files->in;
+  batch::JournalScan& scan = files->scan;
+  std::optional<batch::JournalWriter>& journal = files->journal;
 
   auto engine_options = EngineOptionsFromArgs(*args);
   if (!engine_options.ok()) return Fail(engine_options.status().message());
+  engine_options->checks = std::move(checks.checks);
   // Engine threads start with SIGINT blocked, so the signal reaches this thread and wakes a
   // blocking read of stdin.
   sigset_t sigint;
@@ -212,6 +270,16 @@ int RunBatch(const std::vector<std::string>& raw) {
   pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
   if (!created.ok()) return Fail(created.status().message());
   std::unique_ptr<Engine> engine = std::move(*created);
+  Status schema_name = CheckDefaultSchemaName(*engine, options.defaults);
+  if (!schema_name.ok()) return Fail(schema_name.message());
+  InFlightCap cap = CapOf(engine->config(), options.concurrency, args->get("provider"), options.defaults.model);
+  if (cap.capped) {
+    std::fprintf(stderr,
+                 "structure batch: --concurrency %llu is above %s = %d: at most %d calls are on the "
+                 "wire at once (raise it in the config file to go higher)\n",
+                 static_cast<unsigned long long>(options.concurrency), cap.key.c_str(), cap.limit, cap.limit);
+  }
+  std::shared_ptr<const pipeline::CallStats> call_stats = engine->call_stats();
 
   options.progress = isatty(STDERR_FILENO) == 1;
   if (options.progress && in_path != "-") options.total = CountRecords(in_path, options.shard);
@@ -224,6 +292,15 @@ int RunBatch(const std::vector<std::string>& raw) {
   sa.sa_flags = 0;  // no SA_RESTART: a blocking read of stdin must wake up
   sigaction(SIGINT, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);  // a closed stdout becomes a write error, reported
+
+  if (args->has("provider-batch")) {
+    g_provider_batch = true;
+    int rc = RunProviderBatchCommand(*args, options, in_path, out_path, *engine, *journal,
+                                     resume ? &scan : nullptr, &g_interrupts);
+    engine.reset();
+    signal(SIGINT, SIG_DFL);
+    return rc;
+  }
 
   Engine* raw_engine = engine.get();
   batch::BatchRunner runner(
@@ -238,9 +315,22 @@ int RunBatch(const std::vector<std::string>& raw) {
 
   batch::BatchCounts all = report.all();
   double rate = report.elapsed_s > 0 ? static_cast<double>(report.run.total()) / report.elapsed_s : 0;
-  std::fprintf(stderr, "%s\n",
-               batch::FormatSummary(all, report.resumed.total(), report.elapsed_s, rate,
-                                    report.interrupted).c_str());
+  std::string summary =
+      batch::FormatSummary(all, report.resumed.total(), report.elapsed_s, rate, report.interrupted);
+  summary += ", at most " + std::to_string(cap.capped ? cap.limit : options.concurrency) + " in flight";
+  if (cap.capped) summary += " (" + cap.key + ")";
+  std::fprintf(stderr, "%s\n", summary.c_str());
+  if (resume && in_path == "-" && report.resumed_seen < scan.records && !report.interrupted) {
+    // A file input was checked at the start; stdin can only be checked now.
+    std::fprintf(stderr,
+                 "structure batch: warning: %llu results in %s match no input record: it was "
+                 "written from another input (use a new -o FILE, or --overwrite)\n",
+                 static_cast<unsigned long long>(scan.records - report.resumed_seen), out_path.c_str());
+  }
+  if (args->has("stats")) {
+    Status written = batch::WriteStatsFile(args->get("stats"), report, call_stats->Snapshot());
+    if (!written.ok()) return Fail(written.message());
+  }
   if (!report.io_error.ok()) return Fail(report.io_error.message());
   if (report.interrupted) return 130;
   return all.all_ok() ? 0 : 1;

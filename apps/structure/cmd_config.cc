@@ -1,4 +1,5 @@
 // `structure config check [FILE]`: loads the configuration (or the built-in defaults), checks it
+// as run/batch/serve/mcp would (their loader, [server] table, profiles and base URLs included)
 // and prints the effective settings as JSON with secrets masked, and whether the shared store
 // answers. Exit 2 on a bad file.
 #include <cstdio>
@@ -6,7 +7,8 @@
 #include "apps/structure/args.h"
 #include "actors/shared_store.h"
 #include "apps/structure/command.h"
-#include "config/load_config.h"
+#include "apps/structure/engine_flags.h"
+#include "config/config_json.h"
 
 namespace structure::apps {
 namespace {
@@ -44,17 +46,21 @@ int RunConfigCheck(const std::vector<std::string>& args) {
     std::fprintf(stderr, "structure config check: expected at most one FILE\n");
     return 2;
   }
-  config::EngineConfig cfg = config::DefaultConfig();
+  // The loader and checks of run/batch/serve/mcp, so the verdict is theirs.
+  EngineOptions options;
+  Status st;
   if (!path.empty()) {
-    auto loaded = config::LoadConfigFile(path);
-    if (!loaded.ok()) {
-      std::fprintf(stderr, "structure config check: %s\n", loaded.status().message().c_str());
-      return 2;
-    }
-    cfg = std::move(*loaded);
+    auto loaded = LoadCommandConfig(path);
+    st = loaded.status();
+    if (loaded.ok()) options.config = std::move(*loaded);
   }
-  Json out = config::ConfigToJson(cfg);
-  if (!cfg.stores.shared.empty()) AddStoreAnswer(cfg.stores, out);
+  if (st.ok()) st = Engine::Check(options);
+  if (!st.ok()) {
+    std::fprintf(stderr, "structure config check: %s\n", st.message().c_str());
+    return 2;
+  }
+  Json out = config::ConfigToJson(options.config);
+  if (!options.config.stores.shared.empty()) AddStoreAnswer(options.config.stores, out);
   std::printf("%s\n", ToJson(out, true).c_str());
   return 0;
 }

@@ -33,7 +33,7 @@ int RunMcp(const std::vector<std::string>& argv) {
   if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
   if (args->has("project") && !args->has("tenant")) return Fail("--project needs --tenant");
   server::ServerConfig ignored;
-  auto options = server::EngineOptionsWithServerTable(argv, spec, *args, &ignored);
+  auto options = server::EngineOptionsWithServerTable(*args, &ignored);
   if (!options.ok()) return Fail(options.status().message());
   signal(SIGPIPE, SIG_IGN);
   auto engine = Engine::Create(std::move(*options));

@@ -1,9 +1,18 @@
 // `structure run`: one structure call; prints the result JSON.
-// Exit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage.
+// Exit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage, 130 interrupted (Ctrl-C cancels
+// the call at once).
+#include <pthread.h>
+#include <signal.h>
+
 #include <cstdio>
+#include <memory>
+#include <mutex>
+#include <optional>
 
 #include "apps/structure/command.h"
+#include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
+#include "base/utf8.h"
 
 namespace structure::apps {
 namespace {
@@ -38,6 +47,7 @@ int RunRun(const std::vector<std::string>& argv) {
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
   };
   AddEngineFlags(spec);
+  AddCheckFlags(spec);
   int exit_code = 0;
   auto args = ParseOrHelp(
       "run", argv, spec,
@@ -45,7 +55,7 @@ int RunRun(const std::vector<std::string>& argv) {
       "--schema-text TEXT) [flags]",
       "Turns the prompt into one JSON object valid against the schema and prints the result:\n"
       "{\"status\": \"ok\" | \"need-more-input\" | \"stale\" | \"error\", \"data\" | \"need\" | "
-      "\"errors\", ...}.\nExit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage. Without "
+      "\"errors\", ...}.\nExit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage, 130 interrupted. Without "
       "--config the\nbuilt-in simulator provider at 127.0.0.1:8089 is called (start it with "
       "`structure sim`).",
       exit_code);
@@ -54,12 +64,17 @@ int RunRun(const std::vector<std::string>& argv) {
 
   Json body = Json::MakeObject();
   if (args->has("prompt") == args->has("prompt-file")) return Fail("give exactly one of --prompt, --prompt-file");
+  // Raw text is checked here, so the error names the flag or file it came from.
   if (args->has("prompt")) {
+    if (std::string e = Utf8Error(args->get("prompt")); !e.empty()) return Fail("--prompt: " + e);
     body.set("prompt", args->get("prompt"));
   } else {
     std::string path = args->get("prompt-file");
     Result<std::string> text = path == "-" ? ReadFile("/dev/stdin") : ReadFile(path);
     if (!text.ok()) return Fail(text.status().message());
+    if (std::string e = Utf8Error(*text); !e.empty()) {
+      return Fail("--prompt-file " + (path == "-" ? std::string("- (stdin)") : path) + ": " + e);
+    }
     body.set("prompt", *text);
   }
   int schemas = args->has("schema") + args->has("schema-name") + args->has("schema-text");
@@ -75,6 +90,7 @@ int RunRun(const std::vector<std::string>& argv) {
   } else if (args->has("schema-name")) {
     body.set("schemaName", args->get("schema-name"));
   } else {
+    if (std::string e = Utf8Error(args->get("schema-text")); !e.empty()) return Fail("--schema-text: " + e);
     body.set("schemaText", args->get("schema-text"));
   }
   if (args->has("max-loops")) {
@@ -92,11 +108,38 @@ int RunRun(const std::vector<std::string>& argv) {
 
   auto options = EngineOptionsFromArgs(*args);
   if (!options.ok()) return Fail(options.status().message());
+  if (Status st = ApplyCheckFlags(*args, *options); !st.ok()) return Fail(st.message());
+  // SIGINT and SIGTERM are blocked in every thread (the engine's inherit the mask) and taken
+  // here, with the result's arrival (SIGUSR1 from the callback): the call's own timeouts and
+  // retries can take minutes, Ctrl-C must not.
+  sigset_t wake;
+  sigemptyset(&wake);
+  for (int sig : {SIGINT, SIGTERM, SIGUSR1}) sigaddset(&wake, sig);
+  pthread_sigmask(SIG_BLOCK, &wake, nullptr);
   auto engine = Engine::Create(std::move(*options));
   if (!engine.ok()) return Fail(engine.status().message());
-  pipeline::StructureResult result = (*engine)->Run(std::move(*request));
-  std::printf("%s\n", ToJson(pipeline::ResultToJson(result), true).c_str());
-  return ExitCode(result.status);
+  auto result = std::make_shared<std::optional<pipeline::StructureResult>>();
+  auto mu = std::make_shared<std::mutex>();
+  pthread_t self = pthread_self();
+  (*engine)->Submit(std::move(*request), [result, mu, self](pipeline::StructureResult r) {
+    std::lock_guard<std::mutex> lock(*mu);
+    *result = std::move(r);
+    pthread_kill(self, SIGUSR1);
+  });
+  int sig = 0;
+  while (sigwait(&wake, &sig) == 0 && sig == SIGUSR1) {
+    std::lock_guard<std::mutex> lock(*mu);
+    if (*result) break;
+  }
+  bool interrupted = sig != SIGUSR1;
+  if (interrupted) {
+    std::fprintf(stderr, "structure run: interrupted: cancelling the call\n");
+    engine->reset();  // answers the call "cancelled"
+  }
+  std::lock_guard<std::mutex> lock(*mu);
+  if (*result) std::printf("%s\n", ToJson(pipeline::ResultToJson(**result), true).c_str());
+  if (interrupted) return 130;
+  return *result ? ExitCode((*result)->status) : 1;
 }
 
 }  // namespace

@@ -11,8 +11,11 @@
 namespace structure::apps {
 namespace {
 
+constexpr const char* kDefaultProfile = "openai-strict";
+
 const std::vector<FlagSpec> kSpec = {
-    {"provider", true, "PROFILE: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, json"},
+    {"provider", true,
+     "PROFILE: openai-strict (default), anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json"},
     {"override", true, "JSON: profile overrides, e.g. '{\"max_depth\":5}'"},
 };
 
@@ -30,7 +33,7 @@ int Fail(const char* cmd, const std::string& message) {
 Result<Input> ReadInput(const Args& parsed) {
   if (parsed.positional().size() != 1) return InvalidArgument("expected exactly one FILE");
   Result<pipeline::Profile> profile =
-      pipeline::FindProfile(parsed.get("provider", "openai-strict"));
+      pipeline::FindProfile(parsed.get("provider", kDefaultProfile));
   if (profile.ok() && parsed.has("override")) {
     Result<Json> o = ParseJson(parsed.get("override"), {.max_depth = 16, .source = "--override"});
     if (!o.ok()) return o.status();
@@ -58,6 +61,9 @@ int RunOnInput(const char* cmd, const std::vector<std::string>& args, int (*act)
   if (!parsed) return exit_code;
   Result<Input> in = ReadInput(*parsed);
   if (!in.ok()) return Fail(cmd, in.status().message());
+  if (!parsed->has("provider")) {
+    std::fprintf(stderr, "structure %s: no --provider given: using profile %s\n", cmd, kDefaultProfile);
+  }
   return act(*in);
 }
 

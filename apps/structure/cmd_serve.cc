@@ -33,7 +33,7 @@ int RunServe(const std::vector<std::string>& argv) {
   if (!args) return exit_code;
   if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
   server::ServerConfig config;
-  auto options = server::EngineOptionsWithServerTable(argv, spec, *args, &config);
+  auto options = server::EngineOptionsWithServerTable(*args, &config);
   if (!options.ok()) return Fail(options.status().message());
   if (args->has("listen")) {
     Status st = server::ParseListen(args->get("listen"), config);

@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 
 #include "apps/sim/sim_server.h"
 #include "apps/structure/args.h"
@@ -38,9 +39,19 @@ const std::vector<FlagSpec>& Spec() {
       {"seed", true, "S: seed for every random choice (deterministic runs)"},
       {"invalid-key", true, "KEY: an API key to reject with the provider's 401", true},
       {"threads", true, "N: event-loop threads (default 1)"},
+      {"batch-delay-ms", true, "N: provider batches end N ms after they are created (default 0)"},
+      {"batch-error-rate", true, "R: share of requests in a batch answered with a transient error"},
+      {"batch-expire-rate", true, "R: share of requests in a batch left unanswered as expired"},
+      {"batch-fault", true, "K:KIND: the K-th batch created ends failed, expired or cancelled", true},
+      {"batch-max-requests", true, "N: requests per batch at most (default: the provider's limit)"},
+      {"batch-max-bytes", true, "N: bytes per batch file or create request at most (default: the provider's)"},
+      {"batch-slow-download-ms", true, "N: batch results are sent in 1 KB pieces N ms apart"},
+      {"batch-lose-create", true, "K: the K-th batch is created but its create call answers 500", true},
   };
   return spec;
 }
+
+constexpr int64_t kMaxLatencyMs = 3'600'000;  // an hour: longer is a typo, not a test
 
 Status ApplyRate(const Args& a, const char* flag, double* out) {
   if (!a.has(flag)) return Status::Ok();
@@ -48,6 +59,44 @@ Status ApplyRate(const Args& a, const char* flag, double* out) {
   if (!v.ok()) return v.status();
   if (*v < 0 || *v > 1) return InvalidArgument(std::string("--") + flag + ": expected 0..1");
   *out = *v;
+  return Status::Ok();
+}
+
+Status ApplyBatchFlags(const Args& a, sim::BatchOptions& b) {
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-error-rate", &b.error_rate));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-expire-rate", &b.expire_rate));
+  for (const char* flag : {"batch-delay-ms", "batch-max-requests", "batch-max-bytes", "batch-slow-download-ms"}) {
+    if (!a.has(flag)) continue;
+    auto v = a.GetInt(flag, 0);
+    if (!v.ok()) return v.status();
+    if (*v < 0 || *v > (int64_t{1} << 40)) return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
+    std::string f(flag);
+    if (f == "batch-delay-ms" || f == "batch-slow-download-ms") {
+      if (*v > 86'400'000) return InvalidArgument("--" + f + ": at most 86400000 (a day)");
+      (f == "batch-delay-ms" ? b.delay_ms : b.slow_download_ms) = static_cast<int>(*v);
+    } else {
+      (f == "batch-max-requests" ? b.max_requests : b.max_bytes) = *v;
+    }
+  }
+  for (const std::string& k : a.all("batch-lose-create")) {
+    char* end = nullptr;
+    long long n = std::strtoll(k.c_str(), &end, 10);
+    if (n < 1 || end == k.c_str() || *end != '\0') {
+      return InvalidArgument("--batch-lose-create: expected K >= 1 (was '" + k + "')");
+    }
+    b.lost_creates.insert(n);
+  }
+  for (const std::string& spec : a.all("batch-fault")) {
+    size_t colon = spec.find(':');
+    std::string kind = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    char* end = nullptr;
+    long long k = colon == std::string::npos ? 0 : std::strtoll(spec.c_str(), &end, 10);
+    if (k < 1 || end != spec.c_str() + colon || (kind != "failed" && kind != "expired" && kind != "cancelled")) {
+      return InvalidArgument("--batch-fault: expected K:failed, K:expired or K:cancelled with K >= 1 (was '" +
+                             spec + "')");
+    }
+    b.faults[k] = kind;
+  }
   return Status::Ok();
 }
 
@@ -66,6 +115,10 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
   if (a.has("latency-ms")) {
     auto ms = a.GetInt("latency-ms", 0);
     if (!ms.ok()) return ms.status();
+    if (*ms < 0 || *ms > kMaxLatencyMs) {
+      return InvalidArgument("--latency-ms: must be 0.." + std::to_string(kMaxLatencyMs) + " (was " +
+                             a.get("latency-ms") + ")");
+    }
     o.latency = sim::Latency::Fixed(static_cast<int>(*ms));
   }
   if (a.has("latency")) {
@@ -106,6 +159,7 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
     o.seed = *o.scenario.seed;
   }
   for (const auto& k : a.all("invalid-key")) o.scenario.keys.invalid_keys.insert(k);
+  STRUCTURE_RETURN_IF_ERROR(ApplyBatchFlags(a, o.batch));
   return o;
 }
 
@@ -124,7 +178,8 @@ int RunSim(const std::vector<std::string>& args) {
       ParseOrHelp("sim", args, Spec(), "structure sim [--port N] [--scenario FILE] [flags]",
                   "Serves simulated OpenAI (/v1/chat/completions), Anthropic "
                   "(/v1/messages), Gemini\n(/v1beta/models/M:generateContent) and "
-                  "Ollama (/api/chat) endpoints on loopback, plus\nGET /stats. Prints "
+                  "Ollama (/api/chat) endpoints and their batch APIs (/v1/files, /v1/batches,\n/v1/messages/batches, "
+                  "models/M:batchGenerateContent) on loopback, plus\nGET /stats. Prints "
                   "'listening on HOST:PORT' first. Stops on SIGINT/SIGTERM.\nSee "
                   "docs/simulator.md for the scenario format.",
                   exit_code);
@@ -138,13 +193,26 @@ int RunSim(const std::vector<std::string>& args) {
   server.host = parsed->get("host", "127.0.0.1");
   auto port = parsed->GetInt("port", 8089);
   auto threads = parsed->GetInt("threads", 1);
-  if (!port.ok() || !threads.ok() || *port < 0 || *port > 65535 || *threads < 1 || *threads > 64) {
-    std::fprintf(stderr, "structure sim: --port expects 0..65535 and --threads 1..64\n");
+  // Each flag's own error, with what was written.
+  std::string bad;
+  if (!port.ok()) {
+    bad = port.status().message();
+  } else if (*port < 0 || *port > 65535) {
+    bad = "--port: must be 0..65535 (was " + parsed->get("port") + ")";
+  } else if (!threads.ok()) {
+    bad = threads.status().message();
+  } else if (*threads < 1 || *threads > 64) {
+    bad = "--threads: must be 1..64 (was " + parsed->get("threads") + ")";
+  }
+  if (!bad.empty()) {
+    std::fprintf(stderr, "structure sim: %s\n", bad.c_str());
     return 2;
   }
   server.port = static_cast<uint16_t>(*port);
   server.threads = static_cast<int>(*threads);
   server.backlog = 65535;
+  // Batch files and message batch create requests go up to the providers' own limits (256 MB).
+  server.max_body_bytes = size_t{300} << 20;
   RaiseFileLimit();
 
   // Block the stop signals before any thread starts, so only sigwait below receives them.

@@ -1,28 +1,56 @@
 #include "apps/structure/engine_flags.h"
 
+#include "config/builtin_providers.h"
 #include "config/load_config.h"
 
 namespace structure::apps {
 
 void AddEngineFlags(std::vector<FlagSpec>& spec) {
   spec.push_back({"config", true, "FILE: TOML configuration (default: built-in, the simulator)"});
-  spec.push_back({"provider", true, "NAME: use this configured provider for every call"});
+  spec.push_back({"provider", true,
+                  "NAME: use this provider for every call: a configured one, or with no config "
+                  "openai, anthropic, gemini, ollama, openrouter, openai-compatible"});
   spec.push_back({"base-url", true, "URL: replace the provider's base URL (e.g. a local structure sim)"});
-  spec.push_back({"database", true, "PATH: SQLite file for schema overrides and the builder cache"});
+  spec.push_back({"database", true,
+                  "PATH: SQLite file for schema overrides and the builder cache (default: in memory)"});
   spec.push_back({"registry-dir", true, "DIR: bundled schemas directory"});
 }
 
-Result<EngineOptions> EngineOptionsFromArgs(const Args& args) {
+Result<config::EngineConfig> LoadCommandConfig(const std::string& path, server::ServerConfig* server) {
+  auto file = server::LoadServeConfigFile(path);
+  if (!file.ok()) return file.status();
+  auto cfg = config::ParseConfig(file->text, path);
+  if (!cfg.ok()) return cfg.status();
+  if (server != nullptr && file->server) *server = std::move(*file->server);
+  return cfg;
+}
+
+Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConfig* server) {
   EngineOptions o;
   if (args.has("config")) {
-    auto cfg = config::LoadConfigFile(args.get("config"));
+    auto cfg = LoadCommandConfig(args.get("config"), server);
     if (!cfg.ok()) return cfg.status();
     o.config = std::move(*cfg);
   }
   o.provider = args.get("provider");
+  if (args.has("provider") && o.provider.empty()) return InvalidArgument("--provider: must not be empty");
+  if (args.has("base-url") && args.get("base-url").empty()) {
+    return InvalidArgument("--base-url: must not be empty (give an http(s) URL)");
+  }
+  // `--model openai/gpt-4o` with no provider of that name configured means the built-in one.
+  if (o.provider.empty() && args.has("model")) {
+    const std::string model = args.get("model");
+    const std::string first = model.substr(0, model.find('/'));
+    if (model.find('/') != std::string::npos && !o.config.providers.count(first) &&
+        config::BuiltinProvider(first)) {
+      o.provider = first;
+    }
+  }
   o.base_url = args.get("base-url");
   o.database = args.get("database");
+  if (args.has("database") && o.database.empty()) return InvalidArgument("--database: must not be empty");
   o.registry_dir = args.get("registry-dir");
+  STRUCTURE_RETURN_IF_ERROR(Engine::Check(o));
   return o;
 }
 

@@ -1,11 +1,14 @@
 // Flags shared by every command that calls a provider (run, batch, serve, mcp): --config,
-// --provider, --base-url, --database, --registry-dir; and building an Engine from them.
+// --provider, --base-url, --database, --registry-dir; and building an Engine from them. The one
+// loader of a config file for every command, `config check` included, so all give one verdict.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "actors/engine.h"
+#include "apps/server/server_config.h"
 #include "apps/structure/args.h"
 
 namespace structure::apps {
@@ -13,7 +16,16 @@ namespace structure::apps {
 // Appends the shared provider/config flags to a command's spec.
 void AddEngineFlags(std::vector<FlagSpec>& spec);
 
-// Loads --config (or the built-in defaults) and applies the other shared flags.
-Result<EngineOptions> EngineOptionsFromArgs(const Args& args);
+// Reads a config file as every command does: the engine's tables (config/load_config.h) and the
+// [server] table (apps/server/server_config.h) are both checked. Errors name the file, line and
+// key; a directory or unreadable path is an error, never the built-in defaults.
+Result<config::EngineConfig> LoadCommandConfig(const std::string& path,
+                                               server::ServerConfig* server = nullptr);
+
+// Loads --config (or the built-in defaults), applies the other shared flags and checks the
+// result as Engine::Create would (Engine::Check). `server`, when given, receives the file's
+// [server] table if it has one. A `--model P/M` naming a built-in provider P that is not
+// configured selects it as with --provider P.
+Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConfig* server = nullptr);
 
 }  // namespace structure::apps

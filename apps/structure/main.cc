@@ -35,16 +35,22 @@ int main(int argc, char** argv) {
   for (const auto& c : commands) {
     if (args[0] == c.name) return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  // A group word alone ("schema") lists its subcommands.
+  // A group word ("schema", "config"): alone or with --help it lists its subcommands; with
+  // anything else it says which subcommand is unknown.
   bool group = false;
+  bool help = args.size() >= 2 && (args[1] == "--help" || args[1] == "-h");
   for (const auto& c : commands) {
     if (std::strncmp(c.name, args[0].c_str(), args[0].size()) == 0 && c.name[args[0].size()] == ' ') {
-      if (!group) std::fprintf(stderr, "usage: structure %s <subcommand>\n\n", args[0].c_str());
-      std::fprintf(stderr, "  %-16s %s\n", c.name, c.summary);
+      FILE* out = help ? stdout : stderr;
+      if (!group && args.size() >= 2 && !help) {
+        std::fprintf(stderr, "structure %s: unknown subcommand '%s'\n\n", args[0].c_str(), args[1].c_str());
+      }
+      if (!group) std::fprintf(out, "usage: structure %s <subcommand>\n\n", args[0].c_str());
+      std::fprintf(out, "  %-16s %s\n", c.name, c.summary);
       group = true;
     }
   }
-  if (group) return 2;
+  if (group) return help ? 0 : 2;
   std::fprintf(stderr, "structure: unknown command '%s' (see structure --help)\n", args[0].c_str());
   return 2;
 }

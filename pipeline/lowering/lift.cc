@@ -101,14 +101,16 @@ class Walker {
         Json out = Json::MakeObject();
         for (size_t i = 0; i < v.size(); ++i) {
           const Json& e = v.as_array()[i];
-          std::string at = path + "/" + std::to_string(i);
           const Json* key = e.is_object() ? e.find("key") : nullptr;
           const Json* value = e.is_object() ? e.find("value") : nullptr;
+          // Messages name the user's pointer (the map and its key), not the list sent for it.
           if (!key || !key->is_string() || !value)
-            return Status(Code::kSchemaViolation, at + ": each entry must be an object with \"key\" (a string) and \"value\"");
+            return Status(Code::kSchemaViolation, Where(path) + ": entry " + std::to_string(i) +
+                                                      " has no \"key\" string and \"value\"");
           if (out.contains(key->as_string()))
-            return Status(Code::kSchemaViolation, at + ": duplicate key \"" + key->as_string() + "\"; every key must appear once");
-          Result<Json> y = LiftAt(*value, n.extra, at + "/value", depth + 1);
+            return Status(Code::kSchemaViolation,
+                          Child(path, key->as_string()) + ": the key appears more than once");
+          Result<Json> y = LiftAt(*value, n.extra, Child(path, key->as_string()), depth + 1);
           if (!y.ok()) return y;
           out.set(key->as_string(), std::move(*y));
         }
@@ -133,7 +135,7 @@ class Walker {
         if (!v.is_string()) return v;
         Result<Json> parsed = ParseJson(v.as_string(), {.max_depth = 256, .source = "value"});
         if (!parsed.ok())
-          return Status(Code::kSchemaViolation, Where(path) + ": must be a string holding a JSON text (" +
+          return Status(Code::kSchemaViolation, Where(path) + ": the value is not valid JSON (" +
                                                     parsed.status().message() + ")");
         return *parsed;
       }
@@ -223,9 +225,7 @@ Result<Json> Lift(const Json& provider_output, const LiftPlan& plan) {
   const Json* v = &provider_output;
   if (!plan.envelope_key.empty()) {
     v = provider_output.is_object() ? provider_output.find(plan.envelope_key) : nullptr;
-    if (!v)
-      return Status(Code::kSchemaViolation, "(root): the answer must be an object with the single property \"" +
-                                                plan.envelope_key + "\"");
+    if (!v) return Status(Code::kNotFound, "(root): the answer is not in the requested form");
   }
   if (plan.root < 0 || !plan.nodes) return *v;
   return Walker(plan).LiftAt(*v, plan.root, "", 0);

@@ -12,8 +12,10 @@ namespace structure::pipeline {
 // the nulls of optional properties, restores maps sent as key/value lists, decodes values sent
 // as JSON text, unwraps a root envelope. Values that do not have the expected shape pass through
 // unchanged (local validation of the ORIGINAL schema then reports them). kSchemaViolation, with
-// the instance pointer, for what cannot be restored: a duplicate map key, a malformed map entry,
-// a string that should hold JSON text and does not, a missing envelope.
+// the pointer into the original shape, for what cannot be restored: a duplicate map key, a
+// malformed map entry, a string that should hold JSON text and does not. kNotFound when the
+// output lacks the root envelope (the model ignored the form; the caller may validate the output
+// as it is).
 Result<Json> Lift(const Json& provider_output, const LiftPlan& plan);
 
 // The inverse of Lift: an instance of the original schema in the provider's shape (absent

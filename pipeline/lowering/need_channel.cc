@@ -82,8 +82,11 @@ std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form) 
 Result<Json> UnwrapNeed(const Json& output, const NeedForm& form) {
   if (form.kind != NeedKind::kEnvelope) return output;
   const Json* result = output.is_object() ? output.find(kEnvelopeResultKey) : nullptr;
-  if (!result) return Status(Code::kSchemaViolation, "(root): the answer must be an object with \"result\" and \"_need\"");
-  if (result->is_null()) return Status(Code::kSchemaViolation, "/result: is null but \"_need\" gives no reason");
+  if (!result) return Status(Code::kNotFound, "(root): the answer is not in the requested form");
+  if (result->is_null()) {
+    return Status(Code::kSchemaViolation,
+                  "(root): no answer was given, and no reason why the input is not enough");
+  }
   return *result;
 }
 

@@ -33,7 +33,8 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
 std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form);
 
 // The target part of a non-need answer, ready for Lift: unwraps the envelope for kEnvelope,
-// passes the output through otherwise. kSchemaViolation when the envelope is malformed.
+// passes the output through otherwise. kNotFound when the output is not an envelope at all (the
+// model ignored the form); kSchemaViolation when it holds neither a value nor a need.
 Result<Json> UnwrapNeed(const Json& output, const NeedForm& form);
 
 }  // namespace structure::pipeline

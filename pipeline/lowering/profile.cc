@@ -31,6 +31,8 @@ const BoolField kBoolFields[] = {
     {"pattern_anchored", &Profile::pattern_anchored},
     {"numeric_bounds_integer_only", &Profile::numeric_bounds_integer_only},
     {"pattern_excludes_length", &Profile::pattern_excludes_length},
+    {"schema_in_prompt", &Profile::schema_in_prompt},
+    {"prompt_cache", &Profile::prompt_cache},
 };
 
 const SizeField kSizeFields[] = {
@@ -45,6 +47,7 @@ const SizeField kSizeFields[] = {
     {"max_string_budget", &Profile::max_string_budget},
     {"max_optional", &Profile::max_optional},
     {"max_unions", &Profile::max_unions},
+    {"cache_min_tokens", &Profile::cache_min_tokens},
 };
 
 const std::pair<const char*, NeedKind> kNeedNames[] = {

@@ -48,6 +48,8 @@ struct Profile {
   bool pattern_anchored = false;       // pattern must read ^...$
   bool numeric_bounds_integer_only = false;  // minimum/maximum only on integers
   bool pattern_excludes_length = false;      // pattern/format together with min/maxLength loses the length
+  bool schema_in_prompt = false;       // the server enforces the schema by grammar but never shows
+                                       // it to the model: it goes into the prompt too
   size_t max_min_items = 0;            // 0 = any; else minItems above this is not accepted
   NeedKind need = NeedKind::kRootAnyOf;
   // Size limits; 0 = unlimited.
@@ -60,13 +62,17 @@ struct Profile {
   size_t max_string_budget = 0;        // chars of property names, def names, enum and const values
   size_t max_optional = 0;             // optional properties
   size_t max_unions = 0;               // schemas with anyOf or a type array
+  // Prompt caching (docs/providers.md): off sends no cache key or cache mark; cache_min_tokens
+  // is the smallest prefix worth marking for Anthropic (0 = the model's documented minimum).
+  bool prompt_cache = true;
+  size_t cache_min_tokens = 0;
 };
 
 // The names of the built-in profiles, in a stable order.
 const std::vector<std::string>& BuiltinProfileNames();
 
 // A built-in profile by name: "openai-strict", "anthropic-strict", "gemini", "gemini-legacy",
-// "ollama", "vllm", "json". kNotFound for any other name.
+// "ollama", "vllm", "llamacpp", "json". kNotFound for any other name.
 Result<Profile> FindProfile(std::string_view name);
 
 // Applies per-model overrides (a JSON object, e.g. a TOML table converted to JSON) whose keys are

@@ -60,7 +60,7 @@ const std::pair<const char*, const char*> kBuiltins[] = {
       "formats": ["date", "time", "date-time", "uuid"],
       "additional_properties_schema": true, "refs": false, "recursion": false,
       "type_arrays": true, "properties_with_anyof": false, "pattern_anchored": true,
-      "numeric_bounds_integer_only": true, "need": "root-anyof"
+      "numeric_bounds_integer_only": true, "need": "root-anyof", "schema_in_prompt": true
     })"},
     {"vllm", R"({
       "keywords": ["type", "properties", "required", "additionalProperties", "items",
@@ -71,7 +71,21 @@ const std::pair<const char*, const char*> kBuiltins[] = {
                   "uuid", "uri", "uri-reference", "uri-template", "json-pointer",
                   "relative-json-pointer"],
       "additional_properties_schema": true, "refs": true, "recursion": true,
-      "type_arrays": true, "pattern_excludes_length": true, "need": "root-anyof"
+      "type_arrays": true, "pattern_excludes_length": true, "need": "root-anyof",
+      "schema_in_prompt": true
+    })"},
+    // llama.cpp's json-schema-to-grammar (llama-server, and llamafile which embeds it): local
+    // $refs with recursion, anchored patterns, length and item bounds, integer ranges only.
+    {"llamacpp", R"({
+      "keywords": ["type", "properties", "required", "additionalProperties", "items",
+                   "prefixItems", "anyOf", "enum", "const", "$ref", "$defs",
+                   "description", "title", "pattern", "format", "minLength", "maxLength",
+                   "minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum",
+                   "exclusiveMaximum"],
+      "formats": ["date", "time", "date-time", "uuid"],
+      "additional_properties_schema": true, "refs": true, "recursion": true,
+      "type_arrays": true, "pattern_anchored": true, "numeric_bounds_integer_only": true,
+      "need": "root-anyof", "schema_in_prompt": true
     })"},
     {"json", R"({"enforces": false, "need": "prompt-only"})"},
 };
@@ -97,7 +111,7 @@ Result<Profile> FindProfile(std::string_view name) {
     return ApplyProfileOverrides(std::move(base), *data);
   }
   return NotFound("unknown provider profile '" + std::string(name) +
-                  "' (known: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, json)");
+                  "' (known: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json)");
 }
 
 }  // namespace structure::pipeline

@@ -1,6 +1,7 @@
 #include "pipeline/validator/plan.h"
 
 #include <string_view>
+#include <unordered_set>
 
 namespace structure::pipeline::validator_internal {
 namespace {
@@ -112,10 +113,10 @@ bool FuseRequired(Keyword* members, const Keyword* required, bool required_first
 // Counts k's properties and allows predicting the next one when their names are unique.
 void IndexNames(Keyword* k) {
   k->named_count = k->named.size();
-  for (size_t i = 0; i < k->named.size(); ++i) {
-    for (size_t j = i + 1; j < k->named.size(); ++j) {
-      if (k->named[i].name == k->named[j].name) return;
-    }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(k->named.size());
+  for (const NamedNode& n : k->named) {
+    if (!seen.insert(n.name).second) return;
   }
   k->predict_names = !k->named.empty();
 }

@@ -79,7 +79,7 @@ class PoolSharedTest : public ::testing::Test {
   static PoolRequest Call() {
     PoolRequest r;
     r.call.model = "sim-model";
-    r.call.turns.push_back(providers::Turn{providers::Role::kUser, "Ada, 36", {}, {}, {}, false});
+    r.call.turns.push_back(providers::UserTurn("Ada, 36"));
     r.call.schema = *ParseJson(R"({"type":"object","properties":{"name":{"type":"string"}},
       "required":["name"],"additionalProperties":false})");
     r.call.schema_name = "person";

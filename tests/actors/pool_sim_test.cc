@@ -68,7 +68,7 @@ class PoolSimTest : public ::testing::Test {
     PoolRequest r;
     r.call.model = "sim-model";
     r.call.system = "Extract the person.";
-    r.call.turns.push_back(providers::Turn{providers::Role::kUser, text, {}, {}, {}, false});
+    r.call.turns.push_back(providers::UserTurn(text));
     r.call.schema = *ParseJson(R"({"type":"object","properties":{"name":{"type":"string"},
       "age":{"type":"integer"}},"required":["name","age"],"additionalProperties":false})");
     r.call.schema_name = "person";

@@ -74,7 +74,7 @@ class PoolFixture : public ::testing::Test {
   static PoolRequest Request(Lane lane = Lane::kBulk) {
     PoolRequest r;
     r.call.model = "m";
-    r.call.turns.push_back(providers::Turn{providers::Role::kUser, "hi", {}, {}, {}, false});
+    r.call.turns.push_back(providers::UserTurn("hi"));
     r.lane = lane;
     return r;
   }

@@ -146,7 +146,7 @@ TEST_F(SharedStoreAcceptanceTest, ThreeProcessesOnOneKeyUseTheLimitWithoutA429) 
   ASSERT_TRUE(redis) << err;
   auto shared_sim = Sim(kRpm), alone_sim = Sim(kRpm);
   ASSERT_TRUE(shared_sim && alone_sim);
-  std::string input = Input(1500);  // more than either run can finish in the window
+  std::string input = Input(6000);  // more than either run can finish in the window, however slow
   StartWorkers("shared", Config("shared", *shared_sim, kRpm, redis.get()), input);
   StartWorkers("alone", Config("alone", *alone_sim, kRpm, nullptr), input);
 

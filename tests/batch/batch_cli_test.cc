@@ -217,6 +217,41 @@ TEST_F(BatchCliTest, StdinToStdoutAndOrdered) {
   EXPECT_EQ(text->find("{\"id\":\"r59\","), text->rfind('\n', text->size() - 2) + 1);
 }
 
+TEST_F(BatchCliTest, CheckCommandRunsForEveryRecordAtConcurrency) {
+  std::string in = dir_ + "in.jsonl", out = dir_ + "out.jsonl";
+  std::map<std::string, Expected> want;
+  {
+    std::ofstream f(in);
+    for (int i = 0; i < 40; ++i) {
+      f << "{\"id\": \"c" << i << "\", \"prompt\": \"CASE-CHECK record " << i << "\"}\n";
+      want["c" + std::to_string(i)] = {"ok", 2};  // Bob is rejected by the check, then Mike
+    }
+  }
+  std::string check = "sh " + std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/check_mike.sh";
+  auto batch = Batch(Args({in, "-o", out, "--concurrency", "16", "--check", check}),
+                     dir_ + "stdout", dir_ + "stderr");
+  EXPECT_EQ(batch->Wait(), 0) << *ReadFile(dir_ + "stderr");
+  CheckOutput(out, want);
+
+  // A check that fails ends each call check_failed; bad check flags are usage errors.
+  std::ofstream(in) << "{\"id\": \"f\", \"prompt\": \"CASE-OK a\"}\n";
+  auto failing = Batch(Args({in, "-o", out, "--overwrite", "--check", "exit 9"}), dir_ + "stdout",
+                       dir_ + "stderr");
+  EXPECT_EQ(failing->Wait(), 1);
+  EXPECT_NE(ReadFile(out)->find(R"("code":"check_failed")"), std::string::npos) << *ReadFile(out);
+  EXPECT_NE(ReadFile(out)->find("check command exited with status 9"), std::string::npos);
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--check", " "},
+                                       std::vector<std::string>{"--check", "true", "--check-timeout-ms", "0"},
+                                       std::vector<std::string>{"--check-timeout-ms", "5"}}) {
+    std::vector<std::string> a = {in, "-o", dir_ + "never.jsonl"};
+    a.insert(a.end(), bad.begin(), bad.end());
+    auto usage = Batch(Args(a), dir_ + "stdout", dir_ + "stderr");
+    EXPECT_EQ(usage->Wait(), 2) << bad[0];
+    EXPECT_NE(ReadFile(dir_ + "stderr")->find("--check"), std::string::npos) << *ReadFile(dir_ + "stderr");
+    EXPECT_NE(access((dir_ + "never.jsonl").c_str(), F_OK), 0) << "nothing written for a usage error";
+  }
+}
+
 TEST_F(BatchCliTest, AllOkExitsZeroAndRefusesToClobberOutput) {
   std::string in = dir_ + "in.jsonl", out = dir_ + "out.jsonl";
   std::ofstream(in) << "{\"id\": 1, \"prompt\": \"CASE-OK a\"}\n{\"id\": 2, \"prompt\": \"CASE-REASK b\"}\n";

@@ -55,9 +55,11 @@ TEST(BatchLine, LinesWithoutASchemaShareTheDefaultInlineSchema) {
   BatchLine own = ParseBatchLine(R"({"id": 3, "prompt": "p", "schemaName": "contact"})", 3, d);
   ASSERT_TRUE(own.error.ok());
   EXPECT_EQ(own.request->mode, pipeline::SchemaMode::kNamed);
-  // arrayMode is still checked against the default schema.
-  BatchLine bad = ParseBatchLine(R"({"id": 4, "prompt": "p", "arrayMode": true})", 4, d);
-  EXPECT_NE(bad.error.message().find("arrayMode"), std::string::npos) << bad.error.message();
+  // arrayMode wraps the default schema as an item schema for that line only.
+  BatchLine list = ParseBatchLine(R"({"id": 4, "prompt": "p", "arrayMode": true})", 4, d);
+  ASSERT_TRUE(list.error.ok()) << list.error.message();
+  EXPECT_EQ(ToJson(*list.request->schema), R"({"type":"array","items":{"type":"object"}})");
+  EXPECT_EQ(ToJson(*d.schema), R"({"type":"object"})");
 }
 
 TEST(BatchLine, MalformedJsonIsAnErrorKeyedByLineNumber) {
@@ -75,6 +77,18 @@ TEST(BatchLine, BadFieldIsAnErrorKeyedByIdNamingTheField) {
   EXPECT_EQ(line.key, "\"x\"");
   EXPECT_NE(line.error.message().find("maxLoops"), std::string::npos) << line.error.message();
   EXPECT_NE(line.error.message().find("line 4"), std::string::npos) << line.error.message();
+}
+
+TEST(BatchLine, CarriesThePerRequestSettings) {
+  BatchLine line = ParseBatchLine(
+      R"({"id": "s", "prompt": "p", "schemaText": "a name", "confidenceThreshold": 0.25,
+          "requireProviderStrictOutput": false})",
+      1, {});
+  ASSERT_TRUE(line.error.ok()) << line.error.message();
+  EXPECT_EQ(line.request->settings.confidence_threshold, 0.25);
+  EXPECT_EQ(line.request->settings.require_provider_strict_output, false);
+  BatchLine bad = ParseBatchLine(R"({"id": "t", "prompt": "p", "schemaText": "a", "confidenceThreshold": 2})", 2, {});
+  EXPECT_EQ(bad.error.message(), "line 2: confidenceThreshold: must be a number 0..1 (was 2)");
 }
 
 TEST(BatchLine, RejectsNonObjectsAndOddIds) {

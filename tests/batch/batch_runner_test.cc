@@ -333,6 +333,24 @@ TEST_F(BatchRunnerTest, SecondInterruptCancelsAndRecordsTheCancelledCalls) {
   EXPECT_TRUE(scan->done.empty());
 }
 
+// All input read, then the second Ctrl-C cancels the calls left: those records did not run, so
+// the job is interrupted (exit 130), not merely "some record not ok".
+TEST_F(BatchRunnerTest, CancellingAfterTheLastLineWasReadStillCountsAsInterrupted) {
+  FakeEngine fake;
+  std::atomic<int> interrupts{0};
+  options_.concurrency = 4;
+  options_.interrupts = &interrupts;
+  options_.cancel = [&fake] { fake.CancelAll(); };
+  BatchReport report;
+  std::thread run([&] { report = RunOn(Lines(4, "hold"), fake); });
+  while (fake.submitted() < 4) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  interrupts = 2;
+  run.join();
+  EXPECT_TRUE(report.interrupted);
+  EXPECT_EQ(report.run.error, 4u);
+  EXPECT_EQ(Output().size(), 4u);
+}
+
 TEST_F(BatchRunnerTest, ShardTakesOnlyItsRecordsAndTheShardsCoverTheInputOnce) {
   // Ids, an integer id, a line without an id and a repeated id (reported in the shard of its id).
   std::string input = Lines(300) + "{\"id\": 7, \"prompt\": \"ok int\"}\n" +

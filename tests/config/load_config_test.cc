@@ -1,3 +1,4 @@
+#include "config/config_json.h"
 #include "config/load_config.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +67,25 @@ TEST(LoadConfigTest, NegativeLimitIsNamedPrecisely) {
   EXPECT_NE(e.find("timeout_ms: must be > 0 (was 0)"), std::string::npos) << e;
 }
 
+TEST(LoadConfigTest, ReadsAndChecksTheProviderBatchTable) {
+  auto r = Parse("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\ndiscount = 0.4\nmax_requests = 7\n"
+                 "max_bytes = 1000\npoll_ms = 20\nmax_poll_ms = 100\n");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const BatchSettings& b = r->providers.at("p").batch;
+  EXPECT_DOUBLE_EQ(b.discount, 0.4);
+  EXPECT_EQ(b.max_requests, 7);
+  EXPECT_EQ(b.max_bytes, 1000);
+  EXPECT_EQ(b.poll_ms, 20);
+  EXPECT_EQ(b.max_poll_ms, 100);
+  EXPECT_EQ(Parse("[providers.p]\nkind = \"openai\"\n")->providers.at("p").batch.discount, 0.5);
+  std::string e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\ndiscount = 2\n");
+  EXPECT_NE(e.find("providers.p.batch.discount: must be 0..1 (was 2)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\npoll_ms = 100\nmax_poll_ms = 10\n");
+  EXPECT_NE(e.find("providers.p.batch.max_poll_ms: must be >= poll_ms (was 10)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.batch]\npollms = 5\n");
+  EXPECT_NE(e.find("providers.p.batch.pollms"), std::string::npos) << e;
+}
+
 TEST(LoadConfigTest, UnknownProviderKindIsNamed) {
   std::string e = ErrorOf("[providers.p]\nkind = \"opneai\"\n");
   EXPECT_NE(e.find("providers.p.kind: unknown provider kind 'opneai'"), std::string::npos) << e;
@@ -114,14 +134,72 @@ TEST(LoadConfigTest, ServerTableIsLeftToTheServer) {
 }
 
 TEST(LoadConfigTest, OutOfRangeSettingsAreNamed) {
-  EXPECT_NE(ErrorOf("[structure]\nmaxLoops = 11\n").find("maxLoops must be 1..10 (was 11)"),
+  EXPECT_EQ(ErrorOf("[structure]\nmaxLoops = 11\n"), "test.toml:2:12: structure.maxLoops: must be 1..10 (was 11)");
+  EXPECT_NE(ErrorOf("[structure]\nconfidenceThreshold = 1.5\n").find("structure.confidenceThreshold: must be 0..1 (was 1.5)"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("[structure]\nconfidenceThreshold = 1.5\n").find("confidenceThreshold must be 0..1"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf("[tenants.t.settings]\nmaxLoops = 0\n").find("tenants.t.settings: maxLoops must be 1..10 (was 0)"),
-            std::string::npos);
+  EXPECT_EQ(ErrorOf("[tenants.t.settings]\nmaxLoops = 0\n"),
+            "test.toml:2:12: tenants.t.settings.maxLoops: must be 1..10 (was 0)");
   EXPECT_NE(ErrorOf("[stores]\nbuilder_cache_ttl_days = -1\n").find("stores.builder_cache_ttl_days: must be >= 0"),
             std::string::npos);
+}
+
+// Numbers are checked before they are narrowed: nothing wraps at 32 bits, and the message
+// quotes the value as the file spells it, at its line and column.
+TEST(LoadConfigTest, OutOfRangeNumbersAreErrorsQuotingWhatWasWritten) {
+  const std::string p = "[providers.p]\nkind = \"openai\"\n[providers.p.limits]\n";
+  EXPECT_EQ(ErrorOf(p + "max_concurrency = 99999999999\n"),
+            "test.toml:4:19: providers.p.limits.max_concurrency: must be at most 1000000 (was 99999999999)");
+  EXPECT_EQ(ErrorOf(p + "timeout_ms = 0x1_0000_0000\n"),
+            "test.toml:4:14: providers.p.limits.timeout_ms: must be at most 2147483647 (was 0x1_0000_0000)");
+  EXPECT_EQ(ErrorOf(p + "requests_per_minute = inf\n"),
+            "test.toml:4:23: providers.p.limits.requests_per_minute: must be a finite number (was inf)");
+  EXPECT_EQ(ErrorOf("[structure]\nmaxLoops = 4294967299\n"),
+            "test.toml:2:12: structure.maxLoops: must be 1..10 (was 4294967299)");
+  EXPECT_EQ(ErrorOf("[structure]\ntokenBudget = -1\n"), "test.toml:2:15: structure.tokenBudget: must be >= 0 (was -1)");
+  EXPECT_EQ(ErrorOf("[structure]\nconfidenceThreshold = nan\n"),
+            "test.toml:2:23: structure.confidenceThreshold: must be a finite number (was nan)");
+  EXPECT_EQ(ErrorOf("[stores]\nbuilder_cache_ttl_days = 4294967297\n"),
+            "test.toml:2:26: stores.builder_cache_ttl_days: must be at most 36500 (was 4294967297)");
+  EXPECT_EQ(ErrorOf("# \u00e9t\u00e9\n[structure]\nmaxLoops = \"\u00e9\" \n").rfind("test.toml:3:12: structure.maxLoops:", 0), 0u);
+  auto ok = Parse(p + "max_concurrency = 1000000\ntimeout_ms = 2147483647\n");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->providers.at("p").limits.max_concurrency, 1000000);
+}
+
+// Errors found after reading (references between keys) point at the value too, not at 1:1 or
+// at the file alone.
+TEST(LoadConfigTest, ReferenceErrorsPointAtTheValue) {
+  EXPECT_EQ(ErrorOf("\n[structure]\nmodel = \"nosuch\"\n"),
+            "test.toml:3:9: structure.model: unknown provider 'nosuch' in model 'nosuch'");
+  EXPECT_EQ(ErrorOf("\n[aliases]\n\"x\" = \"nobody/m\"\n").rfind("test.toml:3:7: aliases.x: unknown provider 'nobody'", 0), 0u);
+  EXPECT_EQ(ErrorOf("[tenants.t.settings]\nmodel = \"zz\"\n").rfind("test.toml:2:9: tenants.t.settings.model:", 0), 0u);
+  EXPECT_EQ(ErrorOf("[structure]\nmodel = \"\"\n"), "test.toml:2:9: structure.model: must not be empty");
+}
+
+// A file that defines providers but no [aliases] keeps working.
+TEST(LoadConfigTest, OneProviderWithoutAliasesIsTheDefault) {
+  auto r = Parse("[providers.mine]\nkind = \"anthropic\"\n");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->aliases.at("default:fast").provider, "mine");
+  EXPECT_EQ(r->aliases.at("default:analyze").provider, "mine");
+  auto partial = Parse("[providers.mine]\nkind = \"openai\"\n[aliases]\n\"default:fast\" = \"mine/big\"\n");
+  ASSERT_TRUE(partial.ok()) << partial.status().message();
+  EXPECT_EQ(partial->aliases.at("default:fast").model, "big");
+  EXPECT_EQ(partial->aliases.at("default:analyze").provider, "mine");
+}
+
+TEST(LoadConfigTest, SeveralProvidersWithoutAliasesAskForAliases) {
+  std::string e = ErrorOf("[providers.a]\nkind = \"openai\"\n[providers.b]\nkind = \"gemini\"\n");
+  EXPECT_NE(e.find("structure.model: is \"default:fast\", and with several providers (a, b) no [aliases] entry"),
+            std::string::npos) << e;
+  EXPECT_NE(e.find("add [aliases] \"default:fast\" = \"PROVIDER/MODEL\""), std::string::npos) << e;
+  EXPECT_EQ(e.find("unknown model alias"), std::string::npos) << e;
+}
+
+TEST(LoadConfigTest, ADirectoryIsNotAConfigFile) {
+  auto r = LoadConfigFile(::testing::TempDir());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("is a directory"), std::string::npos) << r.status().message();
 }
 
 TEST(LoadConfigTest, MissingFileIsNotFound) {

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "config/config_json.h"
 #include "config/load_config.h"
 
 namespace structure::config {

@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "pipeline/schema_stage.h"
+#include "pipeline/array_answer.h"
 #include "tests/support/ticket_schema.h"
 
 namespace structure::pipeline {
@@ -42,7 +44,7 @@ ProviderReply Text(const std::string& content, int64_t in = 10, int64_t out = 5)
 ProviderReply Tool(const std::string& name, const std::string& args) {
   ProviderReply r;
   r.finish = FinishKind::kToolUse;
-  r.tool_calls.push_back({"call_1", name, args});
+  r.tool_calls.push_back({"call_1", name, args, ""});
   return r;
 }
 
@@ -111,7 +113,7 @@ TEST(ContentLoopTest, SumsCacheReadsAndWritesOverEveryCallIntoTheResult) {
   EXPECT_EQ(f.result.usage.cache_write_tokens, 2900);
   Json usage = *ResultToJson(f.result).find("usage");
   EXPECT_EQ(ToJson(usage),
-            R"({"inputTokens":6100,"outputTokens":10,"cachedInputTokens":2900,"cacheWriteTokens":2900})");
+            R"({"inputTokens":6100,"outputTokens":10,"cachedInputTokens":2900,"cacheWriteTokens":2900,"reasoningTokens":0})");
 }
 
 TEST(ContentLoopTest, UsageFieldsAreZeroWhenTheProviderReportsNoCache) {
@@ -146,6 +148,52 @@ TEST(ContentLoopTest, SystemPromptIsTheStablePrefixAndHoldsNoneOfTheRequest) {
   const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
   EXPECT_EQ(again.call.system, sys);
   EXPECT_EQ(again.call.turns.front().text, spec.prompt);
+}
+
+TEST(ContentLoopTest, EveryCallCarriesThePlansCacheKeyUnlessCachingIsOff) {
+  LoopSpec spec = Spec([](LoopPlan& p) {
+    p.cache_key = "ticket@1.0";
+    p.cache_min_tokens = 2048;
+  });
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  EXPECT_EQ(first.call.cache_key, "ticket@1.0");
+  EXPECT_EQ(first.call.cache_min_tokens, 2048);
+  const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
+  EXPECT_EQ(again.call.cache_key, "ticket@1.0");
+  LoopSpec off = Spec([](LoopPlan& p) {
+    p.cache_key = "ticket@1.0";
+    p.prompt_cache = false;
+  });
+  const SendCall& none = AsSend(Start(off, st));
+  EXPECT_EQ(none.call.cache_key, "");
+  EXPECT_LT(none.call.cache_min_tokens, 0);
+}
+
+TEST(PromptCacheKeyTest, NameAndVersionForTheRegistryAHashOtherwiseAtMost64) {
+  ResolvedSchema named;
+  named.schema = *ParseJson(kSchema);
+  named.name = "user-action-record";
+  named.version = "1.2";
+  named.origin = "registry:tenant:acme";
+  EXPECT_EQ(PromptCacheKey(named), "user-action-record@1.2");
+  ResolvedSchema inline_schema;
+  inline_schema.schema = named.schema;
+  inline_schema.origin = "inline";
+  std::string key = PromptCacheKey(inline_schema);
+  EXPECT_EQ(key.rfind("inline:", 0), 0u) << key;
+  EXPECT_EQ(key.size(), 7u + 16u);
+  EXPECT_EQ(PromptCacheKey(inline_schema), key);  // stable
+  inline_schema.schema = *ParseJson(R"({"type":"string"})");
+  EXPECT_NE(PromptCacheKey(inline_schema), key);
+  named.name = std::string(80, 'n');
+  std::string long_key = PromptCacheKey(named);
+  EXPECT_EQ(long_key.size(), 64u);
+  EXPECT_EQ(long_key.substr(0, 47), std::string(47, 'n'));
+  auto plan = MakeLoopPlan(named, *FindProfile("openai-strict"), {});
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  EXPECT_EQ((*plan)->cache_key, long_key);
+  EXPECT_TRUE((*plan)->prompt_cache);
 }
 
 TEST(ContentLoopTest, GoesStaleAfterMaxLoopsWithTheLastErrors) {
@@ -248,10 +296,10 @@ TEST(ContentLoopTest, UnparsableAnswerBecomesAReason) {
 
 TEST(ContentLoopTest, LiftRunsBeforeValidation) {
   LoopSpec spec = Spec([](LoopPlan& p) {
-    p.lift = [](Json out) -> Result<Json> {
+    p.lift = [](Json& out) -> Result<Json> {
       if (out.find("priority") && out.find("priority")->is_null()) out.erase("priority");
       out.set("priority", 3);
-      return out;
+      return std::move(out);
     };
   });
   LoopState st;
@@ -297,7 +345,147 @@ TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   const Finish& f = AsFinish(OnReply(spec, st, Text("Done, it's Mike.")));
   EXPECT_EQ(f.result.status, Outcome::kError);
   EXPECT_EQ(f.result.error_code, "no_final_answer");
-  EXPECT_EQ(f.result.iterations, 3);
+  EXPECT_EQ(f.result.iterations, 0) << "nudged answers are not iterations";
+  EXPECT_EQ(f.result.usage.input_tokens, 30) << "but their tokens count";
+}
+
+struct Call {
+  std::string id, name, arguments;
+};
+
+ProviderReply Tools(const std::vector<Call>& calls) {
+  ProviderReply r;
+  r.finish = FinishKind::kToolUse;
+  for (const Call& c : calls) r.tool_calls.push_back({c.id, c.name, c.arguments, ""});
+  return r;
+}
+
+LoopSpec FinalSpec() {
+  return Spec([](LoopPlan& p) {
+    p.final_tool = true;
+    p.need = providers::NeedChannel::kTool;
+  });
+}
+
+TEST(ContentLoopTest, FinalToolNudgesDoNotUseIterations) {
+  LoopSpec spec = FinalSpec();
+  spec.max_loops = 1;
+  LoopState st;
+  Start(spec, st);
+  AsSend(OnReply(spec, st, Text("Let me think.")));
+  AsSend(OnReply(spec, st, Text("Still thinking.")));
+  const Finish& f = AsFinish(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":4})")));
+  EXPECT_EQ(f.result.status, Outcome::kOk) << ToJson(ResultToJson(f.result));
+  EXPECT_EQ(f.result.iterations, 1);
+}
+
+TEST(ContentLoopTest, FinalToolARejectedCallFollowedByAValidOneTakesTheValidOne) {
+  LoopSpec spec = FinalSpec();
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Tools({{"c1", "submit", R"({"name":"Mike","priority":9})"},
+                                                      {"c2", "submit", R"({"name":"Mike","priority":3})"},
+                                                      {"c3", "submit", R"({"name":"Bob","priority":1})"}})));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":3})") << "the first valid call wins";
+  EXPECT_EQ(f.result.iterations, 1);
+}
+
+TEST(ContentLoopTest, FinalToolAValidCallBeatsANeedCallInTheSameReply) {
+  LoopSpec spec = FinalSpec();
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Tools({{"n", "need_more_input", R"({"_need":"the date"})"},
+                                                      {"s", "submit", R"({"name":"Mike","priority":2})"}})));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  // With the final call rejected, the need call answers.
+  LoopState st2;
+  Start(spec, st2);
+  const Finish& n = AsFinish(OnReply(spec, st2, Tools({{"s", "submit", R"({"name":"Mike","priority":8})"},
+                                                       {"n", "need_more_input", R"({"_need":"the date"})"}})));
+  EXPECT_EQ(n.result.status, Outcome::kNeedMoreInput);
+  EXPECT_EQ(n.result.need, "the date");
+}
+
+TEST(ContentLoopTest, FinalToolRejectedCallsEachGetTheirErrorAndOthersNotRun) {
+  LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
+  LoopState st;
+  Start(spec, st);
+  const SendCall& again = AsSend(OnReply(spec, st, Tools({{"a", "submit", R"({"name":"Mike","priority":7})"},
+                                                          {"b", "lookup", R"({"q":"x"})"},
+                                                          {"c", "submit", R"({"name":"Mike"})"}})));
+  const auto& turns = again.call.turns;
+  ASSERT_EQ(turns.size(), 5u);
+  EXPECT_EQ(turns[1].tool_calls.size(), 3u) << "the whole reply is the assistant turn";
+  EXPECT_EQ(turns[2].tool_call_id, "a");
+  EXPECT_TRUE(turns[2].is_error);
+  EXPECT_NE(turns[2].text.find("/priority: value must be <= 5 (was 7)"), std::string::npos);
+  EXPECT_EQ(turns[3].tool_call_id, "b");
+  EXPECT_FALSE(turns[3].is_error);
+  EXPECT_EQ(turns[3].text, "not run");
+  EXPECT_EQ(turns[4].tool_call_id, "c");
+  EXPECT_TRUE(turns[4].is_error);
+  EXPECT_NE(turns[4].text.find("priority"), std::string::npos) << turns[4].text;
+}
+
+TEST(ContentLoopTest, SemanticCheckReasonUsesTheChecksWords) {
+  LoopSpec spec = Spec();
+  spec.semantic_check = [](const Json&) -> std::vector<std::string> {
+    return {"/name: Bob is not in the text"};
+  };
+  LoopState st;
+  Start(spec, st);
+  const SendCall& again = AsSend(OnReply(spec, st, Text(R"({"name":"Bob","priority":2})")));
+  EXPECT_EQ(again.call.turns.back().text,
+            "The previous output is valid against the schema but the check rejected it:\n"
+            "- /name: Bob is not in the text\n\n"
+            "Please correct these and try again. Do not change fields that were valid.");
+  EXPECT_EQ(again.call.turns.back().text.find("did not conform"), std::string::npos);
+}
+
+TEST(ContentLoopTest, ExternalCheckIsAskedForAndItsLinesFeedTheReasonLoop) {
+  LoopSpec spec = Spec();
+  spec.external_check = true;
+  LoopState st;
+  Start(spec, st);
+  Step s = OnReply(spec, st, Text(R"({"name":"Bob","priority":2})"));
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(s));
+  EXPECT_EQ(ToJson(std::get<RunCheck>(s).data), R"({"name":"Bob","priority":2})");
+  const SendCall& again = AsSend(OnCheck(spec, st, std::vector<std::string>{"/name: not Bob"}));
+  EXPECT_NE(again.call.turns.back().text.find("- /name: not Bob"), std::string::npos);
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
+  const Finish& f = AsFinish(OnCheck(spec, st, std::vector<std::string>{}));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":2})");
+  EXPECT_EQ(f.result.iterations, 2);
+}
+
+TEST(ContentLoopTest, ExternalCheckFailureEndsTheCallWithCheckFailed) {
+  LoopSpec spec = Spec();
+  spec.external_check = true;
+  LoopState st;
+  Start(spec, st);
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
+  Result<std::vector<std::string>> failed = Status(Code::kInternal, "check command exited with status 3");
+  const Finish& f = AsFinish(OnCheck(spec, st, failed));
+  EXPECT_EQ(f.result.status, Outcome::kError);
+  EXPECT_EQ(f.result.error_code, "check_failed");
+  EXPECT_EQ(f.result.errors.at(0), "check command exited with status 3");
+}
+
+TEST(ContentLoopTest, ExternalCheckJudgesFinalCallsInOrder) {
+  LoopSpec spec = FinalSpec();
+  spec.external_check = true;
+  LoopState st;
+  Start(spec, st);
+  Step s = OnReply(spec, st, Tools({{"a", "submit", R"({"name":"Bob","priority":2})"},
+                                    {"b", "submit", R"({"name":"Mike","priority":2})"}}));
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(s));
+  Step next = OnCheck(spec, st, std::vector<std::string>{"/name: not Bob"});
+  ASSERT_TRUE(std::holds_alternative<RunCheck>(next));
+  EXPECT_EQ(ToJson(std::get<RunCheck>(next).data), R"({"name":"Mike","priority":2})");
+  const Finish& f = AsFinish(OnCheck(spec, st, std::vector<std::string>{}));
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":2})");
 }
 
 TEST(ContentLoopTest, SemanticCheckRejectionFeedsTheReasonLoop) {
@@ -329,6 +517,150 @@ TEST(ContentLoopTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   const Finish& f = AsFinish(OnReply(spec, st, r));
   EXPECT_EQ(f.result.status, Outcome::kOk);
   EXPECT_EQ(ToJson(f.result.data), R"([{"n":1},{"n":2,"s":"a,]"}])");
+}
+
+TEST(ContentLoopTest, SendsTheThinkingSettingsAndTheSpecsCap) {
+  LoopSpec spec = Spec();
+  spec.thinking.effort = "high";
+  spec.max_tokens = 18432;
+  LoopState st;
+  const SendCall& first = AsSend(Start(spec, st));
+  EXPECT_EQ(first.call.thinking.effort, "high");
+  EXPECT_EQ(first.call.max_tokens, 18432);
+}
+
+TEST(ContentLoopTest, SumsReasoningTokensOverEveryCall) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  ProviderReply bad = Text(R"({"name":"Mike","priority":7})", 10, 300);
+  bad.usage.reasoning_tokens = 250;
+  AsSend(OnReply(spec, st, bad));
+  ProviderReply good = Text(R"({"name":"Mike","priority":5})", 10, 100);
+  good.usage.reasoning_tokens = 60;
+  const Finish& f = AsFinish(OnReply(spec, st, good));
+  EXPECT_EQ(f.result.usage.reasoning_tokens, 310);
+  EXPECT_EQ(f.result.usage.output_tokens, 400);
+  EXPECT_EQ(*ResultToJson(f.result).find("usage")->find("reasoningTokens"), Json(int64_t{310}));
+}
+
+TEST(ContentLoopTest, ReasoningTokensCountAgainstTheTokenBudget) {
+  LoopSpec spec = Spec();
+  spec.max_loops = 10;
+  spec.token_budget = 500;
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text(R"({"name":"Mike","priority":7})", 10, 600);
+  r.usage.reasoning_tokens = 590;
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.status, Outcome::kStale);
+  EXPECT_EQ(f.result.errors.back(), "token budget exhausted: used 610 of 500 tokens");
+}
+
+TEST(ContentLoopTest, ThinkingThatUsesTheWholeCapEndsWithOutputCapExhausted) {
+  LoopSpec spec = Spec();
+  spec.max_tokens = 512;
+  spec.cap_setting = "providers.openai.models.\"o3\".max_output_tokens (now 512)";
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text("", 10, 512);
+  r.finish = FinishKind::kLength;
+  r.usage.reasoning_tokens = 512;
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.status, Outcome::kError);
+  EXPECT_EQ(f.result.error_code, "output_cap_exhausted");
+  ASSERT_EQ(f.result.errors.size(), 1u);
+  EXPECT_EQ(f.result.errors[0],
+            "the model spent the whole output cap of 512 tokens thinking (512 reasoning tokens) "
+            "and wrote no answer; raise providers.openai.models.\"o3\".max_output_tokens (now "
+            "512) or lower the model's reasoning_effort or thinking_budget");
+  EXPECT_EQ(f.result.iterations, 1);
+}
+
+TEST(ContentLoopTest, AnEmptyCutOffReplyFarBelowTheCapIsReaskedEvenWhenTheModelThought) {
+  LoopSpec spec = Spec();
+  spec.max_tokens = 10240;
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text("", 10, 1024);
+  r.finish = FinishKind::kLength;
+  r.usage.reasoning_tokens = 1024;
+  const SendCall& again = AsSend(OnReply(spec, st, r));
+  EXPECT_NE(again.call.turns.back().text.find("cut off at the token limit"), std::string::npos);
+}
+
+TEST(ContentLoopTest, ACutOffAnswerWithTextIsStillReasked) {
+  LoopSpec spec = Spec();
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text(R"({"name":"Mi)", 10, 512);
+  r.finish = FinishKind::kLength;
+  r.usage.reasoning_tokens = 400;
+  const SendCall& again = AsSend(OnReply(spec, st, r));
+  EXPECT_NE(again.call.turns.back().text.find("cut off at the token limit"), std::string::npos);
+}
+
+TEST(ContentLoopTest, ReaskReplaysTheThinkingAndSignaturesOfTheAnswer) {
+  LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Tool("submit", R"({"name":"Mike","priority":7})");
+  r.tool_calls[0].signature = "call-sig";
+  r.thoughts.push_back({"thinking text", "think-sig", false});
+  r.text_signature = "text-sig";
+  const SendCall& again = AsSend(OnReply(spec, st, r));
+  const providers::Turn& assistant = again.call.turns.at(1);
+  ASSERT_EQ(assistant.thoughts.size(), 1u);
+  EXPECT_EQ(assistant.thoughts[0].signature, "think-sig");
+  EXPECT_EQ(assistant.thoughts[0].text, "thinking text");
+  EXPECT_EQ(assistant.text_signature, "text-sig");
+  EXPECT_EQ(assistant.tool_calls.at(0).signature, "call-sig");
+}
+
+LoopSpec ArraySpec(bool strict) {
+  return Spec([strict](LoopPlan& p) {
+    p.array_mode = true;
+    p.strict = strict;
+    p.original_schema = ArrayModeSchema(*ParseJson(kSchema));
+    p.validator = *CompileSchema(p.original_schema);
+  });
+}
+
+TEST(ContentLoopTest, ArrayModeReadsJsonLinesAndValidatesEveryRecord) {
+  for (bool strict : {true, false}) {
+    LoopSpec spec = ArraySpec(strict);
+    LoopState st;
+    Start(spec, st);
+    const SendCall& again = AsSend(OnReply(spec, st, Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":9}")));
+    EXPECT_NE(again.call.turns.back().text.find("- /1/priority: value must be <= 5 (was 9)"), std::string::npos)
+        << again.call.turns.back().text;
+    const Finish& f = AsFinish(OnReply(spec, st, Text("```jsonl\n{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n```")));
+    EXPECT_EQ(f.result.status, Outcome::kOk) << strict;
+    EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  }
+}
+
+TEST(ContentLoopTest, ArrayModeKeepsTheCompleteLinesOfACutOffJsonLinesAnswer) {
+  LoopSpec spec = ArraySpec(false);
+  LoopState st;
+  Start(spec, st);
+  ProviderReply r = Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n{\"name\":\"c\",\"pr");
+  r.finish = FinishKind::kLength;
+  const Finish& f = AsFinish(OnReply(spec, st, r));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+}
+
+TEST(ContentLoopTest, ArrayModeOnTheFallbackPathTakesALoneObjectAsOneRecord) {
+  LoopSpec spec = ArraySpec(false);
+  LoopState st;
+  Start(spec, st);
+  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"a","priority":1})")));
+  EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1}])");
+  LoopState need;
+  Start(spec, need);
+  EXPECT_EQ(AsFinish(OnReply(spec, need, Text(R"({"_need":"the names"})"))).result.status,
+            Outcome::kNeedMoreInput);
 }
 
 TEST(RecoverArrayPrefixTest, HandlesScalarsAndNesting) {

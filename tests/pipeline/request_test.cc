@@ -76,9 +76,37 @@ TEST(RequestTest, BadFieldsAreNamed) {
   EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"project":"x"})"), "project: needs a tenant");
   EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"schemaName":"x"})"),
             "schema: give only one of schema, schemaName, schemaText");
-  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{"type":"object"},"arrayMode":true})"),
-            "arrayMode: needs a schema of the form {\"type\": \"array\", \"items\": ...}");
   EXPECT_EQ(ErrorOf("[1]"), "the request must be a JSON object");
+}
+
+TEST(RequestTest, ArrayModeWrapsAnItemSchema) {
+  auto item = Parse(R"({"prompt":"p","schema":{"type":"object"},"arrayMode":true})");
+  ASSERT_TRUE(item.ok()) << item.status().message();
+  EXPECT_EQ(ToJson(*item->schema), R"({"type":"array","items":{"type":"object"}})");
+  auto list = Parse(R"({"prompt":"p","schema":{"type":"array","items":{"type":"string"}},"arrayMode":true})");
+  ASSERT_TRUE(list.ok());
+  EXPECT_EQ(ToJson(*list->schema), R"({"type":"array","items":{"type":"string"}})");
+}
+
+TEST(RequestTest, SettingsOfTheRequestLevelAreRead) {
+  auto r = Parse(R"({"prompt":"p","schema":{},"confidenceThreshold":0.5,
+                     "requireProviderStrictOutput":false})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->settings.confidence_threshold, 0.5);
+  EXPECT_EQ(r->settings.require_provider_strict_output, false);
+  auto none = Parse(R"({"prompt":"p","schema":{}})");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->settings.confidence_threshold.has_value());
+  EXPECT_FALSE(none->settings.require_provider_strict_output.has_value());
+  auto whole = Parse(R"({"prompt":"p","schema":{},"confidenceThreshold":1})");
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->settings.confidence_threshold, 1.0);
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"confidenceThreshold":1.5})"),
+            "confidenceThreshold: must be a number 0..1 (was 1.5)");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"confidenceThreshold":"high"})"),
+            "confidenceThreshold: must be a number 0..1 (was \"high\")");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"requireProviderStrictOutput":"no"})"),
+            "requireProviderStrictOutput: must be true or false (was \"no\")");
 }
 
 TEST(RequestTest, LimitsAreEnforced) {

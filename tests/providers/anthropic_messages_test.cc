@@ -38,6 +38,28 @@ TEST(AnthropicMessagesTest, BuildsStrictToolsAndMergesToolResultsIntoUserTurn) {
   EXPECT_EQ(*body->find("tool_choice")->find("type"), Json("any"));
 }
 
+TEST(AnthropicMessagesTest, NeverSendsAnEmptyTextBlockOnAReaskAfterAnEmptyReply) {
+  auto req = anthropic_messages::BuildRequest(testing::ReaskAfterEmptyReply(), MakeEndpoint());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  auto body = ParseJson(req->body);
+  ASSERT_TRUE(body.ok());
+  // The empty assistant turn is left out; the user's text and the reason share one message.
+  const auto& msgs = body->find("messages")->as_array();
+  ASSERT_EQ(msgs.size(), 1u) << req->body;
+  const auto& blocks = msgs[0].find("content")->as_array();
+  ASSERT_EQ(blocks.size(), 2u);
+  for (const Json& b : blocks) EXPECT_FALSE(b.find("text")->as_string().empty()) << req->body;
+  EXPECT_EQ(req->body.find(R"("text":"")"), std::string::npos) << req->body;
+}
+
+TEST(AnthropicMessagesTest, WhitespaceOnlyAssistantTextIsLeftOut) {
+  ProviderCall c = testing::ReaskAfterEmptyReply();
+  c.turns[1].text = " \n ";
+  auto req = anthropic_messages::BuildRequest(c, MakeEndpoint());
+  ASSERT_TRUE(req.ok());
+  EXPECT_EQ(ParseJson(req->body)->find("messages")->size(), 1u) << req->body;
+}
+
 TEST(AnthropicMessagesTest, KeepsTextBeforeToolUseAndCountsCacheTokens) {
   auto r = anthropic_messages::ParseReply(
       testing::Response(200, testing::ReadData("anthropic/reply_tool_call.json")));

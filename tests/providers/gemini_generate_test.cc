@@ -34,10 +34,58 @@ TEST(GeminiGenerateTest, UsesLegacyResponseSchemaWhenAsked) {
   EXPECT_EQ(gen->find("responseJsonSchema"), nullptr);
 }
 
+TEST(GeminiGenerateTest, LegacyResponseSchemaUsesUpperCaseTypes) {
+  ProviderCall c = testing::BasicCall();
+  c.schema = *ParseJson(R"({"type":"object","properties":{"name":{"type":"string"},
+    "nick":{"type":"string","nullable":true},"type":{"type":"integer"}},"required":["name"]})");
+  auto req = gemini_generate::BuildRequest(c, MakeEndpoint(true));
+  ASSERT_TRUE(req.ok());
+  Json body = *ParseJson(req->body);
+  const Json& schema = *body.find("generationConfig")->find("responseSchema");
+  EXPECT_EQ(
+      ToJson(schema),
+      R"({"type":"OBJECT","properties":{"name":{"type":"STRING"},)"
+      R"("nick":{"type":"STRING","nullable":true},"type":{"type":"INTEGER"}},"required":["name"]})");
+}
+
+TEST(GeminiGenerateTest, LegacyFinalToolGoesIntoParametersAndJsonSchemaIntoItsOwnField) {
+  ProviderCall c = testing::ToolCallHistory();
+  c.schema =
+      *ParseJson(R"({"type":"object","properties":{"name":{"type":"string","nullable":true}}})");
+  auto legacy = gemini_generate::BuildRequest(c, MakeEndpoint(true));
+  ASSERT_TRUE(legacy.ok());
+  Json legacy_body = *ParseJson(legacy->body);
+  const Json& decl =
+      legacy_body.find("tools")->as_array()[0].find("functionDeclarations")->as_array()[0];
+  EXPECT_EQ(decl.find("parametersJsonSchema"), nullptr);
+  EXPECT_EQ(*decl.find("parameters")->find("type"), Json("OBJECT"));
+  // The JSON Schema form never carries the legacy `nullable`.
+  ProviderCall json = testing::ToolCallHistory();
+  auto modern = gemini_generate::BuildRequest(json, MakeEndpoint(false));
+  ASSERT_TRUE(modern.ok());
+  Json modern_body = *ParseJson(modern->body);
+  const Json& d2 =
+      modern_body.find("tools")->as_array()[0].find("functionDeclarations")->as_array()[0];
+  EXPECT_EQ(d2.find("parameters"), nullptr);
+  EXPECT_NE(d2.find("parametersJsonSchema"), nullptr);
+  EXPECT_EQ(modern->body.find("nullable"), std::string::npos);
+}
+
 TEST(GeminiGenerateTest, BuildsForcedFunctionCallingWithHistory) {
   auto req = gemini_generate::BuildRequest(testing::ToolCallHistory(), MakeEndpoint());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   testing::ExpectGolden("gemini/request_final_tool.json", req->body);
+}
+
+TEST(GeminiGenerateTest, NeverSendsAnEmptyTextPartOnAReaskAfterAnEmptyReply) {
+  auto req = gemini_generate::BuildRequest(testing::ReaskAfterEmptyReply(), MakeEndpoint());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  auto body = ParseJson(req->body);
+  ASSERT_TRUE(body.ok());
+  const auto& contents = body->find("contents")->as_array();
+  ASSERT_EQ(contents.size(), 1u) << req->body;
+  EXPECT_EQ(contents[0].find("parts")->size(), 2u);
+  EXPECT_EQ(req->body.find(R"("text":"")"), std::string::npos) << req->body;
 }
 
 TEST(GeminiGenerateTest, RejectsModelNameThatWouldBreakTheUrl) {

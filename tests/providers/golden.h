@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "providers/call.h"
 #include "providers/http.h"
+#include "tests/providers/request_schema_check.h"
 
 namespace structure::providers::testing {
 
@@ -35,7 +36,7 @@ inline ProviderCall BasicCall() {
   ProviderCall c;
   c.model = "test-model";
   c.system = "Extract the person.";
-  c.turns.push_back(Turn{Role::kUser, "Ada Lovelace, 36, mathematician.", {}, {}, {}, false});
+  c.turns.push_back(UserTurn("Ada Lovelace, 36, mathematician."));
   c.schema = PersonSchema();
   c.schema_name = "person";
   c.max_tokens = 256;
@@ -51,11 +52,29 @@ inline ProviderCall ToolCallHistory() {
   c.need = NeedChannel::kTool;
   c.need_schema = *ParseJson(R"({"type":"object","properties":{"missing":{"type":"string"}},
     "required":["missing"],"additionalProperties":false})");
-  Turn assistant{Role::kAssistant, "", {}, {}, {}, false};
-  assistant.tool_calls.push_back(ToolCall{"call_1", "submit_person", R"({"name":"Ada","age":-1})"});
+  Turn assistant;
+  assistant.role = Role::kAssistant;
+  assistant.tool_calls.push_back(
+      ToolCall{"call_1", "submit_person", R"({"name":"Ada","age":-1})", ""});
   c.turns.push_back(assistant);
-  c.turns.push_back(Turn{Role::kTool, "/age: value must be >= 0 (was -1)", {}, "call_1",
-                         "submit_person", true});
+  Turn tool;
+  tool.role = Role::kTool;
+  tool.text = "/age: value must be >= 0 (was -1)";
+  tool.tool_call_id = "call_1";
+  tool.tool_name = "submit_person";
+  tool.is_error = true;
+  c.turns.push_back(tool);
+  return c;
+}
+
+// A re-ask after a reply that was cut off before any text: an empty assistant turn between the
+// user's text and the reason.
+inline ProviderCall ReaskAfterEmptyReply() {
+  ProviderCall c = BasicCall();
+  Turn empty;
+  empty.role = Role::kAssistant;
+  c.turns.push_back(empty);
+  c.turns.push_back(UserTurn("The answer was cut off; answer more concisely."));
   return c;
 }
 
@@ -67,10 +86,14 @@ inline ProviderCall PlainJsonCall() {
   return c;
 }
 
-// Compares a built body with tests/data/providers/<rel> as JSON values (key order ignored).
+// Compares a built body with tests/data/providers/<rel> as JSON values (key order ignored), and
+// checks it against the published request schema of its format (the folder of `rel`).
 inline void ExpectGolden(const std::string& rel, const std::string& body) {
   auto got = ParseJson(body);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
+  for (const std::string& issue : PublishedSchemaIssues(rel.substr(0, rel.find('/')), body)) {
+    ADD_FAILURE() << rel << ": " << issue;
+  }
   if (const char* u = std::getenv("STRUCTURE_UPDATE_GOLDEN"); u && std::string(u) == "1") {
     std::ofstream(DataPath(rel)) << ToJson(*got, /*pretty=*/true) << "\n";
     return;

@@ -67,6 +67,54 @@ TEST(OpenAiCompatTest, UsesMaxTokensAndNoAuthWithoutKey) {
   ExpectGolden("openai_compat/request_basic.json", req->body);
 }
 
+// Each OpenAI-compatible server gets the schema where its documentation puts it.
+TEST(OpenAiCompatTest, VllmSendsResponseFormatJsonSchema) {
+  auto req = openai_compat::BuildRequest(BasicCall(), MakeEndpoint(ProviderKind::kVllm, ""));
+  ASSERT_TRUE(req.ok());
+  auto body = ParseJson(req->body);
+  ASSERT_TRUE(body.ok());
+  EXPECT_EQ(ToJson(*body->find("response_format")->find("type")), R"("json_schema")");
+  EXPECT_EQ(body->find("json_schema"), nullptr);
+  ExpectGolden("openai_compat/request_basic.json", req->body);  // the generic form
+}
+
+TEST(OpenAiCompatTest, LlamaCppSendsTopLevelJsonSchemaOnly) {
+  ProviderCall call = BasicCall();
+  auto req = openai_compat::BuildRequest(call, MakeEndpoint(ProviderKind::kLlamaCpp, ""));
+  ASSERT_TRUE(req.ok());
+  auto body = ParseJson(req->body);
+  ASSERT_TRUE(body.ok());
+  // llama-server answers 400 when response_format comes with json_schema.
+  EXPECT_EQ(body->find("response_format"), nullptr);
+  ASSERT_NE(body->find("json_schema"), nullptr);
+  EXPECT_EQ(*body->find("json_schema"), *call.schema);
+  ExpectGolden("openai_compat/request_llamacpp.json", req->body);
+}
+
+TEST(OpenAiCompatTest, LlamafileSendsJsonObjectWithTheSchema) {
+  ProviderCall call = BasicCall();
+  auto req = openai_compat::BuildRequest(call, MakeEndpoint(ProviderKind::kLlamafile, ""));
+  ASSERT_TRUE(req.ok());
+  auto body = ParseJson(req->body);
+  ASSERT_TRUE(body.ok());
+  const Json* rf = body->find("response_format");
+  ASSERT_NE(rf, nullptr);
+  EXPECT_EQ(ToJson(*rf->find("type")), R"("json_object")");
+  EXPECT_EQ(*rf->find("schema"), *call.schema);
+  ExpectGolden("openai_compat/request_llamafile.json", req->body);
+}
+
+TEST(OpenAiCompatTest, DialectsWithoutASchemaAskForJsonObject) {
+  for (ProviderKind kind : {ProviderKind::kLlamaCpp, ProviderKind::kLlamafile}) {
+    auto req = openai_compat::BuildRequest(PlainJsonCall(), MakeEndpoint(kind, ""));
+    ASSERT_TRUE(req.ok());
+    auto body = ParseJson(req->body);
+    ASSERT_TRUE(body.ok());
+    EXPECT_EQ(ToJson(*body->find("response_format")), R"({"type":"json_object"})");
+    EXPECT_EQ(body->find("json_schema"), nullptr);
+  }
+}
+
 TEST(OpenRouterTest, RequiresParametersSoRoutingNeverIgnoresTheSchema) {
   auto req = openrouter::BuildRequest(BasicCall(), MakeEndpoint(ProviderKind::kOpenRouter));
   ASSERT_TRUE(req.ok());
@@ -88,7 +136,7 @@ TEST(OpenRouterTest, MapsErrorEmbeddedInOkBody) {
 TEST(OpenAiChatTest, AcceptsToolArgumentsSentAsObject) {
   auto r = openai_compat::ParseReply(testing::Response(200, R"({"choices":[{"message":{
     "tool_calls":[{"id":"c","function":{"name":"submit","arguments":{"a":1}}}]},
-    "finish_reason":"tool_calls"}]})"));
+    "finish_reason":"tool_calls"}]})"), ProviderKind::kOpenAiCompat);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->tool_calls.size(), 1u);
   EXPECT_EQ(r->tool_calls[0].arguments, R"({"a":1})");

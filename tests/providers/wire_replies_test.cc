@@ -24,7 +24,10 @@ const char* Dir(ProviderKind k) {
     case ProviderKind::kAnthropic: return "anthropic";
     case ProviderKind::kGemini: return "gemini";
     case ProviderKind::kOllama: return "ollama";
-    case ProviderKind::kOpenAiCompat: return "openai_compat";
+    case ProviderKind::kOpenAiCompat:
+    case ProviderKind::kVllm:
+    case ProviderKind::kLlamaCpp:
+    case ProviderKind::kLlamafile: return "openai_compat";
     case ProviderKind::kOpenRouter: return "openrouter";
   }
   return "";
@@ -34,7 +37,8 @@ constexpr const char* kAnswer = R"({"name":"Ada","age":36})";
 
 std::vector<ReplyCase> Cases() {
   std::vector<ReplyCase> cases;
-  for (ProviderKind k : {ProviderKind::kOpenAi, ProviderKind::kOpenAiCompat,
+  for (ProviderKind k : {ProviderKind::kOpenAi, ProviderKind::kOpenAiCompat, ProviderKind::kVllm,
+                         ProviderKind::kLlamaCpp, ProviderKind::kLlamafile,
                          ProviderKind::kOpenRouter}) {
     cases.insert(cases.end(), {
       {k, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 120},

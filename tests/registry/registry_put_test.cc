@@ -67,9 +67,44 @@ TEST_F(RegistryPutTest, RejectsAMajorChangeUnderTheSameName) {
   EXPECT_EQ(registry_->Find("user-action-record-v2", kAcme)->version, "2.0");
 }
 
+TEST_F(RegistryPutTest, RefusesABreakingMinorVersionNamingWhatBroke) {
+  const std::string v12 = R"({"type":"object","properties":{"name":{"type":"string"},
+    "priority":{"type":"integer","maximum":5}},"required":["name"]})";
+  ASSERT_TRUE(registry_->Put(kAcme, Record("ticket", "1.2", v12)).ok());
+  const std::string v13 = R"({"type":"object","properties":{"name":{"type":"string"},
+    "priority":{"type":"integer","maximum":3}},"required":["name","priority"]})";
+  Status s = registry_->Put(kAcme, Record("ticket", "1.3", v13));
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "schema \"ticket\" version 1.3 is not compatible with version 1.2 at "
+            "registry:tenant:acme: (root): property \"priority\" is now required; "
+            "/properties/priority: upper bound lowered from maximum 5 to maximum 3. A minor "
+            "version may only add optional properties and relax constraints; a breaking change "
+            "needs a new name, e.g. ticket-v2");
+  EXPECT_EQ(registry_->Find("ticket", kAcme)->version, "1.2");
+  // A re-put of the same version may not break it either.
+  EXPECT_EQ(registry_->Put(kAcme, Record("ticket", "1.2", v13)).code(), Code::kInvalidArgument);
+  // An override at a project is a minor step of what it shadows.
+  s = registry_->Put(kAcmeApollo, Record("ticket", "1.4", R"({"type":"object","properties":{
+    "name":{"type":"string"}}})"));
+  EXPECT_NE(s.message().find("version 1.4 is not compatible with version 1.2 at "
+                             "registry:tenant:acme: (root): property \"priority\" removed"),
+            std::string::npos)
+      << s.message();
+  // Of a bundled schema too (user-action-record 1.0 requires four properties).
+  s = registry_->Put(kAcme, Record("user-action-record", "1.1", R"({"type":"object"})"));
+  EXPECT_NE(s.message().find("at registry:bundled: (root): property \"userId\" removed"),
+            std::string::npos)
+      << s.message();
+  // The new name is the way to go, and compatible steps pass.
+  EXPECT_TRUE(registry_->Put(kAcme, Record("ticket-v2", "2.0", v13)).ok());
+  EXPECT_TRUE(registry_->Put(kAcme, Record("ticket", "1.3", R"({"type":"object","properties":{
+    "name":{"type":"string"},"priority":{"type":"number","maximum":9},"source":{}}})")).ok());
+}
+
 TEST_F(RegistryPutTest, AnOverrideMayDifferInMinorFromTheLevelItShadows) {
-  ASSERT_TRUE(registry_->Put(kAcme, Record("invoice", "1.5", "{}")).ok());
-  EXPECT_TRUE(registry_->Put(kAcmeApollo, Record("invoice", "1.2", "{}")).ok());
+  ASSERT_TRUE(registry_->Put(kAcme, Record("invoice", "1.5", Bundled("invoice"))).ok());
+  EXPECT_TRUE(registry_->Put(kAcmeApollo, Record("invoice", "1.2", Bundled("invoice"))).ok());
   EXPECT_EQ(registry_->Find("invoice", kAcmeApollo)->version, "1.2");
 }
 

@@ -20,7 +20,9 @@ TEST(RegistryStoreTest, OverridesSurviveAReopenOfTheSameFile) {
   {
     auto registry = OpenOrDie(db);
     ASSERT_NE(registry, nullptr);
-    ASSERT_TRUE(registry->Put({"acme", ""}, Record("invoice", "1.1", "{}", "tenant manual")).ok());
+    ASSERT_TRUE(
+        registry->Put({"acme", ""}, Record("invoice", "1.1", Bundled("invoice"), "tenant manual"))
+            .ok());
     ASSERT_TRUE(
         registry->Put({"acme", "apollo"}, Record("user-action-record", "1.4", UarSchema("p")))
             .ok());
@@ -61,7 +63,7 @@ TEST(RegistryStoreTest, TwoRegistriesOnOneFileSeeEachOthersWrites) {
   auto reader = OpenOrDie(db);
   ASSERT_NE(writer, nullptr);
   ASSERT_NE(reader, nullptr);
-  ASSERT_TRUE(writer->Put({"acme", ""}, Record("contact", "1.1", "{}")).ok());
+  ASSERT_TRUE(writer->Put({"acme", ""}, Record("contact", "1.1", Bundled("contact"))).ok());
   EXPECT_EQ(reader->Find("contact", {"acme", ""})->origin, "registry:tenant:acme");
 }
 

@@ -12,12 +12,27 @@ namespace structure::registry {
 
 inline const std::string kShippedSchemas = std::string(STRUCTURE_SOURCE_DIR) + "/registry/schemas";
 
-// A user-action-record variant that also allows "source"; `marker` goes into its description
-// so a test can tell which level answered.
+// A user-action-record variant that also allows "source" (a compatible minor step of the
+// bundled 1.0: a new optional property, the userId pattern and some required entries dropped);
+// `marker` goes into its description so a test can tell which level answered.
 inline std::string UarSchema(const std::string& marker) {
   return R"({"type":"object","description":")" + marker +
-         R"(","properties":{"userId":{"type":"string"},"source":{"type":"string"}},)"
-         R"("required":["userId"]})";
+         R"(","properties":{"userId":{"type":"string"},"action":{"type":"string"},)"
+         R"("timestamp":{"type":"string","format":"date-time"},)"
+         R"("status":{"type":"string","enum":["success","failure"]},)"
+         R"("tags":{"type":"array","items":{"type":"string"},"uniqueItems":true},)"
+         R"("source":{"type":"string"}},"required":["userId"]})";
+}
+
+// The shipped schema `name` without its "x-version": a compatible override of the bundled
+// level at any 1.x version.
+inline std::string Bundled(const std::string& name) {
+  auto text = ReadFile(kShippedSchemas + "/" + name + ".json");
+  EXPECT_TRUE(text.ok()) << name;
+  auto schema = ParseJson(text.ok() ? *text : "{}");
+  EXPECT_TRUE(schema.ok()) << name;
+  schema->erase("x-version");
+  return ToJson(*schema);
 }
 
 inline SchemaRecord Record(const std::string& name, const std::string& version,

@@ -109,8 +109,8 @@ TEST_F(SchemaRegistryTest, UnknownNameIsNotFoundAndNamesOnlyTheLevelsSearched) {
 
 TEST_F(SchemaRegistryTest, ListIsScopedAndShowsWhatEachEntryShadows) {
   ASSERT_TRUE(registry_->Put(kAcme, Record("acme-only", "1.0", "{}")).ok());
-  ASSERT_TRUE(registry_->Put(kAcme, Record("invoice", "1.1", "{}")).ok());
-  ASSERT_TRUE(registry_->Put(kAcmeApollo, Record("invoice", "1.2", "{}")).ok());
+  ASSERT_TRUE(registry_->Put(kAcme, Record("invoice", "1.1", Bundled("invoice"))).ok());
+  ASSERT_TRUE(registry_->Put(kAcmeApollo, Record("invoice", "1.2", Bundled("invoice"))).ok());
   ASSERT_TRUE(registry_->Put(kAcmeApollo, Record("apollo-only", "0.1", "{}")).ok());
   ASSERT_TRUE(registry_->Put(kGlobex, Record("globex-only", "1.0", "{}")).ok());
   ASSERT_TRUE(registry_->Put(kGlobexApollo, Record("globex-apollo-only", "1.0", "{}")).ok());
@@ -165,7 +165,7 @@ TEST_F(SchemaRegistryTest, ListIsScopedAndShowsWhatEachEntryShadows) {
 }
 
 TEST_F(SchemaRegistryTest, GetReadsExactlyOneLevel) {
-  ASSERT_TRUE(registry_->Put(kAcme, Record("invoice", "1.1", "{}")).ok());
+  ASSERT_TRUE(registry_->Put(kAcme, Record("invoice", "1.1", Bundled("invoice"))).ok());
   EXPECT_EQ(registry_->Get(kAcme, "invoice")->origin, "registry:tenant:acme");
   EXPECT_EQ(registry_->Get(kBundledOnly, "invoice")->origin, "registry:bundled");
   auto missing = registry_->Get(kAcmeApollo, "invoice");
@@ -175,7 +175,7 @@ TEST_F(SchemaRegistryTest, GetReadsExactlyOneLevel) {
 }
 
 TEST_F(SchemaRegistryTest, BundledLevelIsReadOnly) {
-  Status put = registry_->Put(kBundledOnly, Record("invoice", "1.1", "{}"));
+  Status put = registry_->Put(kBundledOnly, Record("invoice", "1.1", Bundled("invoice")));
   EXPECT_EQ(put.code(), Code::kInvalidArgument);
   EXPECT_NE(put.message().find("bundled schemas are read-only"), std::string::npos);
   EXPECT_EQ(registry_->Delete(kBundledOnly, "invoice").code(), Code::kInvalidArgument);

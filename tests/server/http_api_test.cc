@@ -52,6 +52,35 @@ TEST_F(HttpApiTest, InlineCallReturnsTheValidatedObject) {
   EXPECT_TRUE(p >= 1 && p <= 5) << r.body;
 }
 
+TEST_F(HttpApiTest, PerRequestSettingsReachTheCall) {
+  std::string body = InlineCall("Mike broke the build, priority 2");
+  body.insert(body.size() - 1, R"(,"requireProviderStrictOutput":false)");
+  HttpReply r = Http("POST", Url("/v1/structure"), body, {kAcme});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("mode":"fallback")"), std::string::npos) << r.body;
+  std::string bad = InlineCall("Mike");
+  bad.insert(bad.size() - 1, R"(,"confidenceThreshold":-1)");
+  HttpReply b = Http("POST", Url("/v1/structure"), bad, {kAcme});
+  EXPECT_EQ(b.status, 400) << b.body;
+  EXPECT_NE(b.body.find("confidenceThreshold: must be a number 0..1 (was -1)"), std::string::npos)
+      << b.body;
+}
+
+TEST_F(HttpApiTest, ATenantsCheckCommandComesFromTheServerConfigOnly) {
+  HttpReply acme = Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kAcme});
+  ASSERT_EQ(acme.status, 200) << acme.body;
+  EXPECT_NE(acme.body.find(R"("name":"Mike")"), std::string::npos) << acme.body;
+  EXPECT_NE(acme.body.find(R"("iterations":2)"), std::string::npos) << acme.body;
+  HttpReply globex = Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kGlobex});
+  ASSERT_EQ(globex.status, 200) << globex.body;
+  EXPECT_NE(globex.body.find(R"("name":"Bob")"), std::string::npos) << "globex has no check: " << globex.body;
+  std::string body = InlineCall("CASE-OK x");
+  body.insert(body.size() - 1, R"(,"check":"true")");
+  HttpReply named = Http("POST", Url("/v1/structure"), body, {kAcme});
+  EXPECT_EQ(named.status, 400) << named.body;
+  EXPECT_NE(named.body.find("check: unknown field"), std::string::npos) << named.body;
+}
+
 TEST_F(HttpApiTest, StaleAndNeedAreResultsWith200) {
   HttpReply stale = Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kAcme});
   ASSERT_EQ(stale.status, 200) << stale.body;
@@ -82,7 +111,18 @@ TEST_F(HttpApiTest, AnotherProjectOrTenantIs403) {
 TEST_F(HttpApiTest, LimitsAnswer413Or400WithTheField) {
   HttpReply prompt = Http("POST", Url("/v1/structure"), InlineCall(std::string(5000, 'x')), {kAcme});
   EXPECT_EQ(prompt.status, 413);
-  EXPECT_NE(prompt.body.find("prompt: 5000 bytes is over the limit of 4096 bytes"), std::string::npos) << prompt.body;
+  EXPECT_NE(prompt.body.find("prompt: 5000 bytes is over the limit of 4096 bytes (server.max_prompt_bytes)"),
+            std::string::npos) << prompt.body;
+
+  // A body over max_body_bytes is refused by the HTTP layer, in the same error shape.
+  HttpReply over = Http("POST", Url("/v1/structure"), std::string(70000, ' '), {kAcme});
+  EXPECT_EQ(over.status, 413);
+  auto parsed = ParseJson(over.body);
+  ASSERT_TRUE(parsed.ok()) << over.body;
+  EXPECT_EQ(*parsed->find("status"), Json("error")) << over.body;
+  EXPECT_EQ(*parsed->find("code"), Json("too_large")) << over.body;
+  EXPECT_NE(over.body.find("request body too large: the limit is 65536 bytes (server.max_body_bytes)"),
+            std::string::npos) << over.body;
 
   std::string big_schema = R"({"type":"object","description":")" + std::string(9000, 'd') + R"("})";
   HttpReply schema = Http("POST", Url("/v1/structure"),
@@ -148,6 +188,17 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   v2.replace(v2.find("\"1.0\""), 5, "\"2.0\"");
   HttpReply breaking = Http("PUT", Url("/v1/schemas/ticket"), v2, {kAcme});
   EXPECT_EQ(breaking.status, 400) << breaking.body;
+  // So is a breaking change published as a minor version: the answer names it and a new name.
+  std::string narrower = schema;
+  narrower.replace(narrower.find("\"1.0\""), 5, "\"1.2\"");
+  narrower.replace(narrower.find("\"maximum\":5"), 11, "\"maximum\":3");
+  HttpReply minor = Http("PUT", Url("/v1/schemas/ticket"), narrower, {kAcme});
+  EXPECT_EQ(minor.status, 400) << minor.body;
+  EXPECT_NE(minor.body.find("/properties/priority: upper bound lowered from maximum 5 to maximum 3"),
+            std::string::npos)
+      << minor.body;
+  EXPECT_NE(minor.body.find("a breaking change needs a new name, e.g. ticket-v2"), std::string::npos)
+      << minor.body;
 
   // A named call resolves along the cascade.
   HttpReply named = Http("POST", Url("/v1/structure"),
@@ -161,6 +212,27 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   HttpReply after = Http("GET", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
   EXPECT_NE(after.body.find(R"("origin":"registry:tenant:acme")"), std::string::npos) << after.body;
   EXPECT_EQ(Http("DELETE", Url("/v1/schemas/ticket?project=billing"), "", {kAcme}).status, 404);
+}
+
+TEST_F(HttpApiTest, PutRefusesSchemasThatCannotCompile) {
+  struct Case {
+    const char* body;
+    const char* says;
+  };
+  const Case cases[] = {
+      {R"({"schema":{"type":5},"version":"1.0"})", "/type"},
+      {R"({"schema":{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}},"version":"1.0"})",
+       "$ref"},
+      {R"({"schema":{"$ref":"#/$defs/missing"},"version":"1.0"})", "missing"},
+      {R"({"schema":{"type":"string","pattern":"(unclosed"},"version":"1.0"})", "pattern"},
+      {R"({"schema":{"type":"integer","minimum":"x"},"version":"1.0"})", "minimum"},
+  };
+  for (const Case& c : cases) {
+    HttpReply put = Http("PUT", Url("/v1/schemas/broken"), c.body, {kAcme});
+    EXPECT_EQ(put.status, 400) << c.body << " -> " << put.body;
+    EXPECT_NE(put.body.find(c.says), std::string::npos) << c.body << " -> " << put.body;
+  }
+  EXPECT_EQ(Http("GET", Url("/v1/schemas/broken"), "", {kAcme}).status, 404);
 }
 
 TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {
@@ -187,22 +259,44 @@ TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {
 TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
   const char* ok_series = R"(structure_calls_total{status="ok",schema_origin="inline"})";
   const char* stale_series = R"(structure_calls_total{status="stale",schema_origin="inline"})";
-  const char* reason = R"(structure_stale_reasons_total{schema="inline",keyword="maximum"})";
   const char* tokens = R"(structure_tokens_total{direction="input"})";
   const char* iterations = "structure_iterations_count";
+  // The engine's per-schema metrics: every re-ask, by reason; an override keeps its name.
+  const char* schema_calls = R"(structure_schema_calls_total{schema="inline"})";
+  const char* schema_stale = R"(structure_schema_results_total{schema="inline",status="stale"})";
+  const char* reask = R"(structure_schema_reasks_total{schema="inline",reason="bounds"})";
+  const char* schema_iter = R"(structure_schema_iterations_bucket{schema="inline",le="2"})";
+  const char* schema_tokens = R"(structure_schema_tokens_total{schema="inline",kind="input"})";
+  const char* override_calls = R"(structure_schema_calls_total{schema="metered-ticket"})";
+  const char* latency = "structure_provider_call_duration_seconds_count{provider=";
+  const std::string schema =
+      R"({"schema":{"type":"object","properties":{"name":{"type":"string"},"priority":{"type":"integer","minimum":1,"maximum":5}},"required":["name","priority"],"additionalProperties":false},"version":"1.0"})";
+  ASSERT_EQ(Http("PUT", Url("/v1/schemas/metered-ticket"), schema, {kGlobex}).status, 200);
   std::string before = Metrics();
   ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike, priority 2"), {kGlobex}).status, 200);
   ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kGlobex}).status, 200);
   EXPECT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike"), {"X-API-Key: wrong"}).status, 401);
+  HttpReply named = Http("POST", Url("/v1/structure"),
+                         R"({"prompt":"Mike, priority 2","schema":"metered-ticket","schemaMode":"named"})",
+                         {kGlobex});
+  ASSERT_EQ(named.status, 200) << named.body;
   std::string after = Metrics();
   EXPECT_EQ(Value(after, ok_series), Value(before, ok_series) + 1) << after;
   EXPECT_EQ(Value(after, stale_series), Value(before, stale_series) + 1) << after;
-  EXPECT_EQ(Value(after, reason), Value(before, reason) + 1) << after;
-  EXPECT_EQ(Value(after, iterations), Value(before, iterations) + 2) << after;
+  EXPECT_EQ(Value(after, iterations), Value(before, iterations) + 3) << after;
   EXPECT_GT(Value(after, tokens), Value(before, tokens));
+  EXPECT_EQ(Value(after, schema_calls), Value(before, schema_calls) + 2) << after;
+  EXPECT_EQ(Value(after, schema_stale), Value(before, schema_stale) + 1) << after;
+  // CASE-STALE with maxLoops 2: the first answer is re-asked, the second ends the call.
+  EXPECT_EQ(Value(after, reask), Value(before, reask) + 1) << after;
+  EXPECT_EQ(Value(after, schema_iter), Value(before, schema_iter) + 2) << after;
+  EXPECT_GT(Value(after, schema_tokens), Value(before, schema_tokens));
+  EXPECT_EQ(Value(after, override_calls), Value(before, override_calls) + 1) << after;
+  EXPECT_NE(after.find(latency), std::string::npos) << after;
   const char* unauth = R"(structure_http_responses_total{method="POST",route="/v1/structure",code="401"})";
   EXPECT_EQ(Value(after, unauth), Value(before, unauth) + 1) << after;
   EXPECT_NE(after.find("# TYPE structure_call_duration_seconds histogram"), std::string::npos);
+  EXPECT_NE(after.find("# TYPE structure_schema_iterations histogram"), std::string::npos);
   // Tenant and project ids stay out of the unscoped metrics.
   EXPECT_EQ(after.find("acme"), std::string::npos);
   EXPECT_EQ(after.find("globex"), std::string::npos);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
@@ -45,6 +46,25 @@ class McpServerTest : public testing::EngineFixture<McpServerTest> {
     return answers.empty() ? Json() : answers[0];
   }
 
+  // Feeds `bytes` (NULs included) to RunStdio as its stdin; returns every answer.
+  std::vector<Json> RunOn(McpServer& server, const std::string& bytes) {
+    std::string copy = bytes;
+    std::FILE* in = fmemopen(copy.data(), copy.size(), "r");
+    EXPECT_NE(in, nullptr);
+    if (in == nullptr) return {};
+    EXPECT_EQ(RunStdio(server, in), 0);
+    std::fclose(in);
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<Json> answers;
+    for (const auto& m : out_) {
+      auto parsed = ParseJson(m);
+      EXPECT_TRUE(parsed.ok()) << m;
+      if (parsed.ok()) answers.push_back(*parsed);
+    }
+    out_.clear();
+    return answers;
+  }
+
   std::unique_ptr<McpServer> server_;
   std::mutex mu_;
   std::vector<std::string> out_;
@@ -78,8 +98,11 @@ TEST_F(McpServerTest, ToolsListHasTheSeedParameters) {
   const Json& structure = tools.as_array()[0];
   EXPECT_EQ(structure.find("name")->as_string(), "structure");
   const Json* props = structure.find("inputSchema")->find("properties");
-  for (const char* p : {"prompt", "schema", "schemaMode", "maxLoops"}) EXPECT_NE(props->find(p), nullptr) << p;
-  EXPECT_EQ(props->size(), 4u);
+  for (const char* p : {"prompt", "schema", "schemaMode", "maxLoops", "confidenceThreshold",
+                        "requireProviderStrictOutput"}) {
+    EXPECT_NE(props->find(p), nullptr) << p;
+  }
+  EXPECT_EQ(props->size(), 6u);
   EXPECT_EQ(ToJson(*props->find("schemaMode")->find("enum")), R"(["json","named","text"])");
   EXPECT_EQ(tools.as_array()[1].find("name")->as_string(), "list_schemas");
 }
@@ -117,11 +140,59 @@ TEST_F(McpServerTest, StaleIsAResultAndBadArgumentsAreToolErrors) {
   EXPECT_NE(ToJson(unknown).find("unknown_schema"), std::string::npos) << ToJson(unknown);
 }
 
+TEST_F(McpServerTest, PerRequestSettingsAreArgumentsOfTheTool) {
+  Json bad = One(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":"a name","schemaMode":"text","confidenceThreshold":7}}})");
+  EXPECT_TRUE(bad.find("result")->find("isError")->as_bool());
+  EXPECT_NE(ToJson(bad).find("confidenceThreshold: must be a number 0..1 (was 7)"), std::string::npos)
+      << ToJson(bad);
+  Json strict = One(R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":{},"requireProviderStrictOutput":"yes"}}})");
+  EXPECT_NE(ToJson(strict).find("requireProviderStrictOutput: must be true or false"), std::string::npos)
+      << ToJson(strict);
+  Json ok = One(std::string(R"({"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","requireProviderStrictOutput":false,"schema":)") +
+                testing::kTicketSchema + "}}}");
+  EXPECT_FALSE(ok.find("result")->find("isError")->as_bool()) << ToJson(ok);
+}
+
 TEST_F(McpServerTest, ListSchemasShowsBundledSchemas) {
   Json r = One(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_schemas","arguments":{}}})");
   std::string text = ToJson(r);
   EXPECT_NE(text.find(R"("name":"contact")"), std::string::npos) << text;
   EXPECT_NE(text.find(R"("origin":"registry:bundled")"), std::string::npos) << text;
+}
+
+// Issue 21 item 6: fgets + string += stopped at the NUL and lost the newline, so the next
+// message was glued to the bad line and never answered.
+TEST_F(McpServerTest, ALineWithANulIsAParseErrorAndTheNextLineIsAnswered) {
+  std::string in = std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping")") + '\0' + "}\n" +
+                   R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\r\n" + std::string("\0\0\n", 3) +
+                   R"({"jsonrpc":"2.0","id":3,"method":"ping"})";  // no final newline
+  auto answers = RunOn(*server_, in);
+  ASSERT_EQ(answers.size(), 4u);
+  EXPECT_EQ(answers[0].find("error")->find("code")->as_int(), -32700);
+  EXPECT_TRUE(answers[0].find("id")->is_null());
+  EXPECT_NE(answers[0].find("error")->find("message")->as_string().find("NUL byte at byte 39"), std::string::npos)
+      << ToJson(answers[0]);
+  EXPECT_EQ(answers[1].find("id")->as_int(), 2);
+  EXPECT_NE(answers[1].find("result"), nullptr) << ToJson(answers[1]);
+  EXPECT_NE(answers[2].find("error")->find("message")->as_string().find("NUL byte at byte 0"), std::string::npos);
+  EXPECT_EQ(answers[3].find("id")->as_int(), 3);
+}
+
+TEST_F(McpServerTest, ALineOverTheLimitIsAParseErrorAndIsNotKept) {
+  McpOptions options;
+  options.max_line_bytes = 100;
+  McpServer small(*engine_, options, [this](const std::string& m) {
+    std::lock_guard<std::mutex> lock(mu_);
+    out_.push_back(m);
+  });
+  std::string in = R"({"jsonrpc":"2.0","id":1,"method":"ping","pad":")" + std::string(5000, 'x') + "\"}\n" +
+                   R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\n" + std::string(101, 'y');
+  auto answers = RunOn(small, in);
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[0].find("error")->find("code")->as_int(), -32700);
+  EXPECT_NE(ToJson(answers[0]).find("longer than 100 bytes"), std::string::npos) << ToJson(answers[0]);
+  EXPECT_EQ(answers[1].find("id")->as_int(), 2);
+  EXPECT_EQ(answers[2].find("error")->find("code")->as_int(), -32700);
 }
 
 }  // namespace

@@ -37,6 +37,15 @@ projects = ["billing", "ops"]
   EXPECT_EQ(c->keys[0].projects, (std::vector<std::string>{"billing", "ops"}));
 }
 
+TEST(ServerConfig, ReadsATenantsCheckCommand) {
+  auto r = ParseServerConfig("[server.tenants.acme]\ncheck = \"python3 check.py --strict\"\n"
+                             "check_timeout_ms = 2500\n[server.tenants.globex]\n", "s.toml");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->checks.size(), 1u);
+  EXPECT_EQ(r->checks.at("acme").command, "python3 check.py --strict");
+  EXPECT_EQ(r->checks.at("acme").timeout_ms, 2500);
+}
+
 TEST(ServerConfig, ErrorsNameTheKey) {
   struct Case {
     const char* toml;
@@ -50,6 +59,12 @@ TEST(ServerConfig, ErrorsNameTheKey) {
        "server.keys[0].sha256: must be 64 lowercase hex digits"},
       {"[server]\nmin_loops = 5\nmax_loops = 3", "server.min_loops: must be <= max_loops"},
       {"[server\n", "s.toml:1:"},
+      {"[server.tenants.acme]\ncheck = \"  \"", "s.toml:2: server.tenants.acme.check: must be a command, not empty"},
+      {"[server.tenants.acme]\ncheck_timeout_ms = 5", "server.tenants.acme.check_timeout_ms: needs check"},
+      {"[server.tenants.acme]\ncheck = \"x\"\ncheck_timeout_ms = 0",
+       "server.tenants.acme.check_timeout_ms: must be 1..3600000 (was 0)"},
+      {"[server.tenants.acme]\nchek = \"x\"", "server.tenants.acme.chek: unknown key"},
+      {"[server]\ntenants = 3", "server.tenants: must be a table"},
   };
   for (const Case& c : cases) {
     auto r = ParseServerConfig(c.toml, "s.toml");

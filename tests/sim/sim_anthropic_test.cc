@@ -86,6 +86,36 @@ TEST(SimAnthropicTest, RequiresKeyVersionAndMaxTokens) {
   EXPECT_EQ(r.json.find("error")->find("message")->as_string(), "max_tokens: Field required");
 }
 
+TEST(SimAnthropicTest, RejectsEmptyTextBlocksAndEmptyMessagesLikeTheApi) {
+  auto sim = testing::StartSim();
+  auto with_assistant = [](Json content) {
+    Json req = TestJson("anthropic_output_format.json");
+    Json& msgs = req["messages"];
+    msgs.push_back(Json(Json::Object{{"role", "assistant"}, {"content", std::move(content)}}));
+    msgs.push_back(Json(Json::Object{{"role", "user"}, {"content", "Again, please."}}));
+    return ToJson(req);
+  };
+  auto message = [](const testing::HttpReply& r) {
+    const Json* err = r.json.find("error");
+    return err ? err->find("message")->as_string() : std::string();
+  };
+  auto empty_text = Post(sim->port(), kPath, AnthropicHeaders(),
+                         with_assistant(*ParseJson(R"([{"type":"text","text":""}])")));
+  ExpectAnthropicError(empty_text, 400, "invalid_request_error");
+  EXPECT_EQ(message(empty_text), "messages: text content blocks must be non-empty");
+  auto blank = Post(sim->port(), kPath, AnthropicHeaders(),
+                    with_assistant(*ParseJson(R"([{"type":"text","text":" \n"}])")));
+  EXPECT_EQ(message(blank), "messages: text content blocks must contain non-whitespace text");
+  auto no_content = Post(sim->port(), kPath, AnthropicHeaders(), with_assistant(Json::MakeArray()));
+  ExpectAnthropicError(no_content, 400, "invalid_request_error");
+  EXPECT_EQ(message(no_content).rfind("messages.1: all messages must have non-empty content", 0),
+            0u)
+      << no_content.body;
+  auto fine = Post(sim->port(), kPath, AnthropicHeaders(),
+                   with_assistant(*ParseJson(R"([{"type":"text","text":"{}"}])")));
+  EXPECT_EQ(fine.status, 200) << fine.body;
+}
+
 TEST(SimAnthropicTest, ReportsMaxTokensStopReasonWhenCut) {
   auto sim = testing::StartSim();
   Json req = TestJson("anthropic_output_format.json");

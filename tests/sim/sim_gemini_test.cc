@@ -36,9 +36,12 @@ TEST(SimGeminiTest, AnswersResponseJsonSchemaWithCandidateText) {
   ASSERT_TRUE(data.ok());
   EXPECT_TRUE(data->find("recipe_name")->is_string());
   EXPECT_GE(data->find("ingredients")->size(), 1u);
+  // Gemini 2.5 thinks by default; its thoughts count in the total.
   const Json& u = *r.json.find("usageMetadata");
-  EXPECT_EQ(u.find("totalTokenCount")->as_int(),
-            u.find("promptTokenCount")->as_int() + u.find("candidatesTokenCount")->as_int());
+  EXPECT_EQ(u.find("totalTokenCount")->as_int(), u.find("promptTokenCount")->as_int() +
+                                                     u.find("candidatesTokenCount")->as_int() +
+                                                     u.find("thoughtsTokenCount")->as_int());
+  EXPECT_GT(u.find("thoughtsTokenCount")->as_int(), 0);
   EXPECT_EQ(r.json.find("modelVersion")->as_string(), "gemini-2.5-flash");
 }
 
@@ -84,6 +87,21 @@ TEST(SimGeminiTest, AnswersFunctionCallingModeAnyWithFunctionCall) {
   ASSERT_NE(call, nullptr) << r.body;
   EXPECT_EQ(call->find("name")->as_string(), "schedule_meeting");
   EXPECT_TRUE(call->find("args")->find("attendees")->is_array());
+}
+
+TEST(SimGeminiTest, RejectsAPartWithEmptyTextLikeTheApi) {
+  auto sim = testing::StartSim();
+  Json req = TestJson("gemini_json_schema.json");
+  Json& contents = req["contents"];
+  contents.push_back(*ParseJson(R"({"role":"model","parts":[{"text":""}]})"));
+  contents.push_back(*ParseJson(R"({"role":"user","parts":[{"text":"Again, please."}]})"));
+  auto r = Post(sim->port(), kPath, GeminiHeaders(), ToJson(req));
+  ExpectGeminiError(r, 400, "INVALID_ARGUMENT");
+  EXPECT_NE(r.json.find("error")->find("message")->as_string().find(
+                "contents[1].parts[0].data: required oneof field 'data' must have one initialized "
+                "field"),
+            std::string::npos)
+      << r.body;
 }
 
 TEST(SimGeminiTest, ReportsSafetyAndMaxTokensFinishReasons) {

@@ -1,0 +1,40 @@
+// From configuration to providers the engine can start: the built-in provider `--provider KIND`
+// names, the endpoint (base URL, key variable), the capability profile with its overrides and
+// the pool settings. Pure checks, nothing is started, so `config check` gives the verdict
+// Engine::Create would.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "actors/engine_context.h"
+#include "actors/messages.h"
+#include "base/status.h"
+#include "config/engine_config.h"
+
+namespace structure::actors {
+
+// One provider, checked: `handle` has everything but its pool; handle.unusable says why calls
+// cannot use it (a hosted provider whose key variable is not set).
+struct ProviderPlan {
+  ProviderHandle handle;
+  PoolConfig pool;
+};
+
+// The configuration with the provider `provider` names added when it is a built-in kind not
+// configured (config/builtin_providers.h). Checks `base_url` (an http(s) URL) and that an
+// openai-compatible built-in has one. kNotFound for a provider that is neither configured nor
+// built in, naming both lists.
+Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config, const std::string& provider,
+                                              const std::string& base_url);
+
+// Checks every provider of `config` (base URL, profile, overrides, model profiles) and builds
+// its plan. kInvalidArgument names the provider and key: "providers.b.profile: unknown profile".
+Result<std::vector<ProviderPlan>> PlanProviders(const config::EngineConfig& config,
+                                                const std::string& base_url_override);
+
+// The names of the providers every call may use: `provider` when set, else those of
+// structure.model and structure.schemaBuilderModel.
+std::vector<std::string> ProvidersInUse(const config::EngineConfig& config, const std::string& provider);
+
+}  // namespace structure::actors

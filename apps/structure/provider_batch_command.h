@@ -1,0 +1,35 @@
+// `structure batch --provider-batch`: its flags, the checks before any work (an input file and
+// -o OUT are required; a job in progress beside OUT), and the run over the engine's schema
+// stage (apps/batch/provider_batch.h).
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "actors/engine.h"
+#include "apps/batch/batch_runner.h"
+#include "apps/structure/args.h"
+
+namespace structure::apps {
+
+// The flags --provider-batch adds to `structure batch`.
+void AddProviderBatchFlags(std::vector<FlagSpec>& spec);
+
+// The state directory of OUT's provider batch job: OUT.pbatch.
+std::string ProviderBatchStateDir(const std::string& out_path);
+
+// Checks made before OUT is opened: kInvalidArgument (exit 2) naming the flag or file when
+// --provider-batch lacks an input file or -o OUT, or when OUT.pbatch holds a job and neither
+// --resume nor --overwrite was given. With --overwrite the old state is removed. Flags that
+// only apply to --provider-batch are refused without it.
+Status CheckProviderBatchFlags(const Args& args, const std::string& in_path, const std::string& out_path,
+                               bool resume);
+
+// Runs the job; the exit code (0 all ok, 1 not all ok or stopped, 2 bad state or flags, 130
+// interrupted). Prints the summary line.
+int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options, const std::string& in_path,
+                            const std::string& out_path, Engine& engine, batch::JournalWriter& out,
+                            const batch::JournalScan* resume, const std::atomic<int>* interrupts);
+
+}  // namespace structure::apps

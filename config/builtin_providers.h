@@ -1,0 +1,25 @@
+// The providers that need no config file: `--provider openai|anthropic|gemini|ollama|openrouter|
+// openai-compatible` names one of these unless the configuration defines a provider of that name.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/engine_config.h"
+
+namespace structure::config {
+
+// The built-in provider for a kind name: kind = name, no base URL and no api_key_env (the wire
+// format's official URL and the official SDK's key variable, providers/endpoint.h), the kind's
+// default profile and a default model (docs/providers.md lists them). nullopt for other names.
+std::optional<ProviderConfig> BuiltinProvider(std::string_view name);
+
+// The names BuiltinProvider knows, in the order `structure providers` lists them.
+const std::vector<std::string>& BuiltinProviderNames();
+
+// The capability profile a provider of `kind` uses when its config names none.
+std::string DefaultProfileFor(std::string_view kind);
+
+}  // namespace structure::config

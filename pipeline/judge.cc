@@ -1,0 +1,113 @@
+#include "pipeline/judge.h"
+
+#include "pipeline/array_answer.h"
+#include "pipeline/extract_json.h"
+#include "pipeline/reason.h"
+
+namespace structure::pipeline {
+namespace {
+
+Verdict Rejected(std::vector<std::string> lines) {
+  Verdict v;
+  v.why = ReasonBit(ReaskReason::kParse);
+  v.reason = BuildReasonFromLines(lines);
+  v.errors = std::move(lines);
+  return v;
+}
+
+// Default need detection: {"_need": "..."} with no other non-null member.
+std::optional<std::string> DefaultDetectNeed(const Json& v) {
+  if (!v.is_object()) return std::nullopt;
+  const Json* need = v.find("_need");
+  if (need == nullptr || !need->is_string()) return std::nullopt;
+  for (const auto& [k, m] : v.as_object()) {
+    if (k != "_need" && !m.is_null()) return std::nullopt;
+  }
+  return need->as_string();
+}
+
+Verdict Validate(const LoopPlan& plan, Json data) {
+  ValidationResult vr = plan.validator->Validate(data, true);
+  if (!vr.valid) {
+    Verdict v;
+    v.reason = BuildReason(vr.errors);
+    v.errors = ErrorMessages(vr.errors);
+    v.why = ReaskReasonsOf(vr.errors);
+    return v;
+  }
+  Verdict v;
+  v.kind = Verdict::Kind::kValid;
+  v.data = std::move(data);
+  return v;
+}
+
+}  // namespace
+
+Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
+  if (c.truncated) {
+    if (plan.array_mode) {
+      // The complete records of a cut-off answer: JSON Lines, or the elements of an array.
+      if (auto lines = ParseJsonLines(c.text, true)) return Validate(plan, std::move(*lines));
+      auto records = RecoverArrayPrefix(c.text);
+      if (records.ok() && records->size() > 0) return Validate(plan, std::move(*records));
+    }
+    return Rejected({"(root): the answer was cut off at the token limit; answer more concisely"});
+  }
+  Json parsed;
+  auto strict = c.strict_parse || plan.array_mode ? ParseStrict(c.text)
+                                                  : Result<Json>(InvalidArgument(""));
+  std::optional<Json> lines;
+  if (!strict.ok() && plan.array_mode) lines = ParseJsonLines(c.text, false);
+  if (strict.ok()) {
+    parsed = std::move(*strict);
+  } else if (lines) {
+    // JSON Lines: the records are the answer in the original shape (one may be the need form).
+    if (lines->size() == 1) {
+      auto need = plan.detect_need ? plan.detect_need(lines->as_array()[0])
+                                   : DefaultDetectNeed(lines->as_array()[0]);
+      if (need) {
+        Verdict v;
+        v.kind = Verdict::Kind::kNeed;
+        v.need = std::move(*need);
+        return v;
+      }
+    }
+    return Validate(plan, std::move(*lines));
+  } else {
+    // Strict output that does not parse is rare (a provider bug); the tolerant parser may
+    // still find it, and a reason is sent otherwise.
+    auto e = ExtractJson(c.text);
+    if (!e.ok()) return Rejected({"(root): the answer is not valid JSON: " + e.status().message()});
+    parsed = std::move(e->value);
+  }
+  std::optional<std::string> need =
+      plan.detect_need ? plan.detect_need(parsed)
+                       : (parsed.is_object() ? DefaultDetectNeed(parsed) : std::nullopt);
+  if (need) {
+    Verdict v;
+    v.kind = Verdict::Kind::kNeed;
+    v.need = std::move(*need);
+    return v;
+  }
+  if (plan.array_mode && !plan.strict && parsed.is_object()) {
+    parsed = Json(Json::Array{std::move(parsed)});  // JSON Lines with a single record
+  }
+  bool form_ignored = false;
+  if (plan.lift) {
+    auto lifted = plan.lift(parsed);
+    if (lifted.ok()) {
+      parsed = std::move(*lifted);
+    } else if (lifted.status().code() == Code::kNotFound) {
+      // Self-hosted servers often ignore the form they were given; the answer may still be one
+      // of the user's schema, and when it is not, its errors are what the user must read.
+      form_ignored = true;
+    } else {
+      return Rejected({lifted.status().message()});
+    }
+  }
+  Verdict v = Validate(plan, std::move(parsed));
+  v.form_ignored = form_ignored;
+  return v;
+}
+
+}  // namespace structure::pipeline

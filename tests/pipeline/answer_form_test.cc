@@ -1,0 +1,114 @@
+// Answers that ignore the form the provider was given (issue 16 item 8, issue 21 item 15): the
+// plan of a real profile (OpenAI strict: the need envelope) driven through the content loop.
+#include <gtest/gtest.h>
+
+#include "pipeline/content_loop.h"
+#include "pipeline/lowering/profile.h"
+#include "pipeline/schema_stage.h"
+#include "tests/support/ticket_schema.h"
+
+namespace structure::pipeline {
+namespace {
+
+using providers::ProviderReply;
+
+LoopSpec SpecFor(const std::string& schema_text, const std::string& profile = "openai-strict") {
+  auto resolved = ResolveSchema(*ParseJson(schema_text), "inline");
+  EXPECT_TRUE(resolved.ok()) << resolved.status().message();
+  auto plan = MakeLoopPlan(*resolved, *FindProfile(profile), PlanOptions{});
+  EXPECT_TRUE(plan.ok()) << plan.status().message();
+  LoopSpec spec;
+  spec.plan = *plan;
+  spec.prompt = "Mike broke the build";
+  spec.model = "m";
+  return spec;
+}
+
+ProviderReply Text(const std::string& content) {
+  ProviderReply r;
+  r.content = content;
+  return r;
+}
+
+Step Answer(const LoopSpec& spec, const std::string& content) {
+  LoopState st;
+  Start(spec, st);
+  return OnReply(spec, st, Text(content));
+}
+
+TEST(AnswerFormTest, AnswerWithoutTheEnvelopeThatFitsTheSchemaIsAcceptedAndFlagged) {
+  LoopSpec spec = SpecFor(testing::kTicketSchemaText);
+  Step s = Answer(spec, R"({"name":"Mike","priority":2})");
+  ASSERT_TRUE(std::holds_alternative<Finish>(s));
+  const StructureResult& r = std::get<Finish>(s).result;
+  EXPECT_EQ(r.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":2})");
+  EXPECT_TRUE(r.form_ignored);
+  EXPECT_EQ(*ResultToJson(r).find("formIgnored"), Json(true));
+}
+
+TEST(AnswerFormTest, AnswerInTheEnvelopeIsNotFlagged) {
+  LoopSpec spec = SpecFor(testing::kTicketSchemaText);
+  Step s = Answer(spec, R"({"result":{"name":"Mike","priority":2},"_need":null})");
+  const StructureResult& r = std::get<Finish>(s).result;
+  EXPECT_EQ(r.status, Outcome::kOk);
+  EXPECT_FALSE(r.form_ignored);
+  EXPECT_EQ(ResultToJson(r).find("formIgnored"), nullptr);
+}
+
+TEST(AnswerFormTest, AnswerWithoutTheEnvelopeThatFailsIsToldTheUsersSchemaErrors) {
+  LoopSpec spec = SpecFor(R"({"type":"object","properties":{"title":{"type":"string"}},
+                              "required":["title"],"additionalProperties":false})");
+  LoopState st;
+  Start(spec, st);
+  Step s = OnReply(spec, st, Text("{}"));
+  ASSERT_TRUE(std::holds_alternative<SendCall>(s));
+  const std::string& reason = std::get<SendCall>(s).call.turns.back().text;
+  EXPECT_NE(reason.find("- (root): "), std::string::npos) << reason;
+  EXPECT_NE(reason.find("title"), std::string::npos) << reason;
+  // Never our wrapper, never a doubled prefix.
+  EXPECT_EQ(reason.find("\"result\""), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("_need"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("(root): (root)"), std::string::npos) << reason;
+  ASSERT_FALSE(st.last_errors.empty());
+  EXPECT_EQ(st.last_errors[0].find("(root): (root)"), std::string::npos);
+}
+
+TEST(AnswerFormTest, StaleErrorsOfAnArrayRootNameNoWrapper) {
+  // OpenAI strict wraps a root array in an envelope object; an answer that skips it is judged
+  // as it is.
+  LoopSpec spec = SpecFor(R"({"type":"array","items":{"type":"string"},"minItems":2})");
+  spec.max_loops = 1;
+  Step s = Answer(spec, R"(["only one"])");
+  ASSERT_TRUE(std::holds_alternative<Finish>(s));
+  const StructureResult& r = std::get<Finish>(s).result;
+  EXPECT_EQ(r.status, Outcome::kStale);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].rfind("(root): ", 0), 0u) << r.errors[0];
+  EXPECT_EQ(r.errors[0].find("(root): (root)"), std::string::npos) << r.errors[0];
+  EXPECT_EQ(r.errors[0].find("property"), std::string::npos) << r.errors[0];
+  EXPECT_TRUE(std::get<Finish>(Answer(spec, R"(["a","b"])")).result.form_ignored);
+}
+
+TEST(AnswerFormTest, BareNeedIsANeedAnswerInEveryForm) {
+  for (const char* profile : {"openai-strict", "gemini", "anthropic-strict", "ollama", "json"}) {
+    LoopSpec spec = SpecFor(testing::kTicketSchemaText, profile);
+    Step s = Answer(spec, R"({"_need":"the priority is not in the text"})");
+    ASSERT_TRUE(std::holds_alternative<Finish>(s)) << profile;
+    const StructureResult& r = std::get<Finish>(s).result;
+    EXPECT_EQ(r.status, Outcome::kNeedMoreInput) << profile;
+    EXPECT_EQ(r.need, "the priority is not in the text") << profile;
+  }
+}
+
+TEST(AnswerFormTest, EnvelopeWithNeitherValueNorNeedSaysSoOnce) {
+  LoopSpec spec = SpecFor(testing::kTicketSchemaText);
+  spec.max_loops = 1;
+  Step s = Answer(spec, R"({"result":null,"_need":null})");
+  const StructureResult& r = std::get<Finish>(s).result;
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "(root): no answer was given, and no reason why the input is not enough");
+}
+
+}  // namespace
+}  // namespace structure::pipeline

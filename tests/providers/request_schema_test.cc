@@ -1,0 +1,127 @@
+// Every kind of request body each wire format builds, checked against the provider's published
+// request schema (tests/data/request_schemas): valid, and no field the schema does not declare.
+// Golden tests check their bodies the same way (golden.h).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "providers/wire.h"
+#include "tests/providers/golden.h"
+#include "tests/providers/request_schema_check.h"
+
+namespace structure::providers {
+namespace {
+
+struct Format {
+  const char* name;  // the folder of tests/data/providers and the schema's key
+  ProviderKind kind;
+  bool legacy = false;  // Gemini's legacy OpenAPI schema dialect
+};
+
+const Format kFormats[] = {
+    {"openai", ProviderKind::kOpenAi},         {"openai_compat", ProviderKind::kOpenAiCompat},
+    {"openrouter", ProviderKind::kOpenRouter}, {"anthropic", ProviderKind::kAnthropic},
+    {"gemini", ProviderKind::kGemini},         {"gemini", ProviderKind::kGemini, true},
+    {"ollama", ProviderKind::kOllama},
+};
+
+struct Variant {
+  const char* name;
+  std::function<ProviderCall()> make;
+  bool budget = false;  // only for formats that take a thinking budget
+};
+
+ProviderCall NeedToolOnly() {
+  ProviderCall c = testing::ToolCallHistory();
+  c.final_tool = false;
+  c.turns.resize(1);
+  return c;
+}
+
+ProviderCall Thinking(ProviderCall c, const char* effort) {
+  c.thinking.effort = effort;
+  return c;
+}
+
+// A final-tool correction on a thinking model: the rejected call comes back with its reasoning
+// and signatures.
+ProviderCall ThinkingReplay() {
+  ProviderCall c = testing::ToolCallHistory();
+  c.thinking.budget = 2048;
+  c.max_tokens = 4096;
+  c.turns[1].thoughts.push_back({"Checking the ages.", "c2ln", false});
+  c.turns[1].tool_calls[0].signature = "CiQBc2ln";
+  c.turns[1].text = "Submitting.";
+  c.turns[1].text_signature = "dHh0";
+  return c;
+}
+
+const Variant kVariants[] = {
+    {"strict", [] { return testing::BasicCall(); }},
+    {"plain_json", [] { return testing::PlainJsonCall(); }},
+    {"final_tool_reask", [] { return testing::ToolCallHistory(); }},
+    {"need_tool", [] { return NeedToolOnly(); }},
+    {"reask_after_empty_reply", [] { return testing::ReaskAfterEmptyReply(); }},
+    {"effort_low", [] { return Thinking(testing::BasicCall(), "low"); }},
+    {"effort_none", [] { return Thinking(testing::BasicCall(), "none"); }},
+    {"effort_final_tool", [] { return Thinking(testing::ToolCallHistory(), "high"); }},
+    {"budget_replay", [] { return ThinkingReplay(); }, true},
+};
+
+bool TakesBudget(ProviderKind k) {
+  return k == ProviderKind::kAnthropic || k == ProviderKind::kGemini ||
+         k == ProviderKind::kOpenRouter;
+}
+
+TEST(RequestSchemaTest, EveryBuiltBodyConformsToThePublishedSchema) {
+  int checked = 0;
+  for (const Format& f : kFormats) {
+    for (const Variant& v : kVariants) {
+      if (v.budget && !TakesBudget(f.kind)) continue;
+      ProviderCall call = v.make();
+      // Gemini's levels are fewer than OpenAI's.
+      if (f.kind == ProviderKind::kGemini && call.thinking.effort == "high")
+        call.thinking.effort = "low";
+      Endpoint e;
+      e.kind = f.kind;
+      e.base_url = "http://127.0.0.1:9";
+      e.api_key = "k";
+      e.gemini_legacy_schema = f.legacy;
+      auto req = BuildRequest(call, e);
+      ASSERT_TRUE(req.ok()) << f.name << "/" << v.name << ": " << req.status().ToString();
+      for (const std::string& issue : testing::PublishedSchemaIssues(f.name, req->body)) {
+        ADD_FAILURE() << f.name << (f.legacy ? " (legacy)" : "") << "/" << v.name << ": " << issue
+                      << "\n"
+                      << req->body;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 7 * 8 + 4);
+}
+
+// The check itself: a field no schema declares, and a value the schema refuses, are reported.
+TEST(RequestSchemaTest, ReportsUnknownFieldsAndInvalidValues) {
+  auto issues = testing::PublishedSchemaIssues(
+      "openai",
+      R"({"model":"m","messages":[{"role":"user","content":"hi","mood":"x"}],"frobnicate":1})");
+  ASSERT_EQ(issues.size(), 2u) << ::testing::PrintToString(issues);
+  EXPECT_EQ(issues[0], "unknown field /messages/0/mood");
+  EXPECT_EQ(issues[1], "unknown field /frobnicate");
+  auto bad = testing::PublishedSchemaIssues(
+      "anthropic",
+      R"({"model":"m","max_tokens":5,"messages":[{"role":"assistant","content":[{"type":"text","text":""}]}]})");
+  EXPECT_FALSE(bad.empty());
+  auto legacy = testing::PublishedSchemaIssues(
+      "gemini", R"({"contents":[{"role":"user","parts":[{"text":"x"}]}],
+                   "generationConfig":{"responseMimeType":"application/json",
+                                       "responseSchema":{"type":"string"}}})");
+  EXPECT_FALSE(legacy.empty()) << "lower-case legacy types are not the documented form";
+  EXPECT_TRUE(
+      testing::PublishedSchemaIssues(
+          "ollama", R"({"model":"m","messages":[{"role":"tool","content":"r","tool_name":"t"}]})")
+          .empty());
+}
+
+}  // namespace
+}  // namespace structure::providers
