@@ -1,5 +1,6 @@
 #include "config/config_json.h"
 
+#include "config/settings.h"
 #include "config/shared_store.h"
 
 
@@ -15,6 +16,7 @@ Json SettingsJson(const Settings& s) {
   j.set("requireProviderStrictOutput", s.require_provider_strict_output);
   j.set("maxLoops", s.max_loops);
   j.set("tokenBudget", static_cast<int64_t>(s.token_budget));
+  j.set("evidence", Json(EvidenceModeName(s.evidence)));
   return j;
 }
 
@@ -29,6 +31,7 @@ Json OverrideJson(const SettingsOverride& s) {
   }
   if (s.max_loops) j.set("maxLoops", *s.max_loops);
   if (s.token_budget) j.set("tokenBudget", static_cast<int64_t>(*s.token_budget));
+  if (s.evidence) j.set("evidence", Json(EvidenceModeName(*s.evidence)));
   return j;
 }
 

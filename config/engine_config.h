@@ -59,6 +59,11 @@ struct ModelAlias {
 
 // The settings of DESIGN.md §6. A field of SettingsOverride that is set replaces the value of the
 // level below it: built-in defaults -> config file -> tenant -> project -> request.
+// Issue 20: whether the answer ties each leaf to a quote of the input, and what an ungrounded
+// leaf does: nothing (kOff), listed in the result (kReport), re-asked and then removed or
+// need-more-input (kRequire).
+enum class EvidenceMode { kOff, kReport, kRequire };
+
 struct Settings {
   std::string model = "default:fast";
   std::string schema_builder_model = "default:fast";
@@ -66,6 +71,7 @@ struct Settings {
   bool require_provider_strict_output = true;
   int max_loops = 3;       // 1..10
   long long token_budget = 0;  // tokens per call over all iterations; 0 = no budget
+  EvidenceMode evidence = EvidenceMode::kOff;
 };
 
 struct SettingsOverride {
@@ -75,6 +81,7 @@ struct SettingsOverride {
   std::optional<bool> require_provider_strict_output;
   std::optional<int> max_loops;
   std::optional<long long> token_budget;
+  std::optional<EvidenceMode> evidence;
 };
 
 struct Stores {

@@ -29,7 +29,9 @@ constexpr const char* kTools = R"JSON([
         "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
                                 "description": "schemaMode=text: below this builder confidence the result is need-more-input. Default from the server's settings (0.8)."},
         "requireProviderStrictOutput": {"type": "boolean",
-                                        "description": "false: ask the provider in plain JSON mode and validate locally only. Default from the server's settings (true)."}
+                                        "description": "false: ask the provider in plain JSON mode and validate locally only. Default from the server's settings (true)."},
+        "evidence": {"type": "string", "enum": ["off", "report", "require"],
+                     "description": "report: each value comes with the quote of the prompt that supports it; require: values no quote supports are re-asked, then removed (optional) or need-more-input (required)."}
       },
       "required": ["prompt", "schema"]
     },

@@ -54,6 +54,7 @@ constexpr const char* kDocument = R"JSON({
           "priority": {"type": "string", "enum": ["interactive", "bulk"]},
           "finalTool": {"type": "boolean"},
           "arrayMode": {"type": "boolean"},
+          "evidence": {"type": "string", "enum": ["off", "report", "require"], "default": "off"},
           "metadata": {},
           "id": {}
         }
