@@ -1,6 +1,8 @@
 #include "pipeline/evidence/number_match.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "pipeline/evidence/text_tokens.h"
@@ -90,14 +92,18 @@ std::vector<double> NumbersIn(std::string_view quote) {
         break;
       }
     }
-    // Every sub-chain that starts at a group boundary: "4.2.1" reads 4.2, 2.1, 421, 4, 2, 1, ...
+    // Every sub-chain of at most kMaxGroups groups that starts at a group boundary: "4.2.1"
+    // reads 4.2, 2.1, 421, 4, 2, 1, ... (the cap keeps a quote of a long digit chain linear).
+    constexpr size_t kMaxGroups = 6;
     std::vector<size_t> groups;
     for (size_t k = i; k <= end; ++k) {
       if (t[k].is_number()) groups.push_back(k);
     }
     size_t before = out.size();
     for (size_t a = 0; a < groups.size(); ++a) {
-      for (size_t b = a; b < groups.size(); ++b) Readings(t, groups[a], groups[b], out);
+      for (size_t b = a; b < groups.size() && b < a + kMaxGroups; ++b) {
+        Readings(t, groups[a], groups[b], out);
+      }
     }
     size_t after = end + 1;
     if (after < t.size()) {

@@ -30,6 +30,14 @@ TEST(NumberMatch, DigitsWithCommonSeparators) {
   EXPECT_FALSE(States("no number here", 7));
 }
 
+TEST(NumberMatch, LongDigitChainsAreReadInLinearTime) {
+  std::string chain;
+  for (int i = 0; i < 20000; ++i) chain += "1.";
+  chain += "7";
+  EXPECT_TRUE(States(chain, 1.7));
+  EXPECT_FALSE(States(chain, 8));
+}
+
 // The input's context date is 2026-05-06 ("Wednesday, 6 May 2026" in the header).
 constexpr std::string_view kMail =
     "Date: Wednesday, 6 May 2026\nHi team, the deploy broke the build today at 2:30 PM. "
