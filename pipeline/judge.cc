@@ -90,7 +90,9 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     v.need = std::move(*need);
     return v;
   }
-  if (plan.array_mode && !plan.strict && parsed.is_object()) {
+  bool evidence_form = plan.evidence != config::EvidenceMode::kOff && parsed.is_object() &&
+                       parsed.contains(evidence::kEvidenceKey);
+  if (plan.array_mode && !plan.strict && parsed.is_object() && !evidence_form) {
     parsed = Json(Json::Array{std::move(parsed)});  // JSON Lines with a single record
   }
   bool form_ignored = false;

@@ -195,5 +195,59 @@ TEST(EvidenceLoopTest, ArraysOfObjectsAndRefsThroughTheForm) {
   }
 }
 
+TEST(EvidenceLoopTest, FinalToolModeReasksAnInventedValueAsTheToolsError) {
+  auto resolved = ResolveSchema(*ParseJson(testing::kTicketSchemaText), "inline");
+  ASSERT_TRUE(resolved.ok());
+  PlanOptions options;
+  options.evidence = EvidenceMode::kRequire;
+  options.final_tool = true;
+  auto plan = MakeLoopPlan(*resolved, *FindProfile("anthropic-strict"), options);
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  LoopSpec spec;
+  spec.plan = *plan;
+  spec.prompt = kPrompt;
+  spec.model = "m";
+  LoopState st;
+  SendCall first = AsSend(Start(spec, st));
+  EXPECT_NE(first.call.schema.text().find("\"evidence\""), std::string::npos);
+  auto submit = [](const std::string& args) {
+    ProviderReply r;
+    r.finish = FinishKind::kToolUse;
+    r.tool_calls.push_back({"call_1", "submit", args, ""});
+    return r;
+  };
+  SendCall again = AsSend(OnReply(spec, st, submit(kInvented)));
+  ASSERT_FALSE(again.call.turns.empty());
+  EXPECT_TRUE(again.call.turns.back().is_error);
+  EXPECT_NE(again.call.turns.back().text.find("- /name: \"Anna\" is not supported by the input"),
+            std::string::npos);
+  Finish f = AsFinish(OnReply(spec, st, submit(kGood)));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(f.result.ungrounded), "[]");
+}
+
+TEST(EvidenceLoopTest, ArrayModeOnTheFallbackPathKeepsTheForm) {
+  const char* schema = R"({"type":"array","items":{"type":"object","properties":{
+    "name":{"type":"string"}},"required":["name"]}})";
+  auto resolved = ResolveSchema(*ParseJson(schema), "inline");
+  ASSERT_TRUE(resolved.ok());
+  PlanOptions options;
+  options.evidence = EvidenceMode::kReport;
+  options.array_mode = true;
+  auto plan = MakeLoopPlan(*resolved, *FindProfile("json"), options);
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  LoopSpec spec;
+  spec.plan = *plan;
+  spec.prompt = kPrompt;
+  spec.model = "m";
+  LoopState st;
+  Start(spec, st);
+  Finish f = AsFinish(OnReply(spec, st, Text(Form(R"([{"name":"Mike"}])",
+                                                  R"([{"path":"/0/name","quote":"Mike"}])"))));
+  ASSERT_EQ(f.result.status, Outcome::kOk) << (f.result.errors.empty() ? "" : f.result.errors[0]);
+  EXPECT_EQ(ToJson(f.result.data), R"([{"name":"Mike"}])");
+  EXPECT_NE(f.result.evidence.find("/0/name"), nullptr);
+}
+
 }  // namespace
 }  // namespace structure::pipeline
