@@ -58,7 +58,7 @@ class Collector {
       }
       return;
     }
-    if (v.is_null()) return;
+    if (v.is_null() || (v.is_string() && v.as_string().empty())) return;
     out_.push_back(Leaf{pointer, &v, KindOf(v, schemas)});
   }
 

@@ -1,6 +1,6 @@
 // The leaves of an answer that evidence is asked for: every string, number and boolean, with
-// its JSON pointer ("/lineItems/0/amount") and the kind of check its schema calls for. Nulls
-// (absent values) are not leaves.
+// its JSON pointer ("/lineItems/0/amount") and the kind of check its schema calls for. Nulls and
+// empty strings state nothing, so they are not leaves.
 #pragma once
 
 #include <string>

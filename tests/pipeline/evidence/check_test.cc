@@ -95,6 +95,13 @@ TEST(CheckEvidence, InventedValueAndInventedQuoteGiveTheIssuesReasonLines) {
   EXPECT_TRUE(r.grounded.empty());
 }
 
+TEST(CheckEvidence, NullsAndEmptyStringsAreNoClaims) {
+  Json data = Parse(R"({"owner":"","when":null})");
+  EvidenceReport r = CheckEvidence(data, DateSchema(), kMail, {});
+  EXPECT_TRUE(r.ungrounded.empty());
+  EXPECT_TRUE(r.grounded.empty());
+}
+
 TEST(CheckEvidence, LeafWithoutClaimIsUngrounded) {
   Json data = Parse(R"({"owner":"Jürgen Müller"})");
   EvidenceReport r = CheckEvidence(data, DateSchema(), kMail, {});
