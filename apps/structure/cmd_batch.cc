@@ -99,7 +99,7 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     return InvalidArgument("--priority: must be interactive or bulk (was '" + d.priority + "')");
   }
   d.evidence = args.get("evidence");
-  if (!d.evidence.empty() && !config::ParseEvidenceMode(d.evidence)) {
+  if (args.has("evidence") && !config::ParseEvidenceMode(d.evidence)) {
     return InvalidArgument("--evidence: must be off, report or require (was '" + d.evidence + "')");
   }
   // The defaults on a line of their own: what is wrong with them is a usage error now, not an
