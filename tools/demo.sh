@@ -78,7 +78,7 @@ while IFS= read -r line; do
   echo "$id: ungrounded $(printf '%s' "$line" | sed -n 's/.*"ungrounded":\(\[[^]]*\]\).*/\1/p')"
   # Each grounded value: its pointer, the quote and where it is in the prompt (code points).
   printf '%s\n' "$line" | grep -o '"/[^"]*":{"quote":"[^"]*","byteStart":[0-9]*,"byteEnd":[0-9]*,"cpStart":[0-9]*,"cpEnd":[0-9]*,"match":"[a-z]*"' |
-    sed 's/^"\([^"]*\)":{"quote":\("[^"]*"\),"byteStart":\([0-9]*\),"byteEnd":\([0-9]*\),"cpStart":\([0-9]*\),"cpEnd":\([0-9]*\),"match":"\([a-z]*\)"/  \1 <- \2 (code points \5..\6, bytes \3..\4, \7)/'
+    sed 's/^"\([^"]*\)":{"quote":\("[^"]*"\),"byteStart":\([0-9]*\),"byteEnd":\([0-9]*\),"cpStart":\([0-9]*\),"cpEnd":\([0-9]*\),"match":"\([a-z]*\)"/  \1 <- \2 (code points \5..\6, bytes \3..\4, \7)/' || true
 done <"$tmp/evidence.jsonl"
 sed 's/, at most .* in flight//' "$tmp/evidence.err"
 echo "\$ structure batch $ev_in --evidence require ...   # ungrounded values re-asked, then dropped"
