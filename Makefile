@@ -8,7 +8,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
-  libhiredis-dev redis-server \
+  libhiredis-dev redis-server libicu-dev \
   clang-14 libclang-rt-14-dev
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang) build the
 # fuzz targets in build/fuzz.

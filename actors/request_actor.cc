@@ -117,6 +117,7 @@ std::string PlanKey(const Call& c, const std::string& schema_key) {
   key += c.request.final_tool ? " tool" : "";
   key += c.request.array_mode ? " array" : "";
   key += c.settings.allow_unresolved_refs ? " any-ref" : "";
+  key += " evidence=" + std::string(config::EvidenceModeName(c.settings.evidence));
   key += '\n';
   key += schema_key;
   return key;
@@ -252,8 +253,9 @@ void RunText(Self self, uint64_t id, Call& c) {
   std::string plan_key = "builder " + builder->provider->config.name + "/" + builder->model +
                          (c.settings.require_provider_strict_output ? " strict" : " plain");
   auto plan = ctx.plans->Get(plan_key, [&]() -> PlanResult {
-    auto made = pipeline::MakeLoopPlan(pipeline::BuilderSchema(), *builder->profile,
-                                       pipeline::PlanOptionsFor({}, c.settings));
+    pipeline::PlanOptions options = pipeline::PlanOptionsFor({}, c.settings);
+    options.evidence = config::EvidenceMode::kOff;  // the builder's answer is no extraction
+    auto made = pipeline::MakeLoopPlan(pipeline::BuilderSchema(), *builder->profile, options);
     if (!made.ok()) return made.status();
     pipeline::ConfigureBuilderPlan(**made);
     return std::shared_ptr<const pipeline::LoopPlan>(std::move(*made));

@@ -12,6 +12,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/chat.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/corrupt.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/gemini_thinking.cc
+  ${CMAKE_CURRENT_LIST_DIR}/sim/grounding.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/latency.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/need_forms.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/prompt_cache.cc

@@ -1,5 +1,6 @@
 #include "config/config_json.h"
 
+#include "config/settings.h"
 #include "config/shared_store.h"
 
 
@@ -16,6 +17,7 @@ Json SettingsJson(const Settings& s) {
   j.set("maxLoops", s.max_loops);
   j.set("tokenBudget", static_cast<int64_t>(s.token_budget));
   j.set("allowUnresolvedRefs", s.allow_unresolved_refs);
+  j.set("evidence", Json(EvidenceModeName(s.evidence)));
   return j;
 }
 
@@ -31,6 +33,7 @@ Json OverrideJson(const SettingsOverride& s) {
   if (s.max_loops) j.set("maxLoops", *s.max_loops);
   if (s.token_budget) j.set("tokenBudget", static_cast<int64_t>(*s.token_budget));
   if (s.allow_unresolved_refs) j.set("allowUnresolvedRefs", *s.allow_unresolved_refs);
+  if (s.evidence) j.set("evidence", Json(EvidenceModeName(*s.evidence)));
   return j;
 }
 

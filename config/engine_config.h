@@ -59,6 +59,11 @@ struct ModelAlias {
 
 // The settings of DESIGN.md §6. A field of SettingsOverride that is set replaces the value of the
 // level below it: built-in defaults -> config file -> tenant -> project -> request.
+// Issue 20: whether the answer ties each leaf to a quote of the input, and what an ungrounded
+// leaf does: nothing (kOff), listed in the result (kReport), re-asked and then removed or
+// need-more-input (kRequire).
+enum class EvidenceMode { kOff, kReport, kRequire };
+
 struct Settings {
   std::string model = "default:fast";
   std::string schema_builder_model = "default:fast";
@@ -68,6 +73,7 @@ struct Settings {
   long long token_budget = 0;  // tokens per call over all iterations; 0 = no budget
   // An unresolvable $ref in a schema accepts any value (with a warning) instead of bad_schema.
   bool allow_unresolved_refs = false;
+  EvidenceMode evidence = EvidenceMode::kOff;
 };
 
 struct SettingsOverride {
@@ -78,6 +84,7 @@ struct SettingsOverride {
   std::optional<int> max_loops;
   std::optional<long long> token_budget;
   std::optional<bool> allow_unresolved_refs;
+  std::optional<EvidenceMode> evidence;
 };
 
 struct Stores {

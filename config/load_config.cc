@@ -220,7 +220,7 @@ class Reader {
   SettingsOverride ReadSettings(const toml::table& t, const std::string& path) {
     CheckKeys(t, path,
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
-               "maxLoops", "tokenBudget", "allowUnresolvedRefs"});
+               "maxLoops", "tokenBudget", "allowUnresolvedRefs", "evidence"});
     SettingsOverride s;
     for (auto [key, out] : {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
       OptString(t, key, path, *out);
@@ -232,6 +232,15 @@ class Reader {
     OptBool(t, "allowUnresolvedRefs", path, s.allow_unresolved_refs);
     OptWhole(t, "maxLoops", path, 1, 10, s.max_loops, true);
     OptWhole(t, "tokenBudget", path, 0, std::numeric_limits<int64_t>::max(), s.token_budget);
+    std::optional<std::string> evidence;
+    OptString(t, "evidence", path, evidence);
+    if (evidence) {
+      s.evidence = ParseEvidenceMode(*evidence);
+      if (!s.evidence) {
+        Fail(Join(path, "evidence"), "must be \"off\", \"report\" or \"require\" (was \"" + *evidence + "\")",
+             t.get("evidence"));
+      }
+    }
     return s;
   }
 

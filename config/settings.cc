@@ -14,6 +14,22 @@ std::string Num(double v) {
 
 }  // namespace
 
+std::string_view EvidenceModeName(EvidenceMode mode) {
+  switch (mode) {
+    case EvidenceMode::kOff: return "off";
+    case EvidenceMode::kReport: return "report";
+    case EvidenceMode::kRequire: return "require";
+  }
+  return "off";
+}
+
+std::optional<EvidenceMode> ParseEvidenceMode(std::string_view name) {
+  if (name == "off") return EvidenceMode::kOff;
+  if (name == "report") return EvidenceMode::kReport;
+  if (name == "require") return EvidenceMode::kRequire;
+  return std::nullopt;
+}
+
 Settings ApplyOverride(Settings base, const SettingsOverride& over) {
   if (over.model) base.model = *over.model;
   if (over.schema_builder_model) base.schema_builder_model = *over.schema_builder_model;
@@ -24,6 +40,7 @@ Settings ApplyOverride(Settings base, const SettingsOverride& over) {
   if (over.max_loops) base.max_loops = *over.max_loops;
   if (over.token_budget) base.token_budget = *over.token_budget;
   if (over.allow_unresolved_refs) base.allow_unresolved_refs = *over.allow_unresolved_refs;
+  if (over.evidence) base.evidence = *over.evidence;
   return base;
 }
 

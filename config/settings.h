@@ -1,12 +1,18 @@
 // The settings cascade: built-in defaults -> config file -> tenant -> project -> request.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/status.h"
 #include "config/engine_config.h"
 
 namespace structure::config {
+
+// "off" | "report" | "require", and back; nullopt for any other name.
+std::string_view EvidenceModeName(EvidenceMode mode);
+std::optional<EvidenceMode> ParseEvidenceMode(std::string_view name);
 
 // Applies `over` on top of `base` (set fields win).
 Settings ApplyOverride(Settings base, const SettingsOverride& over);

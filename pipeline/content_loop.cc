@@ -1,5 +1,6 @@
 #include "pipeline/content_loop.h"
 
+#include "pipeline/evidence_step.h"
 #include "pipeline/extract_json.h"
 #include "pipeline/judge.h"
 #include "pipeline/prompt.h"
@@ -35,6 +36,7 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   parts.need_tool_name = plan.need_tool_name;
   parts.final_tool = plan.final_tool;
   parts.final_tool_name = plan.final_tool_name;
+  parts.evidence = plan.evidence != config::EvidenceMode::kOff;
 
   ProviderCall call;
   call.model = spec.model;
@@ -88,6 +90,11 @@ Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
   result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
+  if ((result.status == Outcome::kOk || result.status == Outcome::kNeedMoreInput) &&
+      !state.evidence.is_null()) {
+    result.evidence = std::move(state.evidence);
+    result.ungrounded = std::move(state.ungrounded);
+  }
   return Finish{std::move(result)};
 }
 
@@ -146,12 +153,33 @@ std::optional<Finish> OutOfBudget(const LoopSpec& spec, LoopState& state) {
   return Done(state, std::move(r), spec);
 }
 
+// The loop may send another call: it has rounds and tokens left.
+bool MayReask(const LoopSpec& spec, const LoopState& state) {
+  if (state.iterations >= spec.max_loops) return false;
+  int64_t used = state.usage.input_tokens + state.usage.output_tokens;
+  return spec.token_budget <= 0 || used < spec.token_budget;
+}
+
+// Evidence on: judges the quotes of a schema-valid answer (pipeline/evidence_step.h). The
+// verdict's evidence is kept in the state for the result.
+EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims) {
+  EvidenceVerdict e = JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims,
+                                    MayReask(spec, state));
+  if (e.kind != EvidenceVerdict::Kind::kReask) {
+    state.evidence = std::move(e.evidence);
+    state.ungrounded = std::move(e.ungrounded);
+  }
+  return e;
+}
+
 // Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
 // failed rounds are not resent (they only grow the bill).
 Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
            const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
            ReaskReasons why) {
   state.last_errors = std::move(errors);
+  state.evidence = Json();
+  state.ungrounded = Json();
   if (auto stale = OutOfBudget(spec, state)) return *stale;
   CountReask(state.reasks, why);
   Turn first = state.turns.front();
@@ -183,6 +211,8 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
 // tool call (its rejection, or "not run").
 Step ReaskTools(const LoopSpec& spec, LoopState& state) {
   PendingReply& p = *state.pending;
+  state.evidence = Json();
+  state.ungrounded = Json();
   if (auto stale = OutOfBudget(spec, state)) return *stale;
   CountReask(state.reasks, p.why);
   Turn first = state.turns.front();
@@ -215,6 +245,18 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
     c.truncated = p.reply.finish == FinishKind::kLength;
     Verdict v = JudgeCandidate(plan, c);
     if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
+    if (v.kind == Verdict::Kind::kValid && plan.evidence != config::EvidenceMode::kOff) {
+      EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
+      if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
+      if (e.kind == EvidenceVerdict::Kind::kReask) {
+        v.kind = Verdict::Kind::kRejected;
+        v.why = ReasonBit(ReaskReason::kSemantic);
+        v.reason = std::move(e.reason);
+        v.errors = std::move(e.lines);
+      } else {
+        v.data = std::move(e.data);
+      }
+    }
     if (v.kind == Verdict::Kind::kValid && spec.semantic_check) {
       std::vector<std::string> lines = spec.semantic_check(v.data);
       if (!lines.empty()) {
@@ -299,6 +341,15 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
   if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
   if (v.kind == Verdict::Kind::kRejected) {
     return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors), v.why);
+  }
+  if (plan.evidence != config::EvidenceMode::kOff) {
+    EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
+    if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
+    if (e.kind == EvidenceVerdict::Kind::kReask) {
+      return Reask(spec, state, r, call, std::move(e.reason), std::move(e.lines),
+                   ReasonBit(ReaskReason::kSemantic));
+    }
+    v.data = std::move(e.data);
   }
   if (spec.semantic_check) {
     std::vector<std::string> lines = spec.semantic_check(v.data);

@@ -15,6 +15,7 @@
 #include "base/json.h"
 #include "base/shared_json.h"
 #include "base/status.h"
+#include "config/engine_config.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 #include "providers/call.h"
@@ -61,6 +62,10 @@ struct LoopPlan {
   int max_nudges = 2;
 
   bool array_mode = false;  // {type: array, items: T}: keep complete records of a truncated answer
+  // Issue 20: the provider form is evidence::EvidenceFormSchema around the schema; the answer's
+  // leaves are checked against their quotes (pipeline/evidence_step.h).
+  config::EvidenceMode evidence = config::EvidenceMode::kOff;
+  Json answer_schema;  // evidence on: the user's schema, whose keywords say how a leaf is checked
 
   // Prompt caching: the key of the schema's stable prefix (ProviderCall::cache_key) and the
   // profile's choices; prompt_cache false sends neither key nor mark.
@@ -109,6 +114,8 @@ struct LoopState {
   std::vector<std::string> last_errors;
   std::optional<PendingReply> pending;  // set while a reply is being judged
   ReaskCounts reasks{};                // re-asks sent, by reason
+  Json evidence;                       // evidence on: the accepted answer's (pipeline/result.h)
+  Json ungrounded;
 };
 
 struct SendCall {

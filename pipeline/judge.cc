@@ -1,6 +1,7 @@
 #include "pipeline/judge.h"
 
 #include "pipeline/array_answer.h"
+#include "pipeline/evidence/form.h"
 #include "pipeline/extract_json.h"
 #include "pipeline/reason.h"
 
@@ -89,7 +90,9 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     v.need = std::move(*need);
     return v;
   }
-  if (plan.array_mode && !plan.strict && parsed.is_object()) {
+  bool evidence_form = plan.evidence != config::EvidenceMode::kOff && parsed.is_object() &&
+                       parsed.contains(evidence::kEvidenceKey);
+  if (plan.array_mode && !plan.strict && parsed.is_object() && !evidence_form) {
     parsed = Json(Json::Array{std::move(parsed)});  // JSON Lines with a single record
   }
   bool form_ignored = false;
@@ -105,8 +108,16 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
       return Rejected({lifted.status().message()});
     }
   }
+  Json claims;
+  if (plan.evidence != config::EvidenceMode::kOff) {
+    // The answer is split out of the evidence form; an answer that skipped the form has none.
+    evidence::SplitAnswer split = evidence::SplitEvidence(std::move(parsed));
+    parsed = std::move(split.answer);
+    claims = std::move(split.evidence);
+  }
   Verdict v = Validate(plan, std::move(parsed));
   v.form_ignored = form_ignored;
+  v.evidence = std::move(claims);
   return v;
 }
 

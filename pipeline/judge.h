@@ -27,6 +27,7 @@ struct Verdict {
   std::string reason;               // kRejected: the re-ask text for the model
   bool form_ignored = false;        // the answer skipped the provider's form (envelope)
   ReaskReasons why = 0;             // kRejected: the re-ask's categories, for the metrics
+  Json evidence;                    // evidence on: the answer's {path, quote} list (null if none)
 };
 
 Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& candidate);

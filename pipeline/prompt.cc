@@ -31,6 +31,12 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
   s += "\n\n";
   s += NeedRule(parts);
   s += '\n';
+  if (parts.evidence) {
+    s += "\nPut the answer in \"answer\". In \"evidence\", list every string, number and boolean "
+         "of the answer: \"path\" is its JSON pointer in the answer (\"/items/0/name\"), "
+         "\"quote\" the shortest passage of the user's text, copied character for character, "
+         "that states it.\n";
+  }
   if (parts.final_tool) {
     s += "\nWhen you have the answer, call the tool \"";
     s += parts.final_tool_name;

@@ -23,6 +23,7 @@ struct PromptParts {
   std::string_view need_tool_name = "need_more_input";
   bool final_tool = false;
   std::string_view final_tool_name = "submit";
+  bool evidence = false;  // the form is {"answer", "evidence"} (pipeline/evidence/form.h)
 };
 
 // The need rule sentence as sent, in the form the provider was given: for the JSON form "If - and

@@ -2,6 +2,7 @@
 
 #include "pipeline/array_answer.h"
 #include "base/utf8.h"
+#include "config/settings.h"
 
 namespace structure::pipeline {
 
@@ -79,7 +80,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
                                  "maxLoops", "tenant", "project", "model", "tokenBudget",
                                  "confidenceThreshold", "requireProviderStrictOutput",
-                                 "priority", "finalTool", "arrayMode", "metadata", "id"};
+                                 "priority", "finalTool", "arrayMode", "metadata", "id",
+                                 "evidence"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
     for (const char* k : kKnown) known = known || key == k;
@@ -162,6 +164,13 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       return Field("requireProviderStrictOutput", "must be true or false (was " + ToJson(*v) + ")");
     }
     r.settings.require_provider_strict_output = v->as_bool();
+  }
+  if (const Json* v = body.find("evidence")) {
+    auto mode = v->is_string() ? config::ParseEvidenceMode(v->as_string()) : std::nullopt;
+    if (!mode) {
+      return Field("evidence", "must be \"off\", \"report\" or \"require\" (was " + ToJson(*v) + ")");
+    }
+    r.settings.evidence = *mode;
   }
   auto str = [&](const char* key, std::string& out) -> Status {
     const Json* v = body.find(key);

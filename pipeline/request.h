@@ -26,7 +26,7 @@ struct StructureRequest {
   std::string schema_ref;   // kNamed: registry name; kText: the description
   std::string tenant;
   std::string project;
-  // maxLoops, model, tokenBudget, confidenceThreshold, requireProviderStrictOutput from the
+  // maxLoops, model, tokenBudget, confidenceThreshold, requireProviderStrictOutput, evidence from the
   // request: the last level of the cascade tenant -> project -> request.
   config::SettingsOverride settings;
   Priority priority = Priority::kInteractive;
@@ -49,7 +49,7 @@ Status CheckInlineSchema(const Json& schema, const RequestLimits& limits = {});
 
 // Parses {"prompt", "schema" | "schemaName" | "schemaText", "schemaMode", "maxLoops", "tenant",
 // "project", "model", "tokenBudget", "confidenceThreshold", "requireProviderStrictOutput",
-// "priority", "finalTool", "arrayMode", "metadata"}.
+// "priority", "finalTool", "arrayMode", "metadata", "evidence"}.
 // "schema" may be an object (mode json) or a string (mode named, or text when schemaMode is
 // "text"), as the seed's tool definition says. kInvalidArgument names the field, e.g.
 // "maxLoops: must be an integer 1..10 (was 12)". Unknown fields are errors.

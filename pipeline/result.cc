@@ -34,6 +34,8 @@ Json ResultToJson(StructureResult r) {
   j.set("usage", std::move(usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.form_ignored) j.set("formIgnored", true);
+  if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
+  if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));
   return j;
 }
 

@@ -28,6 +28,10 @@ struct StructureResult {
   // kOk only: the answer skipped the form the provider was given (no envelope) but validated
   // against the user's schema as it was; counted by metrics as "form ignored".
   bool form_ignored = false;
+  // Evidence on (issue 20), kOk and kNeedMoreInput: pointer -> {quote, byteStart, byteEnd,
+  // cpStart, cpEnd, match, kind} for the grounded leaves, and the pointers of the ungrounded ones.
+  Json evidence;
+  Json ungrounded;
   // For the metrics (pipeline/call_stats.h), not part of the result JSON:
   ReaskCounts reasks{};             // content-stage re-asks, by reason
   std::string provider;             // configured provider of the content stage ("" = none)

@@ -3,6 +3,7 @@
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/need_channel.h"
+#include "pipeline/evidence/form.h"
 
 namespace structure::pipeline {
 
@@ -63,22 +64,31 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   auto plan = std::make_shared<LoopPlan>();
   plan->manual = schema.manual;
   plan->validator = schema.validator;
-  plan->original_schema = schema.schema;
+  plan->evidence = options.evidence;
+  // With evidence on, what the provider is asked for is the evidence form around the schema;
+  // the validator stays the user's schema (the answer is split out before validation).
+  Json form_schema;
+  if (options.evidence != config::EvidenceMode::kOff) {
+    form_schema = evidence::EvidenceFormSchema(schema.schema);
+    plan->answer_schema = schema.schema;
+  }
+  const Json& asked = options.evidence != config::EvidenceMode::kOff ? form_schema : schema.schema;
+  plan->original_schema = asked;
   plan->final_tool = options.final_tool;
   plan->array_mode = options.array_mode;
   plan->cache_key = PromptCacheKey(schema);
   plan->prompt_cache = profile.prompt_cache;
   plan->cache_min_tokens = static_cast<int64_t>(profile.cache_min_tokens);
 
-  auto lowered = Lower(schema.schema, profile);
+  auto lowered = Lower(asked, profile);
   if (!lowered.ok()) return InvalidArgument("schema: " + lowered.status().message());
   Lowered low = std::move(*lowered);
   if (!options.require_provider_strict_output && low.strict) {
     // The model cannot do strict output: ask in plain JSON mode, validate locally.
     low.strict = false;
-    low.provider_schema = schema.schema;
+    low.provider_schema = asked;
     low.lift_plan = LiftPlan{};
-    low.need = MakeNeedForm(schema.schema, NeedKind::kPromptOnly);
+    low.need = MakeNeedForm(asked, NeedKind::kPromptOnly);
   }
   plan->strict = low.strict;
   plan->schema_in_prompt = low.strict && profile.schema_in_prompt;
@@ -91,7 +101,7 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
     form = MakeNeedForm(low.provider_schema, NeedKind::kSecondTool,
                         profile.keywords.count("additionalProperties") > 0);
   } else {
-    plan->provider_schema = low.strict ? form.schema : schema.schema;
+    plan->provider_schema = low.strict ? form.schema : asked;
   }
   switch (form.kind) {
     case NeedKind::kSecondTool:
@@ -135,6 +145,7 @@ PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settin
   o.require_provider_strict_output = settings.require_provider_strict_output;
   o.final_tool = request.final_tool;
   o.array_mode = request.array_mode;
+  o.evidence = settings.evidence;
   return o;
 }
 

@@ -45,6 +45,8 @@ struct PlanOptions {
   bool require_provider_strict_output = true;  // settings: false asks in plain JSON mode
   bool final_tool = false;                     // request: answer through a submit tool
   bool array_mode = false;                     // request: keep complete records when cut off
+  // settings: off, or the provider form asks for {path, quote} evidence beside the answer
+  config::EvidenceMode evidence = config::EvidenceMode::kOff;
 };
 
 // Builds the content loop's plan for a schema: lowers it for `profile` (strict, or the

@@ -3,6 +3,7 @@
 structure_add_tests(NAME sim_tests LABEL apps USES_BINARY
   SOURCES
     sim/faults_test.cc
+    sim/grounding_test.cc
     sim/http_server_test.cc
     sim/prompt_cache_test.cc
     sim/scenario_test.cc

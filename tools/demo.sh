@@ -68,6 +68,25 @@ for s in ok need-more-input stale error; do
 done
 echo "  re-asked then ok: $(grep '"status":"ok"' "$out" | grep -c '"iterations":2' || true)"
 
+ev_in=examples/demo/evidence.jsonl
+banner "evidence: each value tied to the words of the input that state it (SIMULATED answers)"
+echo "\$ structure batch $ev_in --evidence report ...   # docs/engine.md, \"Evidence\""
+"$bin" batch "$ev_in" -o "$tmp/evidence.jsonl" --ordered --base-url "http://127.0.0.1:$port/v1" \
+  --database :memory: --evidence report 2>"$tmp/evidence.err" || true
+while IFS= read -r line; do
+  id="$(printf '%s' "$line" | sed -n 's/^{"id":"\([^"]*\)".*/\1/p')"
+  echo "$id: ungrounded $(printf '%s' "$line" | sed -n 's/.*"ungrounded":\(\[[^]]*\]\).*/\1/p')"
+  # Each grounded value: its pointer, the quote and where it is in the prompt (code points).
+  printf '%s\n' "$line" | grep -o '"/[^"]*":{"quote":"[^"]*","byteStart":[0-9]*,"byteEnd":[0-9]*,"cpStart":[0-9]*,"cpEnd":[0-9]*,"match":"[a-z]*"' |
+    sed 's/^"\([^"]*\)":{"quote":\("[^"]*"\),"byteStart":\([0-9]*\),"byteEnd":\([0-9]*\),"cpStart":\([0-9]*\),"cpEnd":\([0-9]*\),"match":"\([a-z]*\)"/  \1 <- \2 (code points \5..\6, bytes \3..\4, \7)/' || true
+done <"$tmp/evidence.jsonl"
+sed 's/, at most .* in flight//' "$tmp/evidence.err"
+echo "\$ structure batch $ev_in --evidence require ...   # ungrounded values re-asked, then dropped"
+"$bin" batch "$ev_in" -o "$tmp/require.jsonl" --ordered --base-url "http://127.0.0.1:$port/v1" \
+  --database :memory: --evidence require 2>"$tmp/require.err" || true
+grep '"id":"evidence-3"' "$tmp/require.jsonl" | sed 's/,"schemaOrigin".*"ungrounded"/ ... "ungrounded"/'
+sed 's/, at most .* in flight//' "$tmp/require.err"
+
 banner "use a real provider instead"
 cat <<'TXT'
 These answers were SIMULATED. To run the same job against a real LLM, configure a provider

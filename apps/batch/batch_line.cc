@@ -33,6 +33,7 @@ void ApplyDefaults(const LineDefaults& d, Json& body) {
   if (!d.project.empty() && !body.contains("project")) body.set("project", d.project);
   if (!d.model.empty() && !body.contains("model")) body.set("model", d.model);
   if (!d.priority.empty() && !body.contains("priority")) body.set("priority", d.priority);
+  if (!d.evidence.empty() && !body.contains("evidence")) body.set("evidence", d.evidence);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ struct LineDefaults {
   std::string project;
   std::string model;
   std::string priority = "bulk";  // batch work yields to interactive calls by default
+  std::string evidence;           // --evidence: off | report | require
 };
 
 struct BatchLine {

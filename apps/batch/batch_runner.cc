@@ -41,6 +41,9 @@ struct Done {
   pipeline::Outcome outcome;
   uint64_t input_tokens;
   uint64_t output_tokens;
+  uint64_t grounded = 0;
+  uint64_t ungrounded = 0;
+  bool evidence = false;
 };
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -95,6 +98,9 @@ struct BatchRunner::State {
   void Deliver(uint64_t index, const Json& id, uint64_t line_no, pipeline::StructureResult r) {
     Done d{index, "", r.status, static_cast<uint64_t>(r.usage.input_tokens),
            static_cast<uint64_t>(r.usage.output_tokens)};
+    d.evidence = !r.evidence.is_null() || !r.ungrounded.is_null();
+    d.grounded = r.evidence.size();
+    d.ungrounded = r.ungrounded.size();
     d.line = FormatResultLine(id, line_no, std::move(r));
     std::unique_lock<std::mutex> lock(mu);
     bool first = completed.empty();
@@ -211,6 +217,11 @@ struct BatchRunner::State {
       round_text.clear();
       for (Done& d : round_done) {
         run.Add(d.outcome, d.input_tokens, d.output_tokens);
+        if (d.evidence) {
+          ++run.evidence_records;
+          run.grounded += d.grounded;
+          run.ungrounded += d.ungrounded;
+        }
         if (opt.ordered) {
           reorder.Put(d.index, std::move(d.line));
         } else {

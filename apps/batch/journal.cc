@@ -81,6 +81,9 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
     }
     if (!scan.done.insert(key).second) continue;
     scan.counts.AddNamed(status->as_string(), Tokens(*rec, "inputTokens"), Tokens(*rec, "outputTokens"));
+    const Json* ev = rec->find("evidence");
+    const Json* ug = rec->find("ungrounded");
+    scan.counts.AddEvidence(ev != nullptr ? *ev : Json(), ug != nullptr ? *ug : Json());
     ++scan.records;
     kept.append(line);
     kept.push_back('\n');

@@ -34,6 +34,16 @@ void BatchCounts::Merge(const BatchCounts& o) {
   error += o.error;
   input_tokens += o.input_tokens;
   output_tokens += o.output_tokens;
+  evidence_records += o.evidence_records;
+  grounded += o.grounded;
+  ungrounded += o.ungrounded;
+}
+
+void BatchCounts::AddEvidence(const Json& evidence, const Json& missing) {
+  if (evidence.is_null() && missing.is_null()) return;
+  ++evidence_records;
+  grounded += evidence.size();
+  ungrounded += missing.size();
 }
 
 namespace {
@@ -99,6 +109,10 @@ std::string FormatSummary(const BatchCounts& all, uint64_t resumed, double elaps
   if (resumed > 0) out += " (" + std::to_string(resumed) + " resumed)";
   out += " in " + FormatDuration(elapsed) + ", " + Rate(rate) + "/s, tokens " +
          Compact(all.input_tokens) + " in / " + Compact(all.output_tokens) + " out";
+  if (all.evidence_records > 0) {
+    out += ", evidence: " + std::to_string(all.grounded) + " grounded, " +
+           std::to_string(all.ungrounded) + " ungrounded";
+  }
   if (interrupted) out += ", interrupted (rerun with --resume to finish)";
   return out;
 }

@@ -18,6 +18,10 @@ struct BatchCounts {
   uint64_t error = 0;
   uint64_t input_tokens = 0;
   uint64_t output_tokens = 0;
+  // Evidence (issue 20): leaves of the results that carry evidence, grounded or not.
+  uint64_t evidence_records = 0;
+  uint64_t grounded = 0;
+  uint64_t ungrounded = 0;
 
   uint64_t total() const { return ok + need_more_input + stale + error; }
   bool all_ok() const { return total() == ok; }
@@ -25,6 +29,8 @@ struct BatchCounts {
   // Adds by status name ("ok", "need-more-input", "stale", anything else = error).
   void AddNamed(std::string_view status, uint64_t in_tokens, uint64_t out_tokens);
   void Merge(const BatchCounts& other);
+  // Counts a result's evidence (its "evidence" object and "ungrounded" list; null when off).
+  void AddEvidence(const Json& evidence, const Json& missing);
 };
 
 // "1h02m", "3m05s", "12s", "0.4s".
@@ -36,7 +42,8 @@ std::string FormatProgress(const BatchCounts& done, uint64_t in_flight, double r
                            std::optional<uint64_t> total);
 
 // "structure batch: 5000 records: ok 4900, need-more-input 50, stale 20, error 30 (1200
-// resumed) in 16s, 312/s, tokens 1.2M in / 300k out" plus ", interrupted" when cut short.
+// resumed) in 16s, 312/s, tokens 1.2M in / 300k out" plus ", evidence: 310 grounded, 4
+// ungrounded" when results carried evidence and ", interrupted" when cut short.
 std::string FormatSummary(const BatchCounts& all, uint64_t resumed, double elapsed_s,
                           double rate_per_s, bool interrupted);
 

@@ -52,9 +52,10 @@ Result<pipeline::StructureRequest> StructureToolRequest(const Json& arguments, c
   Json body = Json::MakeObject();
   for (const auto& [key, value] : arguments.as_object()) {
     if (key != "prompt" && key != "schema" && key != "schemaMode" && key != "maxLoops" &&
-        key != "confidenceThreshold" && key != "requireProviderStrictOutput") {
+        key != "confidenceThreshold" && key != "requireProviderStrictOutput" && key != "evidence") {
       return InvalidArgument(key + ": unknown parameter (expected prompt, schema, schemaMode, "
-                                   "maxLoops, confidenceThreshold, requireProviderStrictOutput)");
+                                   "maxLoops, confidenceThreshold, requireProviderStrictOutput, "
+                                   "evidence)");
     }
     body.set(key, value);
   }

@@ -29,7 +29,9 @@ constexpr const char* kTools = R"JSON([
         "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
                                 "description": "schemaMode=text: below this builder confidence the result is need-more-input. Default from the server's settings (0.8)."},
         "requireProviderStrictOutput": {"type": "boolean",
-                                        "description": "false: ask the provider in plain JSON mode and validate locally only. Default from the server's settings (true)."}
+                                        "description": "false: ask the provider in plain JSON mode and validate locally only. Default from the server's settings (true)."},
+        "evidence": {"type": "string", "enum": ["off", "report", "require"],
+                     "description": "report: each value comes with the quote of the prompt that supports it; require: values no quote supports are re-asked, then removed (optional) or need-more-input (required)."}
       },
       "required": ["prompt", "schema"]
     },
@@ -41,7 +43,9 @@ constexpr const char* kTools = R"JSON([
         "need": {"type": "string", "description": "Human-readable description of missing input, present iff status=need-more-input."},
         "errors": {"type": "array", "items": {"type": "string"}, "description": "Validator messages from the last failed iteration, present iff status=stale."},
         "schemaOrigin": {"type": "string", "description": "'inline' | 'registry:bundled' | 'registry:tenant:<id>' | 'registry:project:<id>' | 'inferred'. Useful for debugging."},
-        "iterations": {"type": "integer", "description": "Number of content-stage iterations consumed."}
+        "iterations": {"type": "integer", "description": "Number of content-stage iterations consumed."},
+        "evidence": {"type": "object", "description": "evidence report|require: JSON pointer -> {quote, byteStart, byteEnd, cpStart, cpEnd, match, kind} for each value the input supports."},
+        "ungrounded": {"type": "array", "items": {"type": "string"}, "description": "evidence report|require: JSON pointers of values no quote of the input supports."}
       },
       "required": ["status", "schemaOrigin", "iterations"]
     }
@@ -98,7 +102,7 @@ Json ToolOk(Json structured) {
   return r;
 }
 
-// The seed's return fields only.
+// The seed's return fields only, plus the evidence the caller asked for.
 Json StructuredResult(const pipeline::StructureResult& result) {
   Json s = Json::MakeObject();
   s.set("status", std::string(pipeline::OutcomeName(result.status)));
@@ -111,6 +115,8 @@ Json StructuredResult(const pipeline::StructureResult& result) {
   }
   s.set("schemaOrigin", result.schema_origin);
   s.set("iterations", static_cast<int64_t>(result.iterations));
+  if (!result.evidence.is_null()) s.set("evidence", result.evidence);
+  if (!result.ungrounded.is_null()) s.set("ungrounded", result.ungrounded);
   return s;
 }
 

@@ -54,6 +54,7 @@ constexpr const char* kDocument = R"JSON({
           "priority": {"type": "string", "enum": ["interactive", "bulk"]},
           "finalTool": {"type": "boolean"},
           "arrayMode": {"type": "boolean"},
+          "evidence": {"type": "string", "enum": ["off", "report", "require"], "default": "off"},
           "metadata": {},
           "id": {}
         }
@@ -71,7 +72,9 @@ constexpr const char* kDocument = R"JSON({
           "iterations": {"type": "integer"},
           "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}, "reasoningTokens": {"type": "integer", "description": "Part of outputTokens spent thinking, where the provider reports it."}}},
           "mode": {"type": "string"},
-          "formIgnored": {"type": "boolean", "description": "ok only: the answer skipped the form the provider was given but fits the schema."}
+          "formIgnored": {"type": "boolean", "description": "ok only: the answer skipped the form the provider was given but fits the schema."},
+          "evidence": {"type": "object", "description": "evidence report|require: JSON pointer -> {quote, byteStart, byteEnd, cpStart, cpEnd, match, kind}."},
+          "ungrounded": {"type": "array", "items": {"type": "string"}, "description": "evidence report|require: pointers of values no quote of the input supports."}
         }
       },
       "SchemaPut": {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "apps/sim/corrupt.h"
+#include "apps/sim/grounding.h"
 #include "apps/sim/need_forms.h"
 
 namespace structure::sim {
@@ -238,6 +239,14 @@ Answer GeneratedAnswer(const ChatRequest& request, const ContentFaults& f, Rng& 
   std::string error;
   Answer a = ValidAnswer(request, seed, &error);
   if (!error.empty()) a.faults.push_back("generate_failed");
+  if (Target t = PickTarget(request, false); !t.schema->is_null()) {
+    // The evidence form: values and quotes from the prompt, one invented at f.ungrounded.
+    auto parsed = ParseJson(Payload(a));
+    if (parsed.ok() && GroundAnswer(*parsed, *t.schema, request.FirstUser(), f.ungrounded, rng)) {
+      a.faults.push_back("ungrounded");
+    }
+    if (parsed.ok()) Payload(a) = ToJson(*parsed);
+  }
   if (fault.empty()) return a;
   if (fault == "invalid") {
     auto parsed = ParseJson(Payload(a));

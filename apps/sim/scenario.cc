@@ -57,6 +57,8 @@ Status ParseContentFaults(const Json& v, const std::string& where, ContentFaults
       out.truncated = *r;
     else if (key == "refusal")
       out.refusal = *r;
+    else if (key == "ungrounded")
+      out.ungrounded = *r;
     else
       return Bad(where + "." + key,
                  "unknown content fault (invalid, need, prose, fence, "

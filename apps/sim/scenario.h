@@ -30,6 +30,7 @@ struct ContentFaults {
   double malformed = 0;  // broken JSON syntax
   double truncated = 0;  // cut off, finish reason "length"
   double refusal = 0;    // the provider's decline signal
+  double ungrounded = 0;  // evidence form: one value invented, its quote not in the prompt
 };
 
 // Probabilities of transport faults, applied to every provider request before answering.

@@ -98,6 +98,10 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
   if (d.priority != "bulk" && d.priority != "interactive") {
     return InvalidArgument("--priority: must be interactive or bulk (was '" + d.priority + "')");
   }
+  d.evidence = args.get("evidence");
+  if (args.has("evidence") && !config::ParseEvidenceMode(d.evidence)) {
+    return InvalidArgument("--evidence: must be off, report or require (was '" + d.evidence + "')");
+  }
   // The defaults on a line of their own: what is wrong with them is a usage error now, not an
   // error on every line later.
   batch::LineDefaults probe_defaults = d;
@@ -186,6 +190,7 @@ int RunBatch(const std::vector<std::string>& raw) {
       {"project", true, "ID: default project scope"},
       {"model", true, "REF: default model alias or provider/model"},
       {"priority", true, "interactive|bulk: default priority (default bulk)"},
+      {"evidence", true, "off|report|require: default evidence mode (docs/engine.md)"},
       {"shard", true, "I/N: only the records of shard I of N (by a hash of the id; docs/batch.md)"},
       {"stats", true, "FILE: at the end, the run's metrics per schema and provider as JSON"},
   };

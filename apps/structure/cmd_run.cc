@@ -13,6 +13,7 @@
 #include "apps/structure/check_flags.h"
 #include "apps/structure/engine_flags.h"
 #include "base/utf8.h"
+#include "config/settings.h"
 
 namespace structure::apps {
 namespace {
@@ -45,6 +46,7 @@ int RunRun(const std::vector<std::string>& argv) {
       {"model", true, "REF: model alias or provider/model (default: structure.model)"},
       {"final-tool", false, "answer through a submit tool (agent-loop style)"},
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
+      {"evidence", true, "off|report|require: tie each value to a quote of the prompt (default off)"},
   };
   AddEngineFlags(spec);
   AddCheckFlags(spec);
@@ -103,6 +105,12 @@ int RunRun(const std::vector<std::string>& argv) {
   }
   if (args->has("final-tool")) body.set("finalTool", true);
   if (args->has("array")) body.set("arrayMode", true);
+  if (args->has("evidence")) {
+    if (!config::ParseEvidenceMode(args->get("evidence"))) {
+      return Fail("--evidence: must be off, report or require (was '" + args->get("evidence") + "')");
+    }
+    body.set("evidence", args->get("evidence"));
+  }
   auto request = pipeline::ParseRequest(body);
   if (!request.ok()) return Fail(request.status().message());
 

@@ -27,6 +27,7 @@ const std::vector<FlagSpec>& Spec() {
       {"malformed-rate", true, "R: share of generated answers with broken JSON syntax"},
       {"truncate-rate", true, "R: share of generated answers cut off (finish reason length)"},
       {"refusal-rate", true, "R: share of generated answers that are refusals"},
+      {"ungrounded-rate", true, "R: share of generated evidence answers with an invented value (a quote not in the prompt)"},
       {"rate-429", true, "R: share of requests answered 429 (injected)"},
       {"retry-hint", true,
        "H: how injected 429s say when to retry: retry-after, "
@@ -138,6 +139,7 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
   sim::ContentFaults& c = o.scenario.content;
   sim::TransportFaults& t = o.scenario.transport;
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "invalid-rate", &c.invalid));
+  STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "ungrounded-rate", &c.ungrounded));
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "need-rate", &c.need));
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "prose-rate", &c.prose));
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "fence-rate", &c.fence));

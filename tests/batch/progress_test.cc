@@ -51,3 +51,26 @@ TEST(Progress, SummaryMentionsResumedAndInterruption) {
 
 }  // namespace
 }  // namespace structure::batch
+
+namespace structure::batch {
+namespace {
+
+TEST(Progress, SummaryCountsGroundedAndUngroundedLeavesWhenResultsCarryEvidence) {
+  BatchCounts c;
+  c.Add(pipeline::Outcome::kOk, 5, 5);
+  c.AddEvidence(*ParseJson(R"({"/a":{},"/b":{}})"), *ParseJson(R"(["/c"])"));
+  c.AddEvidence(Json(), Json());  // evidence off: not counted
+  BatchCounts resumed;
+  resumed.AddEvidence(*ParseJson(R"({"/a":{}})"), *ParseJson("[]"));
+  c.Merge(resumed);
+  EXPECT_EQ(c.evidence_records, 2u);
+  EXPECT_EQ(FormatSummary(c, 0, 2, 0.5, false),
+            "structure batch: 1 records: ok 1, need-more-input 0, stale 0, error 0 in 2.0s, "
+            "0.5/s, tokens 5 in / 5 out, evidence: 3 grounded, 1 ungrounded");
+  BatchCounts off;
+  off.Add(pipeline::Outcome::kOk, 5, 5);
+  EXPECT_EQ(FormatSummary(off, 0, 2, 0.5, false).find("evidence"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace structure::batch

@@ -66,6 +66,26 @@ TEST(SettingsTest, BadRequestValueIsNamed) {
   EXPECT_EQ(s.status().message(), "request: maxLoops must be 1..10 (was 12)");
 }
 
+TEST(SettingsTest, EvidenceModeCascadesTenantProjectRequest) {
+  auto c = ParseConfig(
+      "[tenants.acme.settings]\nevidence = \"report\"\n"
+      "[tenants.acme.projects.audit.settings]\nevidence = \"require\"\n",
+      "evidence.toml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(ResolveSettings(*c, "", "", {})->evidence, EvidenceMode::kOff);
+  EXPECT_EQ(ResolveSettings(*c, "acme", "", {})->evidence, EvidenceMode::kReport);
+  EXPECT_EQ(ResolveSettings(*c, "acme", "audit", {})->evidence, EvidenceMode::kRequire);
+  SettingsOverride req;
+  req.evidence = EvidenceMode::kOff;
+  EXPECT_EQ(ResolveSettings(*c, "acme", "audit", req)->evidence, EvidenceMode::kOff);
+  auto bad = ParseConfig("[structure]\nevidence = \"sometimes\"\n", "bad.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("structure.evidence: must be \"off\", \"report\" or "
+                                        "\"require\" (was \"sometimes\")"),
+            std::string::npos)
+      << bad.status().message();
+}
+
 TEST(ResolveModelTest, ResolvesAliasesProvidersAndProviderModel) {
   EngineConfig c = DefaultConfig();
   auto a = ResolveModel(c, "default:fast");

@@ -109,6 +109,19 @@ TEST(RequestTest, SettingsOfTheRequestLevelAreRead) {
             "requireProviderStrictOutput: must be true or false (was \"no\")");
 }
 
+TEST(RequestTest, EvidenceModeIsReadAndBadValuesAreNamed) {
+  auto r = Parse(R"({"prompt":"p","schema":{},"evidence":"require"})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->settings.evidence, config::EvidenceMode::kRequire);
+  auto none = Parse(R"({"prompt":"p","schema":{}})");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->settings.evidence.has_value());
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"evidence":"always"})"),
+            "evidence: must be \"off\", \"report\" or \"require\" (was \"always\")");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"evidence":true})"),
+            "evidence: must be \"off\", \"report\" or \"require\" (was true)");
+}
+
 TEST(RequestTest, LimitsAreEnforced) {
   RequestLimits limits;
   limits.max_prompt_bytes = 4;

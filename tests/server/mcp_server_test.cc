@@ -99,10 +99,11 @@ TEST_F(McpServerTest, ToolsListHasTheSeedParameters) {
   EXPECT_EQ(structure.find("name")->as_string(), "structure");
   const Json* props = structure.find("inputSchema")->find("properties");
   for (const char* p : {"prompt", "schema", "schemaMode", "maxLoops", "confidenceThreshold",
-                        "requireProviderStrictOutput"}) {
+                        "requireProviderStrictOutput", "evidence"}) {
     EXPECT_NE(props->find(p), nullptr) << p;
   }
-  EXPECT_EQ(props->size(), 6u);
+  EXPECT_EQ(props->size(), 7u);
+  EXPECT_EQ(ToJson(*props->find("evidence")->find("enum")), R"(["off","report","require"])");
   EXPECT_EQ(ToJson(*props->find("schemaMode")->find("enum")), R"(["json","named","text"])");
   EXPECT_EQ(tools.as_array()[1].find("name")->as_string(), "list_schemas");
 }
@@ -121,6 +122,18 @@ TEST_F(McpServerTest, StructureCallReturnsStructuredContentAndText) {
   EXPECT_TRUE(sc->find("data")->find("name")->is_string());
   EXPECT_EQ(sc->find("usage"), nullptr) << "only the seed's return fields";
   EXPECT_EQ(*ParseJson(result->find("content")->as_array()[0].find("text")->as_string()), *sc);
+  EXPECT_EQ(sc->find("evidence"), nullptr) << "evidence is off by default";
+}
+
+TEST_F(McpServerTest, EvidenceReportAddsEvidenceAndUngrounded) {
+  Json r = One(std::string(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","evidence":"report","schema":)") +
+               testing::kTicketSchema + "}}}");
+  const Json* sc = r.find("result") != nullptr ? r.find("result")->find("structuredContent") : nullptr;
+  ASSERT_NE(sc, nullptr) << ToJson(r);
+  EXPECT_EQ(sc->find("status")->as_string(), "ok");
+  ASSERT_NE(sc->find("evidence"), nullptr) << ToJson(*sc);
+  EXPECT_TRUE(sc->find("evidence")->is_object());
+  EXPECT_TRUE(sc->find("ungrounded")->is_array());
 }
 
 TEST_F(McpServerTest, StaleIsAResultAndBadArgumentsAreToolErrors) {

@@ -1,0 +1,207 @@
+#include "apps/sim/grounding.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "pipeline/generate/schema_ref.h"
+
+namespace structure::sim {
+namespace {
+
+using Schemas = std::vector<const Json*>;
+
+void Expand(const Json& root, const Json* s, Schemas& out, int depth) {
+  if (s == nullptr || !s->is_object() || depth > 16 || out.size() > 64) return;
+  out.push_back(s);
+  if (const Json* ref = s->find("$ref"); ref != nullptr && ref->is_string()) {
+    Expand(root, pipeline::ResolveLocalRef(root, ref->as_string()), out, depth + 1);
+  }
+  for (const char* key : {"anyOf", "oneOf", "allOf"}) {
+    const Json* list = s->find(key);
+    if (list == nullptr || !list->is_array()) continue;
+    for (const Json& b : list->as_array()) Expand(root, &b, out, depth + 1);
+  }
+}
+
+Schemas Member(const Json& root, const Schemas& ss, const std::string& key) {
+  Schemas out;
+  for (const Json* s : ss) {
+    const Json* props = s->find("properties");
+    if (props != nullptr && props->is_object()) Expand(root, props->find(key), out, 0);
+  }
+  return out;
+}
+
+Schemas Element(const Json& root, const Schemas& ss) {
+  Schemas out;
+  for (const Json* s : ss) Expand(root, s->find("items"), out, 0);
+  return out;
+}
+
+// A passage of the prompt: a word without the punctuation around it.
+struct Word {
+  std::string text;
+  bool number = false;
+  double value = 0;
+};
+
+std::vector<Word> Words(const std::string& prompt) {
+  std::vector<Word> out;
+  size_t i = 0;
+  while (i < prompt.size()) {
+    while (i < prompt.size() && (prompt[i] == ' ' || prompt[i] == '\n' || prompt[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < prompt.size() && prompt[j] != ' ' && prompt[j] != '\n' && prompt[j] != '\t') ++j;
+    std::string w = prompt.substr(i, j - i);
+    i = j;
+    auto punct = [](char c) { return c == ',' || c == '.' || c == ';' || c == ':' || c == '!' ||
+                                     c == '?' || c == '(' || c == ')' || c == '"' || c == '\''; };
+    while (!w.empty() && punct(w.back())) w.pop_back();
+    while (!w.empty() && punct(w.front())) w.erase(0, 1);
+    if (w.empty()) continue;
+    Word word{w};
+    std::string digits;
+    bool numeric = true;
+    for (char c : w) {
+      if (c >= '0' && c <= '9') digits += c;
+      else if (c == '.' && !digits.empty()) digits += c;
+      else if (c != ',') numeric = false;
+    }
+    if (numeric && !digits.empty() && digits.size() < 16) {
+      word.number = true;
+      word.value = std::strtod(digits.c_str(), nullptr);
+    }
+    out.push_back(std::move(word));
+  }
+  return out;
+}
+
+bool Constrained(const Schemas& ss) {
+  for (const Json* s : ss) {
+    for (const char* k : {"enum", "const", "pattern", "format"}) {
+      if (s->contains(k)) return true;
+    }
+  }
+  return false;
+}
+
+bool FitsString(const Schemas& ss, const std::string& w) {
+  for (const Json* s : ss) {
+    const Json* lo = s->find("minLength");
+    const Json* hi = s->find("maxLength");
+    if (lo != nullptr && lo->is_number() && static_cast<double>(w.size()) < lo->as_double()) return false;
+    if (hi != nullptr && hi->is_number() && static_cast<double>(w.size()) > hi->as_double()) return false;
+  }
+  return true;
+}
+
+bool FitsNumber(const Schemas& ss, double v, bool integer) {
+  for (const Json* s : ss) {
+    const Json* t = s->find("type");
+    if (t != nullptr && t->is_string() && t->as_string() == "integer" && v != static_cast<double>(static_cast<int64_t>(v))) return false;
+    if (integer && v != static_cast<double>(static_cast<int64_t>(v))) return false;
+    for (const char* k : {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"}) {
+      const Json* b = s->find(k);
+      if (b == nullptr || !b->is_number()) continue;
+      double x = b->as_double();
+      std::string key(k);
+      if ((key == "minimum" && v < x) || (key == "maximum" && v > x) ||
+          (key == "exclusiveMinimum" && v <= x) || (key == "exclusiveMaximum" && v >= x) ||
+          (key == "multipleOf" && x > 0 && std::fmod(v, x) != 0)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+struct Grounder {
+  const Json& root;
+  const std::vector<Word>& words;
+  Rng& rng;
+  Json claims = Json::MakeArray();
+  std::vector<size_t> leaves;  // indexes into claims
+
+  void Claim(const std::string& path, const std::string& quote) {
+    Json c = Json::MakeObject();
+    c.set("path", Json(path));
+    c.set("quote", Json(quote));
+    leaves.push_back(claims.size());
+    claims.push_back(std::move(c));
+  }
+
+  std::string AnyWord() { return words.empty() ? "" : words[rng.Below(words.size())].text; }
+
+  void Walk(Json& v, const Schemas& ss, const std::string& path) {
+    if (v.is_object()) {
+      for (auto& [key, child] : v.as_object()) {
+        Walk(child, Member(root, ss, key), path + "/" + pipeline::EscapePointerToken(key));
+      }
+      return;
+    }
+    if (v.is_array()) {
+      Schemas items = Element(root, ss);
+      for (size_t i = 0; i < v.size(); ++i) Walk(v.as_array()[i], items, path + "/" + std::to_string(i));
+      return;
+    }
+    if (v.is_null()) return;
+    if (v.is_string() && !Constrained(ss)) {
+      size_t start = words.empty() ? 0 : rng.Below(words.size());
+      for (size_t k = 0; k < words.size(); ++k) {
+        const Word& w = words[(start + k) % words.size()];
+        if (!w.number && FitsString(ss, w.text)) {
+          v = Json(w.text);
+          return Claim(path, w.text);
+        }
+      }
+    } else if (v.is_number()) {
+      for (const Word& w : words) {
+        if (w.number && FitsNumber(ss, w.value, v.is_int())) {
+          v = v.is_int() ? Json(static_cast<int64_t>(w.value)) : Json(w.value);
+          return Claim(path, w.text);
+        }
+      }
+    }
+    // A classification, or a value the prompt has no fitting word for: quoted as it is, or with
+    // some passage when it is not in the prompt text.
+    Claim(path, v.is_string() ? v.as_string() : AnyWord());
+  }
+};
+
+// The form's place inside a generated answer: {"answer", "evidence"} with its schemas.
+Json* FindForm(Json& v, const Json& root, const Schemas& ss, Schemas* form_schemas, int depth) {
+  if (depth > 8 || !v.is_object()) return nullptr;
+  if (v.size() == 2 && v.contains("answer") && v.contains("evidence")) {
+    *form_schemas = ss;
+    return &v;
+  }
+  for (auto& [key, child] : v.as_object()) {
+    if (Json* f = FindForm(child, root, Member(root, ss, key), form_schemas, depth + 1)) return f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool GroundAnswer(Json& value, const Json& schema, const std::string& prompt,
+                  double ungrounded_rate, Rng& rng) {
+  Schemas top;
+  Expand(schema, &schema, top, 0);
+  Schemas form_schemas;
+  Json* form = FindForm(value, schema, top, &form_schemas, 0);
+  if (form == nullptr) return false;
+  std::vector<Word> words = Words(prompt);
+  Grounder g{schema, words, rng, Json::MakeArray(), {}};
+  g.Walk(*form->find("answer"), Member(schema, form_schemas, "answer"), "");
+  bool invent = !g.leaves.empty() && rng.Uniform() < ungrounded_rate;
+  if (invent) {
+    // An invented value: its quote is text the prompt does not have.
+    Json& claim = g.claims.as_array()[g.leaves[rng.Below(g.leaves.size())]];
+    claim.set("quote", Json("as stated in the message above"));
+  }
+  *form->find("evidence") = std::move(g.claims);
+  return invent;
+}
+
+}  // namespace structure::sim

@@ -1,0 +1,98 @@
+#include "pipeline/evidence_step.h"
+
+#include <cstdlib>
+
+#include "pipeline/evidence/check.h"
+#include "pipeline/generate/schema_ref.h"
+
+namespace structure::pipeline {
+namespace {
+
+std::string Unescape(std::string_view raw) {
+  std::string token;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '~' && i + 1 < raw.size()) {
+      token += raw[i + 1] == '1' ? '/' : '~';
+      ++i;
+    } else {
+      token += raw[i];
+    }
+  }
+  return token;
+}
+
+// Removes the value at `pointer` (not the root) from `root`; false when it is not there.
+bool RemoveAt(Json& root, const std::string& pointer) {
+  size_t slash = pointer.rfind('/');
+  if (pointer.empty() || slash == std::string::npos) return false;
+  Json* parent = const_cast<Json*>(ResolvePointer(root, std::string_view(pointer).substr(0, slash)));
+  if (parent == nullptr) return false;
+  std::string token = Unescape(std::string_view(pointer).substr(slash + 1));
+  if (parent->is_object()) return parent->erase(token);
+  if (!parent->is_array()) return false;
+  char* end = nullptr;
+  unsigned long idx = std::strtoul(token.c_str(), &end, 10);
+  if (token.empty() || *end != '\0' || idx >= parent->size()) return false;
+  auto& a = parent->as_array();
+  a.erase(a.begin() + static_cast<std::ptrdiff_t>(idx));
+  return true;
+}
+
+std::string NeedText(const std::vector<evidence::Ungrounded>& required) {
+  std::string s = "the input does not state ";
+  for (size_t i = 0; i < required.size(); ++i) {
+    const evidence::Ungrounded& u = required[i];
+    if (i > 0) s += "; ";
+    s += (u.pointer.empty() ? std::string("the answer") : u.pointer) + " (";
+    s += u.quote.empty() ? u.why : "quoted " + ToJson(Json(u.quote)) + ", " + u.why;
+    s += ")";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string BuildEvidenceReason(const std::vector<std::string>& lines, size_t max_lines) {
+  std::string s = "These values of the previous output are not supported by the input:\n";
+  for (size_t i = 0; i < lines.size() && i < max_lines; ++i) s += lines[i] + "\n";
+  if (lines.size() > max_lines) s += "- ... and " + std::to_string(lines.size() - max_lines) + " more\n";
+  s += "\nFor each value, quote verbatim the shortest passage of the input that states it, or "
+       "leave out a value the input does not state. Do not change supported values.";
+  return s;
+}
+
+EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Json data,
+                              const Json& claims, bool may_reask) {
+  EvidenceVerdict v;
+  evidence::EvidenceReport report =
+      evidence::CheckEvidence(data, plan.answer_schema, prompt, evidence::ReadClaims(claims));
+  if (plan.evidence == config::EvidenceMode::kRequire && !report.ungrounded.empty()) {
+    if (may_reask) {
+      v.kind = EvidenceVerdict::Kind::kReask;
+      for (const auto& u : report.ungrounded) v.lines.push_back(evidence::ReasonLine(u));
+      v.reason = BuildEvidenceReason(v.lines);
+      return v;
+    }
+    // The last round: drop what the schema lets go (in reverse document order, so array
+    // indexes of earlier leaves stay right); what it needs is missing input.
+    std::vector<evidence::Ungrounded> required;
+    for (auto it = report.ungrounded.rbegin(); it != report.ungrounded.rend(); ++it) {
+      Json without = data;
+      if (RemoveAt(without, it->pointer) && plan.validator->Validate(without, false).valid) {
+        data = std::move(without);
+      } else {
+        required.insert(required.begin(), *it);
+      }
+    }
+    if (!required.empty()) {
+      v.kind = EvidenceVerdict::Kind::kNeed;
+      v.need = NeedText(required);
+    }
+  }
+  v.evidence = evidence::EvidenceJson(report);
+  v.ungrounded = evidence::UngroundedJson(report);
+  v.data = std::move(data);
+  return v;
+}
+
+}  // namespace structure::pipeline

@@ -1,0 +1,57 @@
+// The simulator's evidence answers (issue 20): values and quotes from the prompt, and one
+// invented value at --ungrounded-rate 1.
+#include "apps/sim/grounding.h"
+
+#include <gtest/gtest.h>
+
+namespace structure::sim {
+namespace {
+
+constexpr const char* kForm = R"({"type":"object","properties":{
+  "answer":{"type":"object","properties":{"name":{"type":"string"},
+    "priority":{"type":"integer","minimum":1,"maximum":5},"kind":{"enum":["bug","idea"]}},
+    "required":["name","priority","kind"],"additionalProperties":false},
+  "evidence":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},
+    "quote":{"type":"string"}},"required":["path","quote"],"additionalProperties":false}}},
+  "required":["answer","evidence"],"additionalProperties":false})";
+
+constexpr const char* kPrompt = "Mike broke the build, priority 4 (was 9).";
+
+Json Generated() {
+  return *ParseJson(R"({"answer":{"name":"zzqx","priority":2,"kind":"bug"},"evidence":[]})");
+}
+
+TEST(GroundingTest, ValuesAndQuotesComeFromThePrompt) {
+  Json v = Generated();
+  Rng rng(1);
+  EXPECT_FALSE(GroundAnswer(v, *ParseJson(kForm), kPrompt, 0, rng));
+  const Json& answer = *v.find("answer");
+  EXPECT_NE(std::string(kPrompt).find(answer.find("name")->as_string()), std::string::npos);
+  EXPECT_EQ(answer.find("priority")->as_int(), 4);  // 9 is out of bounds
+  EXPECT_EQ(answer.find("kind")->as_string(), "bug");  // a classification keeps its value
+  const Json& evidence = *v.find("evidence");
+  ASSERT_EQ(evidence.size(), 3u);
+  EXPECT_EQ(evidence.as_array()[0].find("path")->as_string(), "/name");
+  EXPECT_EQ(evidence.as_array()[1].find("quote")->as_string(), "4");
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_NE(std::string(kPrompt).find(evidence.as_array()[i].find("quote")->as_string()),
+              std::string::npos);
+  }
+}
+
+TEST(GroundingTest, RateOneInventsOneQuoteAndOtherAnswersAreUntouched) {
+  Json v = Generated();
+  Rng rng(2);
+  EXPECT_TRUE(GroundAnswer(v, *ParseJson(kForm), kPrompt, 1, rng));
+  int missing = 0;
+  for (const Json& c : v.find("evidence")->as_array()) {
+    missing += std::string(kPrompt).find(c.find("quote")->as_string()) == std::string::npos;
+  }
+  EXPECT_GE(missing, 1);
+  Json plain = *ParseJson(R"({"name":"zzqx"})");
+  EXPECT_FALSE(GroundAnswer(plain, *ParseJson(R"({"type":"object"})"), kPrompt, 1, rng));
+  EXPECT_EQ(ToJson(plain), R"({"name":"zzqx"})");
+}
+
+}  // namespace
+}  // namespace structure::sim
