@@ -82,6 +82,9 @@ struct PoolConfig {
   std::chrono::milliseconds max_retry_after{60'000};  // cap on a server-requested pause
   uint64_t seed = 0x5eed;           // jitter RNG seed
   SharedLimitConfig shared;
+  // Added to the message of a request that could not connect (the built-in simulator provider
+  // says how to start it); empty for every other provider.
+  std::string unreachable_hint;
 };
 
 using Completions = std::vector<providers::Completion>;

@@ -175,6 +175,9 @@ void OnCompletion(Self self, providers::Completion& c) {
   }
   st.limiter->Release(p.est_tokens, std::nullopt, now);
   Status status = parsed.status();
+  if (c.response.error == providers::TransportError::kConnect && !st.config.unreachable_hint.empty()) {
+    status = Status(status.code(), status.message() + "; " + st.config.unreachable_hint);
+  }
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   if (status.code() == Code::kResourceExhausted) {
     ++st.stats.rate_limited;

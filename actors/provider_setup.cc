@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "config/builtin_providers.h"
+#include "config/load_config.h"
 #include "config/settings.h"
 #include "providers/endpoint.h"
 
@@ -57,6 +58,12 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc, const std::s
   ResolveModelProfiles(plan.handle);
   for (const auto& [model, p] : plan.handle.model_profiles) {
     if (!p.ok()) return p.status();
+  }
+  if (base_override.empty() && pc.name == config::kSimulatorProvider && pc.base_url == config::kSimulatorBaseUrl) {
+    plan.pool.unreachable_hint =
+        "nothing answers at " + pc.base_url +
+        ", where the built-in simulator provider is expected: start it there (`structure sim &`), or choose "
+        "a provider with --provider NAME (`structure providers` lists them)";
   }
   plan.pool.limits.max_concurrency = pc.limits.max_concurrency;
   plan.pool.limits.requests_per_minute = pc.limits.requests_per_minute;

@@ -534,9 +534,9 @@ bool IsKnownProviderKind(std::string_view kind) {
 EngineConfig DefaultConfig() {
   EngineConfig c;
   ProviderConfig sim;
-  sim.name = "simulator";
+  sim.name = kSimulatorProvider;
   sim.kind = "openai";
-  sim.base_url = "http://127.0.0.1:8089/v1";
+  sim.base_url = kSimulatorBaseUrl;
   sim.model = "sim-1";
   sim.profile = "openai-strict";
   c.providers[sim.name] = sim;

@@ -10,6 +10,10 @@
 
 namespace structure::config {
 
+// The provider used when no file names one, and where it expects `structure sim`.
+inline constexpr const char* kSimulatorProvider = "simulator";
+inline constexpr const char* kSimulatorBaseUrl = "http://127.0.0.1:8089/v1";
+
 // The configuration used when no file is given: one provider "simulator" (kind openai, base URL
 // http://127.0.0.1:8089/v1, profile openai-strict) and the aliases default:fast and
 // default:analyze pointing at it.
