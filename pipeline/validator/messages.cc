@@ -11,6 +11,9 @@ constexpr const char* kTypeNames[] = {"null", "boolean", "object", "array", "num
 // " (was 7)": the offending value as it ends a message.
 std::string Was(const std::string& actual) { return " (was " + actual + ")"; }
 
+// A keyword's number as the schema wrote it: a big integer keeps its digits.
+bool IsBigInteger(const Json& v) { return v.is_number() && !v.is_int() && v.is_integral() && !(v.as_double() > -9e15 && v.as_double() < 9e15); }
+
 // Integral limits read as 5, not 5.0.
 Json NumberJson(double v) {
   if (v > -9e15 && v < 9e15 && v == static_cast<double>(static_cast<int64_t>(v))) {
@@ -99,13 +102,15 @@ void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom
       const char* cmp = k.kind == Kind::kMinimum ? ">=" : k.kind == Kind::kMaximum ? "<="
                         : k.kind == Kind::kExclusiveMinimum ? ">" : "<";
       params.set("comparison", cmp);
-      params.set("limit", NumberJson(k.number));
-      text = std::string("value must be ") + cmp + " " + FormatNumber(k.number) + Was(actual);
+      params.set("limit", IsBigInteger(k.value) ? k.value : NumberJson(k.number));
+      text = std::string("value must be ") + cmp + " " +
+             (IsBigInteger(k.value) ? CompactTruncated(k.value) : FormatNumber(k.number)) + Was(actual);
       break;
     }
     case Kind::kMultipleOf:
-      params.set("multipleOf", NumberJson(k.number));
-      text = "value must be a multiple of " + FormatNumber(k.number) + Was(actual);
+      params.set("multipleOf", IsBigInteger(k.value) ? k.value : NumberJson(k.number));
+      text = "value must be a multiple of " +
+             (IsBigInteger(k.value) ? CompactTruncated(k.value) : FormatNumber(k.number)) + Was(actual);
       break;
     case Kind::kMinLength:
     case Kind::kMaxLength: {

@@ -269,6 +269,9 @@ TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
                      "[18446744073709551617,18446744073709551617]\n"), "tf");
   CliRun low = Validate(R"({"minimum":-18446744073709551615})", "-18446744073709551616\n");
   EXPECT_NE(low.out.find("(was -18446744073709551616)"), std::string::npos) << low.out;
+  // The limit is quoted as the schema wrote it too, in the message and in params.
+  EXPECT_NE(low.out.find("value must be >= -18446744073709551615 (was"), std::string::npos) << low.out;
+  EXPECT_NE(low.out.find("\"limit\":-18446744073709551615}"), std::string::npos) << low.out;
 }
 
 TEST_F(ValidatorCli, ValidatesLinesLongerThanOneBlock) {
