@@ -1,6 +1,23 @@
 #include "pipeline/evidence/locate.h"
 
+#include <algorithm>
+#include <functional>
+
 namespace structure::pipeline::evidence {
+namespace {
+
+// The first place of `needle` in `text`. string_view::find compares at every candidate place,
+// O(n·m) when the model quotes a long repetitive passage of a long prompt; long quotes go
+// through Boyer-Moore, whose search for a first match is linear.
+size_t FindFirst(std::string_view text, std::string_view needle) {
+  constexpr size_t kShort = 64;
+  if (needle.size() < kShort || needle.size() > text.size()) return text.find(needle);
+  auto it = std::search(text.begin(), text.end(),
+                        std::boyer_moore_searcher(needle.begin(), needle.end()));
+  return it == text.end() ? std::string_view::npos : static_cast<size_t>(it - text.begin());
+}
+
+}  // namespace
 
 std::string_view MatchKindName(MatchKind kind) {
   return kind == MatchKind::kExact ? "exact" : "normalized";
@@ -23,7 +40,7 @@ const NormalizedText& PromptIndex::normalized() {
 std::optional<Span> PromptIndex::Locate(std::string_view quote) {
   if (quote.empty()) return std::nullopt;
   Span span;
-  size_t at = prompt_.find(quote);
+  size_t at = FindFirst(prompt_, quote);
   if (at != std::string_view::npos) {
     span.byte_begin = at;
     span.byte_end = at + quote.size();
@@ -32,7 +49,7 @@ std::optional<Span> PromptIndex::Locate(std::string_view quote) {
     std::string q = NormalizeString(quote);
     if (q.empty()) return std::nullopt;
     const NormalizedText& p = normalized();
-    size_t n = p.text.find(q);
+    size_t n = FindFirst(p.text, q);
     if (n == std::string::npos) return std::nullopt;
     span.byte_begin = p.origin_begin[n];
     span.byte_end = p.origin_end[n + q.size() - 1];

@@ -88,6 +88,28 @@ TEST(Locate, TypographicQuotesFoldToAscii) {
   EXPECT_EQ(span->byte_begin, 3u);
 }
 
+// Quotes of 64 bytes or more take the Boyer-Moore path: the same answers as short ones,
+// including on repetitive text where a naive search would compare at every place.
+TEST(Locate, LongQuotesInRepetitiveTextAreFoundAtTheirFirstPlace) {
+  std::string prompt = "Grüße: " + std::string(20000, 'a') + "b" + std::string(100, 'a') + "b";
+  PromptIndex index(prompt);
+  std::string quote = std::string(100, 'a') + "b";
+  auto span = index.Locate(quote);
+  ASSERT_TRUE(span);
+  EXPECT_EQ(span->kind, MatchKind::kExact);
+  // The first place is inside the long run: 19 900 a's after "Grüße: " (9 bytes, 7 code points).
+  EXPECT_EQ(span->byte_begin, 9u + 19900u);
+  EXPECT_EQ(span->cp_begin, 7u + 19900u);
+  EXPECT_EQ(span->byte_end - span->byte_begin, quote.size());
+  EXPECT_FALSE(index.Locate(std::string(100, 'a') + "c"));
+  // Normalised: case folded and white space collapsed, still a long quote.
+  auto folded = index.Locate("GRÜSSE:   " + std::string(60, 'A'));
+  ASSERT_TRUE(folded);
+  EXPECT_EQ(folded->kind, MatchKind::kNormalized);
+  EXPECT_EQ(folded->byte_begin, 0u);
+  EXPECT_EQ(folded->byte_end, 9u + 60u);
+}
+
 TEST(Locate, InventedQuoteAndEmptyQuoteAreNotFound) {
   PromptIndex index("The meeting is on Monday.");
   EXPECT_FALSE(index.Locate("Tuesday"));
