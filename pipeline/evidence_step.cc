@@ -8,26 +8,13 @@
 namespace structure::pipeline {
 namespace {
 
-std::string Unescape(std::string_view raw) {
-  std::string token;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] == '~' && i + 1 < raw.size()) {
-      token += raw[i + 1] == '1' ? '/' : '~';
-      ++i;
-    } else {
-      token += raw[i];
-    }
-  }
-  return token;
-}
-
 // Removes the value at `pointer` (not the root) from `root`; false when it is not there.
 bool RemoveAt(Json& root, const std::string& pointer) {
   size_t slash = pointer.rfind('/');
   if (pointer.empty() || slash == std::string::npos) return false;
   Json* parent = const_cast<Json*>(ResolvePointer(root, std::string_view(pointer).substr(0, slash)));
   if (parent == nullptr) return false;
-  std::string token = Unescape(std::string_view(pointer).substr(slash + 1));
+  std::string token = UnescapePointerToken(std::string_view(pointer).substr(slash + 1));
   if (parent->is_object()) return parent->erase(token);
   if (!parent->is_array()) return false;
   char* end = nullptr;

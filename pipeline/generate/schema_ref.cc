@@ -61,6 +61,19 @@ std::string EscapePointerToken(std::string_view token) {
   return out;
 }
 
+std::string UnescapePointerToken(std::string_view raw) {
+  std::string token;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '~' && i + 1 < raw.size()) {
+      token += raw[i + 1] == '1' ? '/' : '~';
+      ++i;
+    } else {
+      token += raw[i];
+    }
+  }
+  return token;
+}
+
 const Json* ResolvePointer(const Json& root, std::string_view pointer) {
   const Json* cur = &root;
   size_t pos = 0;
@@ -68,16 +81,7 @@ const Json* ResolvePointer(const Json& root, std::string_view pointer) {
     if (pointer[pos] != '/') return nullptr;
     size_t next = pointer.find('/', pos + 1);
     if (next == std::string_view::npos) next = pointer.size();
-    std::string token;
-    std::string_view raw = pointer.substr(pos + 1, next - pos - 1);
-    for (size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == '~' && i + 1 < raw.size()) {
-        token += raw[i + 1] == '1' ? '/' : '~';
-        ++i;
-      } else {
-        token += raw[i];
-      }
-    }
+    std::string token = UnescapePointerToken(pointer.substr(pos + 1, next - pos - 1));
     if (cur->is_object()) {
       cur = cur->find(token);
     } else if (cur->is_array()) {

@@ -20,4 +20,7 @@ const Json* ResolvePointer(const Json& root, std::string_view pointer);
 // Escapes one reference token for a JSON pointer ("~" -> "~0", "/" -> "~1").
 std::string EscapePointerToken(std::string_view token);
 
+// The reverse: "~1" -> "/", "~0" -> "~".
+std::string UnescapePointerToken(std::string_view raw);
+
 }  // namespace structure::pipeline
