@@ -35,7 +35,7 @@ add_library(structure_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim/thinking.cc
   ${CMAKE_CURRENT_LIST_DIR}/sim/wire_util.cc)
 # structure_providers: the documented prompt-cache minimums (providers/prompt_cache.h).
-target_link_libraries(structure_sim PUBLIC structure_http structure_generate structure_providers
+target_link_libraries(structure_sim PUBLIC structure_http structure_generate structure_providers structure_validator
                       PkgConfig::RE2 structure_base)
 # Provider-style 400s use the lowering library's strict checker when this tree builds it.
 if(TARGET structure_lowering AND EXISTS ${PROJECT_SOURCE_DIR}/pipeline/lowering/strict_check.h)

@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::sim {
 namespace {
@@ -77,10 +80,39 @@ std::vector<Word> Words(const std::string& prompt) {
   return out;
 }
 
+// A keyword that lowering moved into the description because the provider's form cannot take
+// it ("... Also required (checked after generation): minLength=5; maxLength=120"): its text,
+// or nullopt. The client still checks it, so a grounded value must keep it too.
+std::optional<std::string> DroppedKeyword(const Json* s, std::string_view key) {
+  const Json* d = s->find("description");
+  if (d == nullptr || !d->is_string()) return std::nullopt;
+  const std::string& text = d->as_string();
+  size_t note = text.find("checked after generation): ");
+  if (note == std::string::npos) return std::nullopt;
+  std::string needle = std::string(key) + "=";
+  for (size_t k = text.find(needle, note); k != std::string::npos; k = text.find(needle, k + 1)) {
+    if (text[k - 1] != ' ') continue;  // the start of an entry: after ": " or "; "
+    size_t start = k + needle.size();
+    size_t end = text.find("; ", start);
+    return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  }
+  return std::nullopt;
+}
+
+// A numeric keyword of s, in the schema or dropped into its description.
+std::optional<double> NumberKeyword(const Json* s, const char* key) {
+  if (const Json* v = s->find(key); v != nullptr && v->is_number()) return v->as_double();
+  auto dropped = DroppedKeyword(s, key);
+  if (!dropped) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(dropped->c_str(), &end);
+  return end != dropped->c_str() ? std::optional<double>(v) : std::nullopt;
+}
+
 bool Constrained(const Schemas& ss) {
   for (const Json* s : ss) {
     for (const char* k : {"enum", "const", "pattern", "format"}) {
-      if (s->contains(k)) return true;
+      if (s->contains(k) || DroppedKeyword(s, k)) return true;
     }
   }
   return false;
@@ -88,10 +120,12 @@ bool Constrained(const Schemas& ss) {
 
 bool FitsString(const Schemas& ss, const std::string& w) {
   for (const Json* s : ss) {
-    const Json* lo = s->find("minLength");
-    const Json* hi = s->find("maxLength");
-    if (lo != nullptr && lo->is_number() && static_cast<double>(w.size()) < lo->as_double()) return false;
-    if (hi != nullptr && hi->is_number() && static_cast<double>(w.size()) > hi->as_double()) return false;
+    auto lo = NumberKeyword(s, "minLength");
+    auto hi = NumberKeyword(s, "maxLength");
+    double length = 0;  // in code points, as JSON Schema counts
+    for (unsigned char c : w) length += (c & 0xC0) != 0x80 ? 1 : 0;
+    if (lo && length < *lo) return false;
+    if (hi && length > *hi) return false;
   }
   return true;
 }
@@ -102,9 +136,9 @@ bool FitsNumber(const Schemas& ss, double v, bool integer) {
     if (t != nullptr && t->is_string() && t->as_string() == "integer" && v != static_cast<double>(static_cast<int64_t>(v))) return false;
     if (integer && v != static_cast<double>(static_cast<int64_t>(v))) return false;
     for (const char* k : {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"}) {
-      const Json* b = s->find(k);
-      if (b == nullptr || !b->is_number()) continue;
-      double x = b->as_double();
+      auto b = NumberKeyword(s, k);
+      if (!b) continue;
+      double x = *b;
       std::string key(k);
       if ((key == "minimum" && v < x) || (key == "maximum" && v > x) ||
           (key == "exclusiveMinimum" && v <= x) || (key == "exclusiveMaximum" && v >= x) ||
@@ -114,6 +148,35 @@ bool FitsNumber(const Schemas& ss, double v, bool integer) {
     }
   }
   return true;
+}
+
+// enum and const values are classifications: their quote is a passage the value was read from,
+// not the value itself.
+bool Classification(const Schemas& ss) {
+  for (const Json* s : ss) {
+    if (s->contains("enum") || s->contains("const") || DroppedKeyword(s, "enum") || DroppedKeyword(s, "const")) return true;
+  }
+  return false;
+}
+
+// A word of the prompt that passes the string keywords of ss (pattern, format, lengths, in the
+// schema or dropped into its description), so a formatted value (an e-mail address, a date) is
+// taken from the text when the text has one; nullopt when no word does.
+std::optional<std::string> FittingWord(const Schemas& ss, const std::vector<Word>& words) {
+  Json leaf = Json::MakeObject();
+  leaf.set("type", Json("string"));
+  for (const Json* s : ss) {
+    for (const char* k : {"pattern", "format"}) {
+      if (const Json* v = s->find(k); v != nullptr && v->is_string()) leaf.set(k, *v);
+      else if (auto dropped = DroppedKeyword(s, k)) leaf.set(k, Json(*dropped));
+    }
+  }
+  auto validator = pipeline::CompileSchema(leaf);
+  if (!validator.ok()) return std::nullopt;
+  for (const Word& w : words) {
+    if (FitsString(ss, w.text) && (*validator)->Validate(Json(w.text), false).valid) return w.text;
+  }
+  return std::nullopt;
 }
 
 struct Grounder {
@@ -146,7 +209,13 @@ struct Grounder {
       return;
     }
     if (v.is_null()) return;
-    if (v.is_string() && !Constrained(ss)) {
+    if (v.is_string() && Classification(ss)) return Claim(path, AnyWord());
+    if (v.is_string() && Constrained(ss)) {
+      if (auto w = FittingWord(ss, words)) {
+        v = Json(*w);
+        return Claim(path, *w);
+      }
+    } else if (v.is_string()) {
       size_t start = words.empty() ? 0 : rng.Below(words.size());
       for (size_t k = 0; k < words.size(); ++k) {
         const Word& w = words[(start + k) % words.size()];
@@ -163,8 +232,8 @@ struct Grounder {
         }
       }
     }
-    // A classification, or a value the prompt has no fitting word for: quoted as it is, or with
-    // some passage when it is not in the prompt text.
+    // A boolean, or a value the prompt has no fitting word for: quoted as it is (a string), or
+    // with some passage of the prompt.
     Claim(path, v.is_string() ? v.as_string() : AnyWord());
   }
 };

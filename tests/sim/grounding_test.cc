@@ -33,9 +33,38 @@ TEST(GroundingTest, ValuesAndQuotesComeFromThePrompt) {
   ASSERT_EQ(evidence.size(), 3u);
   EXPECT_EQ(evidence.as_array()[0].find("path")->as_string(), "/name");
   EXPECT_EQ(evidence.as_array()[1].find("quote")->as_string(), "4");
-  for (size_t i = 0; i < 2; ++i) {
+  // Every quote is a passage of the prompt, the classification's too (it is not matched to the
+  // value, but it must be located).
+  for (size_t i = 0; i < 3; ++i) {
     EXPECT_NE(std::string(kPrompt).find(evidence.as_array()[i].find("quote")->as_string()),
               std::string::npos);
+  }
+}
+
+// Keywords the provider's form could not take are in the description ("checked after
+// generation"); the client still checks them, so the grounded values keep them: a word of five
+// letters or more for the title, the prompt's e-mail address for the format, its date.
+TEST(GroundingTest, KeywordsMovedIntoTheDescriptionStillHold) {
+  constexpr const char* kLowered = R"({"type":"object","properties":{
+    "answer":{"type":"object","properties":{
+      "title":{"type":"string","description":"A summary. Also required (checked after generation): minLength=5; maxLength=40"},
+      "email":{"type":"string","description":"Also required (checked after generation): format=email"},
+      "due":{"type":"string","format":"date"}},
+      "required":["title","email","due"],"additionalProperties":false},
+    "evidence":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},
+      "quote":{"type":"string"}},"required":["path","quote"],"additionalProperties":false}}},
+    "required":["answer","evidence"],"additionalProperties":false})";
+  constexpr const char* kText = "Hi, Al here (al@example.org): the export is broken, fix by 2026-05-06 please.";
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Json v = *ParseJson(R"({"answer":{"title":"zz","email":"q@q.q","due":"2000-01-01"},"evidence":[]})");
+    Rng rng(seed);
+    EXPECT_FALSE(GroundAnswer(v, *ParseJson(kLowered), kText, 0, rng));
+    const Json& answer = *v.find("answer");
+    std::string title = answer.find("title")->as_string();
+    EXPECT_GE(title.size(), 5u) << title;
+    EXPECT_NE(std::string(kText).find(title), std::string::npos) << title;
+    EXPECT_EQ(answer.find("email")->as_string(), "al@example.org");
+    EXPECT_EQ(answer.find("due")->as_string(), "2026-05-06");
   }
 }
 
