@@ -4,6 +4,7 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "config/builtin_providers.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/lowering/strict_check.h"
@@ -16,7 +17,8 @@ constexpr const char* kDefaultProfile = "openai-strict";
 
 const std::vector<FlagSpec> kSpec = {
     {"provider", true,
-     "PROFILE: openai-strict (default), anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json"},
+     "PROFILE: openai-strict (default), anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json; "
+     "or a built-in provider name (openai, anthropic, ...) for its profile"},
     {"override", true, "JSON: profile overrides, e.g. '{\"max_depth\":5}'"},
     {"allow-unresolved-refs", false, "a $ref that cannot be resolved accepts any value instead of an error"},
 };
@@ -32,10 +34,21 @@ int Fail(const char* cmd, const std::string& message) {
 }
 
 // The profile and the schema FILE the parsed arguments name; errors are a usage problem.
-Result<Input> ReadInput(const Args& parsed) {
+Result<Input> ReadInput(const char* cmd, const Args& parsed) {
   if (parsed.positional().size() != 1) return InvalidArgument("expected exactly one FILE");
-  Result<pipeline::Profile> profile =
-      pipeline::FindProfile(parsed.get("provider", kDefaultProfile));
+  std::string name = parsed.get("provider", kDefaultProfile);
+  Result<pipeline::Profile> profile = pipeline::FindProfile(name);
+  if (!profile.ok()) {
+    // `--provider openai`, as run and batch take it: the built-in provider's profile.
+    if (auto builtin = config::BuiltinProvider(name)) {
+      std::fprintf(stderr, "structure %s: provider %s: using profile %s\n", cmd, name.c_str(), builtin->profile.c_str());
+      profile = pipeline::FindProfile(builtin->profile);
+    } else {
+      std::string names;
+      for (const auto& n : config::BuiltinProviderNames()) names += (names.empty() ? "" : ", ") + n;
+      profile = Status(profile.status().code(), "--provider: " + profile.status().message() + "; or a provider: " + names);
+    }
+  }
   if (profile.ok() && parsed.has("override")) {
     Result<Json> o = ParseJson(parsed.get("override"), {.max_depth = 16, .source = "--override"});
     if (!o.ok()) return o.status();
@@ -67,7 +80,7 @@ int RunOnInput(const char* cmd, const std::vector<std::string>& args, int (*act)
       ParseOrHelp(cmd, args, kSpec, "structure " + std::string(cmd) + " --provider PROFILE FILE",
                   description, exit_code);
   if (!parsed) return exit_code;
-  Result<Input> in = ReadInput(*parsed);
+  Result<Input> in = ReadInput(cmd, *parsed);
   if (!in.ok()) return Fail(cmd, in.status().message());
   if (!parsed->has("provider")) {
     std::fprintf(stderr, "structure %s: no --provider given: using profile %s\n", cmd, kDefaultProfile);
