@@ -10,21 +10,9 @@ namespace structure::providers {
 namespace {
 
 using testing::BasicCall;
+using testing::Reply;
 
-Endpoint MakeEndpoint() {
-  Endpoint e;
-  e.kind = ProviderKind::kAnthropic;
-  e.base_url = "http://127.0.0.1:9";
-  e.api_key = "sk-ant";
-  return e;
-}
-
-HttpResponse Reply(int status, std::string body) {
-  HttpResponse r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
+Endpoint MakeEndpoint() { return testing::TestEndpoint(ProviderKind::kAnthropic, "sk-ant"); }
 
 TEST(AnthropicBatchTest, CreateHoldsEachLiveBodyAsParams) {
   auto a = anthropic_messages::BuildRequest(BasicCall(), MakeEndpoint());

@@ -9,21 +9,9 @@ namespace structure::providers {
 namespace {
 
 using testing::BasicCall;
+using testing::Reply;
 
-Endpoint MakeEndpoint() {
-  Endpoint e;
-  e.kind = ProviderKind::kGemini;
-  e.base_url = "http://127.0.0.1:9";
-  e.api_key = "g-key";
-  return e;
-}
-
-HttpResponse Reply(int status, std::string body) {
-  HttpResponse r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
+Endpoint MakeEndpoint() { return testing::TestEndpoint(ProviderKind::kGemini, "g-key"); }
 
 TEST(GeminiBatchTest, CreateInlinesEachLiveBodyWithItsKey) {
   auto live = gemini_generate::BuildRequest(BasicCall(), MakeEndpoint());

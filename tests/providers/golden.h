@@ -10,6 +10,7 @@
 
 #include "base/json.h"
 #include "providers/call.h"
+#include "providers/endpoint.h"
 #include "providers/http.h"
 #include "tests/providers/request_schema_check.h"
 
@@ -23,6 +24,23 @@ inline std::string ReadData(const std::string& rel) {
   auto text = ReadFile(DataPath(rel));
   EXPECT_TRUE(text.ok()) << rel;
   return text.ok() ? *text : std::string();
+}
+
+// An endpoint of `kind` on a loopback port nothing listens on (the batch wire tests build and
+// parse, they never send).
+inline Endpoint TestEndpoint(ProviderKind kind, std::string api_key) {
+  Endpoint e;
+  e.kind = kind;
+  e.base_url = "http://127.0.0.1:9";
+  e.api_key = std::move(api_key);
+  return e;
+}
+
+inline HttpResponse Reply(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
 }
 
 inline Json PersonSchema() {

@@ -9,21 +9,9 @@ namespace structure::providers {
 namespace {
 
 using testing::BasicCall;
+using testing::Reply;
 
-Endpoint MakeEndpoint() {
-  Endpoint e;
-  e.kind = ProviderKind::kOpenAi;
-  e.base_url = "http://127.0.0.1:9";
-  e.api_key = "sk-test";
-  return e;
-}
-
-HttpResponse Reply(int status, std::string body) {
-  HttpResponse r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
+Endpoint MakeEndpoint() { return testing::TestEndpoint(ProviderKind::kOpenAi, "sk-test"); }
 
 TEST(OpenAiBatchTest, InputLineHoldsTheLiveBodyUnchanged) {
   auto live = openai_chat::BuildRequest(BasicCall(), MakeEndpoint());
