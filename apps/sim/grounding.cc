@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/lowering/drop_note.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure::sim {
@@ -80,33 +81,20 @@ std::vector<Word> Words(const std::string& prompt) {
   return out;
 }
 
-// A keyword that lowering moved into the description because the provider's form cannot take
-// it ("... Also required (checked after generation): minLength=5; maxLength=120"): its text,
-// or nullopt. The client still checks it, so a grounded value must keep it too.
-std::optional<std::string> DroppedKeyword(const Json* s, std::string_view key) {
+// A keyword that lowering moved into the description of s because the provider's form cannot
+// take it (pipeline/lowering/drop_note.h); the client still checks it, so a grounded value must
+// keep it too.
+std::optional<Json> DroppedKeyword(const Json* s, std::string_view key) {
   const Json* d = s->find("description");
   if (d == nullptr || !d->is_string()) return std::nullopt;
-  const std::string& text = d->as_string();
-  size_t note = text.find("checked after generation): ");
-  if (note == std::string::npos) return std::nullopt;
-  std::string needle = std::string(key) + "=";
-  for (size_t k = text.find(needle, note); k != std::string::npos; k = text.find(needle, k + 1)) {
-    if (text[k - 1] != ' ') continue;  // the start of an entry: after ": " or "; "
-    size_t start = k + needle.size();
-    size_t end = text.find("; ", start);
-    return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  }
-  return std::nullopt;
+  return pipeline::DroppedKeyword(d->as_string(), key);
 }
 
 // A numeric keyword of s, in the schema or dropped into its description.
 std::optional<double> NumberKeyword(const Json* s, const char* key) {
   if (const Json* v = s->find(key); v != nullptr && v->is_number()) return v->as_double();
   auto dropped = DroppedKeyword(s, key);
-  if (!dropped) return std::nullopt;
-  char* end = nullptr;
-  double v = std::strtod(dropped->c_str(), &end);
-  return end != dropped->c_str() ? std::optional<double>(v) : std::nullopt;
+  return dropped && dropped->is_number() ? std::optional<double>(dropped->as_double()) : std::nullopt;
 }
 
 bool Constrained(const Schemas& ss) {
@@ -168,7 +156,7 @@ std::optional<std::string> FittingWord(const Schemas& ss, const std::vector<Word
   for (const Json* s : ss) {
     for (const char* k : {"pattern", "format"}) {
       if (const Json* v = s->find(k); v != nullptr && v->is_string()) leaf.set(k, *v);
-      else if (auto dropped = DroppedKeyword(s, k)) leaf.set(k, Json(*dropped));
+      else if (auto dropped = DroppedKeyword(s, k); dropped && dropped->is_string()) leaf.set(k, *dropped);
     }
   }
   auto validator = pipeline::CompileSchema(leaf);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "pipeline/generate/json_type.h"
+#include "pipeline/lowering/drop_note.h"
 #include "pipeline/lowering/lower_internal.h"
 #include "pipeline/generate/regex_sample.h"
 #include "pipeline/generate/schema_merge.h"
@@ -11,8 +12,6 @@
 
 namespace structure::pipeline::detail {
 namespace {
-
-constexpr char kDropNote[] = " Also required (checked after generation): ";
 
 const char* const kStringKeywords[] = {"minLength", "maxLength", "pattern", "format",
                                        "contentEncoding", "contentMediaType", "contentSchema"};
@@ -110,15 +109,10 @@ int Lowerer::AddPlan(LiftNode node) {
 void Lowerer::Drop(const std::string& path, const std::string& keyword, const Json& value, Json* node) {
   dropped_.push_back({path, keyword, value});
   if (!node || !Accepts("description") || !node->is_object()) return;
-  std::string text = ToJson(value);
-  if (text.size() > 120) text = text.substr(0, 117) + "...";
   Json& d = (*node)["description"];
   std::string desc = d.is_string() ? d.as_string() : "";
   if (desc.size() > 2000) return;
-  desc += desc.find(kDropNote) == std::string::npos ? std::string(kDropNote) : std::string("; ");
-  desc += keyword + "=" + text;
-  if (desc.front() == ' ') desc.erase(0, 1);
-  d = Json(desc);
+  d = Json(WithDropNote(std::move(desc), keyword, value));
 }
 
 const Json& Lowerer::Deref(const Json& s, Json& storage) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "pipeline/lowering/drop_note.h"
+
 namespace structure::sim {
 namespace {
 
@@ -45,24 +47,30 @@ TEST(GroundingTest, ValuesAndQuotesComeFromThePrompt) {
 // generation"); the client still checks them, so the grounded values keep them: a word of five
 // letters or more for the title, the prompt's e-mail address for the format, its date.
 TEST(GroundingTest, KeywordsMovedIntoTheDescriptionStillHold) {
-  constexpr const char* kLowered = R"({"type":"object","properties":{
+  Json lowered = *ParseJson(R"({"type":"object","properties":{
     "answer":{"type":"object","properties":{
-      "title":{"type":"string","description":"A summary. Also required (checked after generation): minLength=5; maxLength=40"},
-      "email":{"type":"string","description":"Also required (checked after generation): format=email"},
+      "title":{"type":"string","description":"A summary."},
+      "email":{"type":"string"},
       "due":{"type":"string","format":"date"}},
       "required":["title","email","due"],"additionalProperties":false},
     "evidence":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},
       "quote":{"type":"string"}},"required":["path","quote"],"additionalProperties":false}}},
-    "required":["answer","evidence"],"additionalProperties":false})";
+    "required":["answer","evidence"],"additionalProperties":false})");
+  // The notes exactly as lowering writes them.
+  Json& props = (*lowered.find("properties")->find("answer"))["properties"];
+  std::string title = pipeline::WithDropNote("A summary.", "minLength", Json(int64_t{5}));
+  props["title"].set("description", Json(pipeline::WithDropNote(title, "maxLength", Json(int64_t{40}))));
+  props["email"].set("description", Json(pipeline::WithDropNote("", "format", Json("email"))));
   constexpr const char* kText = "Hi, Al here (al@example.org): the export is broken, fix by 2026-05-06 please.";
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     Json v = *ParseJson(R"({"answer":{"title":"zz","email":"q@q.q","due":"2000-01-01"},"evidence":[]})");
     Rng rng(seed);
-    EXPECT_FALSE(GroundAnswer(v, *ParseJson(kLowered), kText, 0, rng));
+    EXPECT_FALSE(GroundAnswer(v, lowered, kText, 0, rng));
     const Json& answer = *v.find("answer");
-    std::string title = answer.find("title")->as_string();
-    EXPECT_GE(title.size(), 5u) << title;
-    EXPECT_NE(std::string(kText).find(title), std::string::npos) << title;
+    std::string got = answer.find("title")->as_string();
+    EXPECT_GE(got.size(), 5u) << got;
+    EXPECT_LE(got.size(), 40u) << got;
+    EXPECT_NE(std::string(kText).find(got), std::string::npos) << got;
     EXPECT_EQ(answer.find("email")->as_string(), "al@example.org");
     EXPECT_EQ(answer.find("due")->as_string(), "2026-05-06");
   }

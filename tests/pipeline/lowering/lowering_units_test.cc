@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "pipeline/generate/generate.h"
+#include "pipeline/lowering/drop_note.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/need_channel.h"
@@ -165,6 +166,20 @@ TEST(RegexSample, MatchesAndRejectsUnsupportedSyntax) {
   EXPECT_FALSE(IsSimpleRegex("\\bword", 100));
   EXPECT_TRUE(IsSimpleRegex("^[a-z]{1,10}$", 100));
   EXPECT_FALSE(IsSimpleRegex("^a{1,500}$", 100));
+}
+
+// The note lowering writes into a description reads back as the values it holds: a pattern
+// with "; " in it, a number, and a value cut at 120 characters (null: present, not readable).
+TEST(DropNote, ReadsBackWhatLoweringWrote) {
+  std::string d = WithDropNote("An id.", "pattern", Json("^a; b$"));
+  d = WithDropNote(d, "minLength", Json(int64_t{3}));
+  d = WithDropNote(d, "format", Json(std::string(200, 'x')));
+  EXPECT_EQ(d.rfind("An id. Also required (checked after generation): pattern=", 0), 0u) << d;
+  EXPECT_EQ(DroppedKeyword(d, "pattern"), Json("^a; b$"));
+  EXPECT_EQ(DroppedKeyword(d, "minLength"), Json(int64_t{3}));
+  EXPECT_EQ(DroppedKeyword(d, "format"), Json());
+  EXPECT_EQ(DroppedKeyword(d, "maxLength"), std::nullopt);
+  EXPECT_EQ(DroppedKeyword("An id. minLength=3", "minLength"), std::nullopt);  // no note
 }
 
 }  // namespace
