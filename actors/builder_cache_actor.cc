@@ -54,7 +54,8 @@ caf::behavior BuildRunner(caf::stateful_actor<BuildRunnerState>* self, caf::acto
     self->send(cache, built_atom_v, key, std::move(o));
     self->quit();
   };
-  self->set_down_handler([self](caf::down_msg& down) { OnPoolDown(self, self->state.waits, down); });
+  self->set_down_handler(
+      [self](caf::down_msg& down) { OnPoolDown(self, self->state.waits, down); });
   StartLoop(self, self->state.waits, run);
   return {
       [self](PoolReply& reply) { OnPoolReply(self, self->state.waits, reply); },
@@ -81,13 +82,13 @@ void Deliver(CacheSelf self, const std::string& key, const BuildOutcome& outcome
 // Asks the shared store for `key`; the answer comes back as found_atom.
 void LookUpShared(CacheSelf self, const std::string& key) {
   caf::actor_addr weak = self->address();
-  self->state.shared->Command({"GET", registry::SharedBuilderKey(key)},
-                              [weak, key](Result<registry::RedisReply> r) {
-                                bool hit = r.ok() && r->type == registry::RedisReply::Type::kString;
-                                if (auto hdl = caf::actor_cast<caf::actor>(weak)) {
-                                  caf::anon_send(hdl, found_atom_v, key, hit ? r->str : std::string());
-                                }
-                              });
+  self->state.shared->Command(
+      {"GET", registry::SharedBuilderKey(key)}, [weak, key](Result<registry::RedisReply> r) {
+        bool hit = r.ok() && r->type == registry::RedisReply::Type::kString;
+        if (auto hdl = caf::actor_cast<caf::actor>(weak)) {
+          caf::anon_send(hdl, found_atom_v, key, hit ? r->str : std::string());
+        }
+      });
 }
 
 caf::behavior BuilderCache(CacheSelf self, std::shared_ptr<registry::BuilderCacheStore> store,
@@ -122,8 +123,9 @@ caf::behavior BuilderCache(CacheSelf self, std::shared_ptr<registry::BuilderCach
         if (it == st.looking.end()) return;
         BuildJob job = std::move(it->second);
         st.looking.erase(it);
-        auto hit = value.empty() ? std::nullopt
-                                 : registry::DecodeSharedBuild(value, job.normalized, NowMs(), st.ttl_ms);
+        auto hit = value.empty()
+                       ? std::nullopt
+                       : registry::DecodeSharedBuild(value, job.normalized, NowMs(), st.ttl_ms);
         if (!hit) {  // a miss, or the store failed: build it
           self->spawn(BuildRunner, caf::actor_cast<caf::actor>(self), std::move(job));
           return;

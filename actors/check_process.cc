@@ -32,8 +32,11 @@ std::string ValidUtf8(const std::string& s) {
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 1 : (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3
-             : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
+    size_t n = c < 0x80                   ? 1
+               : (c >= 0xC2 && c <= 0xDF) ? 2
+               : (c >= 0xE0 && c <= 0xEF) ? 3
+               : (c >= 0xF0 && c <= 0xF4) ? 4
+                                          : 0;
     bool ok = n > 0 && i + n <= s.size();
     for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
     if (ok && n == 3) {
@@ -97,7 +100,8 @@ Result<CheckChild> SpawnCheck(const std::string& command, const std::string& pro
     env.push_back("STRUCTURE_PROMPT=" + prompt);
   } else {
     const char* tmp = std::getenv("TMPDIR");
-    std::string path = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/structure-prompt-XXXXXX";
+    std::string path =
+        std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/structure-prompt-XXXXXX";
     int fd = mkostemp(path.data(), O_CLOEXEC);
     bool written = fd >= 0;
     for (size_t off = 0; written && off < prompt.size();) {
@@ -139,8 +143,8 @@ Result<CheckChild> SpawnCheck(const std::string& command, const std::string& pro
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setpgroup(&attr, 0);  // its own group: a timeout kills what it started too
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   int rc = posix_spawn(&child.pid, sh, &fa, &attr, argv, envp.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
@@ -156,7 +160,8 @@ Result<CheckChild> SpawnCheck(const std::string& command, const std::string& pro
   child.in = in[0];
   child.out = out[0];
   child.err = err[0];
-  for (int fd : {child.in, child.out, child.err}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  for (int fd : {child.in, child.out, child.err})
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 #ifdef SYS_pidfd_open
   child.pidfd = static_cast<int>(syscall(SYS_pidfd_open, child.pid, 0));
   if (child.pidfd >= 0) fcntl(child.pidfd, F_SETFD, FD_CLOEXEC);
@@ -187,7 +192,8 @@ CheckVerdict VerdictOf(int status, bool timed_out, int timeout_ms, const std::st
   size_t start = 0;
   while (start <= out.size()) {
     size_t eol = out.find('\n', start);
-    std::string line = Trim(out.substr(start, eol == std::string::npos ? std::string::npos : eol - start));
+    std::string line =
+        Trim(out.substr(start, eol == std::string::npos ? std::string::npos : eol - start));
     if (!line.empty()) lines.push_back(ValidUtf8(line));
     if (eol == std::string::npos) break;
     start = eol + 1;

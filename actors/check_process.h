@@ -13,10 +13,10 @@ namespace structure::actors {
 
 struct CheckChild {
   pid_t pid = -1;
-  int in = -1;     // our end of its stdin (a socket, so a write never raises SIGPIPE)
-  int out = -1;    // its stdout
-  int err = -1;    // its stderr
-  int pidfd = -1;  // readable when it exits; -1 where the kernel has no pidfd_open
+  int in = -1;              // our end of its stdin (a socket, so a write never raises SIGPIPE)
+  int out = -1;             // its stdout
+  int err = -1;             // its stderr
+  int pidfd = -1;           // readable when it exits; -1 where the kernel has no pidfd_open
   std::string prompt_file;  // STRUCTURE_PROMPT_FILE, removed when the check ends
 };
 

@@ -132,12 +132,11 @@ struct CheckRunner::Impl {
     CloseFd(r.child.out);
     CloseFd(r.child.err);
     CloseFd(r.child.pidfd);
-    CheckVerdict verdict = r.too_much
-                               ? CheckVerdict(Status(Code::kFailedPrecondition,
-                                                     "check command printed more than " +
-                                                         std::to_string(options.max_output_bytes) +
-                                                         " bytes"))
-                               : VerdictOf(r.status, r.timed_out, r.job.command.timeout_ms, r.out, r.err);
+    CheckVerdict verdict =
+        r.too_much ? CheckVerdict(Status(Code::kFailedPrecondition,
+                                         "check command printed more than " +
+                                             std::to_string(options.max_output_bytes) + " bytes"))
+                   : VerdictOf(r.status, r.timed_out, r.job.command.timeout_ms, r.out, r.err);
     RemovePromptFile(r.child);
     r.job.done(std::move(verdict));
   }
@@ -163,7 +162,8 @@ struct CheckRunner::Impl {
         if (r->child.out >= 0) fds.push_back({r->child.out, POLLIN, 0});
         if (r->child.err >= 0) fds.push_back({r->child.err, POLLIN, 0});
         if (r->child.pidfd >= 0) fds.push_back({r->child.pidfd, POLLIN, 0});
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(r->deadline - now).count();
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(r->deadline - now).count();
         int wait = static_cast<int>(std::max<int64_t>(0, left) + 1);
         if (r->child.pidfd < 0) wait = std::min(wait, 20);  // no pidfd: look for the exit
         timeout_ms = timeout_ms < 0 ? wait : std::min(timeout_ms, wait);
@@ -253,7 +253,8 @@ void CheckRunner::Stop() {
     impl_->Wake();
   }
   if (impl_->thread.joinable()) impl_->thread.join();
-  for (Job& j : dropped) j.done(Status(Code::kCancelled, "the engine stopped before the check started"));
+  for (Job& j : dropped)
+    j.done(Status(Code::kCancelled, "the engine stopped before the check started"));
   CloseFd(impl_->wake);
 }
 

@@ -37,8 +37,8 @@ using CheckVerdict = Result<std::vector<std::string>>;
 class CheckRunner {
  public:
   struct Options {
-    size_t max_running = 16;           // more checks wait in a queue
-    size_t max_output_bytes = 1 << 20; // stdout beyond this is a failure
+    size_t max_running = 16;            // more checks wait in a queue
+    size_t max_output_bytes = 1 << 20;  // stdout beyond this is a failure
   };
 
   CheckRunner();

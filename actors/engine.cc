@@ -1,9 +1,9 @@
 #include "actors/engine.h"
 
 #include <atomic>
+#include <caf/all.hpp>
 #include <chrono>
 #include <cstdio>
-#include <caf/all.hpp>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -38,7 +38,7 @@ struct Engine::Impl {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> system;
   std::shared_ptr<actors::EngineContext> ctx;
-  std::vector<caf::actor> hosts;      // request hosts; calls are spread round robin
+  std::vector<caf::actor> hosts;  // request hosts; calls are spread round robin
   std::atomic<uint64_t> next_host{0};
   // Shared with every call's callback: a call cancelled while the engine stops still counts.
   std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
@@ -52,7 +52,8 @@ struct Engine::Impl {
       for (auto& [name, p] : ctx->providers) {
         if (p.pool) caf::anon_send_exit(p.pool, caf::exit_reason::user_shutdown);
       }
-      if (ctx->builder_cache) caf::anon_send_exit(ctx->builder_cache, caf::exit_reason::user_shutdown);
+      if (ctx->builder_cache)
+        caf::anon_send_exit(ctx->builder_cache, caf::exit_reason::user_shutdown);
     }
     for (auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
     hosts.clear();
@@ -74,7 +75,8 @@ Status Engine::Check(const EngineOptions& options) {
 Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
   bool builtin = !options.provider.empty() && !options.config.providers.count(options.provider);
-  auto effective = actors::WithProviderFlag(std::move(options.config), options.provider, options.base_url);
+  auto effective =
+      actors::WithProviderFlag(std::move(options.config), options.provider, options.base_url);
   if (!effective.ok()) return effective.status();
   options.config = std::move(*effective);
   auto plans = actors::PlanProviders(options.config, options.base_url);
@@ -115,7 +117,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   ctx->config = options.config;
   ctx->provider_override = options.provider;
   std::function<void(const std::string&)> log = options.log;
-  if (!log) log = [](const std::string& line) { std::fprintf(stderr, "structure: %s\n", line.c_str()); };
+  if (!log)
+    log = [](const std::string& line) { std::fprintf(stderr, "structure: %s\n", line.c_str()); };
   auto store = actors::OpenSharedStore(options.config.stores, log);
   if (!store.ok()) return store.status();
   actors::SharedLimitConfig shared;
@@ -125,7 +128,9 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;
-    if (h.unusable.ok()) h.pool = actors::SpawnProviderPool(*impl->system, plan.pool, providers::CurlTransportFactory());
+    if (h.unusable.ok())
+      h.pool =
+          actors::SpawnProviderPool(*impl->system, plan.pool, providers::CurlTransportFactory());
     max_timeout = std::max<int64_t>(max_timeout, h.config.limits.timeout_ms);
     std::string name = h.config.name;
     ctx->providers.emplace(std::move(name), std::move(h));
@@ -133,7 +138,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   ctx->call_timeout = std::chrono::milliseconds(
       options.call_timeout_ms > 0 ? options.call_timeout_ms : 10 * max_timeout);
 
-  std::string database = !options.database.empty() ? options.database : options.config.stores.database;
+  std::string database =
+      !options.database.empty() ? options.database : options.config.stores.database;
   if (database.empty()) database = ":memory:";
   registry::RegistryOptions registry_options;
   // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
@@ -166,7 +172,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   }
   if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
   // One request host per scheduler thread, so calls run in parallel on every one.
-  for (size_t i = 0; i < threads; ++i) impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));
+  for (size_t i = 0; i < threads; ++i)
+    impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
 
@@ -176,15 +183,17 @@ void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
   ResultCallback counted = [stats = impl_->stats, mode = request.mode, name = request.schema_ref,
                             started = std::chrono::steady_clock::now(),
                             done = std::move(done)](pipeline::StructureResult r) {
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     stats->Record(pipeline::SchemaLabel(mode, name, r), r, seconds);
     done(std::move(r));
   };
-  actors::SubmitRequest(impl_->hosts[i], {std::move(request), std::move(counted), std::move(check)});
+  actors::SubmitRequest(impl_->hosts[i],
+                        {std::move(request), std::move(counted), std::move(check)});
 }
 
-void Engine::Prepare(pipeline::StructureRequest request, PreparedCallback ready, ResultCallback done,
-                     pipeline::SemanticCheck check) {
+void Engine::Prepare(pipeline::StructureRequest request, PreparedCallback ready,
+                     ResultCallback done, pipeline::SemanticCheck check) {
   size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
   actors::RequestJob job{std::move(request), std::move(done), std::move(check)};
   job.prepared = std::move(ready);

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <future>
+#include <map>
 #include <memory>
 #include <string>
 

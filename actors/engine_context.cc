@@ -16,8 +16,8 @@ void ResolveModelProfiles(ProviderHandle& h) {
   for (const auto& [model, overrides] : h.config.model_profiles) {
     auto p = pipeline::ApplyProfileOverrides(*h.profile, overrides);
     if (!p.ok()) {
-      h.model_profiles.emplace(model, InvalidArgument("providers." + h.config.name + ".models." + model +
-                                                      ": " + p.status().message()));
+      h.model_profiles.emplace(model, InvalidArgument("providers." + h.config.name + ".models." +
+                                                      model + ": " + p.status().message()));
     } else {
       h.model_profiles.emplace(model, std::make_shared<const pipeline::Profile>(std::move(*p)));
     }

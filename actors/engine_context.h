@@ -2,12 +2,11 @@
 // per provider with its capability profile, the registry and the builder cache.
 #pragma once
 
+#include <caf/all.hpp>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <string>
-
-#include <caf/all.hpp>
 
 #include "actors/check_runner.h"
 #include "actors/plan_cache.h"
@@ -26,7 +25,7 @@ struct ProviderHandle {
   std::shared_ptr<const pipeline::Profile> profile;  // with the provider's overrides
   // config.model_profiles applied on top of `profile`, per model (or why they do not apply).
   std::map<std::string, Result<std::shared_ptr<const pipeline::Profile>>> model_profiles;
-  ProviderPoolActor pool;         // null when `unusable` is set
+  ProviderPoolActor pool;        // null when `unusable` is set
   providers::Endpoint endpoint;  // what the pool sends to (kind, base URL, key)
   Status unusable;               // why calls cannot use this provider (no API key), ok otherwise
 };

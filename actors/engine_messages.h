@@ -14,9 +14,9 @@ namespace structure::actors {
 
 // A schema-builder call for the cache: single-flighted by `key`.
 struct BuildJob {
-  std::string key;         // DescriptionKey of the normalized text
-  std::string normalized;  // the normalized description (compared on hits)
-  pipeline::LoopSpec spec; // the builder loop, ready to run
+  std::string key;          // DescriptionKey of the normalized text
+  std::string normalized;   // the normalized description (compared on hits)
+  pipeline::LoopSpec spec;  // the builder loop, ready to run
   ProviderPoolActor pool;
   Lane lane = Lane::kInteractive;
   std::chrono::milliseconds timeout{0};
@@ -33,8 +33,8 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::BuildJob)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::BuildOutcome)
 
 CAF_BEGIN_TYPE_ID_BLOCK(structure_engine, caf::id_block::structure::end)
-  CAF_ADD_ATOM(structure_engine, structure::actors, build_atom, "build")
-  CAF_ADD_ATOM(structure_engine, structure::actors, built_atom, "built")
-  CAF_ADD_ATOM(structure_engine, structure::actors, flush_atom, "flush")
-  CAF_ADD_ATOM(structure_engine, structure::actors, found_atom, "found")
+CAF_ADD_ATOM(structure_engine, structure::actors, build_atom, "build")
+CAF_ADD_ATOM(structure_engine, structure::actors, built_atom, "built")
+CAF_ADD_ATOM(structure_engine, structure::actors, flush_atom, "flush")
+CAF_ADD_ATOM(structure_engine, structure::actors, found_atom, "found")
 CAF_END_TYPE_ID_BLOCK(structure_engine)

@@ -18,10 +18,12 @@ void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
 
 void Apply(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run,
            pipeline::Step step) {
-  if (auto* finish = std::get_if<pipeline::Finish>(&step)) return Finish(run, std::move(finish->result));
+  if (auto* finish = std::get_if<pipeline::Finish>(&step))
+    return Finish(run, std::move(finish->result));
   if (auto* check = std::get_if<pipeline::RunCheck>(&step)) {
     if (!run->check || !run->check_runner) {
-      return Finish(run, pipeline::ErrorResult("internal", "an external check with no check runner"));
+      return Finish(run,
+                    pipeline::ErrorResult("internal", "an external check with no check runner"));
     }
     uint64_t tag = waits.next_tag++;
     caf::actor me = caf::actor_cast<caf::actor>(self);
@@ -48,7 +50,8 @@ void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_p
   try {
     Apply(self, waits, run, next());
   } catch (const std::exception& e) {
-    Finish(run, pipeline::ErrorResult("internal", std::string("unexpected exception: ") + e.what()));
+    Finish(run,
+           pipeline::ErrorResult("internal", std::string("unexpected exception: ") + e.what()));
   } catch (...) {
     Finish(run, pipeline::ErrorResult("internal", "unexpected exception"));
   }

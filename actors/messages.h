@@ -3,12 +3,11 @@
 // network yet, so they need no inspect() overloads.
 #pragma once
 
+#include <caf/all.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include <caf/all.hpp>
 
 #include "base/status.h"
 #include "providers/call.h"
@@ -37,14 +36,14 @@ struct PoolRequest {
 };
 
 struct PoolReply {
-  Status status;                  // ok, or why the call failed after retries
-  providers::ProviderReply reply; // meaningful iff status.ok()
-  int attempts = 0;               // HTTP attempts made
-  int http_status = 0;            // of the last attempt (0: none or transport failure)
-  int64_t queued_us = 0;          // arrival to first dispatch
-  int64_t wire_us = 0;            // transfer time of the last attempt
-  int64_t total_us = 0;           // arrival to reply
-  uint64_t tag = 0;               // PoolRequest::tag
+  Status status;                   // ok, or why the call failed after retries
+  providers::ProviderReply reply;  // meaningful iff status.ok()
+  int attempts = 0;                // HTTP attempts made
+  int http_status = 0;             // of the last attempt (0: none or transport failure)
+  int64_t queued_us = 0;           // arrival to first dispatch
+  int64_t wire_us = 0;             // transfer time of the last attempt
+  int64_t total_us = 0;            // arrival to reply
+  uint64_t tag = 0;                // PoolRequest::tag
 };
 
 struct PoolStats {
@@ -52,12 +51,12 @@ struct PoolStats {
   int64_t in_flight = 0;
   int64_t max_in_flight = 0;
   int64_t concurrency_cap = 0;
-  int64_t completed = 0;     // replies sent (any status)
+  int64_t completed = 0;  // replies sent (any status)
   int64_t succeeded = 0;
-  int64_t retries = 0;       // attempts beyond the first
-  int64_t rate_limited = 0;  // 429s seen
-  bool shared = false;       // the shared store rules the rates now (false: local, or fallback)
-  int64_t shared_asks = 0;   // acquire round trips to the shared store
+  int64_t retries = 0;          // attempts beyond the first
+  int64_t rate_limited = 0;     // 429s seen
+  bool shared = false;          // the shared store rules the rates now (false: local, or fallback)
+  int64_t shared_asks = 0;      // acquire round trips to the shared store
   int64_t store_fallbacks = 0;  // times the store could not be reached and the fallback took over
 };
 
@@ -80,7 +79,7 @@ struct PoolConfig {
   int max_retries = 4;              // transient faults (5xx, resets, timeouts) per request
   int max_rate_limit_retries = 30;  // 429s per request
   std::chrono::milliseconds max_retry_after{60'000};  // cap on a server-requested pause
-  uint64_t seed = 0x5eed;           // jitter RNG seed
+  uint64_t seed = 0x5eed;                             // jitter RNG seed
   SharedLimitConfig shared;
   // Added to the message of a request that could not connect (the built-in simulator provider
   // says how to start it); empty for every other provider.
@@ -98,9 +97,9 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::Completions)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(structure::actors::SharedReply)
 
 CAF_BEGIN_TYPE_ID_BLOCK(structure, caf::first_custom_type_id)
-  CAF_ADD_ATOM(structure, structure::actors, cancel_atom, "cancel")
-  CAF_ADD_ATOM(structure, structure::actors, stats_atom, "stats")
-  CAF_ADD_ATOM(structure, structure::actors, io_done_atom, "io_done")
-  CAF_ADD_ATOM(structure, structure::actors, wake_atom, "wake")
-  CAF_ADD_ATOM(structure, structure::actors, shared_atom, "shared")
+CAF_ADD_ATOM(structure, structure::actors, cancel_atom, "cancel")
+CAF_ADD_ATOM(structure, structure::actors, stats_atom, "stats")
+CAF_ADD_ATOM(structure, structure::actors, io_done_atom, "io_done")
+CAF_ADD_ATOM(structure, structure::actors, wake_atom, "wake")
+CAF_ADD_ATOM(structure, structure::actors, shared_atom, "shared")
 CAF_END_TYPE_ID_BLOCK(structure)

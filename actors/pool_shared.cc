@@ -11,26 +11,26 @@ void SendAcquire(Self self, const providers::AcquireAsk& ask) {
   ++st.stats.shared_asks;
   size_t asked = ask.est_tokens.size();
   caf::actor_addr weak = self->address();
-  st.config.shared.client->Eval(
-      &kAcquire, providers::SharedKeyList(st.shared_keys), providers::AcquireArgs(st.config.limits, ask),
-      [weak, asked](Result<registry::RedisReply> r) {
-        SharedReply out;
-        if (!r.ok()) {
-          out.status = r.status();
-        } else {
-          std::vector<int64_t> ints;
-          for (const auto& e : r->elements) ints.push_back(e.integer);
-          auto grant = providers::ParseGrant(ints, asked);
-          if (grant.ok()) {
-            out.grant = *grant;
-          } else {
-            out.status = grant.status();
-          }
-        }
-        if (auto hdl = caf::actor_cast<PoolImplActor>(weak)) {
-          caf::anon_send(hdl, shared_atom_v, std::move(out));
-        }
-      });
+  st.config.shared.client->Eval(&kAcquire, providers::SharedKeyList(st.shared_keys),
+                                providers::AcquireArgs(st.config.limits, ask),
+                                [weak, asked](Result<registry::RedisReply> r) {
+                                  SharedReply out;
+                                  if (!r.ok()) {
+                                    out.status = r.status();
+                                  } else {
+                                    std::vector<int64_t> ints;
+                                    for (const auto& e : r->elements) ints.push_back(e.integer);
+                                    auto grant = providers::ParseGrant(ints, asked);
+                                    if (grant.ok()) {
+                                      out.grant = *grant;
+                                    } else {
+                                      out.status = grant.status();
+                                    }
+                                  }
+                                  if (auto hdl = caf::actor_cast<PoolImplActor>(weak)) {
+                                    caf::anon_send(hdl, shared_atom_v, std::move(out));
+                                  }
+                                });
 }
 
 // Requests taken for an acquire go back to the front of their lanes, in their order.

@@ -16,9 +16,9 @@ namespace structure::actors::pool {
 using providers::DispatchQueue;
 using providers::TimePoint;
 
-using PoolImplActor = ProviderPoolActor::extend<caf::reacts_to<io_done_atom, Completions>,
-                                                caf::reacts_to<wake_atom>,
-                                                caf::reacts_to<shared_atom, SharedReply>>;
+using PoolImplActor =
+    ProviderPoolActor::extend<caf::reacts_to<io_done_atom, Completions>, caf::reacts_to<wake_atom>,
+                              caf::reacts_to<shared_atom, SharedReply>>;
 
 struct Pending {
   PoolRequest request;
@@ -28,9 +28,9 @@ struct Pending {
   int transient_retries = 0;
   int rate_limited = 0;
   bool in_flight = false;
-  bool asking = false;          // taken from the queue for the shared store's acquire in flight
-  bool shared_acquired = false; // this attempt was admitted by the shared store
-  uint64_t tag = 0;  // PoolRequest::tag
+  bool asking = false;           // taken from the queue for the shared store's acquire in flight
+  bool shared_acquired = false;  // this attempt was admitted by the shared store
+  uint64_t tag = 0;              // PoolRequest::tag
   int last_http_status = 0;
   int64_t last_wire_us = 0;
   TimePoint arrived;

@@ -81,8 +81,8 @@ void Send(Self self, uint64_t id, TimePoint now, bool shared) {
   if (p.attempts > 1) ++st.stats.retries;
   if (!p.first_dispatch) p.first_dispatch = now;
   if (p.deadline != DispatchQueue::kNoDeadline) {
-    int64_t left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(p.deadline - now)
-                          .count() + 1;
+    int64_t left_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(p.deadline - now).count() + 1;
     if (http.timeout_ms <= 0 || left_ms < http.timeout_ms) http.timeout_ms = left_ms;
   }
   st.stats.max_in_flight = std::max<int64_t>(st.stats.max_in_flight, st.limiter->in_flight());
@@ -175,7 +175,8 @@ void OnCompletion(Self self, providers::Completion& c) {
   }
   st.limiter->Release(p.est_tokens, std::nullopt, now);
   Status status = parsed.status();
-  if (c.response.error == providers::TransportError::kConnect && !st.config.unreachable_hint.empty()) {
+  if (c.response.error == providers::TransportError::kConnect &&
+      !st.config.unreachable_hint.empty()) {
     status = Status(status.code(), status.message() + "; " + st.config.unreachable_hint);
   }
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -196,10 +197,10 @@ void OnCompletion(Self self, providers::Completion& c) {
     }
   } else if (status.retryable()) {
     ++p.transient_retries;
-    auto delay = hint.retry_after
-                     ? std::min<providers::Duration>(*hint.retry_after, st.config.max_retry_after)
-                     : providers::BackoffDelay(st.config.backoff, p.transient_retries,
-                                               unit(st.rng));
+    auto delay =
+        hint.retry_after
+            ? std::min<providers::Duration>(*hint.retry_after, st.config.max_retry_after)
+            : providers::BackoffDelay(st.config.backoff, p.transient_retries, unit(st.rng));
     if (p.transient_retries > st.config.max_retries) {
       Reply(self, c.id, std::move(status));
     } else {

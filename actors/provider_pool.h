@@ -13,10 +13,9 @@ namespace structure::actors {
 
 // Replies to every PoolRequest with exactly one PoolReply (never a caf::error, unless the
 // actor itself dies). cancel_atom answers matching requests with kCancelled at once.
-using ProviderPoolActor = caf::typed_actor<
-    caf::replies_to<PoolRequest>::with<PoolReply>,
-    caf::reacts_to<cancel_atom, uint64_t>,
-    caf::replies_to<stats_atom>::with<PoolStats>>;
+using ProviderPoolActor = caf::typed_actor<caf::replies_to<PoolRequest>::with<PoolReply>,
+                                           caf::reacts_to<cancel_atom, uint64_t>,
+                                           caf::replies_to<stats_atom>::with<PoolStats>>;
 
 // Spawns a pool. The transport is created inside the actor with a sink that holds only a
 // weak reference to it. Stop the pool with send_exit: every pending request is then answered

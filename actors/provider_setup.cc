@@ -16,7 +16,8 @@ std::string Join(const std::vector<std::string>& names) {
   return out;
 }
 
-Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc, const std::string& base_override) {
+Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
+                                  const std::string& base_override) {
   const std::string where = "providers." + pc.name;
   auto kind = providers::ParseProviderKind(pc.kind);
   if (!kind.ok()) return InvalidArgument(where + ".kind: " + kind.status().message());
@@ -24,7 +25,8 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc, const std::s
   if (!base.empty()) {
     Status url = providers::CheckBaseUrl(base);
     if (!url.ok()) {
-      return InvalidArgument((base_override.empty() ? where + ".base_url: " : "--base-url: ") + url.message());
+      return InvalidArgument((base_override.empty() ? where + ".base_url: " : "--base-url: ") +
+                             url.message());
     }
   }
   ProviderPlan plan;
@@ -32,13 +34,15 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc, const std::s
   auto endpoint = providers::EndpointFromEnv(*kind, base, nullptr, pc.api_key_env);
   if (endpoint.status().code() == Code::kUnauthenticated) {
     // Not fatal here: a provider nobody calls needs no key (Engine::Create checks those in use).
-    plan.handle.unusable = Status(Code::kUnauthenticated, where + ": " + endpoint.status().message());
+    plan.handle.unusable =
+        Status(Code::kUnauthenticated, where + ": " + endpoint.status().message());
   } else if (!endpoint.ok()) {
     return Status(endpoint.status().code(), where + ": " + endpoint.status().message());
   } else {
     // Local servers (the simulator, vLLM, llama.cpp) take any key; send a placeholder so those
     // that require the header are satisfied. Never done for remote hosts.
-    if (endpoint->api_key.empty() && providers::IsLoopbackUrl(endpoint->base_url)) endpoint->api_key = "local";
+    if (endpoint->api_key.empty() && providers::IsLoopbackUrl(endpoint->base_url))
+      endpoint->api_key = "local";
     endpoint->timeout_ms = pc.limits.timeout_ms;
     plan.pool.endpoint = *endpoint;
   }
@@ -49,7 +53,8 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc, const std::s
   if (profile_name == "gemini-legacy") plan.pool.endpoint.gemini_legacy_schema = true;
   if (pc.profile_overrides.is_object()) {
     auto over = pipeline::ApplyProfileOverrides(*profile, pc.profile_overrides);
-    if (!over.ok()) return InvalidArgument(where + ".profile_overrides: " + over.status().message());
+    if (!over.ok())
+      return InvalidArgument(where + ".profile_overrides: " + over.status().message());
     profile = std::move(over);
   }
   plan.handle.kind = *kind;
@@ -59,10 +64,12 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc, const std::s
   for (const auto& [model, p] : plan.handle.model_profiles) {
     if (!p.ok()) return p.status();
   }
-  if (base_override.empty() && pc.name == config::kSimulatorProvider && pc.base_url == config::kSimulatorBaseUrl) {
+  if (base_override.empty() && pc.name == config::kSimulatorProvider &&
+      pc.base_url == config::kSimulatorBaseUrl) {
     plan.pool.unreachable_hint =
         "nothing answers at " + pc.base_url +
-        ", where the built-in simulator provider is expected: start it there (`structure sim &`), or choose "
+        ", where the built-in simulator provider is expected: start it there (`structure sim &`), "
+        "or choose "
         "a provider with --provider NAME (`structure providers` lists them)";
   }
   plan.pool.limits.max_concurrency = pc.limits.max_concurrency;
@@ -73,7 +80,8 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc, const std::s
 
 }  // namespace
 
-Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config, const std::string& provider,
+Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
+                                              const std::string& provider,
                                               const std::string& base_url) {
   if (!base_url.empty()) {
     Status url = providers::CheckBaseUrl(base_url);
@@ -88,7 +96,8 @@ Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config, const
                     "; built in: " + Join(config::BuiltinProviderNames()) + ")");
   }
   if (builtin->kind == "openai-compatible" && base_url.empty()) {
-    return InvalidArgument("provider 'openai-compatible' needs the server's address: give --base-url URL");
+    return InvalidArgument(
+        "provider 'openai-compatible' needs the server's address: give --base-url URL");
   }
   config.providers.emplace(provider, std::move(*builtin));
   return config;
@@ -105,7 +114,8 @@ Result<std::vector<ProviderPlan>> PlanProviders(const config::EngineConfig& conf
   return plans;
 }
 
-std::vector<std::string> ProvidersInUse(const config::EngineConfig& config, const std::string& provider) {
+std::vector<std::string> ProvidersInUse(const config::EngineConfig& config,
+                                        const std::string& provider) {
   if (!provider.empty()) return {provider};
   std::vector<std::string> names;
   for (const std::string* ref : {&config.settings.model, &config.settings.schema_builder_model}) {

@@ -25,7 +25,8 @@ struct ProviderPlan {
 // configured (config/builtin_providers.h). Checks `base_url` (an http(s) URL) and that an
 // openai-compatible built-in has one. kNotFound for a provider that is neither configured nor
 // built in, naming both lists.
-Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config, const std::string& provider,
+Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
+                                              const std::string& provider,
                                               const std::string& base_url);
 
 // Checks every provider of `config` (base URL, profile, overrides, model profiles) and builds
@@ -35,6 +36,7 @@ Result<std::vector<ProviderPlan>> PlanProviders(const config::EngineConfig& conf
 
 // The names of the providers every call may use: `provider` when set, else those of
 // structure.model and structure.schemaBuilderModel.
-std::vector<std::string> ProvidersInUse(const config::EngineConfig& config, const std::string& provider);
+std::vector<std::string> ProvidersInUse(const config::EngineConfig& config,
+                                        const std::string& provider);
 
 }  // namespace structure::actors

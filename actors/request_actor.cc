@@ -80,7 +80,8 @@ void Deliver(Self self, uint64_t id, StructureResult r) {
   std::unique_ptr<Call> call = std::move(it->second);
   self->state.calls.erase(it);
   if (r.schema_origin.empty()) r.schema_origin = call->origin;
-  if (r.provider.empty() && call->target.provider != nullptr) r.provider = call->target.provider->config.name;
+  if (r.provider.empty() && call->target.provider != nullptr)
+    r.provider = call->target.provider->config.name;
   r.usage += call->builder_usage;
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
@@ -138,7 +139,8 @@ PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
 }
 
 // Prepare (provider batch APIs): the caller drives the content loop; the call leaves the host.
-void HandOver(Self self, uint64_t id, Call& c, const std::shared_ptr<const pipeline::LoopPlan>& plan) {
+void HandOver(Self self, uint64_t id, Call& c,
+              const std::shared_ptr<const pipeline::LoopPlan>& plan) {
   pipeline::PreparedCall p;
   p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, p.spec);  // the same thinking settings and output cap as a live call
@@ -159,7 +161,8 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   if (c.prepared) return HandOver(self, id, c, *plan);
   auto run = std::make_shared<LoopRun>();
   run->lane = LaneOf(c.request);
-  run->spec = pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
+  run->spec =
+      pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, run->spec);
   run->spec.semantic_check = std::move(c.check);
   run->check = CheckFor(*self->state.ctx, c.request.tenant);
@@ -183,7 +186,8 @@ void RunInline(Self self, uint64_t id, Call& c) {
     st.last_schema_key = "inline\n" + ToJson(*c.request.schema);
   }
   RunContent(self, id, c, PlanFor(self, c, st.last_schema_key, [&] {
-               return pipeline::ResolveSchema(*c.request.schema, "inline", "", "", c.settings.allow_unresolved_refs);
+               return pipeline::ResolveSchema(*c.request.schema, "inline", "", "",
+                                              c.settings.allow_unresolved_refs);
              }));
 }
 
@@ -224,7 +228,7 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
       return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
                           return pipeline::ResolveSchema(std::move(schema), "inferred", "", "",
-                                                        c.settings.allow_unresolved_refs);
+                                                         c.settings.allow_unresolved_refs);
                         }));
     }
     case Outcome::kNeedMoreInput: {
@@ -266,8 +270,8 @@ void RunText(Self self, uint64_t id, Call& c) {
   // The builder model is part of the key: another model may build another schema.
   job.key = pipeline::DescriptionKey(builder->provider->config.name + "/" + builder->model + "\n" +
                                      job.normalized);
-  job.spec = pipeline::MakeLoopSpec(*plan, pipeline::BuilderPrompt(c.request.schema_ref), c.settings,
-                                    builder->model);
+  job.spec = pipeline::MakeLoopSpec(*plan, pipeline::BuilderPrompt(c.request.schema_ref),
+                                    c.settings, builder->model);
   ApplyTarget(*builder, job.spec);
   pipeline::ConfigureBuilderLoop(job.spec);
   job.pool = builder->provider->pool;
@@ -282,23 +286,27 @@ void RunText(Self self, uint64_t id, Call& c) {
 
 void Start(Self self, uint64_t id, Call& c) {
   const EngineContext& ctx = *self->state.ctx;
-  auto settings = config::ResolveSettings(ctx.config, c.request.tenant, c.request.project,
-                                          c.request.settings);
+  auto settings =
+      config::ResolveSettings(ctx.config, c.request.tenant, c.request.project, c.request.settings);
   if (!settings.ok()) return Fail(self, id, "bad_request", settings.status().message());
   c.settings = std::move(*settings);
   auto target = ResolveTarget(ctx, c.settings.model);
   if (!target.ok()) return Fail(self, id, "bad_request", target.status().message());
   c.target = std::move(*target);
   switch (c.request.mode) {
-    case pipeline::SchemaMode::kJson: return RunInline(self, id, c);
-    case pipeline::SchemaMode::kNamed: return RunNamed(self, id, c);
-    case pipeline::SchemaMode::kText: return RunText(self, id, c);
+    case pipeline::SchemaMode::kJson:
+      return RunInline(self, id, c);
+    case pipeline::SchemaMode::kNamed:
+      return RunNamed(self, id, c);
+    case pipeline::SchemaMode::kText:
+      return RunText(self, id, c);
   }
 }
 
 caf::behavior RequestHost(Self self, std::shared_ptr<const EngineContext> ctx) {
   self->state.ctx = std::move(ctx);
-  self->set_down_handler([self](caf::down_msg& down) { OnPoolDown(self, self->state.waits, down); });
+  self->set_down_handler(
+      [self](caf::down_msg& down) { OnPoolDown(self, self->state.waits, down); });
   return {
       [self](RequestJob& job) {
         uint64_t id = self->state.next_id++;

@@ -31,7 +31,8 @@ size_t Probe(const std::vector<uint64_t>& slots, uint32_t hash, std::string_view
       *found = false;
       return i;
     }
-    if (static_cast<uint32_t>(slot >> 32) == hash && key_at(static_cast<uint32_t>(slot) - 1) == key) {
+    if (static_cast<uint32_t>(slot >> 32) == hash &&
+        key_at(static_cast<uint32_t>(slot) - 1) == key) {
       *found = true;
       return i;
     }
@@ -274,10 +275,14 @@ bool Json::operator==(const Json& other) const {
   }
   if (type_ != other.type_) return false;
   switch (type_) {
-    case Type::kNull: return true;
-    case Type::kBool: return b_ == other.b_;
-    case Type::kString: return s_ == other.s_;
-    case Type::kArray: return *a_ == *other.a_;
+    case Type::kNull:
+      return true;
+    case Type::kBool:
+      return b_ == other.b_;
+    case Type::kString:
+      return s_ == other.s_;
+    case Type::kArray:
+      return *a_ == *other.a_;
     case Type::kObject: {
       if (o_->members.size() != other.o_->members.size()) return false;
       for (const auto& [k, v] : o_->members) {
@@ -286,7 +291,8 @@ bool Json::operator==(const Json& other) const {
       }
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 

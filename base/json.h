@@ -62,14 +62,16 @@ class Json {
   bool is_integral() const;
   bool is_string() const { return type_ == Type::kString; }
   // The exact text of an integer outside int64 (MakeBigInteger, parsed or uint64); "" else.
-  std::string_view big_integer() const { return type_ == Type::kDouble ? std::string_view(s_) : ""; }
+  std::string_view big_integer() const {
+    return type_ == Type::kDouble ? std::string_view(s_) : "";
+  }
   bool is_array() const { return type_ == Type::kArray; }
   bool is_object() const { return type_ == Type::kObject; }
 
   // Accessors assume the matching type (checked with assert in debug builds).
   bool as_bool() const;
-  int64_t as_int() const;      // kInt, or a kDouble truncated
-  double as_double() const;    // any number
+  int64_t as_int() const;    // kInt, or a kDouble truncated
+  double as_double() const;  // any number
   const std::string& as_string() const;
   std::string& as_string();
   const Array& as_array() const;
@@ -126,7 +128,7 @@ class Json {
 };
 
 struct ParseOptions {
-  size_t max_depth = 512;        // deeper nesting is an error, never a stack overflow
+  size_t max_depth = 512;          // deeper nesting is an error, never a stack overflow
   std::string source = "<input>";  // used as the file part of error locations
 };
 

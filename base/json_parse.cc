@@ -88,8 +88,10 @@ class Parser {
     }
     char c = text_[pos_];
     switch (c) {
-      case '{': return ParseObject(out, depth);
-      case '[': return ParseArray(out, depth);
+      case '{':
+        return ParseObject(out, depth);
+      case '[':
+        return ParseArray(out, depth);
       case '"': {
         std::string s;
         if (!ParseString(s)) return false;
@@ -97,13 +99,22 @@ class Parser {
         return true;
       }
       case 't':
-        if (Literal("true")) { out = Json(true); return true; }
+        if (Literal("true")) {
+          out = Json(true);
+          return true;
+        }
         break;
       case 'f':
-        if (Literal("false")) { out = Json(false); return true; }
+        if (Literal("false")) {
+          out = Json(false);
+          return true;
+        }
         break;
       case 'n':
-        if (Literal("null")) { out = Json(); return true; }
+        if (Literal("null")) {
+          out = Json();
+          return true;
+        }
         break;
       default:
         if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out);
@@ -237,14 +248,30 @@ class Parser {
       }
       char e = text_[pos_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           uint32_t cp;
           if (!ParseHex4(cp)) return false;
@@ -346,7 +373,8 @@ Result<Json> ParseJson(std::string_view text, const ParseOptions& options) {
 
 Result<std::string> ReadFile(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return InvalidArgument(path + " is a directory, not a file");
+  if (std::filesystem::is_directory(path, ec))
+    return InvalidArgument(path + " is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return NotFound("cannot open " + path + ": " + std::strerror(errno));
   std::ostringstream ss;

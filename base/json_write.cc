@@ -13,8 +13,14 @@ namespace {
 // Counts what would be written, for JsonTextSize: the serializer below writes to either.
 struct ByteCounter {
   size_t n = 0;
-  ByteCounter& operator+=(char) { ++n; return *this; }
-  ByteCounter& operator+=(std::string_view s) { n += s.size(); return *this; }
+  ByteCounter& operator+=(char) {
+    ++n;
+    return *this;
+  }
+  ByteCounter& operator+=(std::string_view s) {
+    n += s.size();
+    return *this;
+  }
   void append(const char*, size_t len) { n += len; }
   void append(size_t len, char) { n += len; }
 };
@@ -67,13 +73,27 @@ void AppendString(Out& out, std::string_view s) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     run = i + 1;
     switch (c) {
-      case '"': out += std::string_view("\\\""); break;
-      case '\\': out += std::string_view("\\\\"); break;
-      case '\n': out += std::string_view("\\n"); break;
-      case '\r': out += std::string_view("\\r"); break;
-      case '\t': out += std::string_view("\\t"); break;
-      case '\b': out += std::string_view("\\b"); break;
-      case '\f': out += std::string_view("\\f"); break;
+      case '"':
+        out += std::string_view("\\\"");
+        break;
+      case '\\':
+        out += std::string_view("\\\\");
+        break;
+      case '\n':
+        out += std::string_view("\\n");
+        break;
+      case '\r':
+        out += std::string_view("\\r");
+        break;
+      case '\t':
+        out += std::string_view("\\t");
+        break;
+      case '\b':
+        out += std::string_view("\\b");
+        break;
+      case '\f':
+        out += std::string_view("\\f");
+        break;
       default:
         out += std::string_view("\\u00");
         out += kHex[c >> 4];
@@ -98,9 +118,15 @@ void Write(Out& out, const Json& v, bool pretty, int indent,
     out.append(static_cast<size_t>(level) * 2, ' ');
   };
   switch (v.type()) {
-    case Json::Type::kNull: out += std::string_view("null"); break;
-    case Json::Type::kBool: out += std::string_view(v.as_bool() ? "true" : "false"); break;
-    case Json::Type::kInt: AppendInt(out, v.as_int()); break;
+    case Json::Type::kNull:
+      out += std::string_view("null");
+      break;
+    case Json::Type::kBool:
+      out += std::string_view(v.as_bool() ? "true" : "false");
+      break;
+    case Json::Type::kInt:
+      AppendInt(out, v.as_int());
+      break;
     case Json::Type::kDouble:
       if (std::string_view big = v.big_integer(); !big.empty()) {
         out += big;
@@ -108,7 +134,9 @@ void Write(Out& out, const Json& v, bool pretty, int indent,
         AppendDouble(out, v.as_double());
       }
       break;
-    case Json::Type::kString: AppendString(out, v.as_string()); break;
+    case Json::Type::kString:
+      AppendString(out, v.as_string());
+      break;
     case Json::Type::kArray: {
       const auto& a = v.as_array();
       out += '[';

@@ -4,18 +4,30 @@ namespace structure {
 
 std::string_view CodeName(Code code) {
   switch (code) {
-    case Code::kOk: return "ok";
-    case Code::kInvalidArgument: return "invalid_argument";
-    case Code::kNotFound: return "not_found";
-    case Code::kUnauthenticated: return "unauthenticated";
-    case Code::kPermissionDenied: return "permission_denied";
-    case Code::kResourceExhausted: return "resource_exhausted";
-    case Code::kUnavailable: return "unavailable";
-    case Code::kDeadlineExceeded: return "deadline_exceeded";
-    case Code::kSchemaViolation: return "schema_violation";
-    case Code::kCancelled: return "cancelled";
-    case Code::kFailedPrecondition: return "failed_precondition";
-    case Code::kInternal: return "internal";
+    case Code::kOk:
+      return "ok";
+    case Code::kInvalidArgument:
+      return "invalid_argument";
+    case Code::kNotFound:
+      return "not_found";
+    case Code::kUnauthenticated:
+      return "unauthenticated";
+    case Code::kPermissionDenied:
+      return "permission_denied";
+    case Code::kResourceExhausted:
+      return "resource_exhausted";
+    case Code::kUnavailable:
+      return "unavailable";
+    case Code::kDeadlineExceeded:
+      return "deadline_exceeded";
+    case Code::kSchemaViolation:
+      return "schema_violation";
+    case Code::kCancelled:
+      return "cancelled";
+    case Code::kFailedPrecondition:
+      return "failed_precondition";
+    case Code::kInternal:
+      return "internal";
   }
   return "unknown";
 }

@@ -10,17 +10,17 @@ namespace structure {
 
 enum class Code : int {
   kOk = 0,
-  kInvalidArgument,    // bad input or config; never retry
-  kNotFound,           // unknown schema name, file, alias
-  kUnauthenticated,    // HTTP 401; never retry
-  kPermissionDenied,   // HTTP 403; never retry
-  kResourceExhausted,  // HTTP 429 or a local limit; retry after backoff
-  kUnavailable,        // HTTP 5xx, connect failure, reset; retry after backoff
-  kDeadlineExceeded,   // deadline hit; retry only if the caller has time left
-  kSchemaViolation,    // model output failed validation; re-ask the model
-  kCancelled,          // cancelled by the caller
-  kFailedPrecondition, // the request cannot succeed as sent (refusal, safety block, truncation)
-  kInternal,           // a bug
+  kInvalidArgument,     // bad input or config; never retry
+  kNotFound,            // unknown schema name, file, alias
+  kUnauthenticated,     // HTTP 401; never retry
+  kPermissionDenied,    // HTTP 403; never retry
+  kResourceExhausted,   // HTTP 429 or a local limit; retry after backoff
+  kUnavailable,         // HTTP 5xx, connect failure, reset; retry after backoff
+  kDeadlineExceeded,    // deadline hit; retry only if the caller has time left
+  kSchemaViolation,     // model output failed validation; re-ask the model
+  kCancelled,           // cancelled by the caller
+  kFailedPrecondition,  // the request cannot succeed as sent (refusal, safety block, truncation)
+  kInternal,            // a bug
 };
 
 // Stable lower-case name of a code, e.g. "invalid_argument".
@@ -51,7 +51,9 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-inline Status InvalidArgument(std::string m) { return Status(Code::kInvalidArgument, std::move(m)); }
+inline Status InvalidArgument(std::string m) {
+  return Status(Code::kInvalidArgument, std::move(m));
+}
 inline Status NotFound(std::string m) { return Status(Code::kNotFound, std::move(m)); }
 inline Status Internal(std::string m) { return Status(Code::kInternal, std::move(m)); }
 inline Status Unavailable(std::string m) { return Status(Code::kUnavailable, std::move(m)); }
@@ -61,8 +63,8 @@ inline Status Unavailable(std::string m) { return Status(Code::kUnavailable, std
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}                       // NOLINT: implicit on purpose
-  Result(Status status) : v_(std::move(status)) {}                // NOLINT: must not be ok
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit on purpose
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT: must not be ok
   Result(Code code, std::string m) : v_(Status(code, std::move(m))) {}
 
   bool ok() const { return std::holds_alternative<T>(v_); }
@@ -84,8 +86,8 @@ class [[nodiscard]] Result {
 
 }  // namespace structure
 
-#define STRUCTURE_RETURN_IF_ERROR(expr)    \
-  do {                                     \
-    ::structure::Status _st = (expr);      \
-    if (!_st.ok()) return _st;             \
+#define STRUCTURE_RETURN_IF_ERROR(expr) \
+  do {                                  \
+    ::structure::Status _st = (expr);   \
+    if (!_st.ok()) return _st;          \
   } while (0)

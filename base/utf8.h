@@ -39,16 +39,19 @@ inline size_t Utf8SequenceLength(std::string_view s, size_t i) {
   auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = at(i);
   if (c < 0x80) return 1;
-  size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+             : c >= 0xE0 && c <= 0xEF ? 3
+             : c >= 0xF0 && c <= 0xF4 ? 4
+                                      : 0;
   if (n == 0 || i + n > s.size()) return 0;
   for (size_t k = 1; k < n; ++k) {
     if ((at(i + k) & 0xC0) != 0x80) return 0;
   }
   unsigned char d = at(i + 1);
-  if (c == 0xE0 && d < 0xA0) return 0;   // overlong
-  if (c == 0xED && d > 0x9F) return 0;   // UTF-16 surrogate
-  if (c == 0xF0 && d < 0x90) return 0;   // overlong
-  if (c == 0xF4 && d > 0x8F) return 0;   // above U+10FFFF
+  if (c == 0xE0 && d < 0xA0) return 0;  // overlong
+  if (c == 0xED && d > 0x9F) return 0;  // UTF-16 surrogate
+  if (c == 0xF0 && d < 0x90) return 0;  // overlong
+  if (c == 0xF4 && d > 0x8F) return 0;  // above U+10FFFF
   return n;
 }
 
@@ -78,7 +81,8 @@ inline size_t Utf8ErrorAt(std::string_view s, size_t from = 0, size_t to = std::
 // "invalid UTF-8 at byte N" when `text` is not well-formed UTF-8, else "".
 inline std::string Utf8Error(std::string_view text) {
   size_t at = Utf8ErrorAt(text);
-  return at == std::string_view::npos ? std::string() : "invalid UTF-8 at byte " + std::to_string(at);
+  return at == std::string_view::npos ? std::string()
+                                      : "invalid UTF-8 at byte " + std::to_string(at);
 }
 
 inline void AppendUtf8(std::string& out, uint32_t cp) {

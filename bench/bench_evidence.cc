@@ -28,9 +28,11 @@ struct Case {
 // Walks the leaves: the prompt states each value, the claims quote it.
 void Leaves(const Json& v, const std::string& path, std::string& prompt, Json& claims) {
   if (v.is_object()) {
-    for (const auto& [k, c] : v.as_object()) Leaves(c, path + "/" + EscapePointerToken(k), prompt, claims);
+    for (const auto& [k, c] : v.as_object())
+      Leaves(c, path + "/" + EscapePointerToken(k), prompt, claims);
   } else if (v.is_array()) {
-    for (size_t i = 0; i < v.size(); ++i) Leaves(v.as_array()[i], path + "/" + std::to_string(i), prompt, claims);
+    for (size_t i = 0; i < v.size(); ++i)
+      Leaves(v.as_array()[i], path + "/" + std::to_string(i), prompt, claims);
   } else if (!v.is_null()) {
     std::string text = v.is_string() ? v.as_string() : ToJson(v);
     prompt += "The record says " + text + ". ";
@@ -86,8 +88,8 @@ void BM_Call(benchmark::State& state, const std::string& name, config::EvidenceM
     if (f == nullptr || f->result.status != Outcome::kOk ||
         (mode != config::EvidenceMode::kOff && f->result.ungrounded.size() != 0)) {
       if (f != nullptr) {
-        std::fprintf(stderr, "%s: ungrounded %s in %s\n", name.c_str(), ToJson(f->result.ungrounded).c_str(),
-                     ToJson(f->result.data).c_str());
+        std::fprintf(stderr, "%s: ungrounded %s in %s\n", name.c_str(),
+                     ToJson(f->result.ungrounded).c_str(), ToJson(f->result.data).c_str());
       }
       state.SkipWithError("the answer was not accepted with every leaf grounded");
       break;
@@ -102,8 +104,10 @@ int main(int argc, char** argv) {
   for (const char* name : {"contact", "event", "insight-record", "invoice", "meeting-notes",
                            "support-ticket", "user-action-record"}) {
     for (auto mode : {config::EvidenceMode::kOff, config::EvidenceMode::kReport}) {
-      std::string label = std::string("call/") + name + (mode == config::EvidenceMode::kOff ? "/off" : "/report");
-      benchmark::RegisterBenchmark(label.c_str(), BM_Call, std::string(name), mode)->Unit(benchmark::kMicrosecond);
+      std::string label =
+          std::string("call/") + name + (mode == config::EvidenceMode::kOff ? "/off" : "/report");
+      benchmark::RegisterBenchmark(label.c_str(), BM_Call, std::string(name), mode)
+          ->Unit(benchmark::kMicrosecond);
     }
   }
   benchmark::Initialize(&argc, argv);

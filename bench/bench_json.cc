@@ -34,7 +34,8 @@ std::string DefsSchemaText(int64_t n) {
       defs += ',';
     }
     props += "\"p" + std::to_string(i) + "\":{\"$ref\":\"#/$defs/d" + std::to_string(i) + "\"}";
-    defs += "\"d" + std::to_string(i) + "\":{\"type\":\"integer\",\"minimum\":" + std::to_string(i) + "}";
+    defs += "\"d" + std::to_string(i) +
+            "\":{\"type\":\"integer\",\"minimum\":" + std::to_string(i) + "}";
   }
   return "{\"type\":\"object\",\"properties\":{" + props + "},\"$defs\":{" + defs + "}}";
 }
@@ -48,7 +49,8 @@ void BM_ParseObject(benchmark::State& state) {
   std::string text = ObjectText(state.range(0));
   for (auto _ : state) {
     auto parsed = structure::ParseJson(text);
-    if (!parsed.ok() || parsed->size() != static_cast<size_t>(state.range(0))) state.SkipWithError("parse");
+    if (!parsed.ok() || parsed->size() != static_cast<size_t>(state.range(0)))
+      state.SkipWithError("parse");
     benchmark::DoNotOptimize(parsed);
   }
   Finish(state);
@@ -90,16 +92,21 @@ void BM_CompileDefs(benchmark::State& state) {
   std::string text = DefsSchemaText(state.range(0));
   for (auto _ : state) {
     auto parsed = structure::ParseJson(text);
-    auto compiled = parsed.ok() ? structure::pipeline::CompileSchema(*parsed)
-                                : decltype(structure::pipeline::CompileSchema(*parsed))(parsed.status());
+    auto compiled = parsed.ok()
+                        ? structure::pipeline::CompileSchema(*parsed)
+                        : decltype(structure::pipeline::CompileSchema(*parsed))(parsed.status());
     if (!compiled.ok()) state.SkipWithError("compile");
     benchmark::DoNotOptimize(compiled);
   }
   Finish(state);
 }
 
-#define STRUCTURE_SCALING(bm) \
-  BENCHMARK(bm)->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMillisecond)->Complexity()
+#define STRUCTURE_SCALING(bm)         \
+  BENCHMARK(bm)                       \
+      ->RangeMultiplier(10)           \
+      ->Range(1000, 1000000)          \
+      ->Unit(benchmark::kMillisecond) \
+      ->Complexity()
 
 STRUCTURE_SCALING(BM_ParseObject);
 STRUCTURE_SCALING(BM_ParseArray);

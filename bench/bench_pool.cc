@@ -1,7 +1,8 @@
 // Throughput / CPU / rate-limit / lane measurements of the provider pool against
 // `structure sim` on loopback (the sim runs as a child process; its CPU is reported apart).
 //
-//   bench_pool throughput --inflight 256 --latency-ms 200 --calls 5000 [--provider openai] [--no-floor]
+//   bench_pool throughput --inflight 256 --latency-ms 200 --calls 5000 [--provider openai]
+//   [--no-floor]
 //     (also runs bare libcurl, bench/curl_floor.h, on the same sim and prints the ratio)
 //   bench_pool floor --inflight 256 --latency-ms 200 --calls 5000 [--url U [--h2c]]
 //     (bare libcurl only, against the sim or the server at U)
@@ -13,12 +14,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <future>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -130,7 +130,6 @@ struct Run {
   std::vector<int64_t> queued_us;
   std::vector<double> done_s;  // completion times since the start, in order
   actors::PoolStats stats;
-
 };
 
 // Per-thread CPU seconds of this process, by thread name.
@@ -290,14 +289,15 @@ int Throughput(const std::map<std::string, std::string>& f) {
       provider.c_str(), inflight, latency, calls, run.ok, run.failed, run.wall_s, steady,
       ideal_per_s, 100.0 * steady / ideal_per_s, 1e6 * cpu / calls,
       // The sim's CPU covers the warm-up calls too.
-      1e6 * env.sim->cpu_seconds() / (calls + inflight), static_cast<long long>(run.stats.max_in_flight));
+      1e6 * env.sim->cpu_seconds() / (calls + inflight),
+      static_cast<long long>(run.stats.max_in_flight));
   if (floor.ok > 0) {
     double floor_us = 1e6 * floor.cpu_s / floor.ok;
-    std::printf("floor bare_libcurl_cpu_us_per_call=%.1f (kernel %.1f) ok=%d failed=%d "
-                "calls_per_s=%.0f pct_ideal=%.1f engine_over_floor=%.2f\n",
-                floor_us, 1e6 * floor.sys_s / floor.ok, floor.ok, floor.failed,
-                floor.steady_per_s, 100.0 * floor.steady_per_s / ideal_per_s,
-                1e6 * cpu / calls / floor_us);
+    std::printf(
+        "floor bare_libcurl_cpu_us_per_call=%.1f (kernel %.1f) ok=%d failed=%d "
+        "calls_per_s=%.0f pct_ideal=%.1f engine_over_floor=%.2f\n",
+        floor_us, 1e6 * floor.sys_s / floor.ok, floor.ok, floor.failed, floor.steady_per_s,
+        100.0 * floor.steady_per_s / ideal_per_s, 1e6 * cpu / calls / floor_us);
   }
   return run.failed == 0 ? 0 : 1;
 }
@@ -313,12 +313,12 @@ int Floor(const std::map<std::string, std::string>& f) {
   if (!result) return 1;
   const FloorRun& floor = result->run;
   double ideal_per_s = inflight / (latency / 1000.0);
-  std::printf("floor inflight=%d latency_ms=%d ok=%d failed=%d calls_per_s=%.0f pct_ideal=%.1f "
-              "cpu_us_per_call=%.1f kernel_us_per_call=%.1f sim_cpu_us_per_call=%.1f\n",
-              inflight, latency, floor.ok, floor.failed, floor.steady_per_s,
-              latency > 0 ? 100.0 * floor.steady_per_s / ideal_per_s : 0.0,
-              1e6 * floor.cpu_s / calls, 1e6 * floor.sys_s / calls,
-              1e6 * result->sim_cpu_s / (calls + inflight));
+  std::printf(
+      "floor inflight=%d latency_ms=%d ok=%d failed=%d calls_per_s=%.0f pct_ideal=%.1f "
+      "cpu_us_per_call=%.1f kernel_us_per_call=%.1f sim_cpu_us_per_call=%.1f\n",
+      inflight, latency, floor.ok, floor.failed, floor.steady_per_s,
+      latency > 0 ? 100.0 * floor.steady_per_s / ideal_per_s : 0.0, 1e6 * floor.cpu_s / calls,
+      1e6 * floor.sys_s / calls, 1e6 * result->sim_cpu_s / (calls + inflight));
   return floor.failed == 0 ? 0 : 1;
 }
 
@@ -349,11 +349,12 @@ int Rate(const std::map<std::string, std::string>& f) {
       .receive([&](actors::PoolStats& s) { st = s; }, [](caf::error&) {});
   caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
   double limit_in_window = rpm * seconds / 60.0;
-  std::printf("rate rpm=%d told=%s calls=%d ok=%d failed=%d wall_s=%.1f ok_in_%.0fs=%d "
-              "pct_of_limit=%.1f http429=%lld retries=%lld\n",
-              rpm, untold ? "no" : "yes", calls, ok, failed, wall, seconds, in_window,
-              100.0 * in_window / limit_in_window, static_cast<long long>(st.rate_limited),
-              static_cast<long long>(st.retries));
+  std::printf(
+      "rate rpm=%d told=%s calls=%d ok=%d failed=%d wall_s=%.1f ok_in_%.0fs=%d "
+      "pct_of_limit=%.1f http429=%lld retries=%lld\n",
+      rpm, untold ? "no" : "yes", calls, ok, failed, wall, seconds, in_window,
+      100.0 * in_window / limit_in_window, static_cast<long long>(st.rate_limited),
+      static_cast<long long>(st.retries));
   return failed == 0 ? 0 : 1;
 }
 
@@ -374,11 +375,17 @@ int Lanes(const std::map<std::string, std::string>& f) {
   int64_t backlog_at_first = -1;
   for (int i = 0; i < interactive; ++i) {
     inter->request(pool, caf::infinite, actors::stats_atom_v)
-        .receive([&](actors::PoolStats& s) { if (backlog_at_first < 0) backlog_at_first = s.queued; },
-                 [](caf::error&) {});
+        .receive(
+            [&](actors::PoolStats& s) {
+              if (backlog_at_first < 0) backlog_at_first = s.queued;
+            },
+            [](caf::error&) {});
     inter->request(pool, caf::infinite, Call(1'000'000 + i, actors::Lane::kInteractive))
-        .receive([&](PoolReply& r) { if (r.status.ok()) waits.push_back(r.queued_us); },
-                 [](caf::error&) {});
+        .receive(
+            [&](PoolReply& r) {
+              if (r.status.ok()) waits.push_back(r.queued_us);
+            },
+            [](caf::error&) {});
     std::this_thread::sleep_for(std::chrono::milliseconds(13 * (i % 7)));
   }
   int bulk_ok = 0;
@@ -388,15 +395,17 @@ int Lanes(const std::map<std::string, std::string>& f) {
   caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
   std::sort(waits.begin(), waits.end());
   auto pct = [&](double p) {
-    return waits.empty() ? -1 : waits[std::min(waits.size() - 1, static_cast<size_t>(p * waits.size()))];
+    return waits.empty() ? -1
+                         : waits[std::min(waits.size() - 1, static_cast<size_t>(p * waits.size()))];
   };
   double slot_us = 1000.0 * latency / inflight;  // mean time between two slots freeing
-  std::printf("lanes bulk=%d inflight=%d latency_ms=%d backlog_when_first_sent=%lld "
-              "interactive=%zu wait_us_p50=%lld p99=%lld max=%lld mean_slot_interval_us=%.0f "
-              "bulk_ok=%d\n",
-              bulk, inflight, latency, static_cast<long long>(backlog_at_first), waits.size(),
-              static_cast<long long>(pct(0.5)), static_cast<long long>(pct(0.99)),
-              static_cast<long long>(waits.empty() ? -1 : waits.back()), slot_us, bulk_ok);
+  std::printf(
+      "lanes bulk=%d inflight=%d latency_ms=%d backlog_when_first_sent=%lld "
+      "interactive=%zu wait_us_p50=%lld p99=%lld max=%lld mean_slot_interval_us=%.0f "
+      "bulk_ok=%d\n",
+      bulk, inflight, latency, static_cast<long long>(backlog_at_first), waits.size(),
+      static_cast<long long>(pct(0.5)), static_cast<long long>(pct(0.99)),
+      static_cast<long long>(waits.empty() ? -1 : waits.back()), slot_us, bulk_ok);
   return 0;
 }
 
@@ -412,6 +421,7 @@ int main(int argc, char** argv) {
   if (mode == "floor") return structure::bench::Floor(flags);
   if (mode == "rate") return structure::bench::Rate(flags);
   if (mode == "lanes") return structure::bench::Lanes(flags);
-  std::fprintf(stderr, "usage: bench_pool throughput|floor|rate|lanes [--flags] (see the file header)\n");
+  std::fprintf(stderr,
+               "usage: bench_pool throughput|floor|rate|lanes [--flags] (see the file header)\n");
   return 2;
 }

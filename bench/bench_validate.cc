@@ -24,7 +24,8 @@ struct Case {
 };
 
 std::string Load(const std::string& name) {
-  auto text = structure::ReadFile(std::string(STRUCTURE_SHARED_DIR) + "/corpora/bench-schemas/" + name);
+  auto text =
+      structure::ReadFile(std::string(STRUCTURE_SHARED_DIR) + "/corpora/bench-schemas/" + name);
   if (!text.ok()) {
     std::fprintf(stderr, "%s\n", text.status().message().c_str());
     std::exit(1);
@@ -43,8 +44,8 @@ Case* GetCase(const std::string& schema, const std::string& instance) {
   return c;
 }
 
-void BM_ValidateParsed(benchmark::State& state, const std::string& schema, const std::string& instance,
-                       bool all_errors) {
+void BM_ValidateParsed(benchmark::State& state, const std::string& schema,
+                       const std::string& instance, bool all_errors) {
   Case* c = GetCase(schema, instance);
   bool expected = instance == "valid";
   for (auto _ : state) {
@@ -54,8 +55,8 @@ void BM_ValidateParsed(benchmark::State& state, const std::string& schema, const
   }
 }
 
-void BM_ValidateText(benchmark::State& state, const std::string& schema, const std::string& instance,
-                     bool all_errors) {
+void BM_ValidateText(benchmark::State& state, const std::string& schema,
+                     const std::string& instance, bool all_errors) {
   Case* c = GetCase(schema, instance);
   bool expected = instance == "valid";
   for (auto _ : state) {
@@ -97,11 +98,12 @@ void Register() {
   for (const char* schema : {"s1_action", "s2_order", "s3_profile"}) {
     for (const char* instance : {"valid", "invalid"}) {
       for (bool all : {false, true}) {
-        std::string suffix = std::string(schema) + "/" + instance + (all ? "/all_errors" : "/first_error");
-        benchmark::RegisterBenchmark(("BM_ValidateParsed/" + suffix).c_str(), BM_ValidateParsed, schema,
+        std::string suffix =
+            std::string(schema) + "/" + instance + (all ? "/all_errors" : "/first_error");
+        benchmark::RegisterBenchmark(("BM_ValidateParsed/" + suffix).c_str(), BM_ValidateParsed,
+                                     schema, instance, all);
+        benchmark::RegisterBenchmark(("BM_ValidateText/" + suffix).c_str(), BM_ValidateText, schema,
                                      instance, all);
-        benchmark::RegisterBenchmark(("BM_ValidateText/" + suffix).c_str(), BM_ValidateText, schema, instance,
-                                     all);
       }
     }
     benchmark::RegisterBenchmark((std::string("BM_Compile/") + schema).c_str(), BM_Compile, schema);

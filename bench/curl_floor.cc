@@ -1,7 +1,5 @@
 #include "bench/curl_floor.h"
 
-#include "bench/steady_window.h"
-
 #include <curl/curl.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -14,6 +12,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "bench/steady_window.h"
 
 namespace structure::bench {
 namespace {
@@ -107,8 +107,8 @@ int Drive(Loop& loop, int calls, int* failed, std::vector<double>* done_s) {
                   ((events[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
                   ((events[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
       Shard& sh = *loop.shards[events[i].data.u64 >> 32];
-      curl_multi_socket_action(sh.multi, static_cast<curl_socket_t>(events[i].data.u64 & 0xffffffffu),
-                               flags, &running);
+      curl_multi_socket_action(
+          sh.multi, static_cast<curl_socket_t>(events[i].data.u64 & 0xffffffffu), flags, &running);
     }
     now = Clock::now();
     for (auto& sh : loop.shards) {
@@ -145,8 +145,7 @@ int Drive(Loop& loop, int calls, int* failed, std::vector<double>* done_s) {
 
 }  // namespace
 
-FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls,
-                       bool h2c) {
+FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls, bool h2c) {
   Loop loop;
   loop.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   for (int i = 0; i < inflight; i += kShardTransfers) {
@@ -182,7 +181,8 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
     curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s.body);
     curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
     if (h2c) {
-      curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
+      curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION,
+                       static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
       curl_easy_setopt(s.easy, CURLOPT_PIPEWAIT, 1L);
     }
   }

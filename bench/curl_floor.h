@@ -11,8 +11,8 @@ namespace structure::bench {
 struct FloorRun {
   int ok = 0;
   int failed = 0;
-  double cpu_s = 0;   // this process's user + system CPU over the measured calls
-  double sys_s = 0;   // the system (kernel) part of cpu_s
+  double cpu_s = 0;  // this process's user + system CPU over the measured calls
+  double sys_s = 0;  // the system (kernel) part of cpu_s
   double wall_s = 0;
   double steady_per_s = 0;  // calls per second over the steady window (bench/steady_window.h)
 };

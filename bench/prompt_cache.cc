@@ -7,9 +7,10 @@
 // Token counts come from the results' usage (what the engine reports to the user), summed over
 // every record; "full price" is input - cached - written (the tokens billed at the plain input
 // rate), "% of input" its share of all input tokens (100 % = nothing cached). OpenAI and Gemini
-// cache implicitly, so their "off" run (no prompt_cache_key) caches as much as "on" does. Each run gets a fresh simulator, so its prompt cache starts empty. The counts are
-// deterministic for a given K (the first wave of K calls finds nothing cached), so any build of
-// `structure` gives the same numbers; build it first (this target does not depend on it).
+// cache implicitly, so their "off" run (no prompt_cache_key) caches as much as "on" does. Each run
+// gets a fresh simulator, so its prompt cache starts empty. The counts are deterministic for a
+// given K (the first wave of K calls finds nothing cached), so any build of `structure` gives the
+// same numbers; build it first (this target does not depend on it).
 #include <unistd.h>
 
 #include <cstdio>
@@ -68,11 +69,13 @@ void WriteInputs(const std::string& dir, long records) {
 
 long long Field(const std::string& line, const char* key) {
   size_t p = line.find(key);
-  return p == std::string::npos ? 0 : std::atoll(line.c_str() + p + std::char_traits<char>::length(key));
+  return p == std::string::npos
+             ? 0
+             : std::atoll(line.c_str() + p + std::char_traits<char>::length(key));
 }
 
-Totals RunOne(const std::string& binary, const Provider& p, bool caching,
-              int concurrency, const std::string& dir) {
+Totals RunOne(const std::string& binary, const Provider& p, bool caching, int concurrency,
+              const std::string& dir) {
   std::string err;
   auto sim = structure::testing::StartSim(binary, {"--seed", "1"}, &err);
   if (!sim) {
@@ -82,8 +85,8 @@ Totals RunOne(const std::string& binary, const Provider& p, bool caching,
   std::string cfg = dir + "engine.toml", out = dir + "out.jsonl";
   std::ofstream(cfg) << "[providers.sim]\nkind = \"" << p.kind << "\"\nmodel = \"" << p.model
                      << "\"\nbase_url = \"" << sim->base_url() << "\"\n"
-                     << "[providers.sim.profile_overrides]\nprompt_cache = " << (caching ? "true" : "false")
-                     << "\n[aliases]\n\"default:fast\" = \"sim\"\n";
+                     << "[providers.sim.profile_overrides]\nprompt_cache = "
+                     << (caching ? "true" : "false") << "\n[aliases]\n\"default:fast\" = \"sim\"\n";
   ::unlink(out.c_str());
   auto batch = structure::testing::ChildProcess::Spawn(
       {binary, "batch", dir + "in.jsonl", "-o", out, "--concurrency", std::to_string(concurrency),
@@ -125,7 +128,8 @@ int main(int argc, char** argv) {
     } else if (a == "--concurrency" && i + 1 < argc) {
       concurrency = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: bench_prompt_cache [--structure BIN] [--records N] [--concurrency K]\n");
+      std::fprintf(stderr,
+                   "usage: bench_prompt_cache [--structure BIN] [--records N] [--concurrency K]\n");
       return 2;
     }
   }
@@ -135,22 +139,29 @@ int main(int argc, char** argv) {
   }
   std::string dir = TempDir();
   WriteInputs(dir, records);
-  const Provider providers[] = {
-      {"anthropic", "claude-sonnet-4-5"}, {"openai", "gpt-4.1-mini"}, {"gemini", "gemini-2.5-flash"}};
-  std::printf("structure batch (%s) -> structure sim: %ld records, schema \"ticket\" with a "
-              "12 000-byte manual, %d in flight\n",
-              binary.c_str(), records, concurrency);
-  std::printf("%-10s %-7s %6s %7s %11s %11s %11s %11s %10s %9s\n", "provider", "caching", "ok", "calls",
-              "input tok", "cached tok", "written tok", "full price", "% of input", "vs off");
+  const Provider providers[] = {{"anthropic", "claude-sonnet-4-5"},
+                                {"openai", "gpt-4.1-mini"},
+                                {"gemini", "gemini-2.5-flash"}};
+  std::printf(
+      "structure batch (%s) -> structure sim: %ld records, schema \"ticket\" with a "
+      "12 000-byte manual, %d in flight\n",
+      binary.c_str(), records, concurrency);
+  std::printf("%-10s %-7s %6s %7s %11s %11s %11s %11s %10s %9s\n", "provider", "caching", "ok",
+              "calls", "input tok", "cached tok", "written tok", "full price", "% of input",
+              "vs off");
   int rc = 0;
   for (const Provider& p : providers) {
     Totals off = RunOne(binary, p, false, concurrency, dir);
     Totals on = RunOne(binary, p, true, concurrency, dir);
     for (const auto& [name, t] : {std::pair<const char*, const Totals&>{"off", off}, {"on", on}}) {
-      double ratio = off.full_price() > 0 ? static_cast<double>(t.full_price()) / static_cast<double>(off.full_price()) : 0;
-      double share = t.input > 0 ? 100.0 * static_cast<double>(t.full_price()) / static_cast<double>(t.input) : 0;
-      std::printf("%-10s %-7s %6ld %7ld %11lld %11lld %11lld %11lld %9.1f%% %8.3fx\n", p.kind, name, t.ok,
-                  t.calls, t.input, t.cached, t.written, t.full_price(), share, ratio);
+      double ratio = off.full_price() > 0 ? static_cast<double>(t.full_price()) /
+                                                static_cast<double>(off.full_price())
+                                          : 0;
+      double share =
+          t.input > 0 ? 100.0 * static_cast<double>(t.full_price()) / static_cast<double>(t.input)
+                      : 0;
+      std::printf("%-10s %-7s %6ld %7ld %11lld %11lld %11lld %11lld %9.1f%% %8.3fx\n", p.kind, name,
+                  t.ok, t.calls, t.input, t.cached, t.written, t.full_price(), share, ratio);
       if (t.exit_code > 1 || t.records != records) {
         std::printf("  structure batch exited with %d after %ld records (see %sbatch.stderr)\n",
                     t.exit_code, t.records, dir.c_str());

@@ -1,7 +1,8 @@
 // The throughput harness (issue 8): drives `structure batch` (the engine process) against
 // `structure sim` and prints one table per run. See docs/batch.md.
 //
-//   build/batch-release/bench/throughput [--structure BIN] [--sim BIN] [--quick] [--scale F] [--only N]
+//   build/batch-release/bench/throughput [--structure BIN] [--sim BIN] [--quick] [--scale F]
+//   [--only N]
 //
 // --structure runs another engine binary (e.g. an older build, for a before/after table in one
 // run); --sim keeps the simulator binary fixed meanwhile (default: the --structure binary).
@@ -109,14 +110,25 @@ void WriteInputs(const std::string& dir, long records) {
 pid_t StartBatch(const std::string& binary, const Setting& s, const std::string& dir,
                  const std::string& base_url) {
   std::string cfg = dir + "engine.toml", out = dir + "out.jsonl";
-  std::ofstream(cfg) << "[providers.sim]\nkind = \"openai\"\nmodel = \"sim-1\"\nprofile = \"openai-strict\"\n"
-                     << "base_url = \"" << base_url << "/v1\"\n"
-                     << "[providers.sim.limits]\nmax_concurrency = " << s.in_flight
-                     << "\ntimeout_ms = 600000\n[aliases]\n\"default:fast\" = \"sim\"\n";
+  std::ofstream(cfg)
+      << "[providers.sim]\nkind = \"openai\"\nmodel = \"sim-1\"\nprofile = \"openai-strict\"\n"
+      << "base_url = \"" << base_url << "/v1\"\n"
+      << "[providers.sim.limits]\nmax_concurrency = " << s.in_flight
+      << "\ntimeout_ms = 600000\n[aliases]\n\"default:fast\" = \"sim\"\n";
   ::unlink(out.c_str());
-  std::vector<std::string> args = {binary, "batch", dir + "in.jsonl", "-o", out, "--concurrency",
-                                   std::to_string(s.in_flight), "--config", cfg, "--schema",
-                                   dir + "schema.json", "--database", ":memory:"};
+  std::vector<std::string> args = {binary,
+                                   "batch",
+                                   dir + "in.jsonl",
+                                   "-o",
+                                   out,
+                                   "--concurrency",
+                                   std::to_string(s.in_flight),
+                                   "--config",
+                                   cfg,
+                                   "--schema",
+                                   dir + "schema.json",
+                                   "--database",
+                                   ":memory:"};
   pid_t pid = fork();
   if (pid == 0) {
     int devnull = open("/dev/null", O_WRONLY);
@@ -141,7 +153,8 @@ void ReadResults(const std::string& path, Measure* m) {
     if (line.find("\"status\":\"ok\"") == std::string::npos) ++m->not_ok;
     ++m->records;
   }
-  if (m->records > 0) m->http_per_record = static_cast<double>(iterations) / static_cast<double>(m->records);
+  if (m->records > 0)
+    m->http_per_record = static_cast<double>(iterations) / static_cast<double>(m->records);
 }
 
 // Runs one batch job against a fresh simulator and samples both processes.
@@ -238,7 +251,9 @@ int main(int argc, char** argv) {
     } else if (a == "--quick") {
       scale = 0.25;
     } else {
-      std::fprintf(stderr, "usage: throughput [--structure BIN] [--sim BIN] [--scale F | --quick] [--only N]\n");
+      std::fprintf(
+          stderr,
+          "usage: throughput [--structure BIN] [--sim BIN] [--scale F | --quick] [--only N]\n");
       return 2;
     }
   }
@@ -250,7 +265,8 @@ int main(int argc, char** argv) {
   rl.rlim_cur = rl.rlim_max;
   setrlimit(RLIMIT_NOFILE, &rl);
   if (rl.rlim_cur < 10500) {
-    std::fprintf(stderr, "throughput: RLIMIT_NOFILE is %llu; 10 000 in flight needs ~10 500 per process\n",
+    std::fprintf(stderr,
+                 "throughput: RLIMIT_NOFILE is %llu; 10 000 in flight needs ~10 500 per process\n",
                  static_cast<unsigned long long>(rl.rlim_cur));
   }
   std::string dir = TempDir();
@@ -266,7 +282,8 @@ int main(int argc, char** argv) {
   std::printf("structure batch (%s) -> structure sim (%s) on loopback, %u cores\n", binary.c_str(),
               sim_binary.c_str(), std::thread::hardware_concurrency());
   std::printf("%-36s %7s %8s %8s %8s %7s %10s %10s %9s %9s %7s\n", "setting", "records", "HTTP/rec",
-              "calls/s", "ideal/s", "% ideal", "engine CPU", "sim CPU", "peak RSS", "B/in-flt", "not ok");
+              "calls/s", "ideal/s", "% ideal", "engine CPU", "sim CPU", "peak RSS", "B/in-flt",
+              "not ok");
   std::printf("%-36s %7s %8s %8s %8s %7s %10s %10s %9s %9s %7s\n", "", "", "", "", "", "",
               "us/call", "us/call", "MB", "", "");
   std::fflush(stdout);
@@ -283,10 +300,11 @@ int main(int argc, char** argv) {
     double ideal = s.in_flight / (s.latency_ms / 1000.0);
     double per = static_cast<double>(m.peak_rss_kb - baseline_rss_kb[s.records]) * 1024.0 /
                  (s.in_flight - kBaselineInFlight);
-    std::printf("%-36s %7ld %8.2f %8.0f %8.0f %6.1f%% %10.1f %10.1f %9.1f %9.0f %7ld%s\n", s.name.c_str(),
-                m.records, m.http_per_record, m.calls_per_s, ideal, 100.0 * m.calls_per_s / ideal,
-                m.engine_us_per_call, m.sim_us_per_call, static_cast<double>(m.peak_rss_kb) / 1024.0, per,
-                m.not_ok, m.windowed ? "" : "  (no steady window)");
+    std::printf("%-36s %7ld %8.2f %8.0f %8.0f %6.1f%% %10.1f %10.1f %9.1f %9.0f %7ld%s\n",
+                s.name.c_str(), m.records, m.http_per_record, m.calls_per_s, ideal,
+                100.0 * m.calls_per_s / ideal, m.engine_us_per_call, m.sim_us_per_call,
+                static_cast<double>(m.peak_rss_kb) / 1024.0, per, m.not_ok,
+                m.windowed ? "" : "  (no steady window)");
     if (m.exit_code > 1) std::printf("  structure batch exited with %d\n", m.exit_code);
     std::fflush(stdout);
   }

@@ -11,9 +11,12 @@ struct Builtin {
 // openai-compatible servers (vLLM, llama.cpp) serve whatever they loaded; llama.cpp ignores the
 // name and vLLM needs its served name, given with --model.
 constexpr Builtin kBuiltins[] = {
-    {"openai", "gpt-4o-mini"},      {"anthropic", "claude-haiku-4-5"},
-    {"gemini", "gemini-2.5-flash"}, {"ollama", "llama3.1"},
-    {"openrouter", "openai/gpt-4o-mini"}, {"openai-compatible", "default"},
+    {"openai", "gpt-4o-mini"},
+    {"anthropic", "claude-haiku-4-5"},
+    {"gemini", "gemini-2.5-flash"},
+    {"ollama", "llama3.1"},
+    {"openrouter", "openai/gpt-4o-mini"},
+    {"openai-compatible", "default"},
 };
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include "config/settings.h"
 #include "config/shared_store.h"
 
-
 namespace structure::config {
 
 namespace {

@@ -12,10 +12,10 @@
 namespace structure::config {
 
 struct Limits {
-  int max_concurrency = 64;         // requests on the wire at once
-  double requests_per_minute = 0;   // 0 = not limited by us (the provider's 429s still count)
-  double tokens_per_minute = 0;     // 0 = not limited by us
-  int timeout_ms = 120000;          // per HTTP attempt
+  int max_concurrency = 64;        // requests on the wire at once
+  double requests_per_minute = 0;  // 0 = not limited by us (the provider's 429s still count)
+  double tokens_per_minute = 0;    // 0 = not limited by us
+  int timeout_ms = 120000;         // per HTTP attempt
 };
 
 // How a model thinks and how much it may write: [providers.<name>] for every model of the
@@ -30,10 +30,10 @@ struct ModelSettings {
 
 // [providers.<name>.batch]: how `structure batch --provider-batch` uses the provider's batch API.
 struct BatchSettings {
-  double discount = 0.5;        // batch price / live price, shown in the summary
-  int64_t max_requests = 0;     // requests per batch; 0 = the provider's limit
-  int64_t max_bytes = 0;        // bytes per batch file / create request; 0 = the provider's limit
-  int64_t poll_ms = 5000;       // first wait between polls; grows by half up to max_poll_ms
+  double discount = 0.5;     // batch price / live price, shown in the summary
+  int64_t max_requests = 0;  // requests per batch; 0 = the provider's limit
+  int64_t max_bytes = 0;     // bytes per batch file / create request; 0 = the provider's limit
+  int64_t poll_ms = 5000;    // first wait between polls; grows by half up to max_poll_ms
   int64_t max_poll_ms = 60000;
 };
 
@@ -45,8 +45,8 @@ struct ProviderConfig {
   std::string model;        // default model for this provider
   std::string profile;      // capability profile name (openai-strict, anthropic-strict, ...)
   Json profile_overrides;   // object or null: overrides applied to the profile for every model
-  std::map<std::string, Json> model_profiles;  // model -> overrides for that model only
-  ModelSettings model_settings;                // every model
+  std::map<std::string, Json> model_profiles;   // model -> overrides for that model only
+  ModelSettings model_settings;                 // every model
   std::map<std::string, ModelSettings> models;  // model -> its own settings
   Limits limits;
   BatchSettings batch;
@@ -69,7 +69,7 @@ struct Settings {
   std::string schema_builder_model = "default:fast";
   double confidence_threshold = 0.8;
   bool require_provider_strict_output = true;
-  int max_loops = 3;       // 1..10
+  int max_loops = 3;           // 1..10
   long long token_budget = 0;  // tokens per call over all iterations; 0 = no budget
   // An unresolvable $ref in a schema accepts any value (with a warning) instead of bad_schema.
   bool allow_unresolved_refs = false;
@@ -88,15 +88,16 @@ struct SettingsOverride {
 };
 
 struct Stores {
-  std::string registry_dir = "registry/schemas";   // bundled schemas: <name>.json + .manual.md
+  std::string registry_dir = "registry/schemas";  // bundled schemas: <name>.json + .manual.md
   std::string database;  // SQLite file: tenant/project overrides, caches ("" = in memory)
   int builder_cache_ttl_days = 7;
   // "redis://HOST:PORT/DB": provider limits and the builder cache shared by every process that
   // names the same store (docs/providers.md); empty = each process on its own.
   std::string shared;
-  std::string shared_password_env;   // the variable holding the store's password (never the password)
-  double shared_fallback_share = 0;  // share of each limit while the store is down; 0 = 1/N
-  int shared_expected_processes = 1; // N: processes sharing the store
+  std::string
+      shared_password_env;  // the variable holding the store's password (never the password)
+  double shared_fallback_share = 0;   // share of each limit while the store is down; 0 = 1/N
+  int shared_expected_processes = 1;  // N: processes sharing the store
 };
 
 struct TenantConfig {
@@ -107,7 +108,7 @@ struct TenantConfig {
 struct EngineConfig {
   std::string source = "<built-in defaults>";  // where it was loaded from
   std::map<std::string, ProviderConfig> providers;
-  std::map<std::string, ModelAlias> aliases;   // "default:fast" -> provider + model
+  std::map<std::string, ModelAlias> aliases;  // "default:fast" -> provider + model
   Settings settings;
   Stores stores;
   std::map<std::string, TenantConfig> tenants;

@@ -1,13 +1,13 @@
 #include "config/load_config.h"
 
+#include <toml++/toml.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <toml++/toml.h>
 
 #include "config/settings.h"
 #include "config/shared_store.h"
@@ -65,8 +65,8 @@ class Reader {
       return ss.str();
     }
     std::string_view line = lines_[src.begin.line - 1];
-    return std::string(line.substr(ByteOf(line, src.begin.column), ByteOf(line, src.end.column) -
-                                                                        ByteOf(line, src.begin.column)));
+    return std::string(line.substr(ByteOf(line, src.begin.column),
+                                   ByteOf(line, src.end.column) - ByteOf(line, src.begin.column)));
   }
 
   // Every key of `table` must be in `known`.
@@ -130,7 +130,8 @@ class Reader {
     if (!n->is_integer()) return Fail(Join(path, key), "must be a whole number", n);
     int64_t v = n->as_integer()->get();
     if (v < lo || v > hi) {
-      return Fail(Join(path, key), RangeText(v < lo, lo, hi, interval) + " (was " + Written(*n) + ")", n);
+      return Fail(Join(path, key),
+                  RangeText(v < lo, lo, hi, interval) + " (was " + Written(*n) + ")", n);
     }
     out = static_cast<T>(v);
   }
@@ -144,7 +145,8 @@ class Reader {
       Whole(t, key, path, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), out);
     } else {
       double v = 0;
-      Real(t, key, path, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), v);
+      Real(t, key, path, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+           v);
       out = static_cast<T>(v);
     }
   }
@@ -171,9 +173,11 @@ class Reader {
     } else {
       return Fail(Join(path, key), "must be a number", n);
     }
-    if (!std::isfinite(v)) return Fail(Join(path, key), "must be a finite number (was " + Written(*n) + ")", n);
+    if (!std::isfinite(v))
+      return Fail(Join(path, key), "must be a finite number (was " + Written(*n) + ")", n);
     if (v < lo || v > hi) {
-      return Fail(Join(path, key), RangeText(v < lo, lo, hi, interval) + " (was " + Written(*n) + ")", n);
+      return Fail(Join(path, key),
+                  RangeText(v < lo, lo, hi, interval) + " (was " + Written(*n) + ")", n);
     }
     out = v;
   }
@@ -222,7 +226,8 @@ class Reader {
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
                "maxLoops", "tokenBudget", "allowUnresolvedRefs", "evidence"});
     SettingsOverride s;
-    for (auto [key, out] : {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
+    for (auto [key, out] :
+         {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
       OptString(t, key, path, *out);
       if (*out && (*out)->empty()) Fail(Join(path, key), "must not be empty", t.get(key));
       Remember(Join(path, key), t.get(key));
@@ -237,7 +242,8 @@ class Reader {
     if (evidence) {
       s.evidence = ParseEvidenceMode(*evidence);
       if (!s.evidence) {
-        Fail(Join(path, "evidence"), "must be \"off\", \"report\" or \"require\" (was \"" + *evidence + "\")",
+        Fail(Join(path, "evidence"),
+             "must be \"off\", \"report\" or \"require\" (was \"" + *evidence + "\")",
              t.get("evidence"));
       }
     }
@@ -267,9 +273,11 @@ class Reader {
   }
 
   void ReadLimits(const toml::table& t, const std::string& path, Limits& l) {
-    CheckKeys(t, path, {"max_concurrency", "requests_per_minute", "tokens_per_minute", "timeout_ms"});
+    CheckKeys(t, path,
+              {"max_concurrency", "requests_per_minute", "tokens_per_minute", "timeout_ms"});
     Whole(t, "max_concurrency", path, 1, kMaxConcurrency, l.max_concurrency);
-    Real(t, "requests_per_minute", path, 0, std::numeric_limits<double>::max(), l.requests_per_minute);
+    Real(t, "requests_per_minute", path, 0, std::numeric_limits<double>::max(),
+         l.requests_per_minute);
     Real(t, "tokens_per_minute", path, 0, std::numeric_limits<double>::max(), l.tokens_per_minute);
     Whole(t, "timeout_ms", path, 1, std::numeric_limits<int>::max(), l.timeout_ms);
   }
@@ -394,13 +402,15 @@ class Reader {
     if (p.kind.empty() && status_.ok()) Fail(path + ".kind", "is required", &t);
     if (!p.kind.empty() && !IsKnownProviderKind(p.kind)) {
       std::string known;
-      for (std::string_view k : ProviderKinds()) known += (known.empty() ? "" : ", ") + std::string(k);
+      for (std::string_view k : ProviderKinds())
+        known += (known.empty() ? "" : ", ") + std::string(k);
       Fail(path + ".kind", "unknown provider kind '" + p.kind + "' (known: " + known + ")",
            t.get("kind"));
     }
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
     if (const toml::table* b = Table(t, "batch", path)) ReadBatch(*b, path + ".batch", p.batch);
-    if (const toml::table* o = Table(t, "profile_overrides", path)) p.profile_overrides = ToJsonValue(*o);
+    if (const toml::table* o = Table(t, "profile_overrides", path))
+      p.profile_overrides = ToJsonValue(*o);
     ReadModelSettings(t, path, p.kind, p.model_settings);
     if (const toml::table* models = Table(t, "models", path)) {
       for (const auto& [model, node] : *models) {
@@ -441,7 +451,8 @@ class Reader {
           Fail("providers." + std::string(name.str()), "must be a table", &node);
           continue;
         }
-        c.providers[std::string(name.str())] = ReadProvider(*node.as_table(), std::string(name.str()));
+        c.providers[std::string(name.str())] =
+            ReadProvider(*node.as_table(), std::string(name.str()));
       }
       if (!providers->empty() && c.aliases.size() == 2 && c.aliases.count("default:fast") &&
           c.aliases["default:fast"].provider == "simulator") {
@@ -457,7 +468,8 @@ class Reader {
         }
         std::string target = node.as_string()->get();
         auto slash = target.find('/');
-        ModelAlias a{target.substr(0, slash), slash == std::string::npos ? "" : target.substr(slash + 1)};
+        ModelAlias a{target.substr(0, slash),
+                     slash == std::string::npos ? "" : target.substr(slash + 1)};
         c.aliases[std::string(alias.str())] = a;
         Remember(path, &node);
       }
@@ -470,11 +482,12 @@ class Reader {
     }
     if (const toml::table* s = Table(root, "stores", "")) {
       CheckKeys(*s, "stores",
-                {"registry_dir", "database", "builder_cache_ttl_days", "shared", "shared_password_env",
-                 "shared_fallback_share", "shared_expected_processes"});
+                {"registry_dir", "database", "builder_cache_ttl_days", "shared",
+                 "shared_password_env", "shared_fallback_share", "shared_expected_processes"});
       String(*s, "registry_dir", "stores", c.stores.registry_dir);
       String(*s, "database", "stores", c.stores.database);
-      Whole(*s, "builder_cache_ttl_days", "stores", 0, kMaxTtlDays, c.stores.builder_cache_ttl_days);
+      Whole(*s, "builder_cache_ttl_days", "stores", 0, kMaxTtlDays,
+            c.stores.builder_cache_ttl_days);
       ReadSharedStore(*s, c.stores);
     }
     if (const toml::table* tenants = Table(root, "tenants", "")) {
@@ -487,7 +500,8 @@ class Reader {
         const toml::table& t = *node.as_table();
         CheckKeys(t, path, {"settings", "projects"});
         TenantConfig tc;
-        if (const toml::table* s = Table(t, "settings", path)) tc.settings = ReadSettings(*s, path + ".settings");
+        if (const toml::table* s = Table(t, "settings", path))
+          tc.settings = ReadSettings(*s, path + ".settings");
         if (const toml::table* projects = Table(t, "projects", path)) {
           for (const auto& [pid, pnode] : *projects) {
             std::string ppath = path + ".projects." + std::string(pid.str());
@@ -510,7 +524,7 @@ class Reader {
 
  private:
   std::string source_;
-  std::vector<std::string_view> lines_;        // of the text, for Written()
+  std::vector<std::string_view> lines_;       // of the text, for Written()
   std::map<std::string, std::string> where_;  // key path -> "<source>:<line>:<col>"
   Status status_;
 };
@@ -518,9 +532,9 @@ class Reader {
 }  // namespace
 
 const std::vector<std::string_view>& ProviderKinds() {
-  static const std::vector<std::string_view> kKinds = {
-      "openai", "anthropic", "gemini",   "ollama",   "openai-compatible",
-      "openrouter", "vllm",  "llamacpp", "llamafile"};
+  static const std::vector<std::string_view> kKinds = {"openai", "anthropic",         "gemini",
+                                                       "ollama", "openai-compatible", "openrouter",
+                                                       "vllm",   "llamacpp",          "llamafile"};
   return kKinds;
 }
 
@@ -574,7 +588,8 @@ namespace {
 
 // Why `ref` does not resolve, in the user's terms: a built-in alias nobody defined asks for
 // [aliases] rather than calling the user's (unwritten) default unknown.
-std::string WhyUnresolved(const EngineConfig& config, const std::string& ref, const Status& status) {
+std::string WhyUnresolved(const EngineConfig& config, const std::string& ref,
+                          const Status& status) {
   if ((ref == "default:fast" || ref == "default:analyze") && !config.aliases.count(ref)) {
     std::string names;
     for (const auto& [name, p] : config.providers) names += (names.empty() ? "" : ", ") + name;
@@ -600,7 +615,8 @@ Status CheckConfig(const EngineConfig& config) {
     return Status::Ok();
   };
   STRUCTURE_RETURN_IF_ERROR(check(config.settings.model, "structure.model"));
-  STRUCTURE_RETURN_IF_ERROR(check(config.settings.schema_builder_model, "structure.schemaBuilderModel"));
+  STRUCTURE_RETURN_IF_ERROR(
+      check(config.settings.schema_builder_model, "structure.schemaBuilderModel"));
   for (const auto& [tid, tenant] : config.tenants) {
     auto check_level = [&](const SettingsOverride& s, const std::string& where) -> Status {
       STRUCTURE_RETURN_IF_ERROR(check(s.model, where + ".model"));
@@ -608,7 +624,8 @@ Status CheckConfig(const EngineConfig& config) {
     };
     STRUCTURE_RETURN_IF_ERROR(check_level(tenant.settings, "tenants." + tid + ".settings"));
     for (const auto& [pid, p] : tenant.projects) {
-      STRUCTURE_RETURN_IF_ERROR(check_level(p, "tenants." + tid + ".projects." + pid + ".settings"));
+      STRUCTURE_RETURN_IF_ERROR(
+          check_level(p, "tenants." + tid + ".projects." + pid + ".settings"));
     }
   }
   return Status::Ok();

@@ -16,9 +16,12 @@ std::string Num(double v) {
 
 std::string_view EvidenceModeName(EvidenceMode mode) {
   switch (mode) {
-    case EvidenceMode::kOff: return "off";
-    case EvidenceMode::kReport: return "report";
-    case EvidenceMode::kRequire: return "require";
+    case EvidenceMode::kOff:
+      return "off";
+    case EvidenceMode::kReport:
+      return "report";
+    case EvidenceMode::kRequire:
+      return "require";
   }
   return "off";
 }

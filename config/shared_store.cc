@@ -65,7 +65,8 @@ Result<SharedStoreUrl> ParseSharedStoreUrl(std::string_view url) {
       if (port.empty()) return InvalidArgument("the port after ':' is missing" + was);
     }
   }
-  if (out.host.empty()) return InvalidArgument("the host is missing, e.g. redis://127.0.0.1:6379/0" + was);
+  if (out.host.empty())
+    return InvalidArgument("the host is missing, e.g. redis://127.0.0.1:6379/0" + was);
   if (!port.empty() && (!ParseInt(port, 65535, &out.port) || out.port == 0)) {
     return InvalidArgument("the port must be 1..65535" + was);
   }

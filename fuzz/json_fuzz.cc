@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.max_depth = 64;
   auto parsed = structure::ParseJson(text, options);
   if (!parsed.ok()) {
-    if (structure::Utf8ErrorAt(parsed.status().message()) != std::string_view::npos) __builtin_trap();
+    if (structure::Utf8ErrorAt(parsed.status().message()) != std::string_view::npos)
+      __builtin_trap();
     return 0;
   }
   std::string written = structure::ToJson(*parsed);

@@ -30,10 +30,12 @@ void RewriteRefs(Json& node) {
 }
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n')) {
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n')) {
     s.remove_prefix(1);
   }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
     s.remove_suffix(1);
   }
   return s;
@@ -128,8 +130,10 @@ Result<Json> RecoverArrayPrefix(std::string_view text) {
     for (size_t k = start; k < text.size(); ++k) {
       char c = text[k];
       if (in_string) {
-        if (c == '\\') ++k;
-        else if (c == '"') in_string = false;
+        if (c == '\\')
+          ++k;
+        else if (c == '"')
+          in_string = false;
         if (!in_string && depth == 0) {
           end = k + 1;
           break;

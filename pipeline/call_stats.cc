@@ -38,10 +38,13 @@ const std::vector<double>& LatencyBounds() {
 
 ProviderStats::ProviderStats() : seconds(LatencyBounds()) {}
 
-std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref, const StructureResult& result) {
+std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref,
+                        const StructureResult& result) {
   switch (mode) {
-    case SchemaMode::kJson: return "inline";
-    case SchemaMode::kText: return "inferred";
+    case SchemaMode::kJson:
+      return "inline";
+    case SchemaMode::kText:
+      return "inferred";
     case SchemaMode::kNamed:
       // The request's name is the caller's text until the registry has found it.
       if (result.schema_origin.empty()) return "unknown";
@@ -94,15 +97,18 @@ Json StatsToJson(const StatsSnapshot& stats) {
   for (const auto& [label, s] : stats.schemas) {
     Json results = Json::MakeObject();
     for (Outcome o : {Outcome::kOk, Outcome::kNeedMoreInput, Outcome::kStale, Outcome::kError}) {
-      results.set(std::string(OutcomeName(o)), static_cast<int64_t>(s.results[static_cast<size_t>(o)]));
+      results.set(std::string(OutcomeName(o)),
+                  static_cast<int64_t>(s.results[static_cast<size_t>(o)]));
     }
     Json iterations = Json::MakeObject();
     for (size_t i = 0; i < s.iterations.size(); ++i) {
-      if (s.iterations[i] > 0) iterations.set(std::to_string(i), static_cast<int64_t>(s.iterations[i]));
+      if (s.iterations[i] > 0)
+        iterations.set(std::to_string(i), static_cast<int64_t>(s.iterations[i]));
     }
     Json reasks = Json::MakeObject();
     for (size_t i = 0; i < kReaskReasonCount; ++i) {
-      reasks.set(std::string(ReaskReasonName(static_cast<ReaskReason>(i))), static_cast<int64_t>(s.reasks[i]));
+      reasks.set(std::string(ReaskReasonName(static_cast<ReaskReason>(i))),
+                 static_cast<int64_t>(s.reasks[i]));
     }
     Json tokens = Json::MakeObject();
     tokens.set("input", static_cast<int64_t>(s.input_tokens));

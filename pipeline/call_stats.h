@@ -59,7 +59,8 @@ const std::vector<double>& LatencyBounds();
 // The label a call counts under: "inline", "inferred", the registry name (overrides keep their
 // name), or "unknown" for a named schema that was not found ("other" for a registry schema
 // named like one of these labels).
-std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref, const StructureResult& result);
+std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref,
+                        const StructureResult& result);
 
 // Thread-safe. At most `max_schemas` distinct registry names get their own label; the rest
 // count under "other" ("inline", "inferred", "unknown" and "other" are always there). The

@@ -163,8 +163,8 @@ bool MayReask(const LoopSpec& spec, const LoopState& state) {
 // Evidence on: judges the quotes of a schema-valid answer (pipeline/evidence_step.h). The
 // verdict's evidence is kept in the state for the result.
 EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims) {
-  EvidenceVerdict e = JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims,
-                                    MayReask(spec, state));
+  EvidenceVerdict e =
+      JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims, MayReask(spec, state));
   if (e.kind != EvidenceVerdict::Kind::kReask) {
     state.evidence = std::move(e.evidence);
     state.ungrounded = std::move(e.ungrounded);
@@ -290,16 +290,14 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
   for (size_t i = 0; i < r.tool_calls.size(); ++i) {
     if (r.tool_calls[i].name == plan.final_tool_name) p.finals.push_back(i);
   }
-  const ToolCall* need = plan.need == providers::NeedChannel::kTool
-                             ? FindTool(r, plan.need_tool_name)
-                             : nullptr;
+  const ToolCall* need =
+      plan.need == providers::NeedChannel::kTool ? FindTool(r, plan.need_tool_name) : nullptr;
   if (p.finals.empty() && need == nullptr) {
     // Prose instead of the final tool: a nudge, which is not an iteration of the loop.
     if (state.nudges >= plan.max_nudges) {
       return Error(spec, state, "no_final_answer",
                    "the model answered in prose " + std::to_string(state.nudges + 1) +
-                       " times and never called the final tool \"" + plan.final_tool_name +
-                       "\"");
+                       " times and never called the final tool \"" + plan.final_tool_name + "\"");
     }
     ++state.nudges;
     CountReask(state.reasks, ReasonBit(ReaskReason::kParse));  // not in the form asked
@@ -374,14 +372,22 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
 std::string ErrorCodeFor(const Status& status) {
   switch (status.code()) {
     case Code::kUnauthenticated:
-    case Code::kPermissionDenied: return "provider_auth";
-    case Code::kResourceExhausted: return "provider_rate_limited";
-    case Code::kUnavailable: return "provider_unavailable";
-    case Code::kDeadlineExceeded: return "deadline_exceeded";
-    case Code::kCancelled: return "cancelled";
-    case Code::kInvalidArgument: return "provider_rejected_request";
-    case Code::kNotFound: return "not_found";
-    default: return "internal";
+    case Code::kPermissionDenied:
+      return "provider_auth";
+    case Code::kResourceExhausted:
+      return "provider_rate_limited";
+    case Code::kUnavailable:
+      return "provider_unavailable";
+    case Code::kDeadlineExceeded:
+      return "deadline_exceeded";
+    case Code::kCancelled:
+      return "cancelled";
+    case Code::kInvalidArgument:
+      return "provider_rejected_request";
+    case Code::kNotFound:
+      return "not_found";
+    default:
+      return "internal";
   }
 }
 
@@ -399,7 +405,8 @@ Step Start(const LoopSpec& spec, LoopState& state) {
 }
 
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>& reply) {
-  if (!reply.ok()) return Error(spec, state, ErrorCodeFor(reply.status()), reply.status().message());
+  if (!reply.ok())
+    return Error(spec, state, ErrorCodeFor(reply.status()), reply.status().message());
   const ProviderReply& r = *reply;
   state.usage += r.usage;
   if (r.finish == FinishKind::kRefusal) {
@@ -427,8 +434,10 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   return OnAnswerReply(spec, state, r);
 }
 
-Step OnCheck(const LoopSpec& spec, LoopState& state, const Result<std::vector<std::string>>& lines) {
-  if (!state.pending) return Error(spec, state, "internal", "a check verdict with no answer under check");
+Step OnCheck(const LoopSpec& spec, LoopState& state,
+             const Result<std::vector<std::string>>& lines) {
+  if (!state.pending)
+    return Error(spec, state, "internal", "a check verdict with no answer under check");
   if (!lines.ok()) {
     bool cancelled = lines.status().code() == Code::kCancelled;
     return Error(spec, state, cancelled ? "cancelled" : "check_failed", lines.status().message());

@@ -33,14 +33,14 @@ using SemanticCheck = std::function<std::vector<std::string>(const Json& data)>;
 // builds it once per distinct schema and caches it). The lowering parts come from Lower() as
 // plain data.
 struct LoopPlan {
-  std::string manual;                              // registry manual, may be empty
-  std::string task;                                // system prompt's task paragraph override
-  std::shared_ptr<const Validator> validator;      // compiled ORIGINAL schema
+  std::string manual;                          // registry manual, may be empty
+  std::string task;                            // system prompt's task paragraph override
+  std::shared_ptr<const Validator> validator;  // compiled ORIGINAL schema
   int64_t max_tokens = 2048;
 
-  bool strict = true;                              // provider enforces provider_schema
-  SharedJson provider_schema;                      // lowered schema sent to the provider
-  Json original_schema;                            // shown in the prompt on the fallback path
+  bool strict = true;          // provider enforces provider_schema
+  SharedJson provider_schema;  // lowered schema sent to the provider
+  Json original_schema;        // shown in the prompt on the fallback path
   // Provider output -> the original shape (identity when empty). The unchanged parts of the
   // parsed answer move instead of being copied. kNotFound when the answer is not in the form the
   // provider was given (no envelope): `out` then holds the answer as far as it was unwrapped, to
@@ -57,7 +57,7 @@ struct LoopPlan {
   // Finds the need text in a parsed answer (envelope forms); nullopt when it is an answer.
   std::function<std::optional<std::string>(const Json&)> detect_need;
 
-  bool final_tool = false;                         // seed 001: answer = submit tool arguments
+  bool final_tool = false;  // seed 001: answer = submit tool arguments
   std::string final_tool_name = "submit";
   int max_nudges = 2;
 
@@ -71,16 +71,16 @@ struct LoopPlan {
   // profile's choices; prompt_cache false sends neither key nor mark.
   std::string cache_key;
   bool prompt_cache = true;
-  int64_t cache_min_tokens = 0;                    // 0 = the model's documented minimum
+  int64_t cache_min_tokens = 0;  // 0 = the model's documented minimum
 };
 
 // One request's loop: the shared plan plus what differs per request.
 struct LoopSpec {
-  std::shared_ptr<const LoopPlan> plan;            // never null when the loop runs
-  std::string prompt;                              // the user's free text
+  std::shared_ptr<const LoopPlan> plan;  // never null when the loop runs
+  std::string prompt;                    // the user's free text
   std::string model;
-  int max_loops = 3;                               // 1..10
-  int64_t token_budget = 0;                        // 0 = none
+  int max_loops = 3;         // 1..10
+  int64_t token_budget = 0;  // 0 = none
   SemanticCheck semantic_check;
   providers::Thinking thinking;  // the model's thinking settings
   int64_t max_tokens = 0;        // the output cap; 0 = the plan's
@@ -95,13 +95,13 @@ struct LoopSpec {
 // The reply being judged while an external check runs on one of its answers.
 struct PendingReply {
   providers::ProviderReply reply;
-  std::vector<size_t> finals;       // final-tool mode: its calls of the final tool, in order
-  size_t next = 0;                  // the final call being judged
+  std::vector<size_t> finals;        // final-tool mode: its calls of the final tool, in order
+  size_t next = 0;                   // the final call being judged
   std::vector<std::string> results;  // per tool call: the result text sent back if re-asked
   std::vector<bool> rejected;        // per tool call: results[i] is an error
-  int answer_call = -1;             // schema mode: the tool call holding the answer, or -1
-  Json data;                        // the answer under check
-  ReaskReasons why = 0;             // final-tool mode: why the rejected calls were rejected
+  int answer_call = -1;              // schema mode: the tool call holding the answer, or -1
+  Json data;                         // the answer under check
+  ReaskReasons why = 0;              // final-tool mode: why the rejected calls were rejected
 };
 
 // Mutable per-request state, owned by the actor.
@@ -113,8 +113,8 @@ struct LoopState {
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
   std::vector<std::string> last_errors;
   std::optional<PendingReply> pending;  // set while a reply is being judged
-  ReaskCounts reasks{};                // re-asks sent, by reason
-  Json evidence;                       // evidence on: the accepted answer's (pipeline/result.h)
+  ReaskCounts reasks{};                 // re-asks sent, by reason
+  Json evidence;                        // evidence on: the accepted answer's (pipeline/result.h)
   Json ungrounded;
 };
 

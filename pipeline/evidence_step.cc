@@ -12,7 +12,8 @@ namespace {
 bool RemoveAt(Json& root, const std::string& pointer) {
   size_t slash = pointer.rfind('/');
   if (pointer.empty() || slash == std::string::npos) return false;
-  Json* parent = const_cast<Json*>(ResolvePointer(root, std::string_view(pointer).substr(0, slash)));
+  Json* parent =
+      const_cast<Json*>(ResolvePointer(root, std::string_view(pointer).substr(0, slash)));
   if (parent == nullptr) return false;
   std::string token = UnescapePointerToken(std::string_view(pointer).substr(slash + 1));
   if (parent->is_object()) return parent->erase(token);
@@ -42,7 +43,8 @@ std::string NeedText(const std::vector<evidence::Ungrounded>& required) {
 std::string BuildEvidenceReason(const std::vector<std::string>& lines, size_t max_lines) {
   std::string s = "These values of the previous output are not supported by the input:\n";
   for (size_t i = 0; i < lines.size() && i < max_lines; ++i) s += lines[i] + "\n";
-  if (lines.size() > max_lines) s += "- ... and " + std::to_string(lines.size() - max_lines) + " more\n";
+  if (lines.size() > max_lines)
+    s += "- ... and " + std::to_string(lines.size() - max_lines) + " more\n";
   s += "\nFor each value, quote verbatim the shortest passage of the input that states it, or "
        "leave out a value the input does not state. Do not change supported values.";
   return s;

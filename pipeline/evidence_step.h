@@ -19,9 +19,9 @@ namespace structure::pipeline {
 struct EvidenceVerdict {
   enum class Kind { kAccept, kReask, kNeed };
   Kind kind = Kind::kAccept;
-  Json data;                       // kAccept: the answer (require: ungrounded optional leaves removed)
-  Json evidence;                   // kAccept, kNeed: pointer -> {quote, offsets, match, kind}
-  Json ungrounded;                 // kAccept, kNeed: the pointers of ungrounded leaves
+  Json data;        // kAccept: the answer (require: ungrounded optional leaves removed)
+  Json evidence;    // kAccept, kNeed: pointer -> {quote, offsets, match, kind}
+  Json ungrounded;  // kAccept, kNeed: the pointers of ungrounded leaves
   std::vector<std::string> lines;  // kReask: one reason line per ungrounded leaf
   std::string reason;              // kReask: the re-ask text
   std::string need;                // kNeed: what the input does not state
@@ -34,7 +34,8 @@ EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Jso
 
 // The re-ask text for ungrounded leaves:
 //   These values of the previous output are not supported by the input:
-//   - /when: "2026-05-06T09:30" is not supported by the input (quoted "yesterday", not found in the text)
+//   - /when: "2026-05-06T09:30" is not supported by the input (quoted "yesterday", not found in the
+//   text)
 //
 //   For each value, quote verbatim the shortest passage of the input that states it, or leave
 //   out a value the input does not state. Do not change supported values.

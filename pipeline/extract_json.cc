@@ -53,8 +53,8 @@ std::string DropTrailingCommas(std::string_view text, bool& changed) {
     if (c == '"') in_string = true;
     if (c == ',') {
       size_t j = i + 1;
-      while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\r' ||
-                                 text[j] == '\t')) {
+      while (j < text.size() &&
+             (text[j] == ' ' || text[j] == '\n' || text[j] == '\r' || text[j] == '\t')) {
         ++j;
       }
       if (j < text.size() && (text[j] == '}' || text[j] == ']')) {
@@ -128,7 +128,8 @@ Result<Extracted> ExtractJson(std::string_view text) {
     if (first_error.ok()) first_error = r.status();
     i = end - 1;
   }
-  if (!first_error.ok()) return InvalidArgument("the JSON in the answer is malformed: " + first_error.message());
+  if (!first_error.ok())
+    return InvalidArgument("the JSON in the answer is malformed: " + first_error.message());
   if (truncated) return InvalidArgument("the JSON in the answer is truncated (an unclosed '{')");
   return InvalidArgument("no JSON object found in the answer");
 }

@@ -14,7 +14,7 @@ namespace structure::pipeline {
 
 struct Extracted {
   Json value;
-  bool repaired = false;  // trailing commas were removed
+  bool repaired = false;   // trailing commas were removed
   bool had_prose = false;  // text around the JSON value was ignored
 };
 

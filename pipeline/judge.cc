@@ -55,8 +55,8 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     return Rejected({"(root): the answer was cut off at the token limit; answer more concisely"});
   }
   Json parsed;
-  auto strict = c.strict_parse || plan.array_mode ? ParseStrict(c.text)
-                                                  : Result<Json>(InvalidArgument(""));
+  auto strict =
+      c.strict_parse || plan.array_mode ? ParseStrict(c.text) : Result<Json>(InvalidArgument(""));
   std::optional<Json> lines;
   if (!strict.ok() && plan.array_mode) lines = ParseJsonLines(c.text, false);
   if (strict.ok()) {

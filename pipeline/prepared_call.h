@@ -12,10 +12,10 @@ namespace structure::pipeline {
 
 struct PreparedCall {
   LoopSpec spec;
-  std::string provider;             // the configured provider's name ([providers.<name>])
-  providers::Endpoint endpoint;     // its kind, base URL and key (never log it)
-  std::string schema_origin;        // inline | registry:… | inferred
-  providers::Usage schema_usage;    // schema-builder calls (schemaText), already spent
+  std::string provider;           // the configured provider's name ([providers.<name>])
+  providers::Endpoint endpoint;   // its kind, base URL and key (never log it)
+  std::string schema_origin;      // inline | registry:… | inferred
+  providers::Usage schema_usage;  // schema-builder calls (schemaText), already spent
 
   // The loop's final result as the engine reports it: the schema origin and provider set and
   // the schema stage's usage added, exactly as Engine::Submit does.

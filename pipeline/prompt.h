@@ -1,6 +1,7 @@
 // The content stage's system prompt: the task, the need rule (never invent values), the
-// schema's manual, and the schema itself as text where the model would not see it otherwise. It holds nothing of the
-// request, so it is the stable prefix a provider's prompt cache keeps (docs/providers.md).
+// schema's manual, and the schema itself as text where the model would not see it otherwise. It
+// holds nothing of the request, so it is the stable prefix a provider's prompt cache keeps
+// (docs/providers.md).
 #pragma once
 
 #include <string>

@@ -46,8 +46,11 @@ constexpr KeywordReason kKeywords[] = {
 };
 
 constexpr std::string_view kNames[kReaskReasonCount] = {
-    "type", "required", "additionalProperties", "enum/const", "pattern", "format", "bounds",
-    "length", "items", "semantic", "parse", "need", "other"};
+    "type",       "required", "additionalProperties",
+    "enum/const", "pattern",  "format",
+    "bounds",     "length",   "items",
+    "semantic",   "parse",    "need",
+    "other"};
 
 ReaskReason ForKeyword(std::string_view keyword) {
   for (const auto& k : kKeywords) {
@@ -71,8 +74,8 @@ ReaskReason ReaskReasonOf(const ValidationError& error) {
   size_t slash = path.find_last_of('/');
   std::string_view last = slash == std::string::npos ? std::string_view(path)
                                                      : std::string_view(path).substr(slash + 1);
-  if (!last.empty() && last.find_first_not_of("0123456789") == std::string_view::npos && slash != 0 &&
-      slash != std::string::npos) {
+  if (!last.empty() && last.find_first_not_of("0123456789") == std::string_view::npos &&
+      slash != 0 && slash != std::string::npos) {
     size_t prev = path.find_last_of('/', slash - 1);
     last = std::string_view(path).substr(prev == std::string::npos ? 0 : prev + 1,
                                          slash - (prev == std::string::npos ? 0 : prev + 1));

@@ -1,8 +1,8 @@
 #include "pipeline/request.h"
 
-#include "pipeline/array_answer.h"
 #include "base/utf8.h"
 #include "config/settings.h"
+#include "pipeline/array_answer.h"
 
 namespace structure::pipeline {
 
@@ -41,7 +41,8 @@ std::string InvalidUtf8(const Json& v, const std::string& path) {
   } else if (v.is_object()) {
     for (const auto& [key, value] : v.as_object()) {
       std::string e = Utf8Error(key);
-      if (!e.empty()) return (path.empty() ? std::string("a field name") : path + ": a key") + ": " + e;
+      if (!e.empty())
+        return (path.empty() ? std::string("a field name") : path + ": a key") + ": " + e;
       e = InvalidUtf8(value, path.empty() ? key : path + "/" + key);
       if (!e.empty()) return e;
     }
@@ -53,9 +54,12 @@ std::string InvalidUtf8(const Json& v, const std::string& path) {
 
 std::string_view SchemaModeName(SchemaMode mode) {
   switch (mode) {
-    case SchemaMode::kJson: return "json";
-    case SchemaMode::kNamed: return "named";
-    case SchemaMode::kText: return "text";
+    case SchemaMode::kJson:
+      return "json";
+    case SchemaMode::kNamed:
+      return "named";
+    case SchemaMode::kText:
+      return "text";
   }
   return "json";
 }
@@ -68,7 +72,8 @@ Status CheckInlineSchema(const Json& schema, const RequestLimits& limits) {
     return Field("schema", "is larger than " + std::to_string(limits.max_schema_bytes) + " bytes");
   }
   if (Depth(schema, limits.max_schema_depth + 1) > limits.max_schema_depth) {
-    return Field("schema", "is nested deeper than " + std::to_string(limits.max_schema_depth) + " levels");
+    return Field("schema",
+                 "is nested deeper than " + std::to_string(limits.max_schema_depth) + " levels");
   }
   return Status::Ok();
 }
@@ -77,10 +82,23 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                       std::shared_ptr<const Json> default_schema) {
   if (!body.is_object()) return InvalidArgument("the request must be a JSON object");
   if (std::string e = InvalidUtf8(body, ""); !e.empty()) return InvalidArgument(e);
-  static const char* kKnown[] = {"prompt", "schema", "schemaName", "schemaText", "schemaMode",
-                                 "maxLoops", "tenant", "project", "model", "tokenBudget",
-                                 "confidenceThreshold", "requireProviderStrictOutput",
-                                 "priority", "finalTool", "arrayMode", "metadata", "id",
+  static const char* kKnown[] = {"prompt",
+                                 "schema",
+                                 "schemaName",
+                                 "schemaText",
+                                 "schemaMode",
+                                 "maxLoops",
+                                 "tenant",
+                                 "project",
+                                 "model",
+                                 "tokenBudget",
+                                 "confidenceThreshold",
+                                 "requireProviderStrictOutput",
+                                 "priority",
+                                 "finalTool",
+                                 "arrayMode",
+                                 "metadata",
+                                 "id",
                                  "evidence"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
@@ -102,14 +120,16 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
     if (!m->is_string()) return Field("schemaMode", "must be \"json\", \"named\" or \"text\"");
     mode_name = m->as_string();
     if (mode_name != "json" && mode_name != "named" && mode_name != "text") {
-      return Field("schemaMode", "must be \"json\", \"named\" or \"text\" (was \"" + mode_name + "\")");
+      return Field("schemaMode",
+                   "must be \"json\", \"named\" or \"text\" (was \"" + mode_name + "\")");
     }
   }
   const Json* schema = body.find("schema");
   const Json* name = body.find("schemaName");
   const Json* text = body.find("schemaText");
   int given = (schema != nullptr) + (name != nullptr) + (text != nullptr);
-  if (given == 0 && !default_schema) return Field("schema", "is required (or schemaName, or schemaText)");
+  if (given == 0 && !default_schema)
+    return Field("schema", "is required (or schemaName, or schemaText)");
   if (given > 1) return Field("schema", "give only one of schema, schemaName, schemaText");
   if (given == 0) {
     r.mode = SchemaMode::kJson;
@@ -122,7 +142,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       r.schema = std::make_shared<const Json>(*schema);
     } else if (schema->is_string()) {
       if (mode_name.empty() || mode_name == "json") {
-        if (mode_name == "json") return Field("schema", "a string needs schemaMode \"named\" or \"text\"");
+        if (mode_name == "json")
+          return Field("schema", "a string needs schemaMode \"named\" or \"text\"");
         mode_name = "named";
       }
       r.mode = mode_name == "text" ? SchemaMode::kText : SchemaMode::kNamed;
@@ -133,7 +154,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   } else {
     const Json* s = name != nullptr ? name : text;
     const char* field = name != nullptr ? "schemaName" : "schemaText";
-    if (!s->is_string() || s->as_string().empty()) return Field(field, "must be a non-empty string");
+    if (!s->is_string() || s->as_string().empty())
+      return Field(field, "must be a non-empty string");
     r.mode = name != nullptr ? SchemaMode::kNamed : SchemaMode::kText;
     r.schema_ref = s->as_string();
   }
@@ -168,7 +190,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   if (const Json* v = body.find("evidence")) {
     auto mode = v->is_string() ? config::ParseEvidenceMode(v->as_string()) : std::nullopt;
     if (!mode) {
-      return Field("evidence", "must be \"off\", \"report\" or \"require\" (was " + ToJson(*v) + ")");
+      return Field("evidence",
+                   "must be \"off\", \"report\" or \"require\" (was " + ToJson(*v) + ")");
     }
     r.settings.evidence = *mode;
   }
@@ -192,7 +215,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   } else if (!priority.empty() && priority != "interactive") {
     return Field("priority", "must be \"interactive\" or \"bulk\" (was \"" + priority + "\")");
   }
-  for (auto [key, out] : {std::pair{"finalTool", &r.final_tool}, std::pair{"arrayMode", &r.array_mode}}) {
+  for (auto [key, out] :
+       {std::pair{"finalTool", &r.final_tool}, std::pair{"arrayMode", &r.array_mode}}) {
     if (const Json* v = body.find(key)) {
       if (!v->is_bool()) return Field(key, "must be true or false");
       *out = v->as_bool();

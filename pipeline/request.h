@@ -23,22 +23,22 @@ struct StructureRequest {
   // one schema with every request holds it once and the engine recognises it without
   // re-reading it.
   std::shared_ptr<const Json> schema;
-  std::string schema_ref;   // kNamed: registry name; kText: the description
+  std::string schema_ref;  // kNamed: registry name; kText: the description
   std::string tenant;
   std::string project;
-  // maxLoops, model, tokenBudget, confidenceThreshold, requireProviderStrictOutput, evidence from the
-  // request: the last level of the cascade tenant -> project -> request.
+  // maxLoops, model, tokenBudget, confidenceThreshold, requireProviderStrictOutput, evidence from
+  // the request: the last level of the cascade tenant -> project -> request.
   config::SettingsOverride settings;
   Priority priority = Priority::kInteractive;
   bool final_tool = false;  // answer through a submit tool (seed 001)
   // The answer is a list of records: the schema is {type: array, items: T}, or an item schema
   // T that is wrapped so (ArrayModeSchema); JSON Lines and cut-off answers keep their records.
   bool array_mode = false;
-  Json metadata;            // caller metadata, echoed back untouched
+  Json metadata;  // caller metadata, echoed back untouched
 };
 
 struct RequestLimits {
-  size_t max_prompt_bytes = 1 << 20;   // 1 MiB
+  size_t max_prompt_bytes = 1 << 20;  // 1 MiB
   size_t max_schema_bytes = 1 << 20;
   size_t max_schema_depth = 64;
 };

@@ -4,10 +4,14 @@ namespace structure::pipeline {
 
 std::string_view OutcomeName(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kOk: return "ok";
-    case Outcome::kNeedMoreInput: return "need-more-input";
-    case Outcome::kStale: return "stale";
-    case Outcome::kError: return "error";
+    case Outcome::kOk:
+      return "ok";
+    case Outcome::kNeedMoreInput:
+      return "need-more-input";
+    case Outcome::kStale:
+      return "stale";
+    case Outcome::kError:
+      return "error";
   }
   return "error";
 }

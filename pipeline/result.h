@@ -21,10 +21,10 @@ struct StructureResult {
   std::string need;                 // iff kNeedMoreInput
   std::vector<std::string> errors;  // kStale: last validator messages; kError: the error
   std::string error_code;           // kError: stable code, e.g. "unknown_schema", "refusal"
-  std::string schema_origin;        // inline | registry:bundled | registry:tenant:<id> | ... | inferred
-  int iterations = 0;               // content-stage LLM calls
-  providers::Usage usage;           // summed over every call, schema stage included
-  std::string mode;                 // "strict" | "fallback": how the provider was asked
+  std::string schema_origin;  // inline | registry:bundled | registry:tenant:<id> | ... | inferred
+  int iterations = 0;         // content-stage LLM calls
+  providers::Usage usage;     // summed over every call, schema stage included
+  std::string mode;           // "strict" | "fallback": how the provider was asked
   // kOk only: the answer skipped the form the provider was given (no envelope) but validated
   // against the user's schema as it was; counted by metrics as "form ignored".
   bool form_ignored = false;
@@ -33,8 +33,8 @@ struct StructureResult {
   Json evidence;
   Json ungrounded;
   // For the metrics (pipeline/call_stats.h), not part of the result JSON:
-  ReaskCounts reasks{};             // content-stage re-asks, by reason
-  std::string provider;             // configured provider of the content stage ("" = none)
+  ReaskCounts reasks{};  // content-stage re-asks, by reason
+  std::string provider;  // configured provider of the content stage ("" = none)
 };
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,

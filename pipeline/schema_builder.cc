@@ -121,11 +121,13 @@ void ConfigureBuilderLoop(LoopSpec& spec) {
     const Json* schema = out.find("schema");
     if (schema == nullptr) return {};
     auto compiled = CompileSchema(*schema);
-    if (!compiled.ok()) return {"/schema: not a usable JSON Schema: " + compiled.status().message()};
+    if (!compiled.ok())
+      return {"/schema: not a usable JSON Schema: " + compiled.status().message()};
     // The validator tolerates bad patterns in third-party schemas (with a warning); a schema we
     // build ourselves must not have any.
     std::vector<std::string> lines;
-    for (const auto& w : (*compiled)->warnings()) lines.push_back("/schema: not a usable JSON Schema: " + w);
+    for (const auto& w : (*compiled)->warnings())
+      lines.push_back("/schema: not a usable JSON Schema: " + w);
     return lines;
   };
 }
@@ -150,7 +152,8 @@ BuilderDecision DecideBuilderResult(const StructureResult& loop_result, double t
     d.need = !questions.empty()
                  ? questions
                  : "the schema description is too ambiguous to build a schema from (confidence " +
-                       std::to_string(d.confidence).substr(0, 4) + "); please describe the fields "
+                       std::to_string(d.confidence).substr(0, 4) +
+                       "); please describe the fields "
                        "and their types more precisely";
     return d;
   }

@@ -1,13 +1,14 @@
 #include "pipeline/schema_stage.h"
 
+#include "pipeline/evidence/form.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/need_channel.h"
-#include "pipeline/evidence/form.h"
 
 namespace structure::pipeline {
 
-Result<std::shared_ptr<const Validator>> CheckSchema(const Json& schema, const ValidatorOptions& options) {
+Result<std::shared_ptr<const Validator>> CheckSchema(const Json& schema,
+                                                     const ValidatorOptions& options) {
   auto compiled = CompileSchema(schema, options);
   if (compiled.ok()) return compiled;
   const std::string& why = compiled.status().message();

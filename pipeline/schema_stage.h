@@ -17,19 +17,20 @@
 namespace structure::pipeline {
 
 struct ResolvedSchema {
-  Json schema;                                  // the ORIGINAL schema
-  std::shared_ptr<const Validator> validator;   // compiled once, shared
-  std::string manual;                           // registry manual, may be empty
-  std::string origin;                           // inline | registry:... | inferred
-  std::string version;                          // registry version, may be empty
-  std::string name;                             // registry name; empty for inline / inferred
+  Json schema;                                 // the ORIGINAL schema
+  std::shared_ptr<const Validator> validator;  // compiled once, shared
+  std::string manual;                          // registry manual, may be empty
+  std::string origin;                          // inline | registry:... | inferred
+  std::string version;                         // registry version, may be empty
+  std::string name;                            // registry name; empty for inline / inferred
 };
 
 // The one check every path runs on a user's schema before any call (run, batch, HTTP, MCP,
 // `schema lower|check`, `validate`): the validator compiles it, fail closed. kInvalidArgument
 // "schema <path>: <what is wrong>" for bad keyword values, an unresolvable $ref (unless
 // options.allow_unresolved_refs), a pattern no engine can run, a $ref cycle.
-Result<std::shared_ptr<const Validator>> CheckSchema(const Json& schema, const ValidatorOptions& options = {});
+Result<std::shared_ptr<const Validator>> CheckSchema(const Json& schema,
+                                                     const ValidatorOptions& options = {});
 
 // Compiles `schema` (CheckSchema); its errors are the request's `bad_schema`.
 Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::string manual = "",

@@ -81,8 +81,8 @@ HttpRequest ListBatches(const Endpoint& endpoint, int limit) {
 HttpRequest Results(const Endpoint& endpoint, const BatchInfo& info) {
   std::string url = info.results_url;
   const std::string& base = endpoint.base_url;
-  bool same_host = url.size() > base.size() && url.compare(0, base.size(), base) == 0 &&
-                   url[base.size()] == '/';
+  bool same_host =
+      url.size() > base.size() && url.compare(0, base.size(), base) == 0 && url[base.size()] == '/';
   if (!same_host) url = JoinUrl(endpoint, "/v1/messages/batches/" + info.id + "/results");
   HttpRequest r = Get(endpoint, url);
   r.headers = Auth(endpoint);
@@ -120,7 +120,8 @@ std::vector<std::string> MatchInList(const HttpResponse& response, int64_t since
     if (!created || *created * 1000 < since_unix_ms - 1000) continue;
     int64_t n = 0;
     if (const Json* c = b.find("request_counts"); c && c->is_object()) {
-      for (const char* k : {"processing", "succeeded", "errored", "canceled", "expired"}) n += IntAt(*c, k);
+      for (const char* k : {"processing", "succeeded", "errored", "canceled", "expired"})
+        n += IntAt(*c, k);
     }
     if (n == requests) ids.push_back(StringAt(b, "id"));
   }
@@ -136,12 +137,14 @@ Status ParseResults(std::string_view jsonl, ItemResults& out) {
     if (!line.ok()) return InvalidArgument(at + line.status().message());
     std::string id = line->is_object() ? StringAt(*line, "custom_id") : "";
     const Json* result = line->is_object() ? line->find("result") : nullptr;
-    if (id.empty() || !result || !result->is_object()) return InvalidArgument(at + "no custom_id and result");
+    if (id.empty() || !result || !result->is_object())
+      return InvalidArgument(at + "no custom_id and result");
     std::string type = StringAt(*result, "type");
     ItemResult item;
     if (type == "succeeded") {
       const Json* message = result->find("message");
-      item = ItemFromHttp(ProviderKind::kAnthropic, 200, message ? ToJson(*message) : std::string());
+      item =
+          ItemFromHttp(ProviderKind::kAnthropic, 200, message ? ToJson(*message) : std::string());
     } else if (type == "errored") {
       const Json* error = result->find("error");
       const Json* inner = error ? error->find("error") : nullptr;
@@ -153,8 +156,8 @@ Status ParseResults(std::string_view jsonl, ItemResults& out) {
     } else if (type == "expired") {
       item.code = "batch_expired";
       item.transient = true;
-      item.reply = Status(Code::kUnavailable,
-                          "anthropic message batch: the request expired before it ran");
+      item.reply =
+          Status(Code::kUnavailable, "anthropic message batch: the request expired before it ran");
     } else {
       return InvalidArgument(at + "unknown result type '" + type + "'");
     }

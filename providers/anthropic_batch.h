@@ -11,7 +11,7 @@
 
 namespace structure::providers::anthropic_batch {
 
-inline constexpr int64_t kMaxRequests = 100'000;          // per batch
+inline constexpr int64_t kMaxRequests = 100'000;           // per batch
 inline constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;  // per create request
 
 // The bytes one item adds to the create request body (its {"custom_id","params"} element and

@@ -56,12 +56,11 @@ Json Messages(const ProviderCall& call) {
       msgs.push_back(Json(Json::Object{{"role", "assistant"}, {"content", std::move(content)}}));
       continue;
     }
-    Json block = t.role == Role::kUser
-                     ? TextBlock(t.text)
-                     : Json(Json::Object{{"type", "tool_result"},
-                                         {"tool_use_id", t.tool_call_id},
-                                         {"content", t.text},
-                                         {"is_error", t.is_error}});
+    Json block = t.role == Role::kUser ? TextBlock(t.text)
+                                       : Json(Json::Object{{"type", "tool_result"},
+                                                           {"tool_use_id", t.tool_call_id},
+                                                           {"content", t.text},
+                                                           {"is_error", t.is_error}});
     AppendToUserTurn(msgs, "content", std::move(block));
   }
   return msgs;
@@ -127,8 +126,7 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
       // for the final tool, and the loop nudges an answer in prose.
       body.set("tool_choice", Json(Json::Object{{"type", "auto"}}));
     } else if (call.final_tool && tools.size() == 1) {
-      body.set("tool_choice",
-               Json(Json::Object{{"type", "tool"}, {"name", call.final_tool_name}}));
+      body.set("tool_choice", Json(Json::Object{{"type", "tool"}, {"name", call.final_tool_name}}));
     } else {
       body.set("tool_choice", Json(Json::Object{{"type", call.final_tool ? "any" : "auto"}}));
     }
@@ -141,7 +139,8 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   // The schemas are written from their shared text into the placeholders left above.
   BodySplices splices;
   splices.AddToolSchemas(body.find("tools"), {"input_schema"}, call);
-  if (!call.final_tool) splices.Add(MemberAt(body, {"output_config", "format", "schema"}), call.schema);
+  if (!call.final_tool)
+    splices.Add(MemberAt(body, {"output_config", "format", "schema"}), call.schema);
   return JsonPost(endpoint, "/v1/messages", std::move(extra), body, splices.list());
 }
 

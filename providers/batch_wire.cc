@@ -6,11 +6,16 @@ namespace structure::providers {
 
 std::string_view BatchStateName(BatchState state) {
   switch (state) {
-    case BatchState::kRunning: return "running";
-    case BatchState::kEnded: return "ended";
-    case BatchState::kFailed: return "failed";
-    case BatchState::kExpired: return "expired";
-    case BatchState::kCancelled: return "cancelled";
+    case BatchState::kRunning:
+      return "running";
+    case BatchState::kEnded:
+      return "ended";
+    case BatchState::kFailed:
+      return "failed";
+    case BatchState::kExpired:
+      return "expired";
+    case BatchState::kCancelled:
+      return "cancelled";
   }
   return "running";
 }

@@ -37,16 +37,16 @@ std::string_view BatchStateName(BatchState state);  // "running", "ended", ...
 
 // What a retrieve call says about a batch.
 struct BatchInfo {
-  std::string id;                 // batch_..., msgbatch_..., batches/...
+  std::string id;  // batch_..., msgbatch_..., batches/...
   BatchState state = BatchState::kRunning;
-  std::string status;             // the provider's own word ("in_progress", "BATCH_STATE_RUNNING")
-  int64_t total = 0;              // requests in the batch (0 when not reported)
+  std::string status;  // the provider's own word ("in_progress", "BATCH_STATE_RUNNING")
+  int64_t total = 0;   // requests in the batch (0 when not reported)
   int64_t succeeded = 0;
-  int64_t failed = 0;             // errored, expired or cancelled requests so far
-  std::string output_file_id;     // OpenAI
-  std::string error_file_id;      // OpenAI
-  std::string results_url;        // Anthropic
-  std::string error;              // why a failed batch failed (provider's code and message)
+  int64_t failed = 0;          // errored, expired or cancelled requests so far
+  std::string output_file_id;  // OpenAI
+  std::string error_file_id;   // OpenAI
+  std::string results_url;     // Anthropic
+  std::string error;           // why a failed batch failed (provider's code and message)
   bool Ended() const { return state != BatchState::kRunning; }
 };
 

@@ -6,11 +6,16 @@ namespace structure::providers {
 
 std::string_view FinishKindName(FinishKind kind) {
   switch (kind) {
-    case FinishKind::kStop: return "stop";
-    case FinishKind::kLength: return "length";
-    case FinishKind::kRefusal: return "refusal";
-    case FinishKind::kSafety: return "safety";
-    case FinishKind::kToolUse: return "tool_use";
+    case FinishKind::kStop:
+      return "stop";
+    case FinishKind::kLength:
+      return "length";
+    case FinishKind::kRefusal:
+      return "refusal";
+    case FinishKind::kSafety:
+      return "safety";
+    case FinishKind::kToolUse:
+      return "tool_use";
   }
   return "unknown";
 }

@@ -13,7 +13,7 @@
 namespace structure::providers {
 
 struct ToolCall {
-  std::string id;         // provider call id; synthesised when the provider has none
+  std::string id;  // provider call id; synthesised when the provider has none
   std::string name;
   std::string arguments;  // JSON text of the arguments object
   std::string signature;  // Gemini thoughtSignature of the call's part; replayed unchanged
@@ -71,7 +71,7 @@ enum class NeedChannel {
 
 struct ProviderCall {
   std::string model;
-  std::string system;                // system prompt; may be empty
+  std::string system;  // system prompt; may be empty
   std::vector<Turn> turns;
 
   // The (lowered) schema to enforce; null = plain JSON mode. Shared with the plan it comes
@@ -82,7 +82,7 @@ struct ProviderCall {
 
   NeedChannel need = NeedChannel::kNone;
   std::string need_tool_name = "need_more_input";
-  SharedJson need_schema;            // for kTool
+  SharedJson need_schema;  // for kTool
 
   // Final-tool mode: the answer is the arguments of this tool (schema = its parameters).
   bool final_tool = false;
@@ -103,11 +103,11 @@ struct ProviderCall {
 };
 
 enum class FinishKind {
-  kStop,       // complete answer
-  kLength,     // cut off by max_tokens: content is truncated
-  kRefusal,    // the model declined (refusal text in ProviderReply::refusal)
-  kSafety,     // blocked by a safety / content filter
-  kToolUse,    // the answer is in tool_calls
+  kStop,     // complete answer
+  kLength,   // cut off by max_tokens: content is truncated
+  kRefusal,  // the model declined (refusal text in ProviderReply::refusal)
+  kSafety,   // blocked by a safety / content filter
+  kToolUse,  // the answer is in tool_calls
 };
 
 // Token counts as the provider reports them. input_tokens is every prompt token of the call,
@@ -132,14 +132,14 @@ inline Usage& operator+=(Usage& a, const Usage& b) {
 }
 
 struct ProviderReply {
-  std::string content;               // concatenated text parts
+  std::string content;  // concatenated text parts
   std::vector<ToolCall> tool_calls;
   FinishKind finish = FinishKind::kStop;
-  std::string refusal;               // refusal or block explanation, when given
+  std::string refusal;  // refusal or block explanation, when given
   Usage usage;
-  std::string model;                 // model that answered, when reported
-  std::vector<Thought> thoughts;     // reasoning returned with the answer (never the answer)
-  std::string text_signature;        // Gemini thoughtSignature of the answer's text part
+  std::string model;              // model that answered, when reported
+  std::vector<Thought> thoughts;  // reasoning returned with the answer (never the answer)
+  std::string text_signature;     // Gemini thoughtSignature of the answer's text part
 };
 
 std::string_view FinishKindName(FinishKind kind);

@@ -1,8 +1,8 @@
 #include "providers/curl_transport.h"
 
 #include <curl/curl.h>
-#include <sys/epoll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -41,24 +41,32 @@ struct Transfer {
 
 TransportError MapCurlCode(CURLcode code) {
   switch (code) {
-    case CURLE_OK: return TransportError::kNone;
-    case CURLE_COULDNT_CONNECT: return TransportError::kConnect;
+    case CURLE_OK:
+      return TransportError::kNone;
+    case CURLE_COULDNT_CONNECT:
+      return TransportError::kConnect;
     case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY: return TransportError::kDns;
-    case CURLE_OPERATION_TIMEDOUT: return TransportError::kTimeout;
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return TransportError::kDns;
+    case CURLE_OPERATION_TIMEDOUT:
+      return TransportError::kTimeout;
     case CURLE_GOT_NOTHING:
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_PARTIAL_FILE:
     case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM: return TransportError::kReset;
+    case CURLE_HTTP2_STREAM:
+      return TransportError::kReset;
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE: return TransportError::kTls;
-    case CURLE_ABORTED_BY_CALLBACK: return TransportError::kCancelled;
-    default: return TransportError::kOther;
+    case CURLE_SSL_CACERT_BADFILE:
+      return TransportError::kTls;
+    case CURLE_ABORTED_BY_CALLBACK:
+      return TransportError::kCancelled;
+    default:
+      return TransportError::kOther;
   }
 }
 
@@ -392,8 +400,8 @@ void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
         resp.error_text += ")";
       }
     }
-    resp.wire_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                       Clock::now() - t->started).count();
+    resp.wire_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->started).count();
     uint64_t id = t->id;
     Drop(t);
     auto it = active_.find(id);

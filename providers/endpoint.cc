@@ -29,38 +29,54 @@ Result<ProviderKind> ParseProviderKind(std::string_view name) {
 
 std::string_view ProviderKindName(ProviderKind kind) {
   switch (kind) {
-    case ProviderKind::kOpenAi: return "openai";
-    case ProviderKind::kAnthropic: return "anthropic";
-    case ProviderKind::kGemini: return "gemini";
-    case ProviderKind::kOllama: return "ollama";
-    case ProviderKind::kOpenAiCompat: return "openai-compatible";
-    case ProviderKind::kOpenRouter: return "openrouter";
-    case ProviderKind::kVllm: return "vllm";
-    case ProviderKind::kLlamaCpp: return "llamacpp";
-    case ProviderKind::kLlamafile: return "llamafile";
+    case ProviderKind::kOpenAi:
+      return "openai";
+    case ProviderKind::kAnthropic:
+      return "anthropic";
+    case ProviderKind::kGemini:
+      return "gemini";
+    case ProviderKind::kOllama:
+      return "ollama";
+    case ProviderKind::kOpenAiCompat:
+      return "openai-compatible";
+    case ProviderKind::kOpenRouter:
+      return "openrouter";
+    case ProviderKind::kVllm:
+      return "vllm";
+    case ProviderKind::kLlamaCpp:
+      return "llamacpp";
+    case ProviderKind::kLlamafile:
+      return "llamafile";
   }
   return "unknown";
 }
 
 std::string NormalizeBaseUrl(std::string_view url) {
   while (EndsWith(url, "/")) url.remove_suffix(1);
-  if (EndsWith(url, "/v1")) url.remove_suffix(3);
-  else if (EndsWith(url, "/v1beta")) url.remove_suffix(7);
+  if (EndsWith(url, "/v1"))
+    url.remove_suffix(3);
+  else if (EndsWith(url, "/v1beta"))
+    url.remove_suffix(7);
   while (EndsWith(url, "/")) url.remove_suffix(1);
   return std::string(url);
 }
 
 std::string KeyEnvNames(ProviderKind kind) {
   switch (kind) {
-    case ProviderKind::kOpenAi: return "OPENAI_API_KEY";
-    case ProviderKind::kAnthropic: return "ANTHROPIC_API_KEY";
-    case ProviderKind::kGemini: return "GEMINI_API_KEY or GOOGLE_API_KEY";
-    case ProviderKind::kOpenRouter: return "OPENROUTER_API_KEY";
+    case ProviderKind::kOpenAi:
+      return "OPENAI_API_KEY";
+    case ProviderKind::kAnthropic:
+      return "ANTHROPIC_API_KEY";
+    case ProviderKind::kGemini:
+      return "GEMINI_API_KEY or GOOGLE_API_KEY";
+    case ProviderKind::kOpenRouter:
+      return "OPENROUTER_API_KEY";
     case ProviderKind::kOllama:
     case ProviderKind::kOpenAiCompat:
     case ProviderKind::kVllm:
     case ProviderKind::kLlamaCpp:
-    case ProviderKind::kLlamafile: return "";
+    case ProviderKind::kLlamafile:
+      return "";
   }
   return "";
 }
@@ -86,10 +102,14 @@ std::string KeyEnvFor(ProviderKind kind, std::string_view key_env, const GetEnvF
 
 std::string DefaultBaseUrl(ProviderKind kind, const GetEnvFn& getenv_fn) {
   switch (kind) {
-    case ProviderKind::kOpenAi: return "https://api.openai.com";
-    case ProviderKind::kAnthropic: return "https://api.anthropic.com";
-    case ProviderKind::kGemini: return "https://generativelanguage.googleapis.com";
-    case ProviderKind::kOpenRouter: return "https://openrouter.ai/api";
+    case ProviderKind::kOpenAi:
+      return "https://api.openai.com";
+    case ProviderKind::kAnthropic:
+      return "https://api.anthropic.com";
+    case ProviderKind::kGemini:
+      return "https://generativelanguage.googleapis.com";
+    case ProviderKind::kOpenRouter:
+      return "https://openrouter.ai/api";
     case ProviderKind::kOllama: {
       std::string host = Env(getenv_fn, "OLLAMA_HOST");
       if (host.empty()) host = "http://127.0.0.1:11434";
@@ -134,11 +154,13 @@ Status CheckBaseUrl(std::string_view url) {
   if (scheme != "http" && scheme != "https") return bad("the scheme must be http or https");
   rest.remove_prefix(scheme_end + 3);
   for (char c : rest) {
-    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return bad("it contains a space or control character");
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f)
+      return bad("it contains a space or control character");
     if (c == '?' || c == '#') return bad("a base URL has no query or fragment");
   }
   std::string_view authority = rest.substr(0, rest.find('/'));
-  if (authority.find('@') != std::string_view::npos) return bad("credentials belong in the key variable");
+  if (authority.find('@') != std::string_view::npos)
+    return bad("credentials belong in the key variable");
   std::string_view host = authority, port;
   if (!authority.empty() && authority[0] == '[') {
     size_t close = authority.find(']');

@@ -36,16 +36,26 @@ int64_t CountAt(const Json& object, std::string_view key) {
 // The HTTP status the live generateContent call answers with for a google.rpc code.
 int HttpStatusForRpcCode(int64_t code) {
   switch (code) {
-    case 1: return 499;   // CANCELLED
-    case 3: return 400;   // INVALID_ARGUMENT
-    case 5: return 404;   // NOT_FOUND
-    case 7: return 403;   // PERMISSION_DENIED
-    case 8: return 429;   // RESOURCE_EXHAUSTED
-    case 9: return 400;   // FAILED_PRECONDITION
-    case 16: return 401;  // UNAUTHENTICATED
-    case 4: return 504;   // DEADLINE_EXCEEDED
-    case 14: return 503;  // UNAVAILABLE
-    default: return code >= 400 && code < 600 ? static_cast<int>(code) : 500;
+    case 1:
+      return 499;  // CANCELLED
+    case 3:
+      return 400;  // INVALID_ARGUMENT
+    case 5:
+      return 404;  // NOT_FOUND
+    case 7:
+      return 403;  // PERMISSION_DENIED
+    case 8:
+      return 429;  // RESOURCE_EXHAUSTED
+    case 9:
+      return 400;  // FAILED_PRECONDITION
+    case 16:
+      return 401;  // UNAUTHENTICATED
+    case 4:
+      return 504;  // DEADLINE_EXCEEDED
+    case 14:
+      return 503;  // UNAVAILABLE
+    default:
+      return code >= 400 && code < 600 ? static_cast<int>(code) : 500;
   }
 }
 
@@ -61,8 +71,8 @@ std::string_view StateWord(const std::string& state) {
 const Json* InlinedList(const Json& op) {
   const Json* response = op.find("response");
   if (!response) return nullptr;
-  for (const Json* holder : {response->find("inlinedResponses"),
-                             MemberAt(*response, {"output", "inlinedResponses"})}) {
+  for (const Json* holder :
+       {response->find("inlinedResponses"), MemberAt(*response, {"output", "inlinedResponses"})}) {
     if (!holder) continue;
     if (holder->is_array()) return holder;
     for (const char* key : {"inlinedResponses", "responses"}) {
@@ -89,13 +99,16 @@ HttpRequest CreateBatch(const Endpoint& endpoint, std::string_view model,
   }
   Json batch = Json::MakeObject();
   batch.set("displayName", display_name);
-  batch.set("inputConfig", Json(Json::Object{{"requests", Json(Json::Object{{"requests", std::move(list)}})}}));
+  batch.set("inputConfig",
+            Json(Json::Object{{"requests", Json(Json::Object{{"requests", std::move(list)}})}}));
   Json body = Json::MakeObject();
   body.set("batch", std::move(batch));
-  const Json::Array& placed = MemberAt(body, {"batch", "inputConfig", "requests", "requests"})->as_array();
+  const Json::Array& placed =
+      MemberAt(body, {"batch", "inputConfig", "requests", "requests"})->as_array();
   std::vector<JsonSplice> splices;
   splices.reserve(items.size());
-  for (size_t i = 0; i < items.size(); ++i) splices.push_back({placed[i].find("request"), items[i].request->body});
+  for (size_t i = 0; i < items.size(); ++i)
+    splices.push_back({placed[i].find("request"), items[i].request->body});
   std::string m(model.substr(0, 7) == "models/" ? model.substr(7) : model);
   return JsonPost(endpoint, "/v1beta/models/" + m + ":batchGenerateContent", Auth(endpoint), body,
                   splices);
@@ -170,7 +183,8 @@ Status ParseResults(std::string_view operation_body, const std::vector<std::stri
   for (const Json& entry : list->as_array()) {
     size_t index = i++;
     std::string id;
-    if (const Json* meta = entry.find("metadata"); meta && meta->is_object()) id = StringAt(*meta, "key");
+    if (const Json* meta = entry.find("metadata"); meta && meta->is_object())
+      id = StringAt(*meta, "key");
     if (id.empty() && index < custom_ids.size()) id = custom_ids[index];
     if (id.empty()) continue;
     if (const Json* response = entry.find("response"); response && response->is_object()) {
@@ -179,7 +193,8 @@ Status ParseResults(std::string_view operation_body, const std::vector<std::stri
       Json wrapped = Json::MakeObject();
       wrapped.set("error", *error);
       int64_t code = IntAt(*error, "code");
-      ItemResult item = ItemFromHttp(ProviderKind::kGemini, HttpStatusForRpcCode(code), ToJson(wrapped));
+      ItemResult item =
+          ItemFromHttp(ProviderKind::kGemini, HttpStatusForRpcCode(code), ToJson(wrapped));
       if (code == 1) item.code = "batch_cancelled";  // the batch was cancelled before it ran
       out[id] = std::move(item);
     }

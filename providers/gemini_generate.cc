@@ -23,8 +23,9 @@ Json FunctionResponse(const Turn& t) {
   Json response = parsed.ok() && parsed->is_object()
                       ? std::move(parsed).value()
                       : Json(Json::Object{{t.is_error ? "error" : "result", t.text}});
-  return Json(Json::Object{{"functionResponse", Json(Json::Object{{"name", t.tool_name},
-                                                                  {"response", std::move(response)}})}});
+  return Json(
+      Json::Object{{"functionResponse",
+                    Json(Json::Object{{"name", t.tool_name}, {"response", std::move(response)}})}});
 }
 
 // A part with empty text has none of its data fields set, which the API rejects; an empty model
@@ -234,8 +235,8 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
         tc.arguments = args ? ToJson(*args) : "{}";
         tc.signature = std::move(signature);
         reply.tool_calls.push_back(std::move(tc));
-      } else if (const Json* thought = p.find("thought"); thought && thought->is_bool() &&
-                                                         thought->as_bool()) {
+      } else if (const Json* thought = p.find("thought");
+                 thought && thought->is_bool() && thought->as_bool()) {
         // Thought summaries are never the answer; kept for the replay.
         reply.thoughts.push_back({StringAt(p, "text"), std::move(signature), false});
       } else {

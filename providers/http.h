@@ -15,30 +15,30 @@ using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 struct HttpRequest {
   std::string method = "POST";
   std::string url;
-  HttpHeaders headers;      // sent as given; never logged (they may carry a key)
+  HttpHeaders headers;  // sent as given; never logged (they may carry a key)
   std::string body;
-  int64_t timeout_ms = 0;   // whole-transfer timeout; 0 = none
+  int64_t timeout_ms = 0;  // whole-transfer timeout; 0 = none
 };
 
 // How a transfer failed below HTTP. kNone when a status line was received.
 enum class TransportError {
   kNone = 0,
-  kConnect,   // connection refused / unreachable
-  kDns,       // host name did not resolve
-  kTimeout,   // the transfer timeout elapsed
-  kReset,     // connection reset, closed early, or empty reply
-  kTls,       // TLS handshake or certificate failure
-  kCancelled, // cancelled by the caller
+  kConnect,    // connection refused / unreachable
+  kDns,        // host name did not resolve
+  kTimeout,    // the transfer timeout elapsed
+  kReset,      // connection reset, closed early, or empty reply
+  kTls,        // TLS handshake or certificate failure
+  kCancelled,  // cancelled by the caller
   kOther,
 };
 
 struct HttpResponse {
-  int status = 0;            // HTTP status, 0 when the transfer failed
-  HttpHeaders headers;       // names lower-cased
+  int status = 0;       // HTTP status, 0 when the transfer failed
+  HttpHeaders headers;  // names lower-cased
   std::string body;
   TransportError error = TransportError::kNone;
-  std::string error_text;    // transport detail when error != kNone
-  int64_t wire_us = 0;       // time on the wire, for measurements
+  std::string error_text;  // transport detail when error != kNone
+  int64_t wire_us = 0;     // time on the wire, for measurements
 
   // First header with this lower-case name, or empty.
   std::string_view Header(std::string_view lower_name) const {

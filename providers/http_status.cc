@@ -78,14 +78,25 @@ std::optional<std::chrono::milliseconds> RetryDelayFromBody(std::string_view bod
 Code CodeFromHttpStatus(int status) {
   if (status >= 200 && status < 300) return Code::kOk;
   switch (status) {
-    case 400: case 413: case 422: return Code::kInvalidArgument;
-    case 401: return Code::kUnauthenticated;
-    case 403: return Code::kPermissionDenied;
-    case 404: return Code::kNotFound;
-    case 408: case 409: return Code::kUnavailable;
-    case 429: return Code::kResourceExhausted;
-    case 499: return Code::kCancelled;
-    default: break;
+    case 400:
+    case 413:
+    case 422:
+      return Code::kInvalidArgument;
+    case 401:
+      return Code::kUnauthenticated;
+    case 403:
+      return Code::kPermissionDenied;
+    case 404:
+      return Code::kNotFound;
+    case 408:
+    case 409:
+      return Code::kUnavailable;
+    case 429:
+      return Code::kResourceExhausted;
+    case 499:
+      return Code::kCancelled;
+    default:
+      break;
   }
   if (status >= 500 && status < 600) return Code::kUnavailable;
   if (status >= 400 && status < 500) return Code::kInvalidArgument;
@@ -95,14 +106,18 @@ Code CodeFromHttpStatus(int status) {
 
 Code CodeFromTransportError(TransportError error) {
   switch (error) {
-    case TransportError::kNone: return Code::kOk;
-    case TransportError::kTimeout: return Code::kDeadlineExceeded;
-    case TransportError::kCancelled: return Code::kCancelled;
+    case TransportError::kNone:
+      return Code::kOk;
+    case TransportError::kTimeout:
+      return Code::kDeadlineExceeded;
+    case TransportError::kCancelled:
+      return Code::kCancelled;
     case TransportError::kConnect:
     case TransportError::kDns:
     case TransportError::kReset:
     case TransportError::kTls:
-    case TransportError::kOther: return Code::kUnavailable;
+    case TransportError::kOther:
+      return Code::kUnavailable;
   }
   return Code::kUnavailable;
 }
@@ -139,7 +154,8 @@ std::optional<std::chrono::milliseconds> ParseDurationText(std::string_view text
   double total_ms = 0;
   while (!text.empty()) {
     size_t i = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
+    while (i < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
       ++i;
     }
     if (i == 0) return std::nullopt;
@@ -151,12 +167,18 @@ std::optional<std::chrono::milliseconds> ParseDurationText(std::string_view text
     std::string_view unit = text.substr(0, j);
     text.remove_prefix(j);
     double scale = 0;
-    if (unit == "ms") scale = 1;
-    else if (unit == "s") scale = 1000;
-    else if (unit == "m") scale = 60'000;
-    else if (unit == "h") scale = 3'600'000;
-    else if (unit == "us" || unit == "µs") scale = 0.001;
-    else return std::nullopt;
+    if (unit == "ms")
+      scale = 1;
+    else if (unit == "s")
+      scale = 1000;
+    else if (unit == "m")
+      scale = 60'000;
+    else if (unit == "h")
+      scale = 3'600'000;
+    else if (unit == "us" || unit == "µs")
+      scale = 0.001;
+    else
+      return std::nullopt;
     total_ms += *num * scale;
   }
   return Ms(total_ms);
@@ -176,7 +198,8 @@ std::optional<int64_t> ParseHttpDate(std::string_view text) {
   } else {
     // RFC 3339 (Anthropic's *-reset headers): "2026-11-29T20:00:00Z", fractions ignored.
     int month = 0;
-    if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &year, &month, &day, &hh, &mm, &ss) != 6) {
+    if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &year, &month, &day, &hh, &mm, &ss) !=
+        6) {
       return std::nullopt;
     }
     tm.tm_mon = month - 1;
@@ -204,7 +227,8 @@ RateHint ParseRateHint(const HttpResponse& r, int64_t now) {
     h.retry_after = RetryDelayFromBody(r.body);
   }
   h.limit_requests = ParseCount(r.Header("x-ratelimit-limit-requests"));
-  if (!h.limit_requests) h.limit_requests = ParseCount(r.Header("anthropic-ratelimit-requests-limit"));
+  if (!h.limit_requests)
+    h.limit_requests = ParseCount(r.Header("anthropic-ratelimit-requests-limit"));
   h.remaining_requests = ParseCount(r.Header("x-ratelimit-remaining-requests"));
   if (!h.remaining_requests) {
     h.remaining_requests = ParseCount(r.Header("anthropic-ratelimit-requests-remaining"));
@@ -218,7 +242,8 @@ RateHint ParseRateHint(const HttpResponse& r, int64_t now) {
     h.reset_requests = DelayFrom(r.Header("anthropic-ratelimit-requests-reset"), now);
   }
   h.reset_tokens = DelayFrom(r.Header("x-ratelimit-reset-tokens"), now);
-  if (!h.reset_tokens) h.reset_tokens = DelayFrom(r.Header("anthropic-ratelimit-tokens-reset"), now);
+  if (!h.reset_tokens)
+    h.reset_tokens = DelayFrom(r.Header("anthropic-ratelimit-tokens-reset"), now);
   return h;
 }
 

@@ -27,8 +27,7 @@ Code CodeFromTransportError(TransportError error);
 // `provider_error_type` is the provider's machine-readable kind (e.g. "insufficient_quota"),
 // which can change the code: an exhausted quota is not worth retrying (kFailedPrecondition).
 Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
-                      std::string_view provider_message,
-                      std::string_view provider_error_type = {});
+                      std::string_view provider_message, std::string_view provider_error_type = {});
 
 // Rate-limit hints from response headers. All fields are optional.
 struct RateHint {
@@ -41,8 +40,8 @@ struct RateHint {
   std::optional<std::chrono::milliseconds> reset_tokens;    // x-ratelimit-reset-tokens
 };
 
-// Parses the hints (headers, and for Gemini the error body). `now_unix_seconds` resolves HTTP-date and RFC 3339 forms into delays.
-// Unparseable values are ignored, never an error.
+// Parses the hints (headers, and for Gemini the error body). `now_unix_seconds` resolves HTTP-date
+// and RFC 3339 forms into delays. Unparseable values are ignored, never an error.
 RateHint ParseRateHint(const HttpResponse& response, int64_t now_unix_seconds);
 
 // "1s", "6m0s", "20ms", "1h2m3.5s", or plain seconds "2.5" -> milliseconds.

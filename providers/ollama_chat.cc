@@ -110,7 +110,7 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
     }
   }
   std::string done = StringAt(root, "done_reason");
-  reply.finish = done == "length" ? FinishKind::kLength
+  reply.finish = done == "length"           ? FinishKind::kLength
                  : reply.tool_calls.empty() ? FinishKind::kStop
                                             : FinishKind::kToolUse;
   reply.usage.input_tokens = IntAt(root, "prompt_eval_count");

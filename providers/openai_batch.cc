@@ -29,8 +29,8 @@ ItemResult FromErrorObject(const Json& error) {
     r.code = code;
     r.reply = Status(Code::kCancelled, "openai batch: " + message);
   } else {
-    r.reply = Status(Code::kInvalidArgument,
-                     "openai batch request error" + (code.empty() ? "" : " " + code) + ": " + message);
+    r.reply = Status(Code::kInvalidArgument, "openai batch request error" +
+                                                 (code.empty() ? "" : " " + code) + ": " + message);
   }
   return r;
 }
@@ -49,7 +49,8 @@ std::string InputLine(const BatchItem& item) {
   return out;
 }
 
-HttpRequest UploadFile(const Endpoint& endpoint, std::string_view jsonl, std::string_view file_name) {
+HttpRequest UploadFile(const Endpoint& endpoint, std::string_view jsonl,
+                       std::string_view file_name) {
   // The boundary only has to be absent from the content; JSONL never holds a raw CR LF pair
   // followed by dashes, and the random-looking tail makes a collision with text implausible.
   const std::string boundary = "structure-batch-7f3a9c2e41d84b6b";
@@ -130,10 +131,12 @@ Result<BatchInfo> ParseBatch(const HttpResponse& response) {
   }
   info.output_file_id = StringAt(b, "output_file_id");
   info.error_file_id = StringAt(b, "error_file_id");
-  if (const Json* data = MemberAt(b, {"errors", "data"}); data && data->is_array() && data->size() > 0) {
+  if (const Json* data = MemberAt(b, {"errors", "data"});
+      data && data->is_array() && data->size() > 0) {
     const Json& first = data->as_array().front();
     info.error = StringAt(first, "code") + ": " + StringAt(first, "message");
-    if (int64_t line = IntAt(first, "line"); line > 0) info.error += " (line " + std::to_string(line) + ")";
+    if (int64_t line = IntAt(first, "line"); line > 0)
+      info.error += " (line " + std::to_string(line) + ")";
   }
   return info;
 }
@@ -164,8 +167,9 @@ Status ParseResults(std::string_view jsonl, ItemResults& out) {
     const Json* error = line->find("error");
     if (response && response->is_object()) {
       const Json* body = response->find("body");
-      out[id] = ItemFromHttp(ProviderKind::kOpenAi, static_cast<int>(IntAt(*response, "status_code")),
-                             body ? ToJson(*body) : std::string());
+      out[id] =
+          ItemFromHttp(ProviderKind::kOpenAi, static_cast<int>(IntAt(*response, "status_code")),
+                       body ? ToJson(*body) : std::string());
     } else if (error && error->is_object()) {
       out[id] = FromErrorObject(*error);
     } else {

@@ -15,7 +15,7 @@
 namespace structure::providers::openai_batch {
 
 inline constexpr std::string_view kEndpoint = "/v1/chat/completions";
-inline constexpr int64_t kMaxRequests = 50'000;          // per batch file
+inline constexpr int64_t kMaxRequests = 50'000;            // per batch file
 inline constexpr int64_t kMaxBytes = 200LL * 1024 * 1024;  // per batch file
 
 // One line of the input file, newline included:
@@ -23,7 +23,8 @@ inline constexpr int64_t kMaxBytes = 200LL * 1024 * 1024;  // per batch file
 std::string InputLine(const BatchItem& item);
 
 // POST /v1/files, multipart/form-data with purpose=batch and the JSONL as `file`.
-HttpRequest UploadFile(const Endpoint& endpoint, std::string_view jsonl, std::string_view file_name);
+HttpRequest UploadFile(const Endpoint& endpoint, std::string_view jsonl,
+                       std::string_view file_name);
 
 // The id of an uploaded file ({"id":"file-…","object":"file",…}). Non-2xx: the provider's
 // error as a Status (StatusFromHttp codes: 429 kResourceExhausted, 5xx kUnavailable, ...).

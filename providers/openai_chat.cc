@@ -40,8 +40,8 @@ Json Messages(const ProviderCall& call) {
           Json calls = Json::MakeArray();
           for (const ToolCall& c : t.tool_calls) {
             Json fn(Json::Object{{"name", c.name}, {"arguments", c.arguments}});
-            calls.push_back(Json(Json::Object{{"id", c.id}, {"type", "function"},
-                                              {"function", std::move(fn)}}));
+            calls.push_back(Json(
+                Json::Object{{"id", c.id}, {"type", "function"}, {"function", std::move(fn)}}));
           }
           m.set("tool_calls", std::move(calls));
         }
@@ -73,8 +73,7 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   Json body = Json::MakeObject();
   body.set("model", call.model);
   body.set("messages", Messages(call));
-  body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens",
-           call.max_tokens);
+  body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", call.max_tokens);
   if (call.temperature) body.set("temperature", *call.temperature);
   if (dialect.reasoning_object && call.thinking.requested()) {
     Json reasoning = Json::MakeObject();
@@ -125,9 +124,10 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   }
   if (tools.size() > 0) {
     if (call.final_tool && tools.size() == 1) {
-      body.set("tool_choice",
-               Json(Json::Object{{"type", "function"},
-                                 {"function", Json(Json::Object{{"name", call.final_tool_name}})}}));
+      body.set(
+          "tool_choice",
+          Json(Json::Object{{"type", "function"},
+                            {"function", Json(Json::Object{{"name", call.final_tool_name}})}}));
     } else {
       body.set("tool_choice", call.final_tool ? "required" : "auto");
     }
@@ -195,8 +195,10 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
         tc.name = StringAt(*fn, "name");
         const Json* args = fn->find("arguments");
         // Some compatible servers send the arguments as an object rather than text.
-        if (args && args->is_string()) tc.arguments = args->as_string();
-        else if (args) tc.arguments = ToJson(*args);
+        if (args && args->is_string())
+          tc.arguments = args->as_string();
+        else if (args)
+          tc.arguments = ToJson(*args);
         reply.tool_calls.push_back(std::move(tc));
       }
     }

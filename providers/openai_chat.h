@@ -15,9 +15,9 @@ namespace structure::providers {
 
 // Where an OpenAI-style server takes the schema of a schema-mode call.
 enum class SchemaField {
-  kResponseFormat,     // response_format {type: json_schema, json_schema: {name, schema}}
-  kJsonObjectSchema,   // response_format {type: json_object, schema} (llamafile)
-  kTopLevelJsonSchema, // json_schema: <schema> next to the messages (llama.cpp server)
+  kResponseFormat,      // response_format {type: json_schema, json_schema: {name, schema}}
+  kJsonObjectSchema,    // response_format {type: json_object, schema} (llamafile)
+  kTopLevelJsonSchema,  // json_schema: <schema> next to the messages (llama.cpp server)
 };
 
 // The few places where OpenAI-style servers differ.

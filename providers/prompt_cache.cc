@@ -23,15 +23,20 @@ int64_t AnthropicMinimum(std::string_view m) {
 
 int64_t DocumentedCacheMinTokens(ProviderKind kind, std::string_view model) {
   switch (kind) {
-    case ProviderKind::kAnthropic: return AnthropicMinimum(model);
-    case ProviderKind::kOpenAi: return 1024;
-    case ProviderKind::kGemini: return Has(model, "2.5") ? 2048 : 4096;
-    case ProviderKind::kOpenRouter: return Has(model, "claude") ? AnthropicMinimum(model) : 1024;
+    case ProviderKind::kAnthropic:
+      return AnthropicMinimum(model);
+    case ProviderKind::kOpenAi:
+      return 1024;
+    case ProviderKind::kGemini:
+      return Has(model, "2.5") ? 2048 : 4096;
+    case ProviderKind::kOpenRouter:
+      return Has(model, "claude") ? AnthropicMinimum(model) : 1024;
     case ProviderKind::kOllama:
     case ProviderKind::kOpenAiCompat:
     case ProviderKind::kVllm:
     case ProviderKind::kLlamaCpp:
-    case ProviderKind::kLlamafile: return 0;
+    case ProviderKind::kLlamafile:
+      return 0;
   }
   return 0;
 }

@@ -93,8 +93,8 @@ Limiter::Decision Limiter::Check(int64_t est_tokens, TimePoint now, bool bulk) {
   int cap = concurrency_cap();
   if (bulk && cap > 1) cap = std::max(1, cap - std::max(0, limits_.interactive_reserve));
   if (in_flight_ >= cap) return d;  // a completion will wake us
-  TimePoint ready = std::max(requests_.ReadyAt(1, now),
-                             tokens_.ReadyAt(static_cast<double>(est_tokens), now));
+  TimePoint ready =
+      std::max(requests_.ReadyAt(1, now), tokens_.ReadyAt(static_cast<double>(est_tokens), now));
   if (ready > now) {
     d.ready_at = ready;
     return d;

@@ -94,9 +94,9 @@ std::pair<double, double> Cell(double per_minute, double burst_seconds) {
 }  // namespace
 
 SharedLimitKeys SharedKeysFor(const Endpoint& e) {
-  std::string id = Sha256Hex(std::string(ProviderKindName(e.kind)) + "\n" + e.base_url + "\n" +
-                             e.api_key)
-                       .substr(0, 32);
+  std::string id =
+      Sha256Hex(std::string(ProviderKindName(e.kind)) + "\n" + e.base_url + "\n" + e.api_key)
+          .substr(0, 32);
   std::string base = "structure:limit:{" + id + "}:";
   return {base + "requests", base + "tokens", base + "pause"};
 }
@@ -108,8 +108,12 @@ std::vector<std::string> SharedKeyList(const SharedLimitKeys& keys) {
 std::vector<std::string> AcquireArgs(const Limits& limits, const AcquireAsk& ask) {
   auto [r_int, r_cap] = Cell(limits.requests_per_minute, limits.burst_seconds);
   auto [t_int, t_cap] = Cell(limits.tokens_per_minute, limits.burst_seconds);
-  std::vector<std::string> args = {Num(r_int), Num(r_cap), Num(t_int), Num(t_cap),
-                                   std::to_string(ask.token_refund), std::to_string(ask.now_us)};
+  std::vector<std::string> args = {Num(r_int),
+                                   Num(r_cap),
+                                   Num(t_int),
+                                   Num(t_cap),
+                                   std::to_string(ask.token_refund),
+                                   std::to_string(ask.now_us)};
   args.reserve(args.size() + ask.est_tokens.size());
   for (int64_t t : ask.est_tokens) args.push_back(std::to_string(std::max<int64_t>(0, t)));
   return args;
@@ -121,7 +125,8 @@ std::vector<std::string> PauseArgs(Duration pause, int64_t now_us) {
 }
 
 Result<SharedGrant> ParseGrant(const std::vector<int64_t>& reply, size_t asked) {
-  if (reply.size() != 2 || reply[0] < 0 || static_cast<uint64_t>(reply[0]) > asked || reply[1] < 0) {
+  if (reply.size() != 2 || reply[0] < 0 || static_cast<uint64_t>(reply[0]) > asked ||
+      reply[1] < 0) {
     return Internal("shared limit: unexpected reply from the acquire script");
   }
   SharedGrant g;

@@ -42,7 +42,8 @@ void BodySplices::AddToolSchemas(const Json* tools, std::initializer_list<std::s
                                  const ProviderCall& call) {
   if (!tools || !tools->is_array() || tools->size() == 0) return;
   if (call.final_tool) Add(MemberAt(tools->as_array().front(), path), call.schema);
-  if (call.need == NeedChannel::kTool) Add(MemberAt(tools->as_array().back(), path), call.need_schema);
+  if (call.need == NeedChannel::kTool)
+    Add(MemberAt(tools->as_array().back(), path), call.need_schema);
 }
 
 HttpHeaders BearerAuth(const Endpoint& endpoint) {
@@ -96,8 +97,8 @@ ProviderError ExtractProviderError(std::string_view body) {
     }
     if (out.message.rfind("API key not valid", 0) == 0) out.type = "API_KEY_INVALID";
     // OpenAI marks an exhausted quota in `code` while `type` is generic.
-    if (const Json* code = err->find("code"); code && code->is_string() &&
-                                              code->as_string() == "insufficient_quota") {
+    if (const Json* code = err->find("code");
+        code && code->is_string() && code->as_string() == "insufficient_quota") {
       out.type = "insufficient_quota";
     }
   } else {

@@ -73,8 +73,8 @@ Result<std::optional<CachedBuild>> BuilderCacheStore::Get(const std::string& key
   if (stored != normalized) return std::optional<CachedBuild>();  // a hash collision
   if (ttl_ms > 0 && now_ms - e.created_ms >= ttl_ms) {
     Stmt del;
-    if (sqlite3_prepare_v2(db_, "DELETE FROM builder_cache WHERE key = ?1", -1, &del.s,
-                           nullptr) == SQLITE_OK) {
+    if (sqlite3_prepare_v2(db_, "DELETE FROM builder_cache WHERE key = ?1", -1, &del.s, nullptr) ==
+        SQLITE_OK) {
       sqlite3_bind_text(del.s, 1, key.c_str(), -1, SQLITE_TRANSIENT);
       sqlite3_step(del.s);
     }

@@ -58,7 +58,8 @@ timeval ToTimeval(std::chrono::milliseconds ms) {
 std::string ContextError(const redisContext* c, const RedisOptions& o) {
   if (c == nullptr) return "out of memory";
   std::string err = c->errstr;
-  if (c->err == REDIS_ERR_IO && (err == std::strerror(EAGAIN) || err == std::strerror(EWOULDBLOCK))) {
+  if (c->err == REDIS_ERR_IO &&
+      (err == std::strerror(EAGAIN) || err == std::strerror(EWOULDBLOCK))) {
     return "no answer within " + std::to_string(o.timeout.count()) + " ms";
   }
   if (c->err == REDIS_ERR_EOF) return "the server closed the connection";
@@ -178,7 +179,8 @@ Status RedisClient::Ping(const RedisOptions& options) {
   if (!r) {
     st = Status(Code::kUnavailable, options.name + ": " + ContextError(c, options));
   } else if (r->type == REDIS_REPLY_ERROR) {
-    st = Status(Code::kUnavailable, options.name + ": PING refused: " + std::string(r->str, r->len));
+    st =
+        Status(Code::kUnavailable, options.name + ": PING refused: " + std::string(r->str, r->len));
   }
   redisFree(c);
   return st;

@@ -34,8 +34,8 @@ struct RedisOptions {
   std::string username;  // Redis 6 ACL user; empty: AUTH with the password only
   std::string password;  // empty: no AUTH
   std::string name;      // how messages name the store (its URL, never the password)
-  std::chrono::milliseconds timeout{1000};      // connect and each round trip
-  std::chrono::milliseconds retry_every{500};   // reconnect attempts while down
+  std::chrono::milliseconds timeout{1000};                // connect and each round trip
+  std::chrono::milliseconds retry_every{500};             // reconnect attempts while down
   std::function<void(const std::string& error)> on_down;  // called on the client's thread
   std::function<void()> on_up;
 };
@@ -63,8 +63,8 @@ class RedisClient {
   // server cannot be reached or the round trip timed out.
   void Command(std::vector<std::string> argv, Callback done);
   // EVALSHA of `script` (which must outlive the client) with `keys` and `args`.
-  void Eval(const RedisScript* script, std::vector<std::string> keys,
-            std::vector<std::string> args, Callback done);
+  void Eval(const RedisScript* script, std::vector<std::string> keys, std::vector<std::string> args,
+            Callback done);
 
   // True while connected (as of the last command or reconnect attempt).
   bool up() const;

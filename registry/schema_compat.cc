@@ -11,9 +11,12 @@ constexpr int kMaxDepth = 64;
 std::string Escape(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -169,8 +172,8 @@ class Comparer {
       }
     }
     static const std::pair<const char*, bool> kCounts[] = {
-        {"minLength", true},  {"maxLength", false},     {"minItems", true},
-        {"maxItems", false},  {"minProperties", true},  {"maxProperties", false},
+        {"minLength", true},   {"maxLength", false},    {"minItems", true},
+        {"maxItems", false},   {"minProperties", true}, {"maxProperties", false},
         {"minContains", true}, {"maxContains", false}};
     for (const auto& [key, lower] : kCounts) {
       const Json* va = a.find(key);

@@ -79,8 +79,8 @@ Status CheckCompatible(const std::string& name, const Side& lower, const Side& h
                          at(higher) + " is not compatible with version " +
                          lower.version.ToString() + at(lower) + ": " + what +
                          ". A minor version may only add optional properties and relax "
-                         "constraints; a breaking change needs a new name, e.g. " + name + "-v" +
-                         std::to_string(lower.version.major + 1));
+                         "constraints; a breaking change needs a new name, e.g. " +
+                         name + "-v" + std::to_string(lower.version.major + 1));
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ std::string_view KindName(ProviderKind kind) { return providers::ProviderKindNam
 
 // The Status of a raw download (the file content, the results JSONL): ok for 2xx.
 Status RawStatus(const HttpResponse& r, ProviderKind kind) {
-  if (r.error == providers::TransportError::kNone && r.status >= 200 && r.status < 300) return Status::Ok();
+  if (r.error == providers::TransportError::kNone && r.status >= 200 && r.status < 300)
+    return Status::Ok();
   providers::ProviderError pe;
   if (r.error == providers::TransportError::kNone) pe = providers::ExtractProviderError(r.body);
   return providers::StatusFromHttp(r, KindName(kind), pe.message, pe.type);
@@ -49,9 +50,12 @@ BatchCaps ProviderCaps(ProviderKind kind) {
 
 size_t ItemBytes(ProviderKind kind, const providers::BatchItem& item) {
   switch (kind) {
-    case ProviderKind::kAnthropic: return providers::anthropic_batch::ItemBytes(item);
-    case ProviderKind::kGemini: return providers::gemini_batch::ItemBytes(item);
-    default: return providers::openai_batch::InputLine(item).size();
+    case ProviderKind::kAnthropic:
+      return providers::anthropic_batch::ItemBytes(item);
+    case ProviderKind::kGemini:
+      return providers::gemini_batch::ItemBytes(item);
+    default:
+      return providers::openai_batch::InputLine(item).size();
   }
 }
 
@@ -62,8 +66,9 @@ Result<HttpResponse> BatchClient::Call(const providers::HttpRequest& request) {
   return SendWithRetries(send_, sleep_, request);
 }
 
-Result<HttpResponse> BatchClient::Create(const providers::HttpRequest& create, const SubmitRequest& request,
-                                         int64_t since_unix_ms, std::optional<std::string>* found) {
+Result<HttpResponse> BatchClient::Create(const providers::HttpRequest& create,
+                                         const SubmitRequest& request, int64_t since_unix_ms,
+                                         std::optional<std::string>* found) {
   RetryPolicy once;
   once.max_retries = 0;  // 429s are still waited out: the provider refused, nothing was created
   std::chrono::milliseconds backoff = RetryPolicy{}.first_backoff;
@@ -91,14 +96,16 @@ Result<std::string> BatchClient::Submit(const SubmitRequest& request, const std:
       if (file.empty()) {
         std::string jsonl;
         for (const auto& item : request.items) jsonl += providers::openai_batch::InputLine(item);
-        auto r = Call(providers::openai_batch::UploadFile(endpoint_, jsonl, request.key + ".jsonl"));
+        auto r =
+            Call(providers::openai_batch::UploadFile(endpoint_, jsonl, request.key + ".jsonl"));
         if (!r.ok()) return r.status();
         auto id = providers::openai_batch::ParseFile(*r);
         if (!id.ok()) return id.status();
         file = *id;
         uploaded(file);
       }
-      auto r = Create(providers::openai_batch::CreateBatch(endpoint_, file, {{"structure_submit", request.key}}),
+      auto r = Create(providers::openai_batch::CreateBatch(endpoint_, file,
+                                                           {{"structure_submit", request.key}}),
                       request, since_unix_ms, &found);
       if (found) return *found;
       if (!r.ok()) return r.status();
@@ -116,7 +123,8 @@ Result<std::string> BatchClient::Submit(const SubmitRequest& request, const std:
       return info->id;
     }
     case ProviderKind::kGemini: {
-      auto r = Create(providers::gemini_batch::CreateBatch(endpoint_, request.model, request.key, request.items),
+      auto r = Create(providers::gemini_batch::CreateBatch(endpoint_, request.model, request.key,
+                                                           request.items),
                       request, since_unix_ms, &found);
       if (found) return *found;
       if (!r.ok()) return r.status();
@@ -132,10 +140,17 @@ Result<std::string> BatchClient::Submit(const SubmitRequest& request, const std:
 Result<Polled> BatchClient::Poll(const std::string& batch_id) {
   providers::HttpRequest req;
   switch (endpoint_.kind) {
-    case ProviderKind::kOpenAi: req = providers::openai_batch::RetrieveBatch(endpoint_, batch_id); break;
-    case ProviderKind::kAnthropic: req = providers::anthropic_batch::RetrieveBatch(endpoint_, batch_id); break;
-    case ProviderKind::kGemini: req = providers::gemini_batch::GetBatch(endpoint_, batch_id); break;
-    default: return InvalidArgument("no batch API");
+    case ProviderKind::kOpenAi:
+      req = providers::openai_batch::RetrieveBatch(endpoint_, batch_id);
+      break;
+    case ProviderKind::kAnthropic:
+      req = providers::anthropic_batch::RetrieveBatch(endpoint_, batch_id);
+      break;
+    case ProviderKind::kGemini:
+      req = providers::gemini_batch::GetBatch(endpoint_, batch_id);
+      break;
+    default:
+      return InvalidArgument("no batch API");
   }
   auto r = Call(req);
   if (!r.ok()) return r.status();
@@ -156,7 +171,8 @@ Result<std::string> BatchClient::Download(const Polled& polled) {
     for (const std::string& file : {info.output_file_id, info.error_file_id}) {
       if (!file.empty()) gets.push_back(providers::openai_batch::FileContent(endpoint_, file));
     }
-  } else if (endpoint_.kind == ProviderKind::kAnthropic && info.state == providers::BatchState::kEnded) {
+  } else if (endpoint_.kind == ProviderKind::kAnthropic &&
+             info.state == providers::BatchState::kEnded) {
     gets.push_back(providers::anthropic_batch::Results(endpoint_, info));
   }
   for (const auto& get : gets) {
@@ -169,7 +185,8 @@ Result<std::string> BatchClient::Download(const Polled& polled) {
   return out;
 }
 
-Result<std::optional<std::string>> BatchClient::Find(const SubmitRequest& request, int64_t since_unix_ms) {
+Result<std::optional<std::string>> BatchClient::Find(const SubmitRequest& request,
+                                                     int64_t since_unix_ms) {
   switch (endpoint_.kind) {
     case ProviderKind::kOpenAi: {
       auto r = Call(providers::openai_batch::ListBatches(endpoint_, 100));
@@ -187,14 +204,15 @@ Result<std::optional<std::string>> BatchClient::Find(const SubmitRequest& reques
       auto r = Call(providers::anthropic_batch::ListBatches(endpoint_, 100));
       if (!r.ok()) return r.status();
       STRUCTURE_RETURN_IF_ERROR(RawStatus(*r, endpoint_.kind));
-      auto ids = providers::anthropic_batch::MatchInList(*r, since_unix_ms,
-                                                         static_cast<int64_t>(request.items.size()));
+      auto ids = providers::anthropic_batch::MatchInList(
+          *r, since_unix_ms, static_cast<int64_t>(request.items.size()));
       std::erase_if(ids, [this](const std::string& id) { return known_.count(id) > 0; });
       if (ids.size() == 1) return std::optional<std::string>(ids.front());
       if (ids.empty()) return std::optional<std::string>();
       return Status(Code::kFailedPrecondition,
-                    std::to_string(ids.size()) + " anthropic batches created since the submit match it; "
-                    "cancel the extra ones in the console, then --resume");
+                    std::to_string(ids.size()) +
+                        " anthropic batches created since the submit match it; "
+                        "cancel the extra ones in the console, then --resume");
     }
     default:
       return std::optional<std::string>();
@@ -215,7 +233,8 @@ Result<providers::ItemResults> ParseStored(ProviderKind kind, std::string_view s
                                          : providers::gemini_batch::ParseBatch(state);
   if (!info.ok()) return info.status();
   providers::ItemResults results;
-  Status parsed = kind == ProviderKind::kOpenAi ? providers::openai_batch::ParseResults(rest, results)
+  Status parsed = kind == ProviderKind::kOpenAi
+                      ? providers::openai_batch::ParseResults(rest, results)
                   : kind == ProviderKind::kAnthropic
                       ? providers::anthropic_batch::ParseResults(rest, results)
                       : providers::gemini_batch::ParseResults(state_line, custom_ids, results);

@@ -74,8 +74,9 @@ class BatchClient {
   Result<providers::HttpResponse> Call(const providers::HttpRequest& request);
   // The create request, sent until the provider answers it (429s wait), never twice for one
   // batch: a lost answer is followed by a Find.
-  Result<providers::HttpResponse> Create(const providers::HttpRequest& create, const SubmitRequest& request,
-                                         int64_t since_unix_ms, std::optional<std::string>* found);
+  Result<providers::HttpResponse> Create(const providers::HttpRequest& create,
+                                         const SubmitRequest& request, int64_t since_unix_ms,
+                                         std::optional<std::string>* found);
 
   providers::Endpoint endpoint_;
   SendFn send_;

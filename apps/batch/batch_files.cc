@@ -30,10 +30,12 @@ Status CheckBelongs(const JournalScan& scan, const FileOptions& o) {
   }
   if (foreign == 0) return Status::Ok();
   return Status(Code::kFailedPrecondition,
-                o.out_path + " holds " + std::to_string(foreign) + " result" + (foreign == 1 ? "" : "s") +
-                    " for records that are not in " + o.in_path + " (e.g. " + example +
+                o.out_path + " holds " + std::to_string(foreign) + " result" +
+                    (foreign == 1 ? "" : "s") + " for records that are not in " + o.in_path +
+                    " (e.g. " + example +
                     "): it was written from another input. Give a new -o FILE, or --overwrite to "
-                    "start " + o.out_path + " over");
+                    "start " +
+                    o.out_path + " over");
 }
 
 }  // namespace
@@ -74,7 +76,8 @@ Result<JobFiles> OpenJobFiles(const FileOptions& o) {
       return InvalidArgument(o.in_path + " is a directory: give a JSONL file (or - for stdin)");
     }
     files.in = std::fopen(o.in_path.c_str(), "r");
-    if (files.in == nullptr) return NotFound("cannot open " + o.in_path + ": " + std::strerror(errno));
+    if (files.in == nullptr)
+      return NotFound("cannot open " + o.in_path + ": " + std::strerror(errno));
     files.in_owner.reset(files.in);
     ::fstat(::fileno(files.in), &in_st);
   }
@@ -84,7 +87,8 @@ Result<JobFiles> OpenJobFiles(const FileOptions& o) {
   }
   struct stat out_st {};
   if (::stat(o.out_path.c_str(), &out_st) == 0) {
-    if (S_ISDIR(out_st.st_mode)) return InvalidArgument(o.out_path + " is a directory: give -o a file");
+    if (S_ISDIR(out_st.st_mode))
+      return InvalidArgument(o.out_path + " is a directory: give -o a file");
     if (S_ISREG(in_st.st_mode) && SameFile(in_st, out_st)) {
       return InvalidArgument(o.out_path + " is the input file" +
                              (o.in_path == "-" ? std::string(" (stdin)") : " " + o.in_path) +
@@ -95,16 +99,18 @@ Result<JobFiles> OpenJobFiles(const FileOptions& o) {
   if (!opened.ok()) return opened.status();
   files.journal.emplace(std::move(*opened));
   if (!o.resume && !o.overwrite && ::stat(o.out_path.c_str(), &out_st) == 0 && out_st.st_size > 0) {
-    return InvalidArgument(o.out_path + " exists: use --resume to continue it or --overwrite to start over");
+    return InvalidArgument(o.out_path +
+                           " exists: use --resume to continue it or --overwrite to start over");
   }
   if (o.resume) {
     auto recovered = RecoverJournal(o.out_path, &*files.journal);
     if (!recovered.ok()) return recovered.status();
     files.scan = std::move(*recovered);
-    if (files.scan.dropped_torn_tail) files.notes.push_back("dropped a torn last line of " + o.out_path);
+    if (files.scan.dropped_torn_tail)
+      files.notes.push_back("dropped a torn last line of " + o.out_path);
     if (files.scan.dropped_cancelled > 0) {
-      files.notes.push_back(std::to_string(files.scan.dropped_cancelled) + " cancelled records of " +
-                            o.out_path + " run again");
+      files.notes.push_back(std::to_string(files.scan.dropped_cancelled) +
+                            " cancelled records of " + o.out_path + " run again");
     }
     if (o.in_path != "-" && S_ISREG(in_st.st_mode) && !files.scan.done.empty()) {
       STRUCTURE_RETURN_IF_ERROR(CheckBelongs(files.scan, o));

@@ -27,8 +27,9 @@ struct JobFiles {
   std::FILE* in = nullptr;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in_owner{nullptr, &std::fclose};
   std::optional<JournalWriter> journal;
-  JournalScan scan;                // --resume: the records OUT already holds
-  std::vector<std::string> notes;  // to tell the user (a torn line dropped, cancelled records rerun)
+  JournalScan scan;  // --resume: the records OUT already holds
+  std::vector<std::string>
+      notes;  // to tell the user (a torn line dropped, cancelled records rerun)
 };
 
 // Opens and checks, in this order: the input (kInvalidArgument for a directory, kNotFound when

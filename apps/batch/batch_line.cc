@@ -52,7 +52,8 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
     return line;
   }
   if (!body->is_object()) {
-    line.error = InvalidArgument(where + ": must be a JSON object {\"id\", \"prompt\", \"schema\"...}");
+    line.error =
+        InvalidArgument(where + ": must be a JSON object {\"id\", \"prompt\", \"schema\"...}");
     return line;
   }
   if (const Json* id = body->find("id")) {
@@ -77,7 +78,8 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
 
 std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result) {
   // {"id":ID, + the result object's members: the record's identity comes first.
-  std::string text = id.is_null() ? "{\"line\":" + std::to_string(line_no) : "{\"id\":" + ToJson(id);
+  std::string text =
+      id.is_null() ? "{\"line\":" + std::to_string(line_no) : "{\"id\":" + ToJson(id);
   std::string body = ToJson(pipeline::ResultToJson(std::move(result)));
   if (body.size() > 2) text += ',';
   text.append(body, 1, std::string::npos);

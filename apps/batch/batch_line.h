@@ -36,7 +36,7 @@ struct BatchLine {
   Json id;               // the line's "id" (string or integer); null when absent or unreadable
   std::string key;       // identity for --resume: KeyForId(id), or KeyForLine(line_no)
   std::optional<pipeline::StructureRequest> request;  // set iff the line is good
-  Status error;          // why the line is bad (kInvalidArgument), ok otherwise
+  Status error;  // why the line is bad (kInvalidArgument), ok otherwise
 };
 
 // The resume identity of a record: the compact JSON of its id ("\"a-1\"", "17"), or "line:N".

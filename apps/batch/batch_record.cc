@@ -53,7 +53,8 @@ void ApplyItem(BatchRecord& r, const providers::ItemResult& item, int retries) {
     return;
   }
   if (!item.code.empty()) {
-    return Take(r, pipeline::FailLoop(r.prepared.spec, r.state, item.code, item.reply.status().message()));
+    return Take(
+        r, pipeline::FailLoop(r.prepared.spec, r.state, item.code, item.reply.status().message()));
   }
   Take(r, pipeline::OnReply(r.prepared.spec, r.state, item.reply.status()));
 }

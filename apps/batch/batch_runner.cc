@@ -80,13 +80,13 @@ struct BatchRunner::State {
 
   // Owned by the running pump (`pumping`, guarded by mu): read or written only by the thread
   // that set it, or by any thread holding mu while no pump runs.
-  bool pumping = false;                // guarded by mu
-  uint64_t in_flight = 0;              // started, result not yet taken
+  bool pumping = false;    // guarded by mu
+  uint64_t in_flight = 0;  // started, result not yet taken
   uint64_t started = 0;
   BatchCounts run;
   ReorderBuffer reorder{1};
   Status write_status;
-  std::vector<Done> round_done;       // the pump's current round
+  std::vector<Done> round_done;  // the pump's current round
   std::vector<Pending> round_start;
   std::string round_text;
 
@@ -179,9 +179,10 @@ struct BatchRunner::State {
       }
       ++in_flight;
       State* state = this;
-      submit(std::move(*line.request),
-             [state, index = p.index, id = std::move(line.id), line_no = line.line_no](
-                 pipeline::StructureResult r) { state->Deliver(index, id, line_no, std::move(r)); });
+      submit(std::move(*line.request), [state, index = p.index, id = std::move(line.id),
+                                        line_no = line.line_no](pipeline::StructureResult r) {
+        state->Deliver(index, id, line_no, std::move(r));
+      });
     }
   }
 
@@ -311,7 +312,8 @@ BatchReport BatchRunner::Run(std::FILE* in) {
         std::clearerr(in);
         continue;
       }
-      if (std::ferror(in)) read_error = Unavailable(std::string("cannot read the input: ") + std::strerror(errno));
+      if (std::ferror(in))
+        read_error = Unavailable(std::string("cannot read the input: ") + std::strerror(errno));
       break;
     }
     ++line_no;

@@ -26,27 +26,27 @@ using SubmitFn = std::function<void(pipeline::StructureRequest request,
                                     std::function<void(pipeline::StructureResult)> done)>;
 
 struct BatchOptions {
-  uint64_t concurrency = 16;     // K: calls in flight at most
-  bool ordered = false;          // write in input order
-  uint64_t reorder_window = 0;   // ordered: max records started past the oldest unwritten (0 = 4 K)
+  uint64_t concurrency = 16;    // K: calls in flight at most
+  bool ordered = false;         // write in input order
+  uint64_t reorder_window = 0;  // ordered: max records started past the oldest unwritten (0 = 4 K)
   LineDefaults defaults;
-  Shard shard;                   // --shard I/N: only the records of shard I (default 1/1: all)
+  Shard shard;  // --shard I/N: only the records of shard I (default 1/1: all)
   // Incremented by the SIGINT handler. 1: stop reading input, let in-flight calls finish.
   // 2: call `cancel` (in-flight calls answer "cancelled" and are journaled as such).
   const std::atomic<int>* interrupts = nullptr;
   std::function<void()> cancel;
-  bool progress = false;         // redraw a progress line on stderr
-  std::optional<uint64_t> total; // records expected (for ETA), resumed ones included
+  bool progress = false;          // redraw a progress line on stderr
+  std::optional<uint64_t> total;  // records expected (for ETA), resumed ones included
 };
 
 struct BatchReport {
-  BatchCounts resumed;           // from the journal before this run
-  BatchCounts run;               // written by this run
-  uint64_t started = 0;          // records taken from the input this run
-  uint64_t resumed_seen = 0;     // input records skipped because the journal has them
-  bool interrupted = false;      // input not read to the end, or calls cancelled
+  BatchCounts resumed;        // from the journal before this run
+  BatchCounts run;            // written by this run
+  uint64_t started = 0;       // records taken from the input this run
+  uint64_t resumed_seen = 0;  // input records skipped because the journal has them
+  bool interrupted = false;   // input not read to the end, or calls cancelled
   double elapsed_s = 0;
-  Status io_error;               // the journal could not be written (the run stopped)
+  Status io_error;  // the journal could not be written (the run stopped)
   BatchCounts all() const {
     BatchCounts c = resumed;
     c.Merge(run);

@@ -43,7 +43,8 @@ Result<BatchState> BatchState::Open(const std::string& dir) {
   s.dir_ = dir;
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
-    return InvalidArgument(dir + " exists and is not a directory (the provider batch job keeps its state there)");
+    return InvalidArgument(
+        dir + " exists and is not a directory (the provider batch job keeps its state there)");
   }
   std::filesystem::create_directories(dir, ec);
   if (ec) return InvalidArgument("cannot create " + dir + ": " + ec.message());
@@ -90,7 +91,8 @@ Status BatchState::Apply(const std::string& text, uint64_t line_no) {
     r.key = StringOf(o, "key");
     r.at_ms = IntOf(o, "at");
     const Json* ids = o.find("ids");
-    if (r.seq <= 0 || r.round <= 0 || !ids || !ids->is_array()) return bad("a submit without its requests");
+    if (r.seq <= 0 || r.round <= 0 || !ids || !ids->is_array())
+      return bad("a submit without its requests");
     for (const Json& id : ids->as_array()) {
       if (!id.is_string()) return bad("a request id that is not a string");
       r.custom_ids.push_back(id.as_string());
@@ -155,19 +157,22 @@ Status BatchState::Planned(const SubmitRecord& r) {
 }
 
 Status BatchState::Uploaded(int64_t seq, const std::string& file_id) {
-  STRUCTURE_RETURN_IF_ERROR(Append(ToJson(Json(Json::Object{{"uploaded", Json(seq)}, {"file", Json(file_id)}}))));
+  STRUCTURE_RETURN_IF_ERROR(
+      Append(ToJson(Json(Json::Object{{"uploaded", Json(seq)}, {"file", Json(file_id)}}))));
   submits_[seq].file_id = file_id;
   return Status::Ok();
 }
 
 Status BatchState::Created(int64_t seq, const std::string& batch_id) {
-  STRUCTURE_RETURN_IF_ERROR(Append(ToJson(Json(Json::Object{{"created", Json(seq)}, {"batch", Json(batch_id)}}))));
+  STRUCTURE_RETURN_IF_ERROR(
+      Append(ToJson(Json(Json::Object{{"created", Json(seq)}, {"batch", Json(batch_id)}}))));
   submits_[seq].batch_id = batch_id;
   return Status::Ok();
 }
 
 Status BatchState::Rejected(int64_t seq, const std::string& message) {
-  STRUCTURE_RETURN_IF_ERROR(Append(ToJson(Json(Json::Object{{"rejected", Json(seq)}, {"message", Json(message)}}))));
+  STRUCTURE_RETURN_IF_ERROR(
+      Append(ToJson(Json(Json::Object{{"rejected", Json(seq)}, {"message", Json(message)}}))));
   submits_[seq].rejected = true;
   submits_[seq].reject_message = message;
   return Status::Ok();
@@ -181,7 +186,8 @@ Status BatchState::Read(int64_t seq, const std::string& results) {
   Status st = WriteAll(fd, results, tmp);
   if (st.ok() && ::fdatasync(fd) != 0) st = OsError("cannot sync", tmp);
   ::close(fd);
-  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0) st = OsError("cannot rename onto", path);
+  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0)
+    st = OsError("cannot rename onto", path);
   if (!st.ok()) {
     ::unlink(tmp.c_str());
     return st;
@@ -192,7 +198,9 @@ Status BatchState::Read(int64_t seq, const std::string& results) {
   return Status::Ok();
 }
 
-Result<std::string> BatchState::Results(int64_t seq) const { return ReadFile(ResultsPath(dir_, seq)); }
+Result<std::string> BatchState::Results(int64_t seq) const {
+  return ReadFile(ResultsPath(dir_, seq));
+}
 
 Status BatchState::Remove() {
   std::error_code ec;

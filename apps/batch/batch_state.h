@@ -16,9 +16,9 @@
 namespace structure::batch {
 
 struct SubmitRecord {
-  int64_t seq = 0;                      // 1, 2, ... in the order submits were planned
-  int round = 0;                        // the round its requests belong to
-  std::string provider;                 // [providers.<name>]
+  int64_t seq = 0;       // 1, 2, ... in the order submits were planned
+  int round = 0;         // the round its requests belong to
+  std::string provider;  // [providers.<name>]
   std::string model;
   std::string key;                      // job id + seq: OpenAI metadata, Gemini display name
   std::vector<std::string> custom_ids;  // "l<line>-r<round>", one per request
@@ -27,7 +27,7 @@ struct SubmitRecord {
   std::string batch_id;                 // set once the provider accepted it
   bool rejected = false;                // the provider refused it (its requests end in error)
   std::string reject_message;
-  bool read = false;                    // its results are stored in <seq>.results
+  bool read = false;  // its results are stored in <seq>.results
 };
 
 class BatchState {

@@ -20,7 +20,8 @@ struct Waiter {
 };
 
 bool Transient(const providers::HttpResponse& r) {
-  if (r.error != providers::TransportError::kNone) return r.error != providers::TransportError::kCancelled;
+  if (r.error != providers::TransportError::kNone)
+    return r.error != providers::TransportError::kCancelled;
   return IsRetryable(providers::CodeFromHttpStatus(r.status)) && r.status != 429;
 }
 
@@ -34,12 +35,13 @@ std::chrono::milliseconds NextPollInterval(std::chrono::milliseconds current,
 Result<SendFn> MakeCurlSend() {
   providers::InitCurlOnce();
   auto waiter = std::make_shared<Waiter>();
-  auto transport = providers::MakeCurlTransport([waiter](std::vector<providers::Completion>&& done) {
-    std::lock_guard<std::mutex> lock(waiter->mu);
-    for (auto& c : done) waiter->response = std::move(c.response);
-    waiter->done = true;
-    waiter->cv.notify_all();
-  });
+  auto transport =
+      providers::MakeCurlTransport([waiter](std::vector<providers::Completion>&& done) {
+        std::lock_guard<std::mutex> lock(waiter->mu);
+        for (auto& c : done) waiter->response = std::move(c.response);
+        waiter->done = true;
+        waiter->cv.notify_all();
+      });
   if (!transport.ok()) return transport.status();
   std::shared_ptr<providers::Transport> shared(std::move(*transport));
   auto next_id = std::make_shared<uint64_t>(1);

@@ -20,9 +20,9 @@ using SendFn = std::function<providers::HttpResponse(const providers::HttpReques
 using SleepFn = std::function<bool(std::chrono::milliseconds delay)>;
 
 struct RetryPolicy {
-  int max_retries = 5;                               // transient failures per request
-  int max_rate_limit_retries = 20;                   // 429s per request
-  std::chrono::milliseconds first_backoff{500};      // doubled per retry
+  int max_retries = 5;                           // transient failures per request
+  int max_rate_limit_retries = 20;               // 429s per request
+  std::chrono::milliseconds first_backoff{500};  // doubled per retry
   std::chrono::milliseconds max_backoff{30'000};
   std::chrono::milliseconds max_retry_after{120'000};  // cap on a provider's Retry-After
 };

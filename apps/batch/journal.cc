@@ -30,7 +30,8 @@ Result<int> Rewrite(const std::string& path, std::string_view content) {
   if (!fd.ok()) return fd.status();
   Status st = WriteAll(*fd, content, tmp);
   if (st.ok() && ::fsync(*fd) != 0) st = OsError("cannot sync", tmp);
-  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0) st = OsError("cannot rename onto", path);
+  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0)
+    st = OsError("cannot rename onto", path);
   if (!st.ok()) {
     ::unlink(tmp.c_str());
     ::close(*fd);
@@ -65,7 +66,8 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
     std::string where = path + ":" + std::to_string(line_no) + ": ";
     if (!rec.ok()) return InvalidArgument(rec.status().message() + " (not a batch result line)");
     const Json* status = rec->find("status");
-    if (!status || !status->is_string()) return InvalidArgument(where + "no \"status\": not a batch result line");
+    if (!status || !status->is_string())
+      return InvalidArgument(where + "no \"status\": not a batch result line");
     std::string key;
     if (const Json* id = rec->find("id")) {
       key = KeyForId(*id);
@@ -75,12 +77,14 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
       return InvalidArgument(where + "neither \"id\" nor \"line\": not a batch result line");
     }
     const Json* code = rec->find("code");
-    if (status->as_string() == "error" && code && code->is_string() && code->as_string() == "cancelled") {
+    if (status->as_string() == "error" && code && code->is_string() &&
+        code->as_string() == "cancelled") {
       ++scan.dropped_cancelled;
       continue;
     }
     if (!scan.done.insert(key).second) continue;
-    scan.counts.AddNamed(status->as_string(), Tokens(*rec, "inputTokens"), Tokens(*rec, "outputTokens"));
+    scan.counts.AddNamed(status->as_string(), Tokens(*rec, "inputTokens"),
+                         Tokens(*rec, "outputTokens"));
     const Json* ev = rec->find("evidence");
     const Json* ug = rec->find("ungrounded");
     scan.counts.AddEvidence(ev != nullptr ? *ev : Json(), ug != nullptr ? *ug : Json());
@@ -97,7 +101,8 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
       ::close(*fd);
     }
   } else if (scan.dropped_torn_tail) {
-    if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0) return OsError("cannot truncate", path);
+    if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
+      return OsError("cannot truncate", path);
   }
   return scan;
 }

@@ -57,7 +57,8 @@ Result<int> OpenLocked(const std::string& path, int extra_flags) {
     }
     // Locked; but a resume of another job may have renamed a new file over `path` meanwhile, and
     // then this lock guards nothing. Try again on the file that is there now.
-    struct stat by_fd {}, by_path {};
+    struct stat by_fd {
+    }, by_path{};
     if (::fstat(fd, &by_fd) == 0 && ::stat(path.c_str(), &by_path) == 0 &&
         by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino) {
       return fd;

@@ -6,10 +6,18 @@ namespace structure::batch {
 
 void BatchCounts::Add(pipeline::Outcome outcome, uint64_t in_tokens, uint64_t out_tokens) {
   switch (outcome) {
-    case pipeline::Outcome::kOk: ++ok; break;
-    case pipeline::Outcome::kNeedMoreInput: ++need_more_input; break;
-    case pipeline::Outcome::kStale: ++stale; break;
-    case pipeline::Outcome::kError: ++error; break;
+    case pipeline::Outcome::kOk:
+      ++ok;
+      break;
+    case pipeline::Outcome::kNeedMoreInput:
+      ++need_more_input;
+      break;
+    case pipeline::Outcome::kStale:
+      ++stale;
+      break;
+    case pipeline::Outcome::kError:
+      ++error;
+      break;
   }
   input_tokens += in_tokens;
   output_tokens += out_tokens;
@@ -88,7 +96,8 @@ std::string FormatProgress(const BatchCounts& done, uint64_t in_flight, double r
   std::string out = std::to_string(done.total());
   if (total && *total > 0) {
     out += "/" + std::to_string(*total) +
-           Printf(" (%.1f%%)", 100.0 * static_cast<double>(done.total()) / static_cast<double>(*total));
+           Printf(" (%.1f%%)",
+                  100.0 * static_cast<double>(done.total()) / static_cast<double>(*total));
   }
   out += " | ok " + std::to_string(done.ok) + " need " + std::to_string(done.need_more_input) +
          " stale " + std::to_string(done.stale) + " error " + std::to_string(done.error);
@@ -96,7 +105,8 @@ std::string FormatProgress(const BatchCounts& done, uint64_t in_flight, double r
   if (total && rate > 0 && *total >= done.total()) {
     out += " | ETA " + FormatDuration(static_cast<double>(*total - done.total()) / rate);
   }
-  out += " | tokens " + Compact(done.input_tokens) + " in / " + Compact(done.output_tokens) + " out";
+  out +=
+      " | tokens " + Compact(done.input_tokens) + " in / " + Compact(done.output_tokens) + " out";
   return out;
 }
 

@@ -35,7 +35,9 @@ ProviderBatchJob::ProviderBatchJob(const ProviderBatchOptions& options, const Pr
                                    JournalWriter* out, const JournalScan* resume)
     : opt_(options), env_(env), out_(out), resume_(resume) {}
 
-bool ProviderBatchJob::Interrupted() const { return opt_.interrupts && opt_.interrupts->load() > 0; }
+bool ProviderBatchJob::Interrupted() const {
+  return opt_.interrupts && opt_.interrupts->load() > 0;
+}
 
 bool ProviderBatchJob::Sleep(std::chrono::milliseconds delay) const {
   auto until = Clock::now() + delay;
@@ -55,7 +57,8 @@ uint64_t ProviderBatchJob::Unfinished() const {
 
 void ProviderBatchJob::Emit(uint64_t index, const Json& id, uint64_t line_no,
                             pipeline::StructureResult result) {
-  report_.batch.run.Add(result.status, static_cast<uint64_t>(std::max<int64_t>(0, result.usage.input_tokens)),
+  report_.batch.run.Add(result.status,
+                        static_cast<uint64_t>(std::max<int64_t>(0, result.usage.input_tokens)),
                         static_cast<uint64_t>(std::max<int64_t>(0, result.usage.output_tokens)));
   std::string line = FormatResultLine(id, line_no, std::move(result));
   if (!opt_.ordered) {
@@ -103,7 +106,8 @@ void ProviderBatchJob::Load(std::string_view input) {
     if (IsBlankLine(text)) continue;
     BatchLine line = ParseBatchLine(text, line_no, opt_.defaults);
     // As the live runner: decided before the duplicate check rewrites the key.
-    if (opt_.shard.count > 1 && ShardOf(ShardKey(line.id, line_no), opt_.shard.count) != opt_.shard.index) {
+    if (opt_.shard.count > 1 &&
+        ShardOf(ShardKey(line.id, line_no), opt_.shard.count) != opt_.shard.index) {
       continue;
     }
     if (!line.id.is_null()) {
@@ -144,7 +148,8 @@ void ProviderBatchJob::Load(std::string_view input) {
   PrepareAll(std::move(requests));
 }
 
-void ProviderBatchJob::PrepareAll(std::vector<std::pair<size_t, pipeline::StructureRequest>> requests) {
+void ProviderBatchJob::PrepareAll(
+    std::vector<std::pair<size_t, pipeline::StructureRequest>> requests) {
   // The schema stage runs on engine threads; the records are filled in here, on this thread.
   struct Arrived {
     size_t at;
@@ -201,9 +206,10 @@ Status ProviderBatchJob::OpenState() {
   state_.emplace(std::move(*state));
   if (!state_->started()) return state_->Begin(NewJobId(), opt_.fingerprint);
   if (state_->fingerprint() != opt_.fingerprint) {
-    return InvalidArgument("the input or the flags changed since this provider batch job started (" +
-                           opt_.state_dir + " holds its batches, built from the old requests): resume "
-                           "with the same input and flags, or --overwrite to start over");
+    return InvalidArgument(
+        "the input or the flags changed since this provider batch job started (" + opt_.state_dir +
+        " holds its batches, built from the old requests): resume "
+        "with the same input and flags, or --overwrite to start over");
   }
   return Status::Ok();
 }
@@ -279,9 +285,9 @@ ProviderBatchReport ProviderBatchJob::Run(std::string_view input) {
   return report_;
 }
 
-ProviderBatchReport RunProviderBatch(const ProviderBatchOptions& options, const ProviderBatchEnv& env,
-                                     std::string_view input, JournalWriter* out,
-                                     const JournalScan* resume) {
+ProviderBatchReport RunProviderBatch(const ProviderBatchOptions& options,
+                                     const ProviderBatchEnv& env, std::string_view input,
+                                     JournalWriter* out, const JournalScan* resume) {
   ProviderBatchJob job(options, env, out, resume);
   return job.Run(input);
 }
@@ -290,11 +296,13 @@ std::string FormatBatchSummary(const ProviderBatchReport& r) {
   char discount[32];
   std::snprintf(discount, sizeof(discount), "%g", r.discount);
   std::string s = std::to_string(r.submitted.size()) + " provider batch" +
-                  (r.submitted.size() == 1 ? "" : "es") + " submitted, " + std::to_string(r.rounds) +
-                  " round" + (r.rounds == 1 ? "" : "s") + ", batch discount " + discount;
+                  (r.submitted.size() == 1 ? "" : "es") + " submitted, " +
+                  std::to_string(r.rounds) + " round" + (r.rounds == 1 ? "" : "s") +
+                  ", batch discount " + discount;
   if (r.waiting > 0) {
-    s += "; " + std::to_string(r.waiting) + " records wait for " + std::to_string(r.pending_batches) +
-         " batch" + (r.pending_batches == 1 ? "" : "es") + " (--resume collects them)";
+    s += "; " + std::to_string(r.waiting) + " records wait for " +
+         std::to_string(r.pending_batches) + " batch" + (r.pending_batches == 1 ? "" : "es") +
+         " (--resume collects them)";
   }
   return s;
 }

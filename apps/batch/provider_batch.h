@@ -25,19 +25,19 @@
 namespace structure::batch {
 
 struct ProviderBatchOptions {
-  bool ordered = false;       // write results in input order
-  bool no_wait = false;       // submit what can be submitted, read what has ended, then return
+  bool ordered = false;  // write results in input order
+  bool no_wait = false;  // submit what can be submitted, read what has ended, then return
   LineDefaults defaults;
-  Shard shard;                // --shard I/N: only the records of shard I
-  std::string fingerprint;    // what shapes the requests besides the input (flags, config)
-  int retries = 3;            // resends of a call whose batch result was a transient error
-  int64_t max_requests = 0;   // per batch; 0 = config, else the provider's limit
-  int64_t max_bytes = 0;      // per batch; 0 = config, else the provider's limit
-  int64_t poll_ms = 0;        // first poll wait; 0 = config
-  int64_t max_poll_ms = 0;    // 0 = config
+  Shard shard;               // --shard I/N: only the records of shard I
+  std::string fingerprint;   // what shapes the requests besides the input (flags, config)
+  int retries = 3;           // resends of a call whose batch result was a transient error
+  int64_t max_requests = 0;  // per batch; 0 = config, else the provider's limit
+  int64_t max_bytes = 0;     // per batch; 0 = config, else the provider's limit
+  int64_t poll_ms = 0;       // first poll wait; 0 = config
+  int64_t max_poll_ms = 0;   // 0 = config
   const std::atomic<int>* interrupts = nullptr;  // > 0: stop at the next safe point
-  bool progress = false;      // redraw a progress line on stderr
-  std::string state_dir;      // OUT.pbatch
+  bool progress = false;                         // redraw a progress line on stderr
+  std::string state_dir;                         // OUT.pbatch
 };
 
 struct ProviderBatchEnv {
@@ -65,9 +65,9 @@ struct ProviderBatchReport {
 };
 
 // Runs the job over `input` (the whole input file). `out` and `resume` as in BatchRunner.
-ProviderBatchReport RunProviderBatch(const ProviderBatchOptions& options, const ProviderBatchEnv& env,
-                                     std::string_view input, JournalWriter* out,
-                                     const JournalScan* resume);
+ProviderBatchReport RunProviderBatch(const ProviderBatchOptions& options,
+                                     const ProviderBatchEnv& env, std::string_view input,
+                                     JournalWriter* out, const JournalScan* resume);
 
 // The summary's batch part: "3 provider batches in 2 rounds, batch discount 0.5" (with the
 // waiting records when the run ended early).

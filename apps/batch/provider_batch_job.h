@@ -55,19 +55,19 @@ class ProviderBatchJob {
   const JournalScan* resume_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
-  std::vector<BatchRecord> records_;           // records that reached the content stage
-  std::map<uint64_t, size_t> by_line_;         // line_no -> index into records_
+  std::vector<BatchRecord> records_;                      // records that reached the content stage
+  std::map<uint64_t, size_t> by_line_;                    // line_no -> index into records_
   std::map<std::string, providers::Endpoint> endpoints_;  // provider -> where its calls go
   std::map<std::string, std::unique_ptr<BatchClient>> clients_;
   std::optional<BatchState> state_;
   std::map<int64_t, providers::BatchInfo> last_poll_;  // running batches, for progress
 
   // Output: with --ordered, lines wait in `slots_` until every earlier record is written.
-  uint64_t total_ = 0;                         // records in the input (non-blank lines)
+  uint64_t total_ = 0;  // records in the input (non-blank lines)
   std::vector<std::optional<std::string>> slots_;
-  std::vector<bool> skipped_;                  // already in OUT (--resume)
+  std::vector<bool> skipped_;  // already in OUT (--resume)
   uint64_t next_out_ = 0;
-  std::string buffer_;                         // lines not yet appended
+  std::string buffer_;  // lines not yet appended
   ProviderBatchReport report_;
   pipeline::CallStats stats_;
   std::chrono::steady_clock::time_point last_draw_{};

@@ -19,7 +19,8 @@ std::string FormatBatchProgress(const ProgressView& v) {
   if (!v.running.empty()) {
     const auto& b = v.running.front();
     s += " | " + b.id + " " + b.status;
-    if (b.total > 0) s += " " + std::to_string(b.succeeded + b.failed) + "/" + std::to_string(b.total);
+    if (b.total > 0)
+      s += " " + std::to_string(b.succeeded + b.failed) + "/" + std::to_string(b.total);
     if (v.running.size() > 1) s += " (+" + std::to_string(v.running.size() - 1) + " more)";
   }
   s += " | " + std::to_string(v.done.total()) + "/" + std::to_string(v.total) + " ok " +

@@ -69,8 +69,8 @@ std::vector<size_t> ProviderBatchJob::Members(const SubmitRecord& submit) const 
 Result<providers::ItemResults> ProviderBatchJob::StoredResults(const SubmitRecord& submit) {
   auto endpoint = endpoints_.find(submit.provider);
   if (endpoint == endpoints_.end()) {
-    return InvalidArgument("submit " + std::to_string(submit.seq) + " used provider '" + submit.provider +
-                           "', which no record of this job uses now");
+    return InvalidArgument("submit " + std::to_string(submit.seq) + " used provider '" +
+                           submit.provider + "', which no record of this job uses now");
   }
   auto text = state_->Results(submit.seq);
   if (!text.ok()) return text.status();
@@ -168,11 +168,12 @@ Status ProviderBatchJob::ResolveIncomplete() {
     probe.key = submit.key;
     probe.model = submit.model;
     std::vector<providers::HttpRequest> none(members.size());
-    for (size_t k = 0; k < members.size(); ++k) probe.items.push_back({submit.custom_ids[k], &none[k]});
+    for (size_t k = 0; k < members.size(); ++k)
+      probe.items.push_back({submit.custom_ids[k], &none[k]});
     auto found = Client(submit.provider).Find(probe, submit.at_ms);
     if (!found.ok()) {
-      return Status(found.status().code(), "looking for batch " + submit.key + " at " + submit.provider +
-                                               ": " + found.status().message());
+      return Status(found.status().code(), "looking for batch " + submit.key + " at " +
+                                               submit.provider + ": " + found.status().message());
     }
     if (*found) {
       STRUCTURE_RETURN_IF_ERROR(state_->Created(seq, **found));
@@ -186,8 +187,8 @@ Status ProviderBatchJob::ResolveIncomplete() {
   return Status::Ok();
 }
 
-Status ProviderBatchJob::SubmitChunk(const std::string& provider, const std::string& model, int round,
-                                     const std::vector<size_t>& chunk, int64_t seq) {
+Status ProviderBatchJob::SubmitChunk(const std::string& provider, const std::string& model,
+                                     int round, const std::vector<size_t>& chunk, int64_t seq) {
   SubmitRecord submit;
   submit.seq = seq;
   submit.round = round;
@@ -195,7 +196,8 @@ Status ProviderBatchJob::SubmitChunk(const std::string& provider, const std::str
   submit.model = model;
   submit.key = state_->job_id() + "-" + std::to_string(seq);
   submit.at_ms = NowUnixMs();
-  for (size_t i : chunk) submit.custom_ids.push_back(CustomId(records_[i].line_no, records_[i].round));
+  for (size_t i : chunk)
+    submit.custom_ids.push_back(CustomId(records_[i].line_no, records_[i].round));
   STRUCTURE_RETURN_IF_ERROR(state_->Planned(submit));
   for (size_t i : chunk) records_[i].waiting_on = seq;
   report_.rounds = std::max(report_.rounds, round);
@@ -231,13 +233,14 @@ Status ProviderBatchJob::SubmitQueued() {
         if (r.result) EmitRecord(r);
         continue;
       }
-      int64_t size = static_cast<int64_t>(
-          ItemBytes(endpoint.kind, {CustomId(r.line_no, r.round), &*built}));
+      int64_t size =
+          static_cast<int64_t>(ItemBytes(endpoint.kind, {CustomId(r.line_no, r.round), &*built}));
       if (size > caps.max_bytes) {
         EndRecord(r, "batch_request_too_large",
-                  "the request for line " + std::to_string(r.line_no) + " is " + std::to_string(size) +
-                      " bytes, over the " + std::string(providers::ProviderKindName(endpoint.kind)) +
-                      " batch limit of " + std::to_string(caps.max_bytes) + " bytes");
+                  "the request for line " + std::to_string(r.line_no) + " is " +
+                      std::to_string(size) + " bytes, over the " +
+                      std::string(providers::ProviderKindName(endpoint.kind)) + " batch limit of " +
+                      std::to_string(caps.max_bytes) + " bytes");
         EmitRecord(r);
         continue;
       }
@@ -250,7 +253,8 @@ Status ProviderBatchJob::SubmitQueued() {
       chunk.push_back(i);
       bytes += size;
     }
-    if (!chunk.empty()) STRUCTURE_RETURN_IF_ERROR(SubmitChunk(provider, model, round, chunk, state_->next_seq()));
+    if (!chunk.empty())
+      STRUCTURE_RETURN_IF_ERROR(SubmitChunk(provider, model, round, chunk, state_->next_seq()));
   }
   return Status::Ok();
 }
@@ -273,7 +277,8 @@ void ProviderBatchJob::ApplyResults(int64_t seq, const providers::ItemResults& r
 
 void ProviderBatchJob::ApplyRejection(int64_t seq, const std::string& message) {
   providers::ItemResults results;
-  for (const std::string& id : state_->submits().at(seq).custom_ids) results[id] = RejectedItem(message);
+  for (const std::string& id : state_->submits().at(seq).custom_ids)
+    results[id] = RejectedItem(message);
   ApplyResults(seq, results);
 }
 
@@ -290,8 +295,8 @@ Status ProviderBatchJob::PollPending(bool* changed) {
     auto polled = client.Poll(s.batch_id);
     if (!polled.ok()) {
       if (polled.status().retryable()) continue;  // the next pass polls again
-      return Status(polled.status().code(), "polling batch " + s.batch_id + " at " + s.provider + ": " +
-                                                polled.status().message());
+      return Status(polled.status().code(), "polling batch " + s.batch_id + " at " + s.provider +
+                                                ": " + polled.status().message());
     }
     if (!polled->info.Ended()) {
       last_poll_[seq] = polled->info;
@@ -301,8 +306,8 @@ Status ProviderBatchJob::PollPending(bool* changed) {
     auto stored = client.Download(*polled);
     if (!stored.ok()) {
       if (stored.status().retryable()) continue;
-      return Status(stored.status().code(), "downloading the results of batch " + s.batch_id + ": " +
-                                                stored.status().message());
+      return Status(stored.status().code(), "downloading the results of batch " + s.batch_id +
+                                                ": " + stored.status().message());
     }
     STRUCTURE_RETURN_IF_ERROR(state_->Read(seq, *stored));
     auto results = StoredResults(state_->submits().at(seq));

@@ -23,17 +23,20 @@ bool SameFile(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-Status CheckStatsPath(const std::string& path, const std::string& input, const std::string& output) {
+Status CheckStatsPath(const std::string& path, const std::string& input,
+                      const std::string& output) {
   if (path.empty()) return InvalidArgument("--stats: give a file name");
   if (SameFile(path, input)) return InvalidArgument("--stats " + path + ": is the input file");
   if (SameFile(path, output)) return InvalidArgument("--stats " + path + ": is the output file");
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return InvalidArgument("--stats " + path + ": is a directory");
+  if (std::filesystem::is_directory(path, ec))
+    return InvalidArgument("--stats " + path + ": is a directory");
   std::string dir = Folder(path);
   if (!std::filesystem::is_directory(dir, ec)) {
     return InvalidArgument("--stats " + path + ": no such folder " + dir);
   }
-  if (access(dir.c_str(), W_OK) != 0) return InvalidArgument("--stats " + path + ": cannot write in " + dir);
+  if (access(dir.c_str(), W_OK) != 0)
+    return InvalidArgument("--stats " + path + ": cannot write in " + dir);
   if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0) {
     return InvalidArgument("--stats " + path + ": not writable");
   }

@@ -1,8 +1,8 @@
 #include "apps/http/http_message.h"
 
-#include "base/json.h"
-
 #include <cctype>
+
+#include "base/json.h"
 
 namespace structure::http {
 namespace {

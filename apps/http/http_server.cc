@@ -79,7 +79,8 @@ void HttpServer::Impl::Refuse(tcp::socket socket) {
   static const std::string kBody = R"({"error":"too many connections; retry later"})";
   static const std::string kAnswer =
       "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
-      "Connection: close\r\nContent-Length: " + std::to_string(kBody.size()) + "\r\n\r\n" + kBody;
+      "Connection: close\r\nContent-Length: " +
+      std::to_string(kBody.size()) + "\r\n\r\n" + kBody;
   auto s = std::make_shared<tcp::socket>(std::move(socket));
   // Small enough for the socket's send buffer: the write completes without waiting on the peer.
   net::async_write(*s, net::buffer(kAnswer), [s](beast::error_code, size_t) {

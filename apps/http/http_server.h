@@ -25,10 +25,10 @@ using Handler = std::function<void(HttpRequest request, Responder respond)>;
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  uint16_t port = 0;                         // 0 picks a free port; see HttpServer::port()
-  size_t max_body_bytes = 16 * 1024 * 1024;  // larger bodies get 413 and a close
+  uint16_t port = 0;                            // 0 picks a free port; see HttpServer::port()
+  size_t max_body_bytes = 16 * 1024 * 1024;     // larger bodies get 413 and a close
   std::string max_body_key = "max_body_bytes";  // the setting the 413 names
-  size_t max_header_bytes = 64 * 1024;       // larger headers get 431 and a close
+  size_t max_header_bytes = 64 * 1024;          // larger headers get 431 and a close
   // Read deadlines; a client that misses one is disconnected without an answer. The header
   // must be complete header_timeout after the connection opened or (keep-alive) after the
   // first byte of the next request; the body body_timeout after the header. The defaults are
@@ -36,7 +36,8 @@ struct ServerOptions {
   // `structure serve` sets its own from [server].
   std::chrono::milliseconds header_timeout{120000};
   std::chrono::milliseconds body_timeout{120000};
-  std::chrono::milliseconds idle_timeout{120000};  // keep-alive: answer .. next request's first byte
+  std::chrono::milliseconds idle_timeout{
+      120000};  // keep-alive: answer .. next request's first byte
   // Open connections at most. At the cap a new connection closes the oldest one that is not
   // being answered (waiting, or still sending its request); when every one is being answered
   // the new one gets 503 and a close. 0: no cap.

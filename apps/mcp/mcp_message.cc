@@ -17,14 +17,17 @@ RpcLine Error(Json id, int code, std::string message) {
 RpcLine ParseRpcLine(std::string_view text) {
   if (size_t nul = text.find('\0'); nul != std::string_view::npos) {
     return Error(Json(), kParseError,
-                 "parse error: NUL byte at byte " + std::to_string(nul) + " of the line (JSON text has none)");
+                 "parse error: NUL byte at byte " + std::to_string(nul) +
+                     " of the line (JSON text has none)");
   }
   ParseOptions po;
   po.source = "message";
   auto message = ParseJson(text, po);
-  if (!message.ok()) return Error(Json(), kParseError, "parse error: " + message.status().message());
+  if (!message.ok())
+    return Error(Json(), kParseError, "parse error: " + message.status().message());
   if (!message->is_object()) {
-    return Error(Json(), kInvalidRequest, "a message must be a JSON object (batches are not supported)");
+    return Error(Json(), kInvalidRequest,
+                 "a message must be a JSON object (batches are not supported)");
   }
   const Json* id = message->find("id");
   const Json* method = message->find("method");
@@ -35,8 +38,10 @@ RpcLine ParseRpcLine(std::string_view text) {
     }
     return RpcLine{};
   }
-  if (!method->is_string()) return Error(id ? *id : Json(), kInvalidRequest, "method: must be a string");
-  if (id == nullptr) return RpcLine{};  // notifications (initialized, cancelled, ...) need no answer
+  if (!method->is_string())
+    return Error(id ? *id : Json(), kInvalidRequest, "method: must be a string");
+  if (id == nullptr)
+    return RpcLine{};  // notifications (initialized, cancelled, ...) need no answer
   if (!id->is_string() && !id->is_integral()) {
     return Error(Json(), kInvalidRequest, "id: must be a string or an integer");
   }
@@ -48,14 +53,16 @@ RpcLine ParseRpcLine(std::string_view text) {
   return line;
 }
 
-Result<pipeline::StructureRequest> StructureToolRequest(const Json& arguments, const McpOptions& options) {
+Result<pipeline::StructureRequest> StructureToolRequest(const Json& arguments,
+                                                        const McpOptions& options) {
   Json body = Json::MakeObject();
   for (const auto& [key, value] : arguments.as_object()) {
     if (key != "prompt" && key != "schema" && key != "schemaMode" && key != "maxLoops" &&
         key != "confidenceThreshold" && key != "requireProviderStrictOutput" && key != "evidence") {
-      return InvalidArgument(key + ": unknown parameter (expected prompt, schema, schemaMode, "
-                                   "maxLoops, confidenceThreshold, requireProviderStrictOutput, "
-                                   "evidence)");
+      return InvalidArgument(key +
+                             ": unknown parameter (expected prompt, schema, schemaMode, "
+                             "maxLoops, confidenceThreshold, requireProviderStrictOutput, "
+                             "evidence)");
     }
     body.set(key, value);
   }

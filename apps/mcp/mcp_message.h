@@ -19,7 +19,7 @@ inline constexpr int kMethodNotFound = -32601;
 inline constexpr int kInvalidParams = -32602;
 
 struct McpOptions {
-  registry::Scope scope;      // tenant/project of every call (a local, trusted client)
+  registry::Scope scope;  // tenant/project of every call (a local, trusted client)
   std::string server_version = "0";
   size_t max_prompt_bytes = 1 << 20;
   size_t max_schema_bytes = 1 << 20;
@@ -33,17 +33,18 @@ struct McpOptions {
 struct RpcLine {
   enum class Kind { kRequest, kIgnore, kError };
   Kind kind = Kind::kIgnore;
-  Json id;             // kRequest, kError (null when the id is unknown or unusable)
-  std::string method;  // kRequest
-  Json params;         // kRequest: the params member, or null
-  int code = 0;        // kError
-  std::string message; // kError
+  Json id;              // kRequest, kError (null when the id is unknown or unusable)
+  std::string method;   // kRequest
+  Json params;          // kRequest: the params member, or null
+  int code = 0;         // kError
+  std::string message;  // kError
 };
 
 RpcLine ParseRpcLine(std::string_view text);
 
 // The `structure` tool's arguments (prompt, schema, schemaMode, maxLoops) as a request in the
 // server's scope; errors are the text of a tool error.
-Result<pipeline::StructureRequest> StructureToolRequest(const Json& arguments, const McpOptions& options);
+Result<pipeline::StructureRequest> StructureToolRequest(const Json& arguments,
+                                                        const McpOptions& options);
 
 }  // namespace structure::mcp

@@ -1,6 +1,5 @@
 #include "apps/mcp/mcp_server.h"
 
-
 #include "pipeline/result.h"
 #include "registry/schema_registry.h"
 
@@ -122,7 +121,8 @@ Json StructuredResult(const pipeline::StructureResult& result) {
 
 }  // namespace
 
-McpServer::McpServer(Engine& engine, McpOptions options, std::function<void(const std::string&)> write)
+McpServer::McpServer(Engine& engine, McpOptions options,
+                     std::function<void(const std::string&)> write)
     : engine_(engine), options_(std::move(options)), write_(std::move(write)) {}
 
 Json McpServer::ToolsJson() {
@@ -199,10 +199,12 @@ void McpServer::HandleMessage(std::string_view text) {
   }
   if (name == "tools/call") {
     const Json* tool = params ? params->find("name") : nullptr;
-    if (tool == nullptr || !tool->is_string()) return ReplyError(*id, kInvalidParams, "params.name: must be a string");
+    if (tool == nullptr || !tool->is_string())
+      return ReplyError(*id, kInvalidParams, "params.name: must be a string");
     Json arguments = Json::MakeObject();
     if (const Json* a = params->find("arguments"); a != nullptr && !a->is_null()) {
-      if (!a->is_object()) return ReplyError(*id, kInvalidParams, "params.arguments: must be an object");
+      if (!a->is_object())
+        return ReplyError(*id, kInvalidParams, "params.arguments: must be an object");
       arguments = *a;
     }
     if (tool->as_string() == "structure") return CallStructure(*id, arguments);
@@ -258,7 +260,9 @@ void McpServer::Drain() {
   idle_.wait(lock, [this] { return pending_ == 0; });
 }
 
-void McpServer::RejectLine(const std::string& why) { ReplyError(Json(), kParseError, "parse error: " + why); }
+void McpServer::RejectLine(const std::string& why) {
+  ReplyError(Json(), kParseError, "parse error: " + why);
+}
 
 // Bytes, not C strings: a NUL is one more byte of its line (which HandleMessage then rejects),
 // never the end of it. A line over max_line_bytes is answered with a parse error and skipped
@@ -269,7 +273,8 @@ int RunStdio(McpServer& server, std::FILE* in) {
   bool too_long = false;
   auto finish = [&] {
     if (too_long) {
-      server.RejectLine("a message is longer than " + std::to_string(limit) + " bytes (the limit of one line)");
+      server.RejectLine("a message is longer than " + std::to_string(limit) +
+                        " bytes (the limit of one line)");
     } else {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (!line.empty()) server.HandleMessage(line);

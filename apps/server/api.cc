@@ -32,16 +32,26 @@ std::string TooLarge(const char* field, size_t size, size_t limit, const char* k
 
 int HttpStatusFor(Code code) {
   switch (code) {
-    case Code::kOk: return 200;
-    case Code::kInvalidArgument: return 400;
-    case Code::kNotFound: return 404;
-    case Code::kUnauthenticated: return 401;
-    case Code::kPermissionDenied: return 403;
-    case Code::kResourceExhausted: return 429;
-    case Code::kUnavailable: return 503;
-    case Code::kDeadlineExceeded: return 504;
-    case Code::kFailedPrecondition: return 409;
-    default: return 500;
+    case Code::kOk:
+      return 200;
+    case Code::kInvalidArgument:
+      return 400;
+    case Code::kNotFound:
+      return 404;
+    case Code::kUnauthenticated:
+      return 401;
+    case Code::kPermissionDenied:
+      return 403;
+    case Code::kResourceExhausted:
+      return 429;
+    case Code::kUnavailable:
+      return 503;
+    case Code::kDeadlineExceeded:
+      return 504;
+    case Code::kFailedPrecondition:
+      return 409;
+    default:
+      return 500;
   }
 }
 
@@ -73,8 +83,9 @@ void Api::Handle(HttpRequest request, Responder respond) {
     respond(std::move(r));
   };
   auto only = [&](const char* allowed) {
-    HttpResponse r = ErrorResponse(405, "method_not_allowed",
-                                   method + " is not allowed on " + route + " (allowed: " + allowed + ")");
+    HttpResponse r =
+        ErrorResponse(405, "method_not_allowed",
+                      method + " is not allowed on " + route + " (allowed: " + allowed + ")");
     r.SetHeader("Allow", allowed);
     send(std::move(r));
   };
@@ -132,8 +143,9 @@ void Api::Handle(HttpRequest request, Responder respond) {
 void Api::Structure(const HttpRequest& request, const Principal& who, Responder respond) {
   const ServerLimits& limits = config_.limits;
   if (static_cast<size_t>(inflight_.load()) >= limits.max_inflight) {
-    HttpResponse r = ErrorResponse(429, "busy", "the server has " + std::to_string(limits.max_inflight) +
-                                                    " calls under way; retry later");
+    HttpResponse r = ErrorResponse(
+        429, "busy",
+        "the server has " + std::to_string(limits.max_inflight) + " calls under way; retry later");
     r.SetHeader("Retry-After", "1");
     return respond(std::move(r));
   }
@@ -145,25 +157,28 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
     return respond(ErrorResponse(400, "bad_request", "the request must be a JSON object"));
   }
   // Size limits answer 413 before anything else looks at the content.
-  if (const Json* p = body->find("prompt"); p != nullptr && p->is_string() &&
-                                             p->as_string().size() > limits.max_prompt_bytes) {
-    return respond(ErrorResponse(413, "too_large", TooLarge("prompt", p->as_string().size(), limits.max_prompt_bytes, "max_prompt_bytes")));
+  if (const Json* p = body->find("prompt");
+      p != nullptr && p->is_string() && p->as_string().size() > limits.max_prompt_bytes) {
+    return respond(ErrorResponse(
+        413, "too_large",
+        TooLarge("prompt", p->as_string().size(), limits.max_prompt_bytes, "max_prompt_bytes")));
   }
   for (const char* field : {"schema", "schemaName", "schemaText"}) {
     const Json* s = body->find(field);
     if (s == nullptr) continue;
     size_t size = s->is_string() ? s->as_string().size() : ToJson(*s).size();
     if (size > limits.max_schema_bytes) {
-      return respond(ErrorResponse(413, "too_large", TooLarge(field, size, limits.max_schema_bytes, "max_schema_bytes")));
+      return respond(ErrorResponse(
+          413, "too_large", TooLarge(field, size, limits.max_schema_bytes, "max_schema_bytes")));
     }
   }
   if (const Json* loops = body->find("maxLoops"); loops != nullptr && loops->is_integral()) {
     int64_t n = loops->as_int();
     if (n < limits.min_loops || n > limits.max_loops) {
-      return respond(ErrorResponse(400, "bad_request",
-                                   "maxLoops: must be an integer " + std::to_string(limits.min_loops) +
-                                       ".." + std::to_string(limits.max_loops) + " (was " +
-                                       std::to_string(n) + ")"));
+      return respond(
+          ErrorResponse(400, "bad_request",
+                        "maxLoops: must be an integer " + std::to_string(limits.min_loops) + ".." +
+                            std::to_string(limits.max_loops) + " (was " + std::to_string(n) + ")"));
     }
   }
   // The tenant is the key's; a request may only repeat it.
@@ -174,7 +189,8 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   }
   std::string project;
   if (const Json* p = body->find("project")) {
-    if (!p->is_string()) return respond(ErrorResponse(400, "bad_request", "project: must be a string"));
+    if (!p->is_string())
+      return respond(ErrorResponse(400, "bad_request", "project: must be a string"));
     project = p->as_string();
   } else if (auto q = request.QueryParam("project")) {
     project = *q;
@@ -197,7 +213,8 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   metrics_.SetInflight(++inflight_);
   auto started = std::chrono::steady_clock::now();
   engine_.Submit(std::move(*parsed), [this, respond, started](StructureResult result) {
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     StructureResult for_metrics;
     for_metrics.status = result.status;
     for_metrics.error_code = result.error_code;
@@ -205,7 +222,8 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
     for_metrics.iterations = result.iterations;
     for_metrics.usage = result.usage;
     metrics_.RecordCall(for_metrics, seconds);
-    HttpResponse r = JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
+    HttpResponse r =
+        JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
     if (r.status == 429) r.SetHeader("Retry-After", "1");
     metrics_.SetInflight(--inflight_);
     respond(std::move(r));

@@ -11,7 +11,8 @@
 namespace structure::server {
 
 // Errors name the file.
-inline Result<EngineOptions> EngineOptionsWithServerTable(const apps::Args& args, ServerConfig* server) {
+inline Result<EngineOptions> EngineOptionsWithServerTable(const apps::Args& args,
+                                                          ServerConfig* server) {
   auto options = apps::EngineOptionsFromArgs(args, server);
   if (!options.ok()) return options.status();
   if (args.has("server-config")) {

@@ -12,10 +12,14 @@ namespace {
 std::string Escape(const std::string& v) {
   std::string out;
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -41,7 +45,8 @@ void HistogramSeries(std::string& out, const std::string& name, const std::strin
   uint64_t cumulative = 0;
   for (size_t i = 0; i < bounds.size(); ++i) {
     cumulative += counts[i];
-    out += name + "_bucket{" + labels + "le=\"" + Num(bounds[i]) + "\"} " + std::to_string(cumulative) + "\n";
+    out += name + "_bucket{" + labels + "le=\"" + Num(bounds[i]) + "\"} " +
+           std::to_string(cumulative) + "\n";
   }
   out += name + "_bucket{" + labels + "le=\"+Inf\"} " + std::to_string(count) + "\n";
   std::string braces = labels.empty() ? "" : "{" + labels.substr(0, labels.size() - 1) + "}";
@@ -72,32 +77,35 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
   for (const auto& [schema, s] : stats.schemas) {
     out += Line("structure_schema_calls_total", Label("schema", schema), s.calls);
   }
-  Header(out, "structure_schema_results_total", "counter", "Structure calls by schema and result status.");
+  Header(out, "structure_schema_results_total", "counter",
+         "Structure calls by schema and result status.");
   for (const auto& [schema, s] : stats.schemas) {
     for (size_t i = 0; i < s.results.size(); ++i) {
       std::string status(pipeline::OutcomeName(static_cast<pipeline::Outcome>(i)));
-      out += Line("structure_schema_results_total", Label("schema", schema) + "," + Label("status", status),
-                  s.results[i]);
+      out += Line("structure_schema_results_total",
+                  Label("schema", schema) + "," + Label("status", status), s.results[i]);
     }
   }
-  Header(out, "structure_schema_iterations", "histogram", "Content-stage iterations per call, by schema.");
+  Header(out, "structure_schema_iterations", "histogram",
+         "Content-stage iterations per call, by schema.");
   std::vector<double> bounds;
   for (int i = 0; i <= pipeline::kMaxIterationsBucket; ++i) bounds.push_back(i);
   for (const auto& [schema, s] : stats.schemas) {
     std::vector<uint64_t> counts(s.iterations.begin(), s.iterations.end());
     counts.push_back(0);
     double sum = 0;
-    for (size_t i = 0; i < s.iterations.size(); ++i) sum += static_cast<double>(i * s.iterations[i]);
-    HistogramSeries(out, "structure_schema_iterations", Label("schema", schema) + ",", bounds, counts,
-                    sum, s.calls);
+    for (size_t i = 0; i < s.iterations.size(); ++i)
+      sum += static_cast<double>(i * s.iterations[i]);
+    HistogramSeries(out, "structure_schema_iterations", Label("schema", schema) + ",", bounds,
+                    counts, sum, s.calls);
   }
   Header(out, "structure_schema_reasks_total", "counter",
          "Re-asks by schema and reason (a re-ask counts once under each reason it gave).");
   for (const auto& [schema, s] : stats.schemas) {
     for (size_t i = 0; i < s.reasks.size(); ++i) {
       std::string reason(pipeline::ReaskReasonName(static_cast<pipeline::ReaskReason>(i)));
-      out += Line("structure_schema_reasks_total", Label("schema", schema) + "," + Label("reason", reason),
-                  s.reasks[i]);
+      out += Line("structure_schema_reasks_total",
+                  Label("schema", schema) + "," + Label("reason", reason), s.reasks[i]);
     }
   }
   Header(out, "structure_schema_tokens_total", "counter",
@@ -107,20 +115,25 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
     std::string l = Label("schema", schema) + ",";
     out += Line("structure_schema_tokens_total", l + Label("kind", "input"), s.input_tokens);
     out += Line("structure_schema_tokens_total", l + Label("kind", "output"), s.output_tokens);
-    out += Line("structure_schema_tokens_total", l + Label("kind", "cached_input"), s.cached_input_tokens);
-    out += Line("structure_schema_tokens_total", l + Label("kind", "cache_write"), s.cache_write_tokens);
-    out += Line("structure_schema_tokens_total", l + Label("kind", "reasoning"), s.reasoning_tokens);
+    out += Line("structure_schema_tokens_total", l + Label("kind", "cached_input"),
+                s.cached_input_tokens);
+    out += Line("structure_schema_tokens_total", l + Label("kind", "cache_write"),
+                s.cache_write_tokens);
+    out +=
+        Line("structure_schema_tokens_total", l + Label("kind", "reasoning"), s.reasoning_tokens);
   }
-  Header(out, "structure_schema_form_ignored_total", "counter",
-         "Ok answers that skipped the form the provider was given (no envelope) but fit the schema.");
+  Header(
+      out, "structure_schema_form_ignored_total", "counter",
+      "Ok answers that skipped the form the provider was given (no envelope) but fit the schema.");
   for (const auto& [schema, s] : stats.schemas) {
     out += Line("structure_schema_form_ignored_total", Label("schema", schema), s.form_ignored);
   }
   Header(out, "structure_provider_call_duration_seconds", "histogram",
          "Wall time of a structure call, by the provider of its content stage.");
   for (const auto& [provider, p] : stats.providers) {
-    HistogramSeries(out, "structure_provider_call_duration_seconds", Label("provider", provider) + ",",
-                    p.seconds.bounds, p.seconds.counts, p.seconds.sum, p.seconds.count);
+    HistogramSeries(out, "structure_provider_call_duration_seconds",
+                    Label("provider", provider) + ",", p.seconds.bounds, p.seconds.counts,
+                    p.seconds.sum, p.seconds.count);
   }
   return out;
 }
@@ -155,7 +168,8 @@ void Metrics::SetInflight(int64_t n) {
 std::string Metrics::Render() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::string out;
-  Header(out, "structure_calls_total", "counter", "Structure calls by result status and schemaOrigin.");
+  Header(out, "structure_calls_total", "counter",
+         "Structure calls by result status and schemaOrigin.");
   for (const auto& [k, n] : calls_) {
     out += "structure_calls_total{status=\"" + Escape(k.first) + "\",schema_origin=\"" +
            Escape(k.second) + "\"} " + std::to_string(n) + "\n";

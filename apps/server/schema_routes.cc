@@ -75,38 +75,42 @@ HttpResponse Api::SchemaByName(const HttpRequest& request, const Principal& who,
   // PUT {"schema": object|boolean, "version": "MAJOR.MINOR"?, "manual": "..."?}
   const ServerLimits& limits = config_.limits;
   if (request.body.size() > limits.max_schema_bytes + limits.max_prompt_bytes) {
-    return ErrorResponse(413, "too_large",
-                         "body: " + std::to_string(request.body.size()) + " bytes is over the limit of " +
-                             std::to_string(limits.max_schema_bytes + limits.max_prompt_bytes) +
-                             " bytes for a schema (server.max_schema_bytes + server.max_prompt_bytes)");
+    return ErrorResponse(
+        413, "too_large",
+        "body: " + std::to_string(request.body.size()) + " bytes is over the limit of " +
+            std::to_string(limits.max_schema_bytes + limits.max_prompt_bytes) +
+            " bytes for a schema (server.max_schema_bytes + server.max_prompt_bytes)");
   }
   ParseOptions po;
   po.source = "body";
   po.max_depth = limits.max_schema_depth + 1;
   auto body = ParseJson(request.body, po);
   if (!body.ok()) return ErrorResponse(400, "bad_request", body.status().message());
-  if (!body->is_object()) return ErrorResponse(400, "bad_request", "the body must be a JSON object");
+  if (!body->is_object())
+    return ErrorResponse(400, "bad_request", "the body must be a JSON object");
   registry::SchemaRecord record;
   record.name = name;
   for (const auto& [key, value] : body->as_object()) {
     if (key == "schema") {
       if (!value.is_object() && !value.is_bool()) {
-        return ErrorResponse(400, "bad_request", "schema: must be a JSON Schema (an object or a boolean)");
+        return ErrorResponse(400, "bad_request",
+                             "schema: must be a JSON Schema (an object or a boolean)");
       }
       record.schema = ToJson(value);
     } else if (key == "version" || key == "manual") {
       if (!value.is_string()) return ErrorResponse(400, "bad_request", key + ": must be a string");
       (key == "version" ? record.version : record.manual) = value.as_string();
     } else {
-      return ErrorResponse(400, "bad_request", key + ": unknown field (expected schema, version, manual)");
+      return ErrorResponse(400, "bad_request",
+                           key + ": unknown field (expected schema, version, manual)");
     }
   }
   if (record.schema.empty()) return ErrorResponse(400, "bad_request", "schema: is required");
   if (record.schema.size() > limits.max_schema_bytes) {
-    return ErrorResponse(413, "too_large", "schema: " + std::to_string(record.schema.size()) +
-                                               " bytes is over the limit of " +
-                                               std::to_string(limits.max_schema_bytes) +
-                                               " bytes (server.max_schema_bytes)");
+    return ErrorResponse(
+        413, "too_large",
+        "schema: " + std::to_string(record.schema.size()) + " bytes is over the limit of " +
+            std::to_string(limits.max_schema_bytes) + " bytes (server.max_schema_bytes)");
   }
   Status st = reg.Put(*scope, record);
   if (!st.ok()) return FromStatus(st);

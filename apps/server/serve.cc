@@ -30,9 +30,10 @@ size_t ConnectionCap(size_t wanted) {
     raised.rlim_cur = limit.rlim_max;
     if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
   }
-  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted + kReservedDescriptors) return wanted;
+  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted + kReservedDescriptors)
+    return wanted;
   size_t cap = limit.rlim_cur > 2 * kReservedDescriptors ? limit.rlim_cur - kReservedDescriptors
-                                                          : limit.rlim_cur / 2;
+                                                         : limit.rlim_cur / 2;
   std::fprintf(stderr,
                "structure serve: server.max_connections lowered from %zu to %zu: the process may "
                "open %llu files (ulimit -n)\n",
@@ -71,17 +72,22 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   so.idle_timeout = std::chrono::milliseconds(config.limits.idle_timeout_ms);
   so.max_connections = ConnectionCap(config.limits.max_connections);
   so.max_requests_per_connection = config.limits.max_requests_per_connection;
-  so.log = [](const std::string& line) { std::fprintf(stderr, "structure serve: %s\n", line.c_str()); };
-  auto server = http::HttpServer::Create(
-      so, [&api](http::HttpRequest r, http::Responder respond) { api.Handle(std::move(r), std::move(respond)); });
+  so.log = [](const std::string& line) {
+    std::fprintf(stderr, "structure serve: %s\n", line.c_str());
+  };
+  auto server = http::HttpServer::Create(so, [&api](http::HttpRequest r, http::Responder respond) {
+    api.Handle(std::move(r), std::move(respond));
+  });
   if (!server.ok()) {
     std::fprintf(stderr, "structure serve: %s\n", server.status().message().c_str());
     return 1;
   }
   if (config.keys.empty()) {
-    std::fprintf(stderr, "structure serve: warning: no API keys configured; every /v1 call gets 401\n");
+    std::fprintf(stderr,
+                 "structure serve: warning: no API keys configured; every /v1 call gets 401\n");
   }
-  std::printf("listening on %s:%u\n", config.host.c_str(), static_cast<unsigned>((*server)->port()));
+  std::printf("listening on %s:%u\n", config.host.c_str(),
+              static_cast<unsigned>((*server)->port()));
   std::fflush(stdout);
 
   std::atomic<bool> served{false};

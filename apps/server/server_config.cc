@@ -1,7 +1,8 @@
 #include "apps/server/server_config.h"
 
-#include <set>
 #include <toml++/toml.h>
+
+#include <set>
 
 #include "base/json.h"
 
@@ -22,7 +23,8 @@ class Reader {
     status_ = InvalidArgument(where + ": " + path + ": " + what);
   }
 
-  void CheckKeys(const toml::table& t, const std::string& path, const std::set<std::string>& known) {
+  void CheckKeys(const toml::table& t, const std::string& path,
+                 const std::set<std::string>& known) {
     for (const auto& [key, node] : t) {
       if (!known.count(std::string(key.str()))) {
         Fail(path + "." + std::string(key.str()), "unknown key", &node);
@@ -39,8 +41,10 @@ class Reader {
     auto v = n->value<int64_t>();
     if (!n->is_integer() || !v) return Fail(p, "must be an integer", n);
     if (*v < min || *v > max) {
-      return Fail(p, "must be " + std::to_string(min) + ".." + std::to_string(max) + " (was " +
-                         std::to_string(*v) + ")", n);
+      return Fail(p,
+                  "must be " + std::to_string(min) + ".." + std::to_string(max) + " (was " +
+                      std::to_string(*v) + ")",
+                  n);
     }
     out = static_cast<T>(*v);
   }
@@ -79,9 +83,8 @@ class Reader {
     CheckKeys(server, path,
               {"listen", "threads", "stop_grace_ms", "max_body_bytes", "max_prompt_bytes",
                "header_timeout_ms", "body_timeout_ms", "idle_timeout_ms", "max_connections",
-               "max_requests_per_connection",
-               "max_schema_bytes", "max_schema_depth", "min_loops", "max_loops", "max_inflight",
-               "keys", "tenants"});
+               "max_requests_per_connection", "max_schema_bytes", "max_schema_depth", "min_loops",
+               "max_loops", "max_inflight", "keys", "tenants"});
     std::string listen;
     Str(server, "listen", path, listen);
     if (!listen.empty() && status_.ok()) {
@@ -106,7 +109,8 @@ class Reader {
     if (l.min_loops > l.max_loops) Fail(path + ".min_loops", "must be <= max_loops", &server);
     if (const toml::node* tenants = server.get("tenants")) {
       const toml::table* all = tenants->as_table();
-      if (all == nullptr) return Fail(path + ".tenants", "must be a table ([server.tenants.ID])", tenants);
+      if (all == nullptr)
+        return Fail(path + ".tenants", "must be a table ([server.tenants.ID])", tenants);
       for (const auto& [id, node] : *all) {
         std::string tp = path + ".tenants." + std::string(id.str());
         const toml::table* t = node.as_table();
@@ -115,7 +119,8 @@ class Reader {
         TenantCheck check;
         Str(*t, "check", tp, check.command);
         Int(*t, "check_timeout_ms", tp, check.timeout_ms, 1, 3600000);
-        if (t->get("check") != nullptr && check.command.find_first_not_of(" \t") == std::string::npos) {
+        if (t->get("check") != nullptr &&
+            check.command.find_first_not_of(" \t") == std::string::npos) {
           Fail(tp + ".check", "must be a command, not empty", t->get("check"));
         }
         if (t->get("check_timeout_ms") != nullptr && t->get("check") == nullptr) {
@@ -126,7 +131,8 @@ class Reader {
     }
     if (const toml::node* keys = server.get("keys")) {
       const toml::array* a = keys->as_array();
-      if (a == nullptr) return Fail(path + ".keys", "must be an array of tables ([[server.keys]])", keys);
+      if (a == nullptr)
+        return Fail(path + ".keys", "must be an array of tables ([[server.keys]])", keys);
       std::set<std::string> seen;
       for (size_t i = 0; i < a->size(); ++i) {
         std::string kp = path + ".keys[" + std::to_string(i) + "]";
@@ -172,13 +178,16 @@ Status ParseListen(std::string_view listen, ServerConfig& config) {
   size_t colon = listen.rfind(':');
   std::string_view host = colon == std::string_view::npos ? "" : listen.substr(0, colon);
   std::string_view port = colon == std::string_view::npos ? listen : listen.substr(colon + 1);
-  if (port.empty() || port.size() > 5) return InvalidArgument("expected HOST:PORT (was '" + std::string(listen) + "')");
+  if (port.empty() || port.size() > 5)
+    return InvalidArgument("expected HOST:PORT (was '" + std::string(listen) + "')");
   int value = 0;
   for (char c : port) {
-    if (c < '0' || c > '9') return InvalidArgument("expected HOST:PORT (was '" + std::string(listen) + "')");
+    if (c < '0' || c > '9')
+      return InvalidArgument("expected HOST:PORT (was '" + std::string(listen) + "')");
     value = value * 10 + (c - '0');
   }
-  if (value > 65535) return InvalidArgument("port must be 0..65535 (was " + std::string(port) + ")");
+  if (value > 65535)
+    return InvalidArgument("port must be 0..65535 (was " + std::string(port) + ")");
   if (!host.empty()) config.host = std::string(host);
   config.port = static_cast<uint16_t>(value);
   return Status::Ok();

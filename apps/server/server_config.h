@@ -32,10 +32,10 @@ struct ServerLimits {
   int max_loops = 10;
   size_t max_inflight = 256;  // structure calls under way; more get 429
   // Connections (http::ServerOptions): read deadlines, the cap and keep-alive reuse.
-  int header_timeout_ms = 10000;            // connection open (or first byte) .. header complete
-  int body_timeout_ms = 30000;              // header .. body complete
-  int idle_timeout_ms = 60000;              // keep-alive: answer .. next request
-  size_t max_connections = 10000;           // at the cap the oldest idle one is closed
+  int header_timeout_ms = 10000;              // connection open (or first byte) .. header complete
+  int body_timeout_ms = 30000;                // header .. body complete
+  int idle_timeout_ms = 60000;                // keep-alive: answer .. next request
+  size_t max_connections = 10000;             // at the cap the oldest idle one is closed
   size_t max_requests_per_connection = 1000;  // then Connection: close
 };
 
@@ -49,8 +49,8 @@ struct TenantCheck {
 struct ServerConfig {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;
-  int threads = 1;             // event-loop threads
-  int stop_grace_ms = 30000;   // SIGTERM: how long in-flight calls may still finish
+  int threads = 1;            // event-loop threads
+  int stop_grace_ms = 30000;  // SIGTERM: how long in-flight calls may still finish
   ServerLimits limits;
   std::vector<ApiKey> keys;
   std::map<std::string, TenantCheck> checks;  // by tenant id

@@ -190,7 +190,8 @@ Answer ScriptedAnswer(const ScriptedReply& reply, const ChatRequest& request, Rn
       a.kind = Answer::Kind::kToolCall;
       a.tool_name = !reply.tool_name.empty() ? reply.tool_name : (t.tool.empty() ? "tool" : t.tool);
       a.tool_arguments = ToJson(reply.value);
-      for (const auto& [name, args] : reply.more_calls) a.more_tool_calls.emplace_back(name, ToJson(args));
+      for (const auto& [name, args] : reply.more_calls)
+        a.more_tool_calls.emplace_back(name, ToJson(args));
       break;
     case K::kReset:
       a.kind = Answer::Kind::kReset;

@@ -5,14 +5,16 @@
 
 namespace structure::sim {
 
-BatchStore::BatchStore(BatchOptions options, uint64_t seed, Stats& stats, AnswerFn answer, RejectFn reject)
+BatchStore::BatchStore(BatchOptions options, uint64_t seed, Stats& stats, AnswerFn answer,
+                       RejectFn reject)
     : options_(std::move(options)),
       seed_(seed),
       stats_(stats),
       answer_(std::move(answer)),
       reject_(std::move(reject)) {}
 
-SimFile& BatchStore::AddFile(std::string purpose, std::string name, std::string content, bool result) {
+SimFile& BatchStore::AddFile(std::string purpose, std::string name, std::string content,
+                             bool result) {
   auto f = std::make_unique<SimFile>();
   f->id = MakeId("file-", MixSeed(seed_ ^ 0xf11e, next_file_++));
   f->purpose = std::move(purpose);
@@ -38,7 +40,8 @@ SimBatch& BatchStore::Create(Provider provider, const std::string& id_prefix,
   b->id = MakeId(id_prefix, MixSeed(seed_ ^ 0xba7c, static_cast<uint64_t>(b->ordinal)));
   b->created_s = UnixNow();
   b->due = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.delay_ms);
-  if (auto it = options_.faults.find(b->ordinal); it != options_.faults.end()) b->fault = it->second;
+  if (auto it = options_.faults.find(b->ordinal); it != options_.faults.end())
+    b->fault = it->second;
   b->items = std::move(items);
   stats_.CountBatch(static_cast<int64_t>(b->items.size()));
   batches_.push_back(std::move(b));
@@ -80,10 +83,14 @@ void BatchStore::EndIfDue(SimBatch& batch) {
 
 std::string BatchStore::LivePath(const SimBatch& batch) const {
   switch (batch.provider) {
-    case Provider::kOpenAi: return "/v1/chat/completions";
-    case Provider::kAnthropic: return "/v1/messages";
-    case Provider::kGemini: return "/v1beta/models/" + batch.model + ":generateContent";
-    case Provider::kOllama: return "/api/chat";
+    case Provider::kOpenAi:
+      return "/v1/chat/completions";
+    case Provider::kAnthropic:
+      return "/v1/messages";
+    case Provider::kGemini:
+      return "/v1beta/models/" + batch.model + ":generateContent";
+    case Provider::kOllama:
+      return "/api/chat";
   }
   return "/";
 }

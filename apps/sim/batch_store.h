@@ -20,17 +20,17 @@
 namespace structure::sim {
 
 struct BatchOptions {
-  int delay_ms = 0;              // a batch ends this long after it was created
-  double error_rate = 0;         // share of requests answered with a transient server error
-  double expire_rate = 0;        // share of requests left unanswered as expired
-  double reject_rate = 0;        // share answered with the provider's 400 (a permanent error)
-  double malformed_rate = 0;     // share answered 200 with a body that is not a reply
+  int delay_ms = 0;           // a batch ends this long after it was created
+  double error_rate = 0;      // share of requests answered with a transient server error
+  double expire_rate = 0;     // share of requests left unanswered as expired
+  double reject_rate = 0;     // share answered with the provider's 400 (a permanent error)
+  double malformed_rate = 0;  // share answered 200 with a body that is not a reply
   // Batch faults by the batch's ordinal (1 = the first batch created): "failed", "expired"
   // (the second half of its requests expires) or "cancelled" (the second half is cancelled).
   std::map<int64_t, std::string> faults;
-  int64_t max_requests = 0;      // per batch; 0 = the provider's own limit
-  int64_t max_bytes = 0;         // per batch file / create request; 0 = the provider's limit
-  int slow_download_ms = 0;      // results are sent in 1 KB pieces this many ms apart
+  int64_t max_requests = 0;  // per batch; 0 = the provider's own limit
+  int64_t max_bytes = 0;     // per batch file / create request; 0 = the provider's limit
+  int slow_download_ms = 0;  // results are sent in 1 KB pieces this many ms apart
   // Batch ordinals whose create call creates the batch but answers 500, as if the answer was
   // lost on the way (a client must not create the batch again).
   std::set<int64_t> lost_creates;
@@ -40,10 +40,10 @@ enum class ItemFate { kAnswered, kErrored, kExpired, kCancelled };
 
 struct SimItem {
   std::string custom_id;
-  std::string body;           // the request body, as the live endpoint would get it
+  std::string body;  // the request body, as the live endpoint would get it
   ItemFate fate = ItemFate::kAnswered;
-  int status = 0;             // kAnswered: HTTP status of the answer
-  std::string answer = {};    // kAnswered: its body
+  int status = 0;           // kAnswered: HTTP status of the answer
+  std::string answer = {};  // kAnswered: its body
 };
 
 struct SimBatch {
@@ -56,9 +56,9 @@ struct SimBatch {
   std::string input_file_id;  // OpenAI
   int64_t created_s = 0;      // Unix seconds
   std::chrono::steady_clock::time_point due;
-  std::string fault;          // "" | "failed" | "expired" | "cancelled"
+  std::string fault;  // "" | "failed" | "expired" | "cancelled"
   bool ended = false;
-  std::string end_state;      // "completed" | "failed" | "expired" | "cancelled"
+  std::string end_state;  // "completed" | "failed" | "expired" | "cancelled"
   std::vector<SimItem> items;
   std::string output_file_id;  // OpenAI, once ended
   std::string error_file_id;   // OpenAI, once ended
@@ -104,7 +104,9 @@ class BatchStore {
 
   void CountDownload() { stats_.CountBatchDownload(); }
   // Whether this batch's create answer is to be lost (BatchOptions::lost_creates).
-  bool LoseCreateAnswer(const SimBatch& batch) const { return options_.lost_creates.count(batch.ordinal) > 0; }
+  bool LoseCreateAnswer(const SimBatch& batch) const {
+    return options_.lost_creates.count(batch.ordinal) > 0;
+  }
   // A results download: counted, and sent slowly when the options say so.
   void Download(http::HttpResponse& response) {
     CountDownload();

@@ -29,7 +29,7 @@ struct ChatMessage {
 
 struct ToolSpec {
   std::string name;
-  SharedJson schema;  // the parameters / input_schema (null when absent)
+  SharedJson schema;              // the parameters / input_schema (null when absent)
   bool cache_breakpoint = false;  // Anthropic: the tool carries cache_control
 };
 
@@ -61,8 +61,8 @@ struct ChatRequest {
   // Tokens the simulated model thinks before it answers (the request or the model asks for
   // thinking); 0 = none.
   int64_t thinking_tokens = 0;
-  bool signatures = false;  // Gemini: parts carry thoughtSignature
-  std::string prompt_cache_key;       // OpenAI: the request's prompt_cache_key, if any
+  bool signatures = false;       // Gemini: parts carry thoughtSignature
+  std::string prompt_cache_key;  // OpenAI: the request's prompt_cache_key, if any
 
   // Texts used for matching and token estimates.
   std::string LastUser() const;
@@ -91,7 +91,7 @@ struct Answer {
   Kind kind = Kind::kContent;
   std::string text;  // content, refusal text, or error message
   std::string tool_name;
-  std::string tool_arguments;         // JSON text; a fault may make it malformed
+  std::string tool_arguments;  // JSON text; a fault may make it malformed
   // kToolCall: further calls in the same reply, in order (name, arguments JSON text).
   std::vector<std::pair<std::string, std::string>> more_tool_calls;
   bool truncated = false;             // finish_reason length / max_tokens / MAX_TOKENS

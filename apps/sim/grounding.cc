@@ -59,8 +59,10 @@ std::vector<Word> Words(const std::string& prompt) {
     while (j < prompt.size() && prompt[j] != ' ' && prompt[j] != '\n' && prompt[j] != '\t') ++j;
     std::string w = prompt.substr(i, j - i);
     i = j;
-    auto punct = [](char c) { return c == ',' || c == '.' || c == ';' || c == ':' || c == '!' ||
-                                     c == '?' || c == '(' || c == ')' || c == '"' || c == '\''; };
+    auto punct = [](char c) {
+      return c == ',' || c == '.' || c == ';' || c == ':' || c == '!' || c == '?' || c == '(' ||
+             c == ')' || c == '"' || c == '\'';
+    };
     while (!w.empty() && punct(w.back())) w.pop_back();
     while (!w.empty() && punct(w.front())) w.erase(0, 1);
     if (w.empty()) continue;
@@ -68,9 +70,12 @@ std::vector<Word> Words(const std::string& prompt) {
     std::string digits;
     bool numeric = true;
     for (char c : w) {
-      if (c >= '0' && c <= '9') digits += c;
-      else if (c == '.' && !digits.empty()) digits += c;
-      else if (c != ',') numeric = false;
+      if (c >= '0' && c <= '9')
+        digits += c;
+      else if (c == '.' && !digits.empty())
+        digits += c;
+      else if (c != ',')
+        numeric = false;
     }
     if (numeric && !digits.empty() && digits.size() < 16) {
       word.number = true;
@@ -94,7 +99,8 @@ std::optional<Json> DroppedKeyword(const Json* s, std::string_view key) {
 std::optional<double> NumberKeyword(const Json* s, const char* key) {
   if (const Json* v = s->find(key); v != nullptr && v->is_number()) return v->as_double();
   auto dropped = DroppedKeyword(s, key);
-  return dropped && dropped->is_number() ? std::optional<double>(dropped->as_double()) : std::nullopt;
+  return dropped && dropped->is_number() ? std::optional<double>(dropped->as_double())
+                                         : std::nullopt;
 }
 
 bool Constrained(const Schemas& ss) {
@@ -121,9 +127,12 @@ bool FitsString(const Schemas& ss, const std::string& w) {
 bool FitsNumber(const Schemas& ss, double v, bool integer) {
   for (const Json* s : ss) {
     const Json* t = s->find("type");
-    if (t != nullptr && t->is_string() && t->as_string() == "integer" && v != static_cast<double>(static_cast<int64_t>(v))) return false;
+    if (t != nullptr && t->is_string() && t->as_string() == "integer" &&
+        v != static_cast<double>(static_cast<int64_t>(v)))
+      return false;
     if (integer && v != static_cast<double>(static_cast<int64_t>(v))) return false;
-    for (const char* k : {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"}) {
+    for (const char* k :
+         {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"}) {
       auto b = NumberKeyword(s, k);
       if (!b) continue;
       double x = *b;
@@ -142,7 +151,9 @@ bool FitsNumber(const Schemas& ss, double v, bool integer) {
 // not the value itself.
 bool Classification(const Schemas& ss) {
   for (const Json* s : ss) {
-    if (s->contains("enum") || s->contains("const") || DroppedKeyword(s, "enum") || DroppedKeyword(s, "const")) return true;
+    if (s->contains("enum") || s->contains("const") || DroppedKeyword(s, "enum") ||
+        DroppedKeyword(s, "const"))
+      return true;
   }
   return false;
 }
@@ -155,8 +166,10 @@ std::optional<std::string> FittingWord(const Schemas& ss, const std::vector<Word
   leaf.set("type", Json("string"));
   for (const Json* s : ss) {
     for (const char* k : {"pattern", "format"}) {
-      if (const Json* v = s->find(k); v != nullptr && v->is_string()) leaf.set(k, *v);
-      else if (auto dropped = DroppedKeyword(s, k); dropped && dropped->is_string()) leaf.set(k, *dropped);
+      if (const Json* v = s->find(k); v != nullptr && v->is_string())
+        leaf.set(k, *v);
+      else if (auto dropped = DroppedKeyword(s, k); dropped && dropped->is_string())
+        leaf.set(k, *dropped);
     }
   }
   auto validator = pipeline::CompileSchema(leaf);
@@ -193,7 +206,8 @@ struct Grounder {
     }
     if (v.is_array()) {
       Schemas items = Element(root, ss);
-      for (size_t i = 0; i < v.size(); ++i) Walk(v.as_array()[i], items, path + "/" + std::to_string(i));
+      for (size_t i = 0; i < v.size(); ++i)
+        Walk(v.as_array()[i], items, path + "/" + std::to_string(i));
       return;
     }
     if (v.is_null()) return;

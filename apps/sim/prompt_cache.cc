@@ -42,7 +42,8 @@ int64_t CacheMinTokens(Provider provider, std::string_view model) {
       return providers::DocumentedCacheMinTokens(providers::ProviderKind::kAnthropic, model);
     case Provider::kGemini:
       return providers::DocumentedCacheMinTokens(providers::ProviderKind::kGemini, model);
-    case Provider::kOllama: return 0;
+    case Provider::kOllama:
+      return 0;
   }
   return 0;
 }
@@ -89,8 +90,10 @@ CacheUsage PromptCache::AccountImplicit(const ChatRequest& request, int64_t min_
   bool prefix = true;
   for (uint64_t b : blocks) {
     bool seen = Seen(b);
-    if (prefix && seen) ++hits;
-    else prefix = false;
+    if (prefix && seen)
+      ++hits;
+    else
+      prefix = false;
   }
   int64_t tokens = static_cast<int64_t>(hits * kBlockBytes / 4);
   return {tokens >= min_tokens ? tokens : 0, 0};

@@ -10,7 +10,8 @@ namespace structure::sim {
 Result<std::shared_ptr<RequestLog>> RequestLog::Open(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "a");
   if (f == nullptr) {
-    return InvalidArgument("--record-requests " + path + ": cannot open it for writing: " + std::strerror(errno));
+    return InvalidArgument("--record-requests " + path +
+                           ": cannot open it for writing: " + std::strerror(errno));
   }
   return std::shared_ptr<RequestLog>(new RequestLog(f));
 }

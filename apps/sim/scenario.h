@@ -23,13 +23,13 @@ namespace structure::sim {
 
 // Probabilities (0..1) of content faults in generative answers. At most one applies per answer.
 struct ContentFaults {
-  double invalid = 0;    // a schema-constraint violation in an otherwise valid object
-  double need = 0;       // the need answer ({"_need": ...} in the form the request allows)
-  double prose = 0;      // JSON inside prose
-  double fence = 0;      // JSON in a ```json code fence
-  double malformed = 0;  // broken JSON syntax
-  double truncated = 0;  // cut off, finish reason "length"
-  double refusal = 0;    // the provider's decline signal
+  double invalid = 0;     // a schema-constraint violation in an otherwise valid object
+  double need = 0;        // the need answer ({"_need": ...} in the form the request allows)
+  double prose = 0;       // JSON inside prose
+  double fence = 0;       // JSON in a ```json code fence
+  double malformed = 0;   // broken JSON syntax
+  double truncated = 0;   // cut off, finish reason "length"
+  double refusal = 0;     // the provider's decline signal
   double ungrounded = 0;  // evidence form: one value invented, its quote not in the prompt
 };
 
@@ -71,7 +71,7 @@ struct ScriptedReply {
   std::string tool_name;   // kToolCall (empty = the forced or first tool)
   // kToolCall given as a list: the calls after the first, in order (name, arguments).
   std::vector<std::pair<std::string, Json>> more_calls;
-  std::string fault;       // kGenerate: force this content fault ("invalid", "need", ...)
+  std::string fault;  // kGenerate: force this content fault ("invalid", "need", ...)
   std::vector<http::Header> headers;  // added to the response
   std::optional<int> latency_ms;
   SlowBody slow;

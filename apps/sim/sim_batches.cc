@@ -6,18 +6,19 @@ namespace structure::sim {
 
 SimBatches::SimBatches(BatchOptions options, uint64_t seed, Simulator& sim)
     : sim_(sim),
-      store_(std::move(options), seed, sim.stats(),
-             [&sim](Provider provider, const std::string& path, const std::string& body) {
-               http::HttpRequest item;
-               item.method = "POST";
-               item.path = path;
-               item.target = path;
-               item.body = body;
-               return sim.AnswerBatchItem(provider, item);
-             },
-             [&sim](Provider provider, const std::string& message) {
-               return sim.dialect(provider).Error(400, message);
-             }) {}
+      store_(
+          std::move(options), seed, sim.stats(),
+          [&sim](Provider provider, const std::string& path, const std::string& body) {
+            http::HttpRequest item;
+            item.method = "POST";
+            item.path = path;
+            item.target = path;
+            item.body = body;
+            return sim.AnswerBatchItem(provider, item);
+          },
+          [&sim](Provider provider, const std::string& message) {
+            return sim.dialect(provider).Error(400, message);
+          }) {}
 
 std::optional<http::HttpResponse> SimBatches::Handle(const http::HttpRequest& r) {
   const std::string& p = r.path;

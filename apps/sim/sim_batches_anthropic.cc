@@ -62,7 +62,8 @@ Json BatchObject(const SimBatch& b, const http::HttpRequest& r) {
   return o;
 }
 
-std::string ErrorBody(const Dialect& d, int status, std::string_view type, std::string_view message) {
+std::string ErrorBody(const Dialect& d, int status, std::string_view type,
+                      std::string_view message) {
   return d.Error(status, message, type).body;
 }
 
@@ -105,21 +106,25 @@ std::string ResultsJsonl(const SimBatch& b, const Dialect& d) {
 }
 
 http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpRequest& r) {
-  int64_t max_requests = store.options().max_requests > 0 ? store.options().max_requests : kMaxRequests;
+  int64_t max_requests =
+      store.options().max_requests > 0 ? store.options().max_requests : kMaxRequests;
   int64_t max_bytes = store.options().max_bytes > 0 ? store.options().max_bytes : kMaxBytes;
   if (static_cast<int64_t>(r.body.size()) > max_bytes) {
-    return d.Error(413, "Request exceeds the maximum allowed number of bytes (" +
-                            std::to_string(max_bytes) + ").", "request_too_large");
+    return d.Error(
+        413,
+        "Request exceeds the maximum allowed number of bytes (" + std::to_string(max_bytes) + ").",
+        "request_too_large");
   }
   auto body = ParseBodyObject(r.body);
-  if (!body.ok()) return d.Error(400, "There was an issue with the JSON body: " + body.status().message());
+  if (!body.ok())
+    return d.Error(400, "There was an issue with the JSON body: " + body.status().message());
   const Json* requests = body->find("requests");
   if (!requests || !requests->is_array() || requests->size() == 0) {
     return d.Error(400, "requests: Field required and must hold at least one request");
   }
   if (static_cast<int64_t>(requests->size()) > max_requests) {
-    return d.Error(400, "requests: at most " + std::to_string(max_requests) + " requests per batch (got " +
-                            std::to_string(requests->size()) + ")");
+    return d.Error(400, "requests: at most " + std::to_string(max_requests) +
+                            " requests per batch (got " + std::to_string(requests->size()) + ")");
   }
   auto raw = RawElements(*RawMember(r.body, "requests"));
   std::set<std::string> ids;

@@ -14,7 +14,8 @@ const Json* EitherMember(const Json& o, const char* camel, const char* snake) {
   return v ? v : o.find(snake);
 }
 
-std::optional<std::string_view> EitherRaw(std::string_view text, const char* camel, const char* snake) {
+std::optional<std::string_view> EitherRaw(std::string_view text, const char* camel,
+                                          const char* snake) {
   auto v = RawMember(text, camel);
   return v ? v : RawMember(text, snake);
 }
@@ -91,11 +92,14 @@ std::string Operation(const SimBatch& b, bool results) {
     raws.push_back(std::move(raw));
   }
   Json response = Json::MakeObject();
-  response.set("@type", "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput");
+  response.set(
+      "@type",
+      "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput");
   response.set("inlinedResponses", Json(Json::Object{{"inlinedResponses", std::move(list)}}));
   op.set("response", std::move(response));
   std::vector<JsonSplice> splices;
-  const Json::Array& placed = op.find("response")->find("inlinedResponses")->find("inlinedResponses")->as_array();
+  const Json::Array& placed =
+      op.find("response")->find("inlinedResponses")->find("inlinedResponses")->as_array();
   for (size_t i = 0; i < placed.size(); ++i) {
     if (!raws[i].empty()) splices.push_back({placed[i].find("response"), raws[i]});
   }
@@ -103,10 +107,12 @@ std::string Operation(const SimBatch& b, bool results) {
 }
 
 http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpRequest& r) {
-  int64_t max_requests = store.options().max_requests > 0 ? store.options().max_requests : kMaxRequests;
+  int64_t max_requests =
+      store.options().max_requests > 0 ? store.options().max_requests : kMaxRequests;
   int64_t max_bytes = store.options().max_bytes > 0 ? store.options().max_bytes : kMaxBytes;
   if (static_cast<int64_t>(r.body.size()) > max_bytes) {
-    return d.Error(400, "Request payload size exceeds the limit: " + std::to_string(max_bytes) + " bytes.");
+    return d.Error(
+        400, "Request payload size exceeds the limit: " + std::to_string(max_bytes) + " bytes.");
   }
   std::string_view rest = std::string_view(r.path).substr(15);  // after "/v1beta/models/"
   std::string model(rest.substr(0, rest.rfind(':')));
@@ -136,10 +142,12 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
     const Json& entry = requests->as_array()[i];
     const Json* request = entry.find("request");
     if (!request || !request->is_object()) {
-      return d.Error(400, "batch.input_config.requests.requests[" + std::to_string(i) + "].request is required.");
+      return d.Error(400, "batch.input_config.requests.requests[" + std::to_string(i) +
+                              "].request is required.");
     }
     std::string key = std::to_string(i + 1);
-    if (const Json* meta = entry.find("metadata"); meta && meta->find("key") && meta->find("key")->is_string()) {
+    if (const Json* meta = entry.find("metadata");
+        meta && meta->find("key") && meta->find("key")->is_string()) {
       key = meta->find("key")->as_string();
     }
     auto text = i < raw.size() ? RawMember(raw[i], "request") : std::nullopt;
@@ -147,7 +155,8 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
   }
   SimBatch& b = store.Create(Provider::kGemini, "batches/", std::move(items));
   b.model = model;
-  if (const Json* name = EitherMember(*batch, "displayName", "display_name"); name && name->is_string()) {
+  if (const Json* name = EitherMember(*batch, "displayName", "display_name");
+      name && name->is_string()) {
     b.display_name = name->as_string();
   }
   if (store.LoseCreateAnswer(b)) return d.Error(500, "Internal error encountered.");

@@ -26,14 +26,16 @@ struct Part {
 Result<std::map<std::string, Part>> ParseMultipart(const http::HttpRequest& r) {
   const std::string* type = nullptr;
   for (const auto& [name, value] : r.headers) {
-    if (http::HeaderNameEquals(name, "Content-Type") && value.rfind("multipart/form-data", 0) == 0) type = &value;
+    if (http::HeaderNameEquals(name, "Content-Type") && value.rfind("multipart/form-data", 0) == 0)
+      type = &value;
   }
   size_t b = type ? type->find("boundary=") : std::string::npos;
   if (!type || type->rfind("multipart/form-data", 0) != 0 || b == std::string::npos) {
     return InvalidArgument("expected a multipart/form-data body with a boundary");
   }
   std::string boundary = "--" + type->substr(b + 9);
-  if (boundary.size() > 2 && boundary[2] == '"') boundary = "--" + boundary.substr(3, boundary.size() - 4);
+  if (boundary.size() > 2 && boundary[2] == '"')
+    boundary = "--" + boundary.substr(3, boundary.size() - 4);
   std::map<std::string, Part> parts;
   size_t pos = r.body.find(boundary);
   while (pos != std::string::npos) {
@@ -43,7 +45,8 @@ Result<std::map<std::string, Part>> ParseMultipart(const http::HttpRequest& r) {
     if (head_end == std::string::npos) return InvalidArgument("a multipart part has no header end");
     std::string head = r.body.substr(pos, head_end - pos);
     size_t next = r.body.find("\r\n" + boundary, head_end + 4);
-    if (next == std::string::npos) return InvalidArgument("a multipart part has no closing boundary");
+    if (next == std::string::npos)
+      return InvalidArgument("a multipart part has no closing boundary");
     auto field = [&head](std::string_view key) {
       std::string k = std::string(key) + "=\"";
       size_t at = head.find(k);
@@ -87,13 +90,16 @@ Json BatchObject(const SimBatch& b) {
   o.set("errors", nullptr);
   if (status == "failed") {
     Json err = Json::MakeObject();
-    err.set("code", b.metadata.find("_sim_error_code") ? b.metadata.find("_sim_error_code")->as_string()
-                                                        : std::string("simulated_failure"));
-    err.set("message", b.metadata.find("_sim_error") ? b.metadata.find("_sim_error")->as_string()
-                                                     : std::string("The batch failed validation (simulated)."));
+    err.set("code", b.metadata.find("_sim_error_code")
+                        ? b.metadata.find("_sim_error_code")->as_string()
+                        : std::string("simulated_failure"));
+    err.set("message", b.metadata.find("_sim_error")
+                           ? b.metadata.find("_sim_error")->as_string()
+                           : std::string("The batch failed validation (simulated)."));
     err.set("param", nullptr);
     err.set("line", 1);
-    o.set("errors", Json(Json::Object{{"object", Json("list")}, {"data", ArrayOf(std::move(err))}}));
+    o.set("errors",
+          Json(Json::Object{{"object", Json("list")}, {"data", ArrayOf(std::move(err))}}));
   }
   o.set("input_file_id", b.input_file_id);
   o.set("completion_window", "24h");
@@ -137,7 +143,8 @@ std::string ResultLine(const SimBatch& b, size_t index, const Dialect& d) {
     body = item.answer;
   } else if (item.fate == ItemFate::kErrored) {
     status = 500;
-    body = d.Error(500, "The server had an error while processing your request. Sorry about that!").body;
+    body = d.Error(500, "The server had an error while processing your request. Sorry about that!")
+               .body;
   }
   if (status != 0) {
     Json response = Json::MakeObject();
@@ -152,8 +159,9 @@ std::string ResultLine(const SimBatch& b, size_t index, const Dialect& d) {
   bool expired = item.fate == ItemFate::kExpired;
   Json error = Json::MakeObject();
   error.set("code", expired ? "batch_expired" : "batch_cancelled");
-  error.set("message", expired ? "This request could not be executed before the completion window expired."
-                               : "This request could not be executed before the batch was cancelled.");
+  error.set("message",
+            expired ? "This request could not be executed before the completion window expired."
+                    : "This request could not be executed before the batch was cancelled.");
   line.set("response", nullptr);
   line.set("error", std::move(error));
   return ToJson(line) + "\n";
@@ -161,7 +169,8 @@ std::string ResultLine(const SimBatch& b, size_t index, const Dialect& d) {
 
 // Writes the output and error files of an ended batch, once.
 void WriteResultFiles(BatchStore& store, SimBatch& b, const Dialect& d) {
-  if (!b.ended || b.end_state == "failed" || !b.output_file_id.empty() || !b.error_file_id.empty()) return;
+  if (!b.ended || b.end_state == "failed" || !b.output_file_id.empty() || !b.error_file_id.empty())
+    return;
   std::string output;
   std::string errors;
   for (size_t i = 0; i < b.items.size(); ++i) {
@@ -169,8 +178,12 @@ void WriteResultFiles(BatchStore& store, SimBatch& b, const Dialect& d) {
     bool ok = item.fate == ItemFate::kAnswered && item.status / 100 == 2;
     (ok ? output : errors) += ResultLine(b, i, d);
   }
-  if (!output.empty()) b.output_file_id = store.AddFile("batch_output", b.id + "_output.jsonl", std::move(output), true).id;
-  if (!errors.empty()) b.error_file_id = store.AddFile("batch_output", b.id + "_error.jsonl", std::move(errors), true).id;
+  if (!output.empty())
+    b.output_file_id =
+        store.AddFile("batch_output", b.id + "_output.jsonl", std::move(output), true).id;
+  if (!errors.empty())
+    b.error_file_id =
+        store.AddFile("batch_output", b.id + "_error.jsonl", std::move(errors), true).id;
 }
 
 http::HttpResponse Upload(BatchStore& store, const Dialect& d, const http::HttpRequest& r) {
@@ -190,7 +203,8 @@ http::HttpResponse Upload(BatchStore& store, const Dialect& d, const http::HttpR
 // Validates the input file the way the batch's validation step does; "" when it is good.
 std::string CheckInput(const BatchStore& store, const SimFile& f, std::vector<SimItem>& items,
                        std::string* code) {
-  int64_t max_requests = store.options().max_requests > 0 ? store.options().max_requests : kMaxRequests;
+  int64_t max_requests =
+      store.options().max_requests > 0 ? store.options().max_requests : kMaxRequests;
   int64_t max_bytes = store.options().max_bytes > 0 ? store.options().max_bytes : kMaxBytes;
   if (static_cast<int64_t>(f.content.size()) > max_bytes) {
     *code = "file_too_large";
@@ -216,8 +230,10 @@ std::string CheckInput(const BatchStore& store, const SimFile& f, std::vector<Si
     const Json* url = line->find("url");
     const Json* body = line->find("body");
     if (!id || !id->is_string()) return at + "missing custom_id.";
-    if (!ids.insert(id->as_string()).second) return at + "duplicate custom_id '" + id->as_string() + "'.";
-    if (!url || !url->is_string() || url->as_string() != kEndpoint) return at + "url must be " + std::string(kEndpoint) + ".";
+    if (!ids.insert(id->as_string()).second)
+      return at + "duplicate custom_id '" + id->as_string() + "'.";
+    if (!url || !url->is_string() || url->as_string() != kEndpoint)
+      return at + "url must be " + std::string(kEndpoint) + ".";
     if (!body || !body->is_object()) return at + "body must be an object.";
     const Json* m = body->find("model");
     std::string this_model = m && m->is_string() ? m->as_string() : "";
@@ -246,15 +262,18 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
   const Json* file_id = body->find("input_file_id");
   const Json* endpoint = body->find("endpoint");
   const Json* window = body->find("completion_window");
-  if (!file_id || !file_id->is_string()) return d.Error(400, "Missing required parameter: 'input_file_id'.");
+  if (!file_id || !file_id->is_string())
+    return d.Error(400, "Missing required parameter: 'input_file_id'.");
   if (!endpoint || !endpoint->is_string() || endpoint->as_string() != kEndpoint) {
-    return d.Error(400, "Invalid value for 'endpoint': the simulator serves only /v1/chat/completions.");
+    return d.Error(400,
+                   "Invalid value for 'endpoint': the simulator serves only /v1/chat/completions.");
   }
   if (!window || !window->is_string() || window->as_string() != "24h") {
     return d.Error(400, "Invalid value for 'completion_window': only '24h' is supported.");
   }
   SimFile* f = store.FindFile(file_id->as_string());
-  if (!f || f->purpose != "batch") return d.Error(404, "No such File object: " + file_id->as_string());
+  if (!f || f->purpose != "batch")
+    return d.Error(404, "No such File object: " + file_id->as_string());
   std::vector<SimItem> items;
   std::string code;
   std::string problem = CheckInput(store, *f, items, &code);
@@ -267,7 +286,8 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
     b.metadata.set("_sim_error_code", code);
     b.metadata.set("_sim_error", problem);
   }
-  if (store.LoseCreateAnswer(b)) return d.Error(500, "The server had an error while processing your request.");
+  if (store.LoseCreateAnswer(b))
+    return d.Error(500, "The server had an error while processing your request.");
   return http::JsonResponse(200, ToJson(BatchObject(b)));
 }
 
@@ -317,7 +337,7 @@ std::optional<http::HttpResponse> ServeOpenAiBatches(BatchStore& store, const Di
   bool cancel = rest.size() > 7 && rest.compare(rest.size() - 7, 7, "/cancel") == 0;
   std::string id = cancel ? rest.substr(0, rest.size() - 7) : rest;
   SimBatch* b = cancel && r.method == "POST" ? store.Cancel(Provider::kOpenAi, id)
-                                            : store.Find(Provider::kOpenAi, id);
+                                             : store.Find(Provider::kOpenAi, id);
   if (!b) return d.Error(404, "No batch found with id '" + id + "'.");
   WriteResultFiles(store, *b, d);
   return http::JsonResponse(200, ToJson(BatchObject(*b)));

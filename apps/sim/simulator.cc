@@ -52,9 +52,14 @@ uint64_t HashJson(const Json& v, uint64_t h) {
   auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ULL; };
   mix(static_cast<uint64_t>(v.type()) + 1);
   switch (v.type()) {
-    case Json::Type::kNull: break;
-    case Json::Type::kBool: mix(v.as_bool() ? 1 : 0); break;
-    case Json::Type::kInt: mix(static_cast<uint64_t>(v.as_int())); break;
+    case Json::Type::kNull:
+      break;
+    case Json::Type::kBool:
+      mix(v.as_bool() ? 1 : 0);
+      break;
+    case Json::Type::kInt:
+      mix(static_cast<uint64_t>(v.as_int()));
+      break;
     case Json::Type::kDouble: {
       double d = v.as_double();
       uint64_t bits;
@@ -62,7 +67,10 @@ uint64_t HashJson(const Json& v, uint64_t h) {
       mix(bits);
       break;
     }
-    case Json::Type::kString: h = HashBytes(v.as_string(), h); mix(v.as_string().size()); break;
+    case Json::Type::kString:
+      h = HashBytes(v.as_string(), h);
+      mix(v.as_string().size());
+      break;
     case Json::Type::kArray:
       for (const Json& e : v.as_array()) h = HashJson(e, h);
       mix(v.size());

@@ -16,12 +16,12 @@
 #include "apps/http/http_server.h"
 #include "apps/sim/dialect.h"
 #include "apps/sim/latency.h"
-#include "apps/sim/rng.h"
-#include "apps/sim/sim_batches.h"
 #include "apps/sim/prompt_cache.h"
 #include "apps/sim/rate_limiter.h"
 #include "apps/sim/request_log.h"
+#include "apps/sim/rng.h"
 #include "apps/sim/scenario.h"
+#include "apps/sim/sim_batches.h"
 #include "apps/sim/stats.h"
 
 namespace structure::sim {

@@ -21,7 +21,8 @@ struct FlagSpec {
 class Args {
  public:
   // Parses args against spec. "--help"/"-h" sets help() and never fails.
-  static Result<Args> Parse(const std::vector<std::string>& args, const std::vector<FlagSpec>& spec);
+  static Result<Args> Parse(const std::vector<std::string>& args,
+                            const std::vector<FlagSpec>& spec);
 
   bool help() const { return help_; }
   bool has(const std::string& name) const { return values_.count(name) > 0; }

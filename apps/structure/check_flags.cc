@@ -23,7 +23,8 @@ Status ApplyCheckFlags(const Args& args, EngineOptions& options) {
     auto ms = args.GetInt("check-timeout-ms", check.timeout_ms);
     if (!ms.ok()) return ms.status();
     if (*ms < 1 || *ms > 3600000) {
-      return InvalidArgument("--check-timeout-ms: must be 1..3600000 (was " + std::to_string(*ms) + ")");
+      return InvalidArgument("--check-timeout-ms: must be 1..3600000 (was " + std::to_string(*ms) +
+                             ")");
     }
     check.timeout_ms = static_cast<int>(*ms);
   }

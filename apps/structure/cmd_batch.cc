@@ -15,14 +15,14 @@
 #include "apps/batch/batch_files.h"
 #include "apps/batch/batch_runner.h"
 #include "apps/batch/stats_file.h"
-#include "apps/structure/command.h"
 #include "apps/structure/check_flags.h"
+#include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "apps/structure/provider_batch_command.h"
+#include "base/utf8.h"
 #include "config/settings.h"
 #include "pipeline/validator/validator.h"
 #include "registry/schema_registry.h"
-#include "base/utf8.h"
 
 namespace structure::apps {
 namespace {
@@ -32,11 +32,11 @@ std::atomic<bool> g_provider_batch{false};
 
 void OnInterrupt(int) {
   int n = g_interrupts.fetch_add(1) + 1;
-  const char* msg = g_provider_batch.load()
-      ? "\nstructure batch: stopping; submitted batches keep running at the provider (--resume collects them)\n"
-      : n == 1
-      ? "\nstructure batch: stopping: waiting for the calls in flight (Ctrl-C again cancels them)\n"
-      : "\nstructure batch: cancelling the calls in flight\n";
+  const char* msg = g_provider_batch.load() ? "\nstructure batch: stopping; submitted batches keep "
+                                              "running at the provider (--resume collects them)\n"
+                    : n == 1 ? "\nstructure batch: stopping: waiting for the calls in flight "
+                               "(Ctrl-C again cancels them)\n"
+                             : "\nstructure batch: cancelling the calls in flight\n";
   ssize_t ignored = ::write(STDERR_FILENO, msg, std::char_traits<char>::length(msg));
   (void)ignored;
 }
@@ -64,7 +64,8 @@ std::vector<std::string> TranslateShortFlags(const std::vector<std::string>& arg
 Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
   batch::LineDefaults d;
   int schemas = args.has("schema") + args.has("schema-name") + args.has("schema-text");
-  if (schemas > 1) return InvalidArgument("give at most one of --schema, --schema-name, --schema-text");
+  if (schemas > 1)
+    return InvalidArgument("give at most one of --schema, --schema-name, --schema-text");
   if (args.has("schema")) {
     auto text = ReadFile(args.get("schema"));
     if (!text.ok()) return text.status();
@@ -73,22 +74,26 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     auto schema = ParseJson(*text, po);
     if (!schema.ok()) return schema.status();
     Status checked = pipeline::CheckInlineSchema(*schema);
-    if (!checked.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + checked.message());
+    if (!checked.ok())
+      return InvalidArgument("--schema " + args.get("schema") + ": " + checked.message());
     // A schema that cannot compile would fail every line: say so once, before any call.
     auto compiled = pipeline::CompileSchema(*schema);
-    if (!compiled.ok()) return InvalidArgument("--schema " + args.get("schema") + ": " + compiled.status().message());
+    if (!compiled.ok())
+      return InvalidArgument("--schema " + args.get("schema") + ": " + compiled.status().message());
     d.schema = std::make_shared<const Json>(std::move(*schema));
   }
   // Flag text is raw bytes: checked once here rather than failing every line.
   for (const char* flag : {"schema-name", "schema-text", "tenant", "project", "model"}) {
-    if (std::string e = Utf8Error(args.get(flag)); !e.empty()) return InvalidArgument(std::string("--") + flag + ": " + e);
+    if (std::string e = Utf8Error(args.get(flag)); !e.empty())
+      return InvalidArgument(std::string("--") + flag + ": " + e);
   }
   d.schema_name = args.get("schema-name");
   d.schema_text = args.get("schema-text");
   if (args.has("max-loops")) {
     auto n = args.GetInt("max-loops", 3);
     if (!n.ok()) return n.status();
-    if (*n < 1 || *n > 10) return InvalidArgument("--max-loops: must be 1..10 (was " + args.get("max-loops") + ")");
+    if (*n < 1 || *n > 10)
+      return InvalidArgument("--max-loops: must be 1..10 (was " + args.get("max-loops") + ")");
     d.max_loops = *n;
   }
   d.tenant = args.get("tenant");
@@ -122,7 +127,8 @@ Status CheckDefaultSchemaName(Engine& engine, const batch::LineDefaults& d) {
   if (d.schema_name.empty()) return Status::Ok();
   auto found = engine.schemas().Find(d.schema_name, {d.tenant, d.project});
   if (found.ok()) return Status::Ok();
-  return Status(found.status().code(), "--schema-name " + d.schema_name + ": " + found.status().message());
+  return Status(found.status().code(),
+                "--schema-name " + d.schema_name + ": " + found.status().message());
 }
 
 // The provider every default line goes to, and whether its max_concurrency caps --concurrency.
@@ -132,8 +138,8 @@ struct InFlightCap {
   std::string key;  // providers.NAME.limits.max_concurrency
 };
 
-InFlightCap CapOf(const config::EngineConfig& config, uint64_t concurrency, const std::string& provider,
-                  const std::string& model) {
+InFlightCap CapOf(const config::EngineConfig& config, uint64_t concurrency,
+                  const std::string& provider, const std::string& model) {
   InFlightCap cap;
   std::string name = provider;
   if (name.empty()) {
@@ -174,11 +180,13 @@ std::optional<uint64_t> CountRecords(const std::string& path, const batch::Shard
 
 int RunBatch(const std::vector<std::string>& raw) {
   std::vector<FlagSpec> spec = {
-      {"output", true, "FILE: the results (JSONL; default stdout); -o FILE and --out FILE work too"},
+      {"output", true,
+       "FILE: the results (JSONL; default stdout); -o FILE and --out FILE work too"},
       {"out", true, "FILE: same as --output"},
       {"concurrency", true, "K: calls in flight at most (default 32)"},
       {"ordered", false, "write results in input order (default: as they complete)"},
-      {"reorder-window", true, "N: --ordered: records started past the oldest unwritten one (default 4 K)"},
+      {"reorder-window", true,
+       "N: --ordered: records started past the oldest unwritten one (default 4 K)"},
       {"resume", false, "skip the records already in the output file; drop a torn last line"},
       {"overwrite", false, "empty an existing output file first (default: refuse)"},
       {"fsync", false, "fdatasync the output after each write (survives power loss, slower)"},
@@ -202,9 +210,12 @@ int RunBatch(const std::vector<std::string>& raw) {
       "batch", TranslateShortFlags(raw), spec,
       "structure batch [IN.jsonl] [-o OUT.jsonl] [--concurrency K] [--ordered] [--resume] [flags]",
       "Runs one structure call per input line and writes one result line per record.\n"
-      "Input line: {\"id\": ..., \"prompt\": ..., \"schema\" | \"schemaName\" | \"schemaText\": ...,\n"
-      "\"maxLoops\"?, \"tenant\"?, \"project\"?, ...}; missing fields take the flag defaults below.\n"
-      "Output line: {\"id\": ..., \"status\": ..., \"data\" | \"need\" | \"errors\": ..., ...} ({\"line\": N}\n"
+      "Input line: {\"id\": ..., \"prompt\": ..., \"schema\" | \"schemaName\" | \"schemaText\": "
+      "...,\n"
+      "\"maxLoops\"?, \"tenant\"?, \"project\"?, ...}; missing fields take the flag defaults "
+      "below.\n"
+      "Output line: {\"id\": ..., \"status\": ..., \"data\" | \"need\" | \"errors\": ..., ...} "
+      "({\"line\": N}\n"
       "when the input line has no id). Reads stdin without IN, writes stdout without -o. Each\n"
       "result is appended as soon as it completes, so a killed job loses nothing: rerun it with\n"
       "--resume to skip the records already in OUT. Ctrl-C stops reading and waits for the calls\n"
@@ -216,7 +227,8 @@ int RunBatch(const std::vector<std::string>& raw) {
       "Exit 0 all ok, 1 some record not ok, 2 bad usage or output error, 130 interrupted.",
       exit_code);
   if (!args) return exit_code;
-  if (args->positional().size() > 1) return Fail("unexpected argument '" + args->positional()[1] + "'");
+  if (args->positional().size() > 1)
+    return Fail("unexpected argument '" + args->positional()[1] + "'");
   if (args->has("output") && args->has("out")) return Fail("give one of --output, --out");
   std::string out_path = args->has("output") ? args->get("output") : args->get("out");
   std::string in_path = args->positional().empty() ? "-" : args->positional()[0];
@@ -230,7 +242,8 @@ int RunBatch(const std::vector<std::string>& raw) {
   batch::BatchOptions options;
   auto k = args->GetInt("concurrency", 32);
   if (!k.ok()) return Fail(k.status().message());
-  if (*k < 1 || *k > 1000000) return Fail("--concurrency: must be 1..1000000 (was " + std::to_string(*k) + ")");
+  if (*k < 1 || *k > 1000000)
+    return Fail("--concurrency: must be 1..1000000 (was " + std::to_string(*k) + ")");
   options.concurrency = static_cast<uint64_t>(*k);
   options.ordered = args->has("ordered");
   auto window = args->GetInt("reorder-window", 0);
@@ -254,10 +267,12 @@ int RunBatch(const std::vector<std::string>& raw) {
   EngineOptions checks;  // --check is checked before any file is touched
   if (Status st = ApplyCheckFlags(*args, checks); !st.ok()) return Fail(st.message());
 
-  batch::FileOptions file_options{in_path, out_path, resume, args->has("overwrite"), args->has("fsync")};
+  batch::FileOptions file_options{in_path, out_path, resume, args->has("overwrite"),
+                                  args->has("fsync")};
   auto files = batch::OpenJobFiles(file_options);
   if (!files.ok()) return Fail(files.status().message());
-  for (const std::string& note : files->notes) std::fprintf(stderr, "structure batch: %s\n", note.c_str());
+  for (const std::string& note : files->notes)
+    std::fprintf(stderr, "structure batch: %s\n", note.c_str());
   std::FILE* in = files->in;
   batch::JournalScan& scan = files->scan;
   std::optional<batch::JournalWriter>& journal = files->journal;
@@ -277,12 +292,15 @@ int RunBatch(const std::vector<std::string>& raw) {
   std::unique_ptr<Engine> engine = std::move(*created);
   Status schema_name = CheckDefaultSchemaName(*engine, options.defaults);
   if (!schema_name.ok()) return Fail(schema_name.message());
-  InFlightCap cap = CapOf(engine->config(), options.concurrency, args->get("provider"), options.defaults.model);
+  InFlightCap cap =
+      CapOf(engine->config(), options.concurrency, args->get("provider"), options.defaults.model);
   if (cap.capped) {
-    std::fprintf(stderr,
-                 "structure batch: --concurrency %llu is above %s = %d: at most %d calls are on the "
-                 "wire at once (raise it in the config file to go higher)\n",
-                 static_cast<unsigned long long>(options.concurrency), cap.key.c_str(), cap.limit, cap.limit);
+    std::fprintf(
+        stderr,
+        "structure batch: --concurrency %llu is above %s = %d: at most %d calls are on the "
+        "wire at once (raise it in the config file to go higher)\n",
+        static_cast<unsigned long long>(options.concurrency), cap.key.c_str(), cap.limit,
+        cap.limit);
   }
   std::shared_ptr<const pipeline::CallStats> call_stats = engine->call_stats();
 
@@ -310,7 +328,8 @@ int RunBatch(const std::vector<std::string>& raw) {
   Engine* raw_engine = engine.get();
   batch::BatchRunner runner(
       options,
-      [raw_engine](pipeline::StructureRequest request, std::function<void(pipeline::StructureResult)> done) {
+      [raw_engine](pipeline::StructureRequest request,
+                   std::function<void(pipeline::StructureResult)> done) {
         raw_engine->Submit(std::move(request), std::move(done));
       },
       &*journal, resume ? &scan : nullptr);
@@ -319,10 +338,12 @@ int RunBatch(const std::vector<std::string>& raw) {
   signal(SIGINT, SIG_DFL);
 
   batch::BatchCounts all = report.all();
-  double rate = report.elapsed_s > 0 ? static_cast<double>(report.run.total()) / report.elapsed_s : 0;
+  double rate =
+      report.elapsed_s > 0 ? static_cast<double>(report.run.total()) / report.elapsed_s : 0;
   std::string summary =
       batch::FormatSummary(all, report.resumed.total(), report.elapsed_s, rate, report.interrupted);
-  summary += ", at most " + std::to_string(cap.capped ? cap.limit : options.concurrency) + " in flight";
+  summary +=
+      ", at most " + std::to_string(cap.capped ? cap.limit : options.concurrency) + " in flight";
   if (cap.capped) summary += " (" + cap.key + ")";
   std::fprintf(stderr, "%s\n", summary.c_str());
   if (resume && in_path == "-" && report.resumed_seen < scan.records && !report.interrupted) {
@@ -330,7 +351,8 @@ int RunBatch(const std::vector<std::string>& raw) {
     std::fprintf(stderr,
                  "structure batch: warning: %llu results in %s match no input record: it was "
                  "written from another input (use a new -o FILE, or --overwrite)\n",
-                 static_cast<unsigned long long>(scan.records - report.resumed_seen), out_path.c_str());
+                 static_cast<unsigned long long>(scan.records - report.resumed_seen),
+                 out_path.c_str());
   }
   if (args->has("stats")) {
     Status written = batch::WriteStatsFile(args->get("stats"), report, call_stats->Snapshot());

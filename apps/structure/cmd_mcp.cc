@@ -30,7 +30,8 @@ int RunMcp(const std::vector<std::string>& argv) {
                           "under way.",
                           exit_code);
   if (!args) return exit_code;
-  if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
+  if (!args->positional().empty())
+    return Fail("unexpected argument '" + args->positional()[0] + "'");
   if (args->has("project") && !args->has("tenant")) return Fail("--project needs --tenant");
   server::ServerConfig ignored;
   auto options = server::EngineOptionsWithServerTable(*args, &ignored);

@@ -29,12 +29,14 @@ std::string Number(double v) {
 Json Describe(const config::ProviderConfig& pc, bool builtin) {
   auto kind = providers::ParseProviderKind(pc.kind);
   std::string base = !pc.base_url.empty() ? pc.base_url
-                                          : kind.ok() ? providers::DefaultBaseUrl(*kind) : "";
+                     : kind.ok()          ? providers::DefaultBaseUrl(*kind)
+                                          : "";
   base = providers::NormalizeBaseUrl(base);
   std::string key_env = kind.ok() ? providers::KeyEnvFor(*kind, pc.api_key_env) : pc.api_key_env;
   const char* key = key_env.empty() ? nullptr : std::getenv(key_env.c_str());
   std::string key_state = key != nullptr && *key ? "set" : "not set";
-  if (key_env.empty() || (key_state == "not set" && providers::IsLoopbackUrl(base))) key_state = "not needed";
+  if (key_env.empty() || (key_state == "not set" && providers::IsLoopbackUrl(base)))
+    key_state = "not needed";
   Json j = Json::MakeObject();
   j.set("name", pc.name);
   j.set("kind", pc.kind);
@@ -54,15 +56,17 @@ Json Describe(const config::ProviderConfig& pc, bool builtin) {
 }
 
 void PrintTable(const Json& list) {
-  std::vector<std::vector<std::string>> rows = {
-      {"NAME", "KIND", "SOURCE", "BASE URL", "MODEL", "PROFILE", "IN FLIGHT", "RPM", "TPM", "TIMEOUT", "KEY"}};
+  std::vector<std::vector<std::string>> rows = {{"NAME", "KIND", "SOURCE", "BASE URL", "MODEL",
+                                                 "PROFILE", "IN FLIGHT", "RPM", "TPM", "TIMEOUT",
+                                                 "KEY"}};
   for (const Json& p : list.as_array()) {
     const Json& l = *p.find("limits");
     std::string key = p.find("keyEnv")->as_string();
     key = key.empty() ? "not needed" : key + " " + p.find("key")->as_string();
-    rows.push_back({p.find("name")->as_string(), p.find("kind")->as_string(), p.find("source")->as_string(),
-                    p.find("baseUrl")->as_string(), p.find("model")->as_string(),
-                    p.find("profile")->as_string(), std::to_string(l.find("maxConcurrency")->as_int()),
+    rows.push_back({p.find("name")->as_string(), p.find("kind")->as_string(),
+                    p.find("source")->as_string(), p.find("baseUrl")->as_string(),
+                    p.find("model")->as_string(), p.find("profile")->as_string(),
+                    std::to_string(l.find("maxConcurrency")->as_int()),
                     Number(l.find("requestsPerMinute")->as_double()),
                     Number(l.find("tokensPerMinute")->as_double()),
                     Number(l.find("timeoutMs")->as_double() / 1000) + " s", key});
@@ -94,7 +98,8 @@ int RunProviders(const std::vector<std::string>& argv) {
                           "and whether the key variable is set. Keys\nare never printed.",
                           exit_code);
   if (!args) return exit_code;
-  if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
+  if (!args->positional().empty())
+    return Fail("unexpected argument '" + args->positional()[0] + "'");
   config::EngineConfig cfg = config::DefaultConfig();
   if (args->has("config")) {
     auto loaded = LoadCommandConfig(args->get("config"));

@@ -9,8 +9,8 @@
 #include <mutex>
 #include <optional>
 
-#include "apps/structure/command.h"
 #include "apps/structure/check_flags.h"
+#include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "base/utf8.h"
 #include "config/settings.h"
@@ -20,10 +20,14 @@ namespace {
 
 int ExitCode(pipeline::Outcome o) {
   switch (o) {
-    case pipeline::Outcome::kOk: return 0;
-    case pipeline::Outcome::kNeedMoreInput: return 3;
-    case pipeline::Outcome::kStale: return 4;
-    case pipeline::Outcome::kError: return 1;
+    case pipeline::Outcome::kOk:
+      return 0;
+    case pipeline::Outcome::kNeedMoreInput:
+      return 3;
+    case pipeline::Outcome::kStale:
+      return 4;
+    case pipeline::Outcome::kError:
+      return 1;
   }
   return 1;
 }
@@ -46,7 +50,8 @@ int RunRun(const std::vector<std::string>& argv) {
       {"model", true, "REF: model alias or provider/model (default: structure.model)"},
       {"final-tool", false, "answer through a submit tool (agent-loop style)"},
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
-      {"evidence", true, "off|report|require: tie each value to a quote of the prompt (default off)"},
+      {"evidence", true,
+       "off|report|require: tie each value to a quote of the prompt (default off)"},
   };
   AddEngineFlags(spec);
   AddCheckFlags(spec);
@@ -57,15 +62,18 @@ int RunRun(const std::vector<std::string>& argv) {
       "--schema-text TEXT) [flags]",
       "Turns the prompt into one JSON object valid against the schema and prints the result:\n"
       "{\"status\": \"ok\" | \"need-more-input\" | \"stale\" | \"error\", \"data\" | \"need\" | "
-      "\"errors\", ...}.\nExit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage, 130 interrupted. Without "
+      "\"errors\", ...}.\nExit 0 ok, 3 need-more-input, 4 stale, 1 error, 2 bad usage, 130 "
+      "interrupted. Without "
       "--config the\nbuilt-in simulator provider at 127.0.0.1:8089 is called (start it with "
       "`structure sim`).",
       exit_code);
   if (!args) return exit_code;
-  if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
+  if (!args->positional().empty())
+    return Fail("unexpected argument '" + args->positional()[0] + "'");
 
   Json body = Json::MakeObject();
-  if (args->has("prompt") == args->has("prompt-file")) return Fail("give exactly one of --prompt, --prompt-file");
+  if (args->has("prompt") == args->has("prompt-file"))
+    return Fail("give exactly one of --prompt, --prompt-file");
   // Raw text is checked here, so the error names the flag or file it came from.
   if (args->has("prompt")) {
     if (std::string e = Utf8Error(args->get("prompt")); !e.empty()) return Fail("--prompt: " + e);
@@ -92,7 +100,8 @@ int RunRun(const std::vector<std::string>& argv) {
   } else if (args->has("schema-name")) {
     body.set("schemaName", args->get("schema-name"));
   } else {
-    if (std::string e = Utf8Error(args->get("schema-text")); !e.empty()) return Fail("--schema-text: " + e);
+    if (std::string e = Utf8Error(args->get("schema-text")); !e.empty())
+      return Fail("--schema-text: " + e);
     body.set("schemaText", args->get("schema-text"));
   }
   if (args->has("max-loops")) {
@@ -107,7 +116,8 @@ int RunRun(const std::vector<std::string>& argv) {
   if (args->has("array")) body.set("arrayMode", true);
   if (args->has("evidence")) {
     if (!config::ParseEvidenceMode(args->get("evidence"))) {
-      return Fail("--evidence: must be off, report or require (was '" + args->get("evidence") + "')");
+      return Fail("--evidence: must be off, report or require (was '" + args->get("evidence") +
+                  "')");
     }
     body.set("evidence", args->get("evidence"));
   }

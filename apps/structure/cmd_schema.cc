@@ -17,10 +17,12 @@ constexpr const char* kDefaultProfile = "openai-strict";
 
 const std::vector<FlagSpec> kSpec = {
     {"provider", true,
-     "PROFILE: openai-strict (default), anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json; "
+     "PROFILE: openai-strict (default), anthropic-strict, gemini, gemini-legacy, ollama, vllm, "
+     "llamacpp, json; "
      "or a built-in provider name (openai, anthropic, ...) for its profile"},
     {"override", true, "JSON: profile overrides, e.g. '{\"max_depth\":5}'"},
-    {"allow-unresolved-refs", false, "a $ref that cannot be resolved accepts any value instead of an error"},
+    {"allow-unresolved-refs", false,
+     "a $ref that cannot be resolved accepts any value instead of an error"},
 };
 
 struct Input {
@@ -41,12 +43,14 @@ Result<Input> ReadInput(const char* cmd, const Args& parsed) {
   if (!profile.ok()) {
     // `--provider openai`, as run and batch take it: the built-in provider's profile.
     if (auto builtin = config::BuiltinProvider(name)) {
-      std::fprintf(stderr, "structure %s: provider %s: using profile %s\n", cmd, name.c_str(), builtin->profile.c_str());
+      std::fprintf(stderr, "structure %s: provider %s: using profile %s\n", cmd, name.c_str(),
+                   builtin->profile.c_str());
       profile = pipeline::FindProfile(builtin->profile);
     } else {
       std::string names;
       for (const auto& n : config::BuiltinProviderNames()) names += (names.empty() ? "" : ", ") + n;
-      profile = Status(profile.status().code(), "--provider: " + profile.status().message() + "; or a provider: " + names);
+      profile = Status(profile.status().code(),
+                       "--provider: " + profile.status().message() + "; or a provider: " + names);
     }
   }
   if (profile.ok() && parsed.has("override")) {
@@ -83,7 +87,8 @@ int RunOnInput(const char* cmd, const std::vector<std::string>& args, int (*act)
   Result<Input> in = ReadInput(cmd, *parsed);
   if (!in.ok()) return Fail(cmd, in.status().message());
   if (!parsed->has("provider")) {
-    std::fprintf(stderr, "structure %s: no --provider given: using profile %s\n", cmd, kDefaultProfile);
+    std::fprintf(stderr, "structure %s: no --provider given: using profile %s\n", cmd,
+                 kDefaultProfile);
   }
   return act(*in);
 }
@@ -96,7 +101,8 @@ int PrintLowered(const Input& in) {
   out.set("providerSchema", l->provider_schema);
   Json dropped = Json::MakeArray();
   for (const pipeline::Dropped& d : l->dropped)
-    dropped.push_back(Json(Json::Object{{"path", Json(d.path)}, {"keyword", Json(d.keyword)}, {"value", d.value}}));
+    dropped.push_back(Json(
+        Json::Object{{"path", Json(d.path)}, {"keyword", Json(d.keyword)}, {"value", d.value}}));
   out.set("dropped", std::move(dropped));
   out.set("reason", l->reason.empty() ? Json() : Json(l->reason));
   std::printf("%s\n", ToJson(out, true).c_str());
@@ -115,10 +121,11 @@ int PrintChecked(const Input& in) {
 }
 
 int RunLower(const std::vector<std::string>& args) {
-  return RunOnInput("schema lower", args, PrintLowered,
-                    "Lowers a JSON Schema into the form the provider's strict mode accepts "
-                    "and prints\n{\"mode\",\"providerSchema\",\"dropped\",\"reason\"}. Exit 0 "
-                    "when handled (strict or fallback), 2 when FILE is not a schema the engine can honour.");
+  return RunOnInput(
+      "schema lower", args, PrintLowered,
+      "Lowers a JSON Schema into the form the provider's strict mode accepts "
+      "and prints\n{\"mode\",\"providerSchema\",\"dropped\",\"reason\"}. Exit 0 "
+      "when handled (strict or fallback), 2 when FILE is not a schema the engine can honour.");
 }
 
 int RunCheck(const std::vector<std::string>& args) {
@@ -131,6 +138,7 @@ int RunCheck(const std::vector<std::string>& args) {
 }  // namespace
 
 STRUCTURE_COMMAND("schema lower", "lower a JSON Schema for a provider's strict mode", RunLower);
-STRUCTURE_COMMAND("schema check", "say whether a provider accepts a schema as it is, and why not", RunCheck);
+STRUCTURE_COMMAND("schema check", "say whether a provider accepts a schema as it is, and why not",
+                  RunCheck);
 
 }  // namespace structure::apps

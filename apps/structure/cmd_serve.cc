@@ -17,8 +17,9 @@ int RunServe(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> spec = {
       {"listen", true, "HOST:PORT: listen address (default: server.listen, else 127.0.0.1:8080)"},
       {"port", true, "N: port (0 picks a free one; overrides the port of --listen)"},
-      {"server-config", true, "FILE: TOML file whose [server] table holds keys and limits "
-                              "(default: the [server] table of --config)"},
+      {"server-config", true,
+       "FILE: TOML file whose [server] table holds keys and limits "
+       "(default: the [server] table of --config)"},
   };
   AddEngineFlags(spec);
   int exit_code = 0;
@@ -31,7 +32,8 @@ int RunServe(const std::vector<std::string>& argv) {
                           "and exits 0.",
                           exit_code);
   if (!args) return exit_code;
-  if (!args->positional().empty()) return Fail("unexpected argument '" + args->positional()[0] + "'");
+  if (!args->positional().empty())
+    return Fail("unexpected argument '" + args->positional()[0] + "'");
   server::ServerConfig config;
   auto options = server::EngineOptionsWithServerTable(*args, &config);
   if (!options.ok()) return Fail(options.status().message());

@@ -27,7 +27,8 @@ const std::vector<FlagSpec>& Spec() {
       {"malformed-rate", true, "R: share of generated answers with broken JSON syntax"},
       {"truncate-rate", true, "R: share of generated answers cut off (finish reason length)"},
       {"refusal-rate", true, "R: share of generated answers that are refusals"},
-      {"ungrounded-rate", true, "R: share of generated evidence answers with an invented value (a quote not in the prompt)"},
+      {"ungrounded-rate", true,
+       "R: share of generated evidence answers with an invented value (a quote not in the prompt)"},
       {"rate-429", true, "R: share of requests answered 429 (injected)"},
       {"retry-hint", true,
        "H: how injected 429s say when to retry: retry-after, "
@@ -43,14 +44,20 @@ const std::vector<FlagSpec>& Spec() {
       {"batch-delay-ms", true, "N: provider batches end N ms after they are created (default 0)"},
       {"batch-error-rate", true, "R: share of requests in a batch answered with a transient error"},
       {"batch-expire-rate", true, "R: share of requests in a batch left unanswered as expired"},
-      {"record-requests", true, "OUT: append every provider request received to the file OUT, created if absent (tests)"},
-      {"batch-reject-rate", true, "R: share of requests in a batch answered with the provider's 400"},
-      {"batch-malformed-rate", true, "R: share of requests in a batch answered 200 with a body that is not a reply"},
-      {"batch-fault", true, "K:KIND: the K-th batch created ends failed, expired or cancelled", true},
+      {"record-requests", true,
+       "OUT: append every provider request received to the file OUT, created if absent (tests)"},
+      {"batch-reject-rate", true,
+       "R: share of requests in a batch answered with the provider's 400"},
+      {"batch-malformed-rate", true,
+       "R: share of requests in a batch answered 200 with a body that is not a reply"},
+      {"batch-fault", true, "K:KIND: the K-th batch created ends failed, expired or cancelled",
+       true},
       {"batch-max-requests", true, "N: requests per batch at most (default: the provider's limit)"},
-      {"batch-max-bytes", true, "N: bytes per batch file or create request at most (default: the provider's)"},
+      {"batch-max-bytes", true,
+       "N: bytes per batch file or create request at most (default: the provider's)"},
       {"batch-slow-download-ms", true, "N: batch results are sent in 1 KB pieces N ms apart"},
-      {"batch-lose-create", true, "K: the K-th batch is created but its create call answers 500", true},
+      {"batch-lose-create", true, "K: the K-th batch is created but its create call answers 500",
+       true},
   };
   return spec;
 }
@@ -72,14 +79,17 @@ Status ApplyBatchFlags(const Args& a, sim::BatchOptions& b) {
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-reject-rate", &b.reject_rate));
   STRUCTURE_RETURN_IF_ERROR(ApplyRate(a, "batch-malformed-rate", &b.malformed_rate));
   if (b.error_rate + b.expire_rate + b.reject_rate + b.malformed_rate > 1) {
-    return InvalidArgument("--batch-error-rate, --batch-expire-rate, --batch-reject-rate and "
-                           "--batch-malformed-rate: their sum must be at most 1");
+    return InvalidArgument(
+        "--batch-error-rate, --batch-expire-rate, --batch-reject-rate and "
+        "--batch-malformed-rate: their sum must be at most 1");
   }
-  for (const char* flag : {"batch-delay-ms", "batch-max-requests", "batch-max-bytes", "batch-slow-download-ms"}) {
+  for (const char* flag :
+       {"batch-delay-ms", "batch-max-requests", "batch-max-bytes", "batch-slow-download-ms"}) {
     if (!a.has(flag)) continue;
     auto v = a.GetInt(flag, 0);
     if (!v.ok()) return v.status();
-    if (*v < 0 || *v > (int64_t{1} << 40)) return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
+    if (*v < 0 || *v > (int64_t{1} << 40))
+      return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
     std::string f(flag);
     if (f == "batch-delay-ms" || f == "batch-slow-download-ms") {
       if (*v > 86'400'000) return InvalidArgument("--" + f + ": at most 86400000 (a day)");
@@ -101,9 +111,11 @@ Status ApplyBatchFlags(const Args& a, sim::BatchOptions& b) {
     std::string kind = colon == std::string::npos ? "" : spec.substr(colon + 1);
     char* end = nullptr;
     long long k = colon == std::string::npos ? 0 : std::strtoll(spec.c_str(), &end, 10);
-    if (k < 1 || end != spec.c_str() + colon || (kind != "failed" && kind != "expired" && kind != "cancelled")) {
-      return InvalidArgument("--batch-fault: expected K:failed, K:expired or K:cancelled with K >= 1 (was '" +
-                             spec + "')");
+    if (k < 1 || end != spec.c_str() + colon ||
+        (kind != "failed" && kind != "expired" && kind != "cancelled")) {
+      return InvalidArgument(
+          "--batch-fault: expected K:failed, K:expired or K:cancelled with K >= 1 (was '" + spec +
+          "')");
     }
     b.faults[k] = kind;
   }
@@ -126,8 +138,8 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
     auto ms = a.GetInt("latency-ms", 0);
     if (!ms.ok()) return ms.status();
     if (*ms < 0 || *ms > kMaxLatencyMs) {
-      return InvalidArgument("--latency-ms: must be 0.." + std::to_string(kMaxLatencyMs) + " (was " +
-                             a.get("latency-ms") + ")");
+      return InvalidArgument("--latency-ms: must be 0.." + std::to_string(kMaxLatencyMs) +
+                             " (was " + a.get("latency-ms") + ")");
     }
     o.latency = sim::Latency::Fixed(static_cast<int>(*ms));
   }
@@ -194,7 +206,8 @@ int RunSim(const std::vector<std::string>& args) {
       ParseOrHelp("sim", args, Spec(), "structure sim [--port N] [--scenario FILE] [flags]",
                   "Serves simulated OpenAI (/v1/chat/completions), Anthropic "
                   "(/v1/messages), Gemini\n(/v1beta/models/M:generateContent) and "
-                  "Ollama (/api/chat) endpoints and their batch APIs (/v1/files, /v1/batches,\n/v1/messages/batches, "
+                  "Ollama (/api/chat) endpoints and their batch APIs (/v1/files, "
+                  "/v1/batches,\n/v1/messages/batches, "
                   "models/M:batchGenerateContent) on loopback, plus\nGET /stats. Prints "
                   "'listening on HOST:PORT' first. Stops on SIGINT/SIGTERM.\nSee "
                   "docs/simulator.md for the scenario format.",

@@ -34,13 +34,20 @@ std::optional<pipeline::Draft> ParseDraft(const std::string& v) {
 int RunValidate(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
       {"schema", true, "FILE: the JSON Schema (its $schema names the draft; else --draft)"},
-      {"draft", true, "2020-12|2019-09|7|6|4: the draft of a schema without $schema (default 2020-12)"},
-      {"ref", true, "PATH or URL=PATH (repeatable): schemas that $refs name, a file or folder (by $id, or at URL)", true},
+      {"draft", true,
+       "2020-12|2019-09|7|6|4: the draft of a schema without $schema (default 2020-12)"},
+      {"ref", true,
+       "PATH or URL=PATH (repeatable): schemas that $refs name, a file or folder (by $id, or at "
+       "URL)",
+       true},
       {"no-format", false, "treat `format` as an annotation instead of an assertion"},
       {"first-error", false, "report only the first error of each instance (faster)"},
-      {"max-errors", true, "N: at most N errors per instance, then a final \"... and more\" (default 100, 0 = all)"},
-      {"strict", false, "also reject keywords that have no effect (a 2020-12 items array), not only broken ones"},
-      {"allow-unresolved-refs", false, "accept a $ref that cannot be resolved as any value (with a warning)"}};
+      {"max-errors", true,
+       "N: at most N errors per instance, then a final \"... and more\" (default 100, 0 = all)"},
+      {"strict", false,
+       "also reject keywords that have no effect (a 2020-12 items array), not only broken ones"},
+      {"allow-unresolved-refs", false,
+       "accept a $ref that cannot be resolved as any value (with a warning)"}};
   int exit_code = 0;
   auto parsed = ParseOrHelp(
       "validate", args, spec, "structure validate --schema FILE [--ref PATH]... < instances.jsonl",
@@ -51,13 +58,16 @@ int RunValidate(const std::vector<std::string>& args) {
       exit_code);
   if (!parsed) return exit_code;
   if (!parsed->positional().empty()) {
-    return Usage("unexpected argument '" + parsed->positional()[0] + "' (instances come from stdin)");
+    return Usage("unexpected argument '" + parsed->positional()[0] +
+                 "' (instances come from stdin)");
   }
   if (!parsed->has("schema")) return Usage("--schema FILE is required (instances come from stdin)");
   pipeline::ValidatorOptions options;
   if (parsed->has("draft")) {
     auto draft = ParseDraft(parsed->get("draft"));
-    if (!draft) return Usage("--draft needs one of 2020-12, 2019-09, 7, 6, 4 (was '" + parsed->get("draft") + "')");
+    if (!draft)
+      return Usage("--draft needs one of 2020-12, 2019-09, 7, 6, 4 (was '" + parsed->get("draft") +
+                   "')");
     options.default_draft = *draft;
   }
   if (Status refs = LoadSchemaRefs(parsed->all("ref"), &options.resources); !refs.ok()) {

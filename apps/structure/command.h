@@ -20,6 +20,6 @@ const std::vector<Command>& Commands();
 
 #define STRUCTURE_COMMAND_CAT2(a, b) a##b
 #define STRUCTURE_COMMAND_CAT(a, b) STRUCTURE_COMMAND_CAT2(a, b)
-#define STRUCTURE_COMMAND(name, summary, fn)                                      \
-  static const bool STRUCTURE_COMMAND_CAT(kRegistered_, __LINE__) =              \
+#define STRUCTURE_COMMAND(name, summary, fn)                        \
+  static const bool STRUCTURE_COMMAND_CAT(kRegistered_, __LINE__) = \
       ::structure::apps::RegisterCommand(::structure::apps::Command{name, summary, fn})

@@ -10,14 +10,18 @@ void AddEngineFlags(std::vector<FlagSpec>& spec) {
   spec.push_back({"provider", true,
                   "NAME: use this provider for every call: a configured one, or with no config "
                   "openai, anthropic, gemini, ollama, openrouter, openai-compatible"});
-  spec.push_back({"base-url", true, "URL: replace the provider's base URL (e.g. a local structure sim)"});
-  spec.push_back({"database", true,
-                  "PATH: SQLite file for schema overrides and the builder cache (default: in memory)"});
+  spec.push_back(
+      {"base-url", true, "URL: replace the provider's base URL (e.g. a local structure sim)"});
+  spec.push_back(
+      {"database", true,
+       "PATH: SQLite file for schema overrides and the builder cache (default: in memory)"});
   spec.push_back({"registry-dir", true, "DIR: bundled schemas directory"});
-  spec.push_back({"allow-unresolved-refs", false, "a $ref that cannot be resolved accepts any value instead of bad_schema"});
+  spec.push_back({"allow-unresolved-refs", false,
+                  "a $ref that cannot be resolved accepts any value instead of bad_schema"});
 }
 
-Result<config::EngineConfig> LoadCommandConfig(const std::string& path, server::ServerConfig* server) {
+Result<config::EngineConfig> LoadCommandConfig(const std::string& path,
+                                               server::ServerConfig* server) {
   auto file = server::LoadServeConfigFile(path);
   if (!file.ok()) return file.status();
   auto cfg = config::ParseConfig(file->text, path);
@@ -34,7 +38,8 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
     o.config = std::move(*cfg);
   }
   o.provider = args.get("provider");
-  if (args.has("provider") && o.provider.empty()) return InvalidArgument("--provider: must not be empty");
+  if (args.has("provider") && o.provider.empty())
+    return InvalidArgument("--provider: must not be empty");
   if (args.has("base-url") && args.get("base-url").empty()) {
     return InvalidArgument("--base-url: must not be empty (give an http(s) URL)");
   }
@@ -49,7 +54,8 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
   }
   o.base_url = args.get("base-url");
   o.database = args.get("database");
-  if (args.has("database") && o.database.empty()) return InvalidArgument("--database: must not be empty");
+  if (args.has("database") && o.database.empty())
+    return InvalidArgument("--database: must not be empty");
   o.registry_dir = args.get("registry-dir");
   if (args.has("allow-unresolved-refs")) o.config.settings.allow_unresolved_refs = true;
   STRUCTURE_RETURN_IF_ERROR(Engine::Check(o));

@@ -26,6 +26,7 @@ Result<config::EngineConfig> LoadCommandConfig(const std::string& path,
 // result as Engine::Create would (Engine::Check). `server`, when given, receives the file's
 // [server] table if it has one. A `--model P/M` naming a built-in provider P that is not
 // configured selects it as with --provider P.
-Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConfig* server = nullptr);
+Result<EngineOptions> EngineOptionsFromArgs(const Args& args,
+                                            server::ServerConfig* server = nullptr);
 
 }  // namespace structure::apps

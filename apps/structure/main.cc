@@ -40,10 +40,12 @@ int main(int argc, char** argv) {
   bool group = false;
   bool help = args.size() >= 2 && (args[1] == "--help" || args[1] == "-h");
   for (const auto& c : commands) {
-    if (std::strncmp(c.name, args[0].c_str(), args[0].size()) == 0 && c.name[args[0].size()] == ' ') {
+    if (std::strncmp(c.name, args[0].c_str(), args[0].size()) == 0 &&
+        c.name[args[0].size()] == ' ') {
       FILE* out = help ? stdout : stderr;
       if (!group && args.size() >= 2 && !help) {
-        std::fprintf(stderr, "structure %s: unknown subcommand '%s'\n\n", args[0].c_str(), args[1].c_str());
+        std::fprintf(stderr, "structure %s: unknown subcommand '%s'\n\n", args[0].c_str(),
+                     args[1].c_str());
       }
       if (!group) std::fprintf(out, "usage: structure %s <subcommand>\n\n", args[0].c_str());
       std::fprintf(out, "  %-16s %s\n", c.name, c.summary);

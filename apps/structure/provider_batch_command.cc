@@ -14,9 +14,8 @@ namespace structure::apps {
 
 namespace {
 
-constexpr const char* kOnlyWithProviderBatch[] = {"no-wait", "poll-ms", "max-poll-ms",
-                                                  "batch-max-requests", "batch-max-bytes",
-                                                  "batch-retries"};
+constexpr const char* kOnlyWithProviderBatch[] = {
+    "no-wait", "poll-ms", "max-poll-ms", "batch-max-requests", "batch-max-bytes", "batch-retries"};
 
 uint64_t Fnv(std::string_view bytes, uint64_t h) {
   for (unsigned char c : bytes) {
@@ -31,9 +30,9 @@ uint64_t Fnv(std::string_view bytes, uint64_t h) {
 // with new conversations.
 std::string Fingerprint(const Args& args, const std::string& input) {
   uint64_t h = Fnv(input, 0xcbf29ce484222325ULL);
-  for (const char* flag : {"schema", "schema-name", "schema-text", "max-loops", "tenant", "project",
-                           "model", "priority", "provider", "base-url", "config", "registry-dir",
-                           "shard"}) {
+  for (const char* flag :
+       {"schema", "schema-name", "schema-text", "max-loops", "tenant", "project", "model",
+        "priority", "provider", "base-url", "config", "registry-dir", "shard"}) {
     std::string v = args.get(flag);
     h = Fnv(std::string(flag) + "=" + v + "\n", h);
     if ((std::string(flag) == "schema" || std::string(flag) == "config") && !v.empty()) {
@@ -50,8 +49,8 @@ Result<int64_t> NonNegative(const Args& args, const char* flag, int64_t max) {
   auto v = args.GetInt(flag, 0);
   if (!v.ok()) return v.status();
   if (*v < 0 || *v > max) {
-    return InvalidArgument(std::string("--") + flag + ": must be 0.." + std::to_string(max) + " (was " +
-                           std::to_string(*v) + ")");
+    return InvalidArgument(std::string("--") + flag + ": must be 0.." + std::to_string(max) +
+                           " (was " + std::to_string(*v) + ")");
   }
   return static_cast<int64_t>(*v);
 }
@@ -62,26 +61,35 @@ void AddProviderBatchFlags(std::vector<FlagSpec>& spec) {
   spec.push_back({"provider-batch", false,
                   "send the calls through the provider's batch API (half price, up to a day; "
                   "needs IN and -o OUT)"});
-  spec.push_back({"no-wait", false, "--provider-batch: submit, read what has ended, and exit (--resume continues)"});
-  spec.push_back({"poll-ms", true, "N: --provider-batch: first wait between polls (default: config, 5000)"});
-  spec.push_back({"max-poll-ms", true, "N: --provider-batch: longest wait between polls (default: config, 60000)"});
-  spec.push_back({"batch-max-requests", true, "N: --provider-batch: requests per batch at most (default: the provider's)"});
-  spec.push_back({"batch-max-bytes", true, "N: --provider-batch: bytes per batch at most (default: the provider's)"});
-  spec.push_back({"batch-retries", true, "N: --provider-batch: resends of a call that expired or failed transiently (default 3)"});
+  spec.push_back({"no-wait", false,
+                  "--provider-batch: submit, read what has ended, and exit (--resume continues)"});
+  spec.push_back(
+      {"poll-ms", true, "N: --provider-batch: first wait between polls (default: config, 5000)"});
+  spec.push_back({"max-poll-ms", true,
+                  "N: --provider-batch: longest wait between polls (default: config, 60000)"});
+  spec.push_back({"batch-max-requests", true,
+                  "N: --provider-batch: requests per batch at most (default: the provider's)"});
+  spec.push_back({"batch-max-bytes", true,
+                  "N: --provider-batch: bytes per batch at most (default: the provider's)"});
+  spec.push_back(
+      {"batch-retries", true,
+       "N: --provider-batch: resends of a call that expired or failed transiently (default 3)"});
 }
 
 std::string ProviderBatchStateDir(const std::string& out_path) { return out_path + ".pbatch"; }
 
-Status CheckProviderBatchFlags(const Args& args, const std::string& in_path, const std::string& out_path,
-                               bool resume) {
+Status CheckProviderBatchFlags(const Args& args, const std::string& in_path,
+                               const std::string& out_path, bool resume) {
   if (!args.has("provider-batch")) {
     for (const char* flag : kOnlyWithProviderBatch) {
-      if (args.has(flag)) return InvalidArgument(std::string("--") + flag + " needs --provider-batch");
+      if (args.has(flag))
+        return InvalidArgument(std::string("--") + flag + " needs --provider-batch");
     }
     std::string dir = ProviderBatchStateDir(out_path);
     if (!out_path.empty() && batch::BatchState::Exists(dir)) {
       if (!args.has("overwrite")) {
-        return InvalidArgument(dir + " holds a provider batch job for this output: continue it with "
+        return InvalidArgument(dir +
+                               " holds a provider batch job for this output: continue it with "
                                "--provider-batch --resume, or start over with --overwrite");
       }
       std::error_code ec;
@@ -90,13 +98,17 @@ Status CheckProviderBatchFlags(const Args& args, const std::string& in_path, con
     }
     return Status::Ok();
   }
-  if (in_path == "-") return InvalidArgument("--provider-batch needs an input file (IN.jsonl), not stdin");
-  if (out_path.empty()) return InvalidArgument("--provider-batch needs an output file (-o OUT.jsonl)");
-  if (args.has("concurrency")) return InvalidArgument("--concurrency does not apply to --provider-batch");
+  if (in_path == "-")
+    return InvalidArgument("--provider-batch needs an input file (IN.jsonl), not stdin");
+  if (out_path.empty())
+    return InvalidArgument("--provider-batch needs an output file (-o OUT.jsonl)");
+  if (args.has("concurrency"))
+    return InvalidArgument("--concurrency does not apply to --provider-batch");
   std::string dir = ProviderBatchStateDir(out_path);
   if (batch::BatchState::Exists(dir) && !resume) {
     if (!args.has("overwrite")) {
-      return InvalidArgument(dir + " holds a provider batch job in progress: --resume to continue it, "
+      return InvalidArgument(dir +
+                             " holds a provider batch job in progress: --resume to continue it, "
                              "--overwrite to start over (its batches keep running and are billed)");
     }
     std::error_code ec;
@@ -106,15 +118,17 @@ Status CheckProviderBatchFlags(const Args& args, const std::string& in_path, con
   return Status::Ok();
 }
 
-int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options, const std::string& in_path,
-                            const std::string& out_path, Engine& engine, batch::JournalWriter& out,
-                            const batch::JournalScan* resume, const std::atomic<int>* interrupts) {
+int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options,
+                            const std::string& in_path, const std::string& out_path, Engine& engine,
+                            batch::JournalWriter& out, const batch::JournalScan* resume,
+                            const std::atomic<int>* interrupts) {
   auto fail = [](const std::string& m) {
     std::fprintf(stderr, "structure batch: %s\n", m.c_str());
     return 2;
   };
   std::error_code ec;
-  if (std::filesystem::is_directory(in_path, ec)) return fail("cannot read " + in_path + ": it is a directory");
+  if (std::filesystem::is_directory(in_path, ec))
+    return fail("cannot read " + in_path + ": it is a directory");
   auto input = ReadFile(in_path);
   if (!input.ok()) return fail("cannot read " + in_path + ": " + input.status().message());
   batch::ProviderBatchOptions o;
@@ -132,21 +146,26 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
     int64_t* out;
   };
   int64_t retries = 3;
-  for (Flag f : {Flag{"poll-ms", 86'400'000, &o.poll_ms}, Flag{"max-poll-ms", 86'400'000, &o.max_poll_ms},
-                 Flag{"batch-max-requests", 1'000'000'000, &o.max_requests},
-                 Flag{"batch-max-bytes", int64_t{1} << 40, &o.max_bytes}, Flag{"batch-retries", 100, &retries}}) {
+  for (Flag f :
+       {Flag{"poll-ms", 86'400'000, &o.poll_ms}, Flag{"max-poll-ms", 86'400'000, &o.max_poll_ms},
+        Flag{"batch-max-requests", 1'000'000'000, &o.max_requests},
+        Flag{"batch-max-bytes", int64_t{1} << 40, &o.max_bytes},
+        Flag{"batch-retries", 100, &retries}}) {
     if (!args.has(f.name)) continue;
     auto v = NonNegative(args, f.name, f.max);
     if (!v.ok()) return fail(v.status().message());
     *f.out = *v;
   }
   o.retries = static_cast<int>(retries);
-  if (args.has("batch-max-requests") && o.max_requests == 0) return fail("--batch-max-requests: must be at least 1");
-  if (args.has("batch-max-bytes") && o.max_bytes == 0) return fail("--batch-max-bytes: must be at least 1");
+  if (args.has("batch-max-requests") && o.max_requests == 0)
+    return fail("--batch-max-requests: must be at least 1");
+  if (args.has("batch-max-bytes") && o.max_bytes == 0)
+    return fail("--batch-max-bytes: must be at least 1");
   if (args.has("poll-ms") && o.poll_ms == 0) return fail("--poll-ms: must be at least 1");
 
   batch::ProviderBatchEnv env;
-  env.prepare = [&engine](pipeline::StructureRequest r, std::function<void(pipeline::PreparedCall)> ready,
+  env.prepare = [&engine](pipeline::StructureRequest r,
+                          std::function<void(pipeline::PreparedCall)> ready,
                           std::function<void(pipeline::StructureResult)> done) {
     engine.Prepare(std::move(r), std::move(ready), std::move(done));
   };
@@ -161,14 +180,17 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
 
   batch::ProviderBatchReport report = batch::RunProviderBatch(o, env, *input, &out, resume);
   batch::BatchCounts all = report.batch.all();
-  double rate = report.batch.elapsed_s > 0 ? static_cast<double>(report.batch.run.total()) / report.batch.elapsed_s : 0;
+  double rate = report.batch.elapsed_s > 0
+                    ? static_cast<double>(report.batch.run.total()) / report.batch.elapsed_s
+                    : 0;
   std::fprintf(stderr, "%s; %s\n",
                batch::FormatSummary(all, report.batch.resumed.total(), report.batch.elapsed_s, rate,
                                     report.batch.interrupted)
                    .c_str(),
                batch::FormatBatchSummary(report).c_str());
   if (args.has("stats")) {
-    Status written = batch::WriteStatsJson(args.get("stats"), batch::ProviderBatchStatsDocument(report));
+    Status written =
+        batch::WriteStatsJson(args.get("stats"), batch::ProviderBatchStatsDocument(report));
     if (!written.ok()) return fail(written.message());
   }
   if (!report.batch.io_error.ok()) return fail(report.batch.io_error.message());

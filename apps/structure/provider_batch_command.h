@@ -23,13 +23,14 @@ std::string ProviderBatchStateDir(const std::string& out_path);
 // --provider-batch lacks an input file or -o OUT, or when OUT.pbatch holds a job and neither
 // --resume nor --overwrite was given. With --overwrite the old state is removed. Flags that
 // only apply to --provider-batch are refused without it.
-Status CheckProviderBatchFlags(const Args& args, const std::string& in_path, const std::string& out_path,
-                               bool resume);
+Status CheckProviderBatchFlags(const Args& args, const std::string& in_path,
+                               const std::string& out_path, bool resume);
 
 // Runs the job; the exit code (0 all ok, 1 not all ok or stopped, 2 bad state or flags, 130
 // interrupted). Prints the summary line.
-int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options, const std::string& in_path,
-                            const std::string& out_path, Engine& engine, batch::JournalWriter& out,
-                            const batch::JournalScan* resume, const std::atomic<int>* interrupts);
+int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options,
+                            const std::string& in_path, const std::string& out_path, Engine& engine,
+                            batch::JournalWriter& out, const batch::JournalScan* resume,
+                            const std::atomic<int>* interrupts);
 
 }  // namespace structure::apps

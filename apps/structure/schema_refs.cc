@@ -23,7 +23,8 @@ Result<std::vector<fs::path>> RefFiles(const std::string& flag, const fs::path& 
     if (it->path().extension() == ".json" && it->is_regular_file(ec)) files.push_back(it->path());
   }
   if (ec) return InvalidArgument(flag + ": cannot list " + path.string() + ": " + ec.message());
-  if (files.empty()) return InvalidArgument(flag + ": " + path.string() + " has no .json file in it");
+  if (files.empty())
+    return InvalidArgument(flag + ": " + path.string() + " has no .json file in it");
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -34,7 +35,8 @@ std::string OwnId(const Json& doc) {
   const Json* id = doc.find("$id");
   if (id == nullptr) {
     const Json* dialect = doc.find("$schema");
-    if (dialect != nullptr && dialect->is_string() && dialect->as_string().find("draft-04") != std::string::npos) {
+    if (dialect != nullptr && dialect->is_string() &&
+        dialect->as_string().find("draft-04") != std::string::npos) {
       id = doc.find("id");
     }
   }
@@ -46,7 +48,8 @@ std::string OwnId(const Json& doc) {
 
 }  // namespace
 
-Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string, Json>* resources) {
+Status LoadSchemaRefs(const std::vector<std::string>& refs,
+                      std::map<std::string, Json>* resources) {
   std::map<std::string, std::string> source;  // URI -> file it came from
   for (const std::string& ref : refs) {
     const std::string flag = "--ref " + (ref.empty() ? std::string("''") : ref);
@@ -56,7 +59,8 @@ Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string
       base = ref.substr(0, eq);
       path = ref.substr(eq + 1);
     }
-    if (path.empty()) return InvalidArgument(flag + ": needs a file or folder (--ref PATH or --ref URL=PATH)");
+    if (path.empty())
+      return InvalidArgument(flag + ": needs a file or folder (--ref PATH or --ref URL=PATH)");
     auto files = RefFiles(flag, path);
     if (!files.ok()) return files.status();
     const bool folder = files->size() != 1 || (*files)[0] != fs::path(path);
@@ -74,14 +78,15 @@ Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string
       } else {
         uri = OwnId(*doc);
         if (uri.empty()) {
-          return InvalidArgument(flag + ": " + file.string() +
-                                 " has no absolute $id, so no $ref can name it; give it a URL with --ref URL=" +
-                                 path);
+          return InvalidArgument(
+              flag + ": " + file.string() +
+              " has no absolute $id, so no $ref can name it; give it a URL with --ref URL=" + path);
         }
       }
       auto [it, added] = source.emplace(uri, file.string());
       if (!added && fs::weakly_canonical(it->second) != fs::weakly_canonical(file)) {
-        return InvalidArgument(flag + ": " + file.string() + " and " + it->second + " both claim " + uri);
+        return InvalidArgument(flag + ": " + file.string() + " and " + it->second + " both claim " +
+                               uri);
       }
       (*resources)[uri] = *std::move(doc);
     }

@@ -1,10 +1,10 @@
 #include "apps/structure/validate_lines.h"
 
+#include <simdjson.h>
+
 #include <cerrno>
 #include <cstring>
 #include <vector>
-
-#include <simdjson.h>
 
 #include "base/json.h"
 
@@ -28,7 +28,8 @@ void AppendField(std::string& out, const char* name, std::string_view value) {
 
 }  // namespace
 
-void AppendVerdictLine(std::string& out, const pipeline::ValidationResult& result, size_t max_errors) {
+void AppendVerdictLine(std::string& out, const pipeline::ValidationResult& result,
+                       size_t max_errors) {
   if (result.valid) {
     out += R"({"valid":true})";
     return;
@@ -62,8 +63,8 @@ void AppendNotJsonLine(std::string& out, const std::string& message) {
   out += '}';
 }
 
-ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FILE* in, std::FILE* out,
-                                   const ValidateLinesOptions& options) {
+ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FILE* in,
+                                   std::FILE* out, const ValidateLinesOptions& options) {
   ValidateLinesSummary summary;
   const size_t max_errors = validator.max_errors();
   std::vector<char> buf(options.block_size + kPadding);

@@ -11,20 +11,22 @@ struct Named {
 };
 
 constexpr Named kMonths[] = {
-    {"january", 1}, {"jan", 1}, {"januar", 1}, {"jänner", 1}, {"february", 2}, {"feb", 2},
-    {"februar", 2}, {"march", 3}, {"mar", 3}, {"märz", 3}, {"mär", 3}, {"mrz", 3},
-    {"april", 4}, {"apr", 4}, {"may", 5}, {"mai", 5}, {"june", 6}, {"jun", 6}, {"juni", 6},
-    {"july", 7}, {"jul", 7}, {"juli", 7}, {"august", 8}, {"aug", 8}, {"september", 9},
-    {"sep", 9}, {"sept", 9}, {"october", 10}, {"oct", 10}, {"oktober", 10}, {"okt", 10},
-    {"november", 11}, {"nov", 11}, {"december", 12}, {"dec", 12}, {"dezember", 12}, {"dez", 12},
+    {"january", 1},   {"jan", 1},       {"januar", 1},   {"jänner", 1},    {"february", 2},
+    {"feb", 2},       {"februar", 2},   {"march", 3},    {"mar", 3},       {"märz", 3},
+    {"mär", 3},       {"mrz", 3},       {"april", 4},    {"apr", 4},       {"may", 5},
+    {"mai", 5},       {"june", 6},      {"jun", 6},      {"juni", 6},      {"july", 7},
+    {"jul", 7},       {"juli", 7},      {"august", 8},   {"aug", 8},       {"september", 9},
+    {"sep", 9},       {"sept", 9},      {"october", 10}, {"oct", 10},      {"oktober", 10},
+    {"okt", 10},      {"november", 11}, {"nov", 11},     {"december", 12}, {"dec", 12},
+    {"dezember", 12}, {"dez", 12},
 };
 
 constexpr Named kWeekdays[] = {
-    {"sunday", 0},   {"sun", 0},     {"sonntag", 0},  {"monday", 1},     {"mon", 1},
-    {"montag", 1},   {"tuesday", 2}, {"tue", 2},      {"tues", 2},       {"dienstag", 2},
-    {"wednesday", 3}, {"wed", 3},    {"mittwoch", 3}, {"thursday", 4},   {"thu", 4},
-    {"thurs", 4},    {"donnerstag", 4}, {"friday", 5}, {"fri", 5},       {"freitag", 5},
-    {"saturday", 6}, {"sat", 6},     {"samstag", 6},  {"sonnabend", 6},
+    {"sunday", 0},    {"sun", 0},        {"sonntag", 0},  {"monday", 1},    {"mon", 1},
+    {"montag", 1},    {"tuesday", 2},    {"tue", 2},      {"tues", 2},      {"dienstag", 2},
+    {"wednesday", 3}, {"wed", 3},        {"mittwoch", 3}, {"thursday", 4},  {"thu", 4},
+    {"thurs", 4},     {"donnerstag", 4}, {"friday", 5},   {"fri", 5},       {"freitag", 5},
+    {"saturday", 6},  {"sat", 6},        {"samstag", 6},  {"sonnabend", 6},
 };
 
 int Lookup(const Named* table, size_t n, const Token& t) {
@@ -49,7 +51,8 @@ bool Word(const std::vector<Token>& t, size_t i, std::string_view w) {
   return i < t.size() && t[i].is_word(w);
 }
 bool Ordinal(const Token& t) {
-  return !t.space_before && (t.is_word("st") || t.is_word("nd") || t.is_word("rd") || t.is_word("th"));
+  return !t.space_before &&
+         (t.is_word("st") || t.is_word("nd") || t.is_word("rd") || t.is_word("th"));
 }
 
 bool ValidDay(int m, int d) { return m >= 1 && m <= 12 && d >= 1 && d <= 31; }
@@ -96,8 +99,8 @@ void AddRelative(std::vector<DateMention>& out, int offset) {
 // A count before "days ago": digits or a small number word.
 int Count(const Token& t) {
   if (t.is_number() && t.text.size() <= 3) return static_cast<int>(DigitsValue(t.text));
-  static constexpr Named kWords[] = {{"a", 1}, {"one", 1}, {"two", 2}, {"three", 3},
-                                     {"four", 4}, {"five", 5}, {"six", 6}, {"seven", 7},
+  static constexpr Named kWords[] = {{"a", 1},    {"one", 1},  {"two", 2},  {"three", 3},
+                                     {"four", 4}, {"five", 5}, {"six", 6},  {"seven", 7},
                                      {"ten", 10}, {"zwei", 2}, {"drei", 3}, {"einem", 1}};
   return Lookup(kWords, std::size(kWords), t);
 }
@@ -134,8 +137,12 @@ size_t Relative(const std::vector<Token>& t, size_t i, std::vector<DateMention>&
     DateMention dm;
     dm.kind = DateMention::Kind::kWeekday;
     dm.weekday = wd;
-    if (i > 0 && (t[i - 1].is_word("last") || t[i - 1].is_word("letzten") || t[i - 1].is_word("letzte"))) dm.direction = -1;
-    if (i > 0 && (t[i - 1].is_word("next") || t[i - 1].is_word("nächsten") || t[i - 1].is_word("kommenden"))) dm.direction = 1;
+    if (i > 0 &&
+        (t[i - 1].is_word("last") || t[i - 1].is_word("letzten") || t[i - 1].is_word("letzte")))
+      dm.direction = -1;
+    if (i > 0 &&
+        (t[i - 1].is_word("next") || t[i - 1].is_word("nächsten") || t[i - 1].is_word("kommenden")))
+      dm.direction = 1;
     out.push_back(dm);
     return 1;
   }
@@ -151,7 +158,8 @@ std::vector<DateMention> ScanDates(std::string_view normalized) {
     // 2026-05-06, 2026/05/06, 2026.05.06
     if (t[i].is_number() && t[i].text.size() == 4 && i + 4 < t.size()) {
       for (char sep : {'-', '/', '.'}) {
-        if (Punct(t, i + 1, sep) && Num(t, i + 2) >= 0 && Punct(t, i + 3, sep) && Num(t, i + 4) >= 0) {
+        if (Punct(t, i + 1, sep) && Num(t, i + 2) >= 0 && Punct(t, i + 3, sep) &&
+            Num(t, i + 4) >= 0) {
           AddFull(out, FullYear(t[i]), Num(t, i + 2), Num(t, i + 4));
         }
       }
@@ -229,7 +237,8 @@ std::vector<TimeMention> ScanTimes(std::string_view normalized) {
       tm.hour = 0;
     } else {
       int h = Num(t, i);
-      if (h < 0 || (i > 0 && (t[i - 1].is(':') || t[i - 1].is('.')) && !t[i].space_before)) continue;
+      if (h < 0 || (i > 0 && (t[i - 1].is(':') || t[i - 1].is('.')) && !t[i].space_before))
+        continue;
       int mm = -1;
       bool marked = false;  // a colon, an hour letter or a unit says this number is a time
       if (Punct(t, i + 1, ':') && Num(t, i + 2) >= 0 && t[i + 2].text.size() == 2) {
@@ -252,7 +261,8 @@ std::vector<TimeMention> ScanTimes(std::string_view normalized) {
       size_t k = end + 1;
       if (Word(t, k, "am") || Word(t, k, "pm")) {
         half = t[k].text == "am" ? 1 : 2, end = k;
-      } else if ((Word(t, k, "a") || Word(t, k, "p")) && Punct(t, k + 1, '.') && Word(t, k + 2, "m")) {
+      } else if ((Word(t, k, "a") || Word(t, k, "p")) && Punct(t, k + 1, '.') &&
+                 Word(t, k + 2, "m")) {
         half = t[k].text == "a" ? 1 : 2, end = Punct(t, k + 3, '.') ? k + 3 : k + 2;
       } else if (Word(t, k, "uhr")) {
         marked = true, end = k;

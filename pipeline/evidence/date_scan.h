@@ -12,11 +12,11 @@ namespace structure::pipeline::evidence {
 
 struct DateMention {
   enum class Kind {
-    kFull,     // year, month, day
-    kNoYear,   // month and day; the year comes from the context
-    kRelative, // `offset` days from a date the context names
-    kWeekday,  // `weekday` (0 = Sunday) within a week before (direction < 0), after (> 0) or
-               // around (0) a date the context names
+    kFull,      // year, month, day
+    kNoYear,    // month and day; the year comes from the context
+    kRelative,  // `offset` days from a date the context names
+    kWeekday,   // `weekday` (0 = Sunday) within a week before (direction < 0), after (> 0) or
+                // around (0) a date the context names
   };
   Kind kind = Kind::kFull;
   int year = 0, month = 0, day = 0;

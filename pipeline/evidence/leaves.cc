@@ -15,7 +15,8 @@ class Collector {
  public:
   Collector(const Json& root, std::vector<Leaf>& out) : root_(root), out_(out) {}
 
-  void Walk(const Json& v, const std::vector<const Json*>& given, std::string& pointer, size_t depth) {
+  void Walk(const Json& v, const std::vector<const Json*>& given, std::string& pointer,
+            size_t depth) {
     if (depth > kMaxDepth) return;
     std::vector<const Json*> schemas;
     for (const Json* s : given) Expand(s, schemas, 0);

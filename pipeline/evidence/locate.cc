@@ -56,8 +56,8 @@ std::optional<Span> PromptIndex::Locate(std::string_view quote) {
     span.kind = MatchKind::kNormalized;
   }
   span.cp_begin = CodePointOffset(prompt_, span.byte_begin);
-  span.cp_end = span.cp_begin + CodePointOffset(prompt_.substr(span.byte_begin),
-                                                span.byte_end - span.byte_begin);
+  span.cp_end = span.cp_begin +
+                CodePointOffset(prompt_.substr(span.byte_begin), span.byte_end - span.byte_begin);
   return span;
 }
 

@@ -13,7 +13,7 @@
 namespace structure::pipeline::evidence {
 
 struct NormalizedText {
-  std::string text;                    // normalised UTF-8, no leading or trailing space
+  std::string text;  // normalised UTF-8, no leading or trailing space
   // For each byte of `text`: the original bytes [begin, end) of the segment it came from (a
   // code point with the combining marks that normalise together with it).
   std::vector<uint32_t> origin_begin;

@@ -15,15 +15,15 @@ struct NumberWord {
   int value;
 };
 constexpr NumberWord kNumberWords[] = {
-    {"zero", 0},      {"one", 1},        {"two", 2},        {"three", 3},     {"four", 4},
-    {"five", 5},      {"six", 6},        {"seven", 7},      {"eight", 8},     {"nine", 9},
-    {"ten", 10},      {"eleven", 11},    {"twelve", 12},    {"thirteen", 13}, {"fourteen", 14},
-    {"fifteen", 15},  {"sixteen", 16},   {"seventeen", 17}, {"eighteen", 18}, {"nineteen", 19},
-    {"twenty", 20},   {"thirty", 30},    {"forty", 40},     {"fifty", 50},    {"sixty", 60},
-    {"seventy", 70},  {"eighty", 80},    {"ninety", 90},    {"hundred", 100}, {"dozen", 12},
-    {"eins", 1},      {"zwei", 2},       {"drei", 3},       {"vier", 4},      {"fünf", 5},
-    {"sechs", 6},     {"sieben", 7},     {"acht", 8},       {"neun", 9},      {"zehn", 10},
-    {"elf", 11},      {"zwölf", 12},
+    {"zero", 0},     {"one", 1},      {"two", 2},        {"three", 3},     {"four", 4},
+    {"five", 5},     {"six", 6},      {"seven", 7},      {"eight", 8},     {"nine", 9},
+    {"ten", 10},     {"eleven", 11},  {"twelve", 12},    {"thirteen", 13}, {"fourteen", 14},
+    {"fifteen", 15}, {"sixteen", 16}, {"seventeen", 17}, {"eighteen", 18}, {"nineteen", 19},
+    {"twenty", 20},  {"thirty", 30},  {"forty", 40},     {"fifty", 50},    {"sixty", 60},
+    {"seventy", 70}, {"eighty", 80},  {"ninety", 90},    {"hundred", 100}, {"dozen", 12},
+    {"eins", 1},     {"zwei", 2},     {"drei", 3},       {"vier", 4},      {"fünf", 5},
+    {"sechs", 6},    {"sieben", 7},   {"acht", 8},       {"neun", 9},      {"zehn", 10},
+    {"elf", 11},     {"zwölf", 12},
 };
 
 double ScaleOf(const Token& t) {
@@ -38,9 +38,7 @@ double ScaleOf(const Token& t) {
   return 0;
 }
 
-bool IsSeparator(const Token& t) {
-  return t.is(',') || t.is('.') || t.is('\'') || t.is('_');
-}
+bool IsSeparator(const Token& t) { return t.is(',') || t.is('.') || t.is('\'') || t.is('_'); }
 
 double Parse(const std::string& integer_digits, const std::string& fraction_digits) {
   std::string s = integer_digits.empty() ? "0" : integer_digits;

@@ -10,7 +10,8 @@ enum class Class { kSpace, kDigit, kLetter, kOther };
 
 Class ClassOf(UChar32 c) {
   if (c < 0x80) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') return Class::kSpace;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v')
+      return Class::kSpace;
     if (c >= '0' && c <= '9') return Class::kDigit;
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return Class::kLetter;
     return Class::kOther;
@@ -42,7 +43,8 @@ std::vector<Token> Tokenize(std::string_view text) {
       continue;
     }
     // An ideograph is a word of its own: CJK text has no spaces between words.
-    bool ideograph = k == Class::kLetter && c >= 0x2E80 && u_hasBinaryProperty(c, UCHAR_IDEOGRAPHIC);
+    bool ideograph =
+        k == Class::kLetter && c >= 0x2E80 && u_hasBinaryProperty(c, UCHAR_IDEOGRAPHIC);
     if ((k == Class::kDigit || k == Class::kLetter) && !ideograph) {
       while (i < n) {
         int32_t at = i;
@@ -54,7 +56,7 @@ std::vector<Token> Tokenize(std::string_view text) {
       }
     }
     Token t;
-    t.kind = k == Class::kDigit ? Token::Kind::kNumber
+    t.kind = k == Class::kDigit    ? Token::Kind::kNumber
              : k == Class::kLetter ? Token::Kind::kWord
                                    : Token::Kind::kPunct;
     t.text = text.substr(static_cast<size_t>(begin), static_cast<size_t>(i - begin));

@@ -36,8 +36,8 @@ bool CurrencySign(std::string_view normalized_value, std::string_view quote) {
     const char* code;
     const char* sign;
   };
-  static constexpr Sign kSigns[] = {{"eur", "€"}, {"usd", "$"}, {"gbp", "£"}, {"jpy", "¥"},
-                                    {"cny", "¥"}, {"inr", "₹"}, {"krw", "₩"}, {"chf", "fr."},
+  static constexpr Sign kSigns[] = {{"eur", "€"},   {"usd", "$"}, {"gbp", "£"}, {"jpy", "¥"},
+                                    {"cny", "¥"},   {"inr", "₹"}, {"krw", "₩"}, {"chf", "fr."},
                                     {"rub", "₽"}, {"try", "₺"}, {"ils", "₪"}, {"pln", "zł"}};
   for (const Sign& s : kSigns) {
     if (normalized_value == s.code && quote.find(s.sign) != std::string_view::npos) return true;
@@ -66,10 +66,14 @@ std::string CheckText(const std::string& value, std::string_view quote) {
 
 std::string_view LeafKindName(LeafKind kind) {
   switch (kind) {
-    case LeafKind::kText: return "text";
-    case LeafKind::kNumber: return "number";
-    case LeafKind::kDateTime: return "date-time";
-    case LeafKind::kClassification: return "classification";
+    case LeafKind::kText:
+      return "text";
+    case LeafKind::kNumber:
+      return "number";
+    case LeafKind::kDateTime:
+      return "date-time";
+    case LeafKind::kClassification:
+      return "classification";
   }
   return "text";
 }
@@ -81,7 +85,8 @@ std::string CheckValue(const Json& value, LeafKind kind, std::string_view quote,
       return "";
     case LeafKind::kNumber:
       if (!value.is_number()) break;
-      return QuoteStatesNumber(quote, value.as_double()) ? "" : "which does not contain this number";
+      return QuoteStatesNumber(quote, value.as_double()) ? ""
+                                                         : "which does not contain this number";
     case LeafKind::kDateTime: {
       if (!value.is_string()) break;
       if (quote.find(NormalizeString(value.as_string())) != std::string_view::npos) return "";

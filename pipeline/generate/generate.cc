@@ -15,8 +15,8 @@
 namespace structure::pipeline {
 namespace {
 
-
-const char* const kAllTypes[] = {"string", "integer", "boolean", "number", "object", "array", "null"};
+const char* const kAllTypes[] = {"string", "integer", "boolean", "number",
+                                 "object", "array",   "null"};
 
 class Generator {
  public:
@@ -25,7 +25,8 @@ class Generator {
 
   Result<Json> Gen(const Json& schema, size_t depth) {
     if (++nodes_ > opt_.max_nodes) return InvalidArgument("generation budget exhausted");
-    if (depth > opt_.max_depth * 3 + 16) return InvalidArgument("schema nests too deep to generate");
+    if (depth > opt_.max_depth * 3 + 16)
+      return InvalidArgument("schema nests too deep to generate");
     Result<Json> flat = Flatten(schema);
     if (!flat.ok()) return flat.status();
     const Json& s = *flat;
@@ -95,7 +96,8 @@ class Generator {
       Json rest = *cur;
       rest.erase("$ref");
       bool only_annotations = true;
-      for (const auto& [k, v] : rest.as_object()) only_annotations = only_annotations && IsAnnotationKeyword(k);
+      for (const auto& [k, v] : rest.as_object())
+        only_annotations = only_annotations && IsAnnotationKeyword(k);
       merged = only_annotations ? *target : MergeSchemas(*target, rest, nullptr);
       cur = &merged;
     }
@@ -138,11 +140,13 @@ class Generator {
     for (const char* k : {"properties", "required", "additionalProperties", "patternProperties",
                           "minProperties", "maxProperties", "propertyNames"})
       if (s.contains(k)) return {"object"};
-    for (const char* k : {"items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems"})
+    for (const char* k :
+         {"items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems"})
       if (s.contains(k)) return {"array"};
     for (const char* k : {"pattern", "minLength", "maxLength", "format"})
       if (s.contains(k)) return {"string"};
-    for (const char* k : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
+    for (const char* k :
+         {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
       if (s.contains(k)) return {"number"};
     return {"string", "integer", "boolean"};
   }
@@ -168,8 +172,7 @@ class Generator {
   Json SchemaForKey(const Json& s, const std::string& key) {
     if (const Json* pp = s.find("patternProperties"); pp && pp->is_object())
       for (const auto& [pat, sub] : pp->as_object())
-        if (KeyMatches(pat, key))
-          return sub;
+        if (KeyMatches(pat, key)) return sub;
     if (const Json* ap = s.find("additionalProperties")) return *ap;
     return Json(true);
   }
@@ -239,7 +242,8 @@ class Generator {
     bool has_declared = props && props->is_object() && props->size() > 0;
     size_t extra = 0;
     if (!closed && (!has_declared || opt_.extra_properties) &&
-        (s.contains("additionalProperties") || s.contains("patternProperties") || opt_.extra_properties) &&
+        (s.contains("additionalProperties") || s.contains("patternProperties") ||
+         opt_.extra_properties) &&
         depth < opt_.max_depth)
       extra = rng_() % (std::min<size_t>(opt_.max_array_items, 3) + 1);
     size_t target = std::max(min_props, obj.size() + extra);
@@ -276,11 +280,13 @@ class Generator {
     const Json* contains = s.find("contains");
     size_t need_contains = contains ? std::max<size_t>(Count(s, "minContains", 1), 0) : 0;
     n = std::max(n, std::min(need_contains, max_items));
-    bool unique = s.find("uniqueItems") && s.find("uniqueItems")->is_bool() && s.find("uniqueItems")->as_bool();
+    bool unique = s.find("uniqueItems") && s.find("uniqueItems")->is_bool() &&
+                  s.find("uniqueItems")->as_bool();
     Json arr = Json::MakeArray();
     for (size_t i = 0; i < n; ++i) {
       Json sub = i < prefix_n ? prefix->as_array()[i] : (items ? *items : Json(true));
-      if (i >= prefix_n && i < prefix_n + need_contains && contains) sub = MergeSchemas(sub, *contains, nullptr);
+      if (i >= prefix_n && i < prefix_n + need_contains && contains)
+        sub = MergeSchemas(sub, *contains, nullptr);
       Result<Json> v = InvalidArgument("no item");
       for (int attempt = 0; attempt < 8; ++attempt) {
         v = Gen(sub, depth + 1);

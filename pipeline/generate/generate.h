@@ -11,9 +11,9 @@
 namespace structure::pipeline {
 
 struct GenerateOptions {
-  size_t max_depth = 6;        // beyond this only required properties and minimal arrays
-  size_t max_array_items = 4;  // soft cap when maxItems is absent or larger
-  size_t max_string_length = 16;  // soft cap for strings without maxLength
+  size_t max_depth = 6;               // beyond this only required properties and minimal arrays
+  size_t max_array_items = 4;         // soft cap when maxItems is absent or larger
+  size_t max_string_length = 16;      // soft cap for strings without maxLength
   double optional_probability = 0.5;  // chance that an optional property is emitted
   // Emit undeclared properties in objects that allow them. Off by default: the usual intent of
   // an implicitly open object is its declared properties.
@@ -27,6 +27,7 @@ struct GenerateOptions {
 // string), common formats, local $ref/$defs/definitions, and allOf/anyOf/oneOf best effort
 // (not, if/then/else and oneOf exclusivity are ignored). kInvalidArgument when it cannot
 // produce one (an unsatisfiable or unsupported schema, an unresolvable $ref, too deep).
-Result<Json> GenerateInstance(const Json& schema, uint64_t seed, const GenerateOptions& options = {});
+Result<Json> GenerateInstance(const Json& schema, uint64_t seed,
+                              const GenerateOptions& options = {});
 
 }  // namespace structure::pipeline

@@ -45,7 +45,8 @@ std::optional<std::string> SampleFormat(std::string_view f, std::mt19937_64& rng
   } else if (f == "ipv6") {
     s = "2001:db8::" + d;
   } else if (f == "uuid") {
-    s = Hex(rng, 8) + "-" + Hex(rng, 4) + "-4" + Hex(rng, 3) + "-8" + Hex(rng, 3) + "-" + Hex(rng, 12);
+    s = Hex(rng, 8) + "-" + Hex(rng, 4) + "-4" + Hex(rng, 3) + "-8" + Hex(rng, 3) + "-" +
+        Hex(rng, 12);
   } else if (f == "uri" || f == "iri") {
     s = "https://example.com/p" + d;
   } else if (f == "uri-reference" || f == "iri-reference") {
@@ -101,8 +102,10 @@ Result<Json> GenerateNumber(const Json& schema, bool integer, std::mt19937_64& r
   if (const Json* v = num("exclusiveMaximum"); v && (!hi_set || v->as_double() <= hi))
     hi = v->as_double(), hi_set = true, hi_excl = true;
   // Draft-04 boolean exclusive bounds.
-  if (const Json* v = schema.find("exclusiveMinimum"); v && v->is_bool() && v->as_bool()) lo_excl = true;
-  if (const Json* v = schema.find("exclusiveMaximum"); v && v->is_bool() && v->as_bool()) hi_excl = true;
+  if (const Json* v = schema.find("exclusiveMinimum"); v && v->is_bool() && v->as_bool())
+    lo_excl = true;
+  if (const Json* v = schema.find("exclusiveMaximum"); v && v->is_bool() && v->as_bool())
+    hi_excl = true;
   // Prefer small, readable numbers when the bounds allow them.
   double want_lo = lo_set ? lo : (hi_set ? std::min(0.0, hi - 100) : 0);
   double want_hi = hi_set ? hi : want_lo + 100;
@@ -126,7 +129,8 @@ Result<Json> GenerateNumber(const Json& schema, bool integer, std::mt19937_64& r
     if (step > 0) {
       double k0 = std::ceil(want_lo / step), k1 = std::floor(want_hi / step);
       if (k1 < k0) k1 = k0 + 1;
-      double k = k0 + static_cast<double>(rng() % static_cast<uint64_t>(std::min(k1 - k0 + 1, 1e6)));
+      double k =
+          k0 + static_cast<double>(rng() % static_cast<uint64_t>(std::min(k1 - k0 + 1, 1e6)));
       x = k * step;
       if (integer && std::floor(x) != x) continue;
     } else {

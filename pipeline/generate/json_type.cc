@@ -4,13 +4,20 @@ namespace structure::pipeline {
 
 std::string SchemaTypeOf(const Json& v) {
   switch (v.type()) {
-    case Json::Type::kNull: return "null";
-    case Json::Type::kBool: return "boolean";
-    case Json::Type::kInt: return "integer";
-    case Json::Type::kDouble: return v.is_integral() ? "integer" : "number";
-    case Json::Type::kString: return "string";
-    case Json::Type::kArray: return "array";
-    case Json::Type::kObject: return "object";
+    case Json::Type::kNull:
+      return "null";
+    case Json::Type::kBool:
+      return "boolean";
+    case Json::Type::kInt:
+      return "integer";
+    case Json::Type::kDouble:
+      return v.is_integral() ? "integer" : "number";
+    case Json::Type::kString:
+      return "string";
+    case Json::Type::kArray:
+      return "array";
+    case Json::Type::kObject:
+      return "object";
   }
   return "null";
 }

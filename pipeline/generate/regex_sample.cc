@@ -198,8 +198,10 @@ class Parser {
     for (size_t i = 0; i < digits; ++i) {
       if (AtEnd()) return v;
       uint32_t h = Peek();
-      int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-              : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      int d = h >= '0' && h <= '9'   ? h - '0'
+              : h >= 'a' && h <= 'f' ? h - 'a' + 10
+              : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                     : -1;
       if (d < 0) return v;
       v = v * 16 + d;
       ++pos_;
@@ -215,18 +217,30 @@ class Parser {
     uint32_t c = Peek();
     ++pos_;
     switch (c) {
-      case 'd': return Set(kDigit);
-      case 'D': return Set(kDigit, true);
-      case 'w': return Set(kWord);
-      case 'W': return Set(kWord, true);
-      case 's': return Set(kSpace);
-      case 'S': return Set(kSpace, true);
-      case 'n': return Set({{'\n', '\n'}});
-      case 't': return Set({{'\t', '\t'}});
-      case 'r': return Set({{'\r', '\r'}});
-      case 'f': return Set({{'\f', '\f'}});
-      case 'v': return Set({{'\v', '\v'}});
-      case '0': return Set({{0, 0}});
+      case 'd':
+        return Set(kDigit);
+      case 'D':
+        return Set(kDigit, true);
+      case 'w':
+        return Set(kWord);
+      case 'W':
+        return Set(kWord, true);
+      case 's':
+        return Set(kSpace);
+      case 'S':
+        return Set(kSpace, true);
+      case 'n':
+        return Set({{'\n', '\n'}});
+      case 't':
+        return Set({{'\t', '\t'}});
+      case 'r':
+        return Set({{'\r', '\r'}});
+      case 'f':
+        return Set({{'\f', '\f'}});
+      case 'v':
+        return Set({{'\v', '\v'}});
+      case '0':
+        return Set({{0, 0}});
       case 'x': {
         uint32_t v = ParseHex(2);
         return Set({{v, v}});
@@ -282,8 +296,8 @@ class Parser {
       } else {
         item = {{c, c}};
       }
-      if (item.size() == 1 && item[0].lo == item[0].hi && pos_ + 1 < cps_.size() &&
-          Peek() == '-' && cps_[pos_ + 1] != ']') {
+      if (item.size() == 1 && item[0].lo == item[0].hi && pos_ + 1 < cps_.size() && Peek() == '-' &&
+          cps_[pos_ + 1] != ']') {
         ++pos_;
         uint32_t hi = Peek();
         ++pos_;

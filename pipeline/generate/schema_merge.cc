@@ -68,7 +68,8 @@ bool IsAnnotationKeyword(std::string_view k) {
          k == "default" || k == "deprecated" || k == "readOnly" || k == "writeOnly" ||
          k == "$schema" || k == "$id" || k == "id" || k == "$anchor" || k == "$defs" ||
          k == "definitions" || k == "$vocabulary" || k == "$dynamicAnchor" ||
-         k == "contentMediaType" || k == "contentEncoding" || (k.size() > 2 && k.substr(0, 2) == "x-");
+         k == "contentMediaType" || k == "contentEncoding" ||
+         (k.size() > 2 && k.substr(0, 2) == "x-");
 }
 
 Json MergeSchemas(const Json& a, const Json& b, std::vector<Unmerged>* unmerged) {

@@ -31,13 +31,15 @@ inline std::optional<Json> DroppedKeyword(std::string_view desc, std::string_vie
   size_t note = desc.find(kDropNote.substr(1));
   if (note == std::string_view::npos) return std::nullopt;
   std::string needle = std::string(keyword) + "=";
-  for (size_t k = desc.find(needle, note); k != std::string_view::npos; k = desc.find(needle, k + 1)) {
+  for (size_t k = desc.find(needle, note); k != std::string_view::npos;
+       k = desc.find(needle, k + 1)) {
     if (desc[k - 1] != ' ') continue;  // the start of an entry: after ": " or "; "
     size_t start = k + needle.size();
     // A value may hold "; " itself (a pattern): the entry ends at the first "; " (or the end)
     // before which a whole JSON value stands.
     for (size_t end = desc.find("; ", start);; end = desc.find("; ", end + 1)) {
-      std::string_view text = desc.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+      std::string_view text =
+          desc.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
       if (auto v = ParseJson(text); v.ok()) return std::move(*v);
       if (end == std::string_view::npos) return Json();
     }

@@ -27,7 +27,8 @@ bool Conforms(const Json& v, const Json& s, const Json* defs, int depth) {
     bool ok = false;
     if (t->is_string()) ok = HasSchemaType(v, t->as_string());
     if (t->is_array())
-      for (const Json& x : t->as_array()) ok = ok || (x.is_string() && HasSchemaType(v, x.as_string()));
+      for (const Json& x : t->as_array())
+        ok = ok || (x.is_string() && HasSchemaType(v, x.as_string()));
     if (!ok) return false;
   }
   if (const Json* e = s.find("enum"); e && e->is_array()) {
@@ -62,7 +63,8 @@ bool Conforms(const Json& v, const Json& s, const Json* defs, int depth) {
     const Json* items = s.find("items");
     const Json* prefix = s.find("prefixItems");
     for (size_t i = 0; i < v.size(); ++i) {
-      const Json* sub = prefix && prefix->is_array() && i < prefix->size() ? &prefix->as_array()[i] : items;
+      const Json* sub =
+          prefix && prefix->is_array() && i < prefix->size() ? &prefix->as_array()[i] : items;
       if (sub && !Conforms(v.as_array()[i], *sub, defs, depth + 1)) return false;
     }
   }
@@ -79,7 +81,8 @@ class Walker {
 
   Result<Json> LiftAt(const Json& v, int idx, const std::string& path, int depth) {
     if (idx < 0 || v.is_null()) return v;
-    if (depth > kMaxDepth) return Status(Code::kSchemaViolation, Where(path) + ": nested too deeply");
+    if (depth > kMaxDepth)
+      return Status(Code::kSchemaViolation, Where(path) + ": nested too deeply");
     const LiftNode& n = nodes_[idx];
     switch (n.kind) {
       case LiftNode::Kind::kIdentity:
@@ -186,7 +189,8 @@ class Walker {
         if (!v.is_array()) return v;
         Json out = Json::MakeArray();
         for (size_t i = 0; i < v.size(); ++i) {
-          Result<Json> y = EmbedAt(v.as_array()[i], i < n.prefix.size() ? n.prefix[i] : n.items, depth + 1);
+          Result<Json> y =
+              EmbedAt(v.as_array()[i], i < n.prefix.size() ? n.prefix[i] : n.items, depth + 1);
           if (!y.ok()) return y;
           out.push_back(std::move(*y));
         }

@@ -26,10 +26,10 @@ struct LiftNode {
     bool null_is_absent = false;  // an optional property made required + nullable
   };
   Kind kind = Kind::kIdentity;
-  std::vector<Property> properties;  // kObject
-  int extra = -1;                    // kObject: undeclared properties; kMap: the values
-  std::vector<int> prefix;           // kArray
-  int items = -1;                    // kArray
+  std::vector<Property> properties;            // kObject
+  int extra = -1;                              // kObject: undeclared properties; kMap: the values
+  std::vector<int> prefix;                     // kArray
+  int items = -1;                              // kArray
   std::vector<std::pair<Json, int>> branches;  // kAnyOf: provider branch schema and its plan
 };
 

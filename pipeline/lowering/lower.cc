@@ -6,16 +6,17 @@
 #include <set>
 #include <utility>
 
-#include "pipeline/lowering/lower_internal.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/lowering/lower_internal.h"
 
 namespace structure::pipeline {
 namespace {
 
 constexpr char kRootEnvelopeKey[] = "value";
 
-const std::set<std::string> kTypeNames = {"string", "number", "integer", "boolean", "object", "array", "null"};
+const std::set<std::string> kTypeNames = {"string", "number", "integer", "boolean",
+                                          "object", "array",  "null"};
 
 class SchemaShape {
  public:
@@ -28,21 +29,24 @@ class SchemaShape {
       if (k == "type") {
         bool ok = v.is_string() ? kTypeNames.count(v.as_string()) > 0 : v.is_array();
         if (v.is_array())
-          for (const Json& t : v.as_array()) ok = ok && t.is_string() && kTypeNames.count(t.as_string());
+          for (const Json& t : v.as_array())
+            ok = ok && t.is_string() && kTypeNames.count(t.as_string());
         if (!ok) return Fail(at, "type must be a JSON type name or an array of them");
-      } else if (k == "properties" || k == "patternProperties" || k == "$defs" || k == "definitions" ||
-                 k == "dependentSchemas") {
+      } else if (k == "properties" || k == "patternProperties" || k == "$defs" ||
+                 k == "definitions" || k == "dependentSchemas") {
         if (!v.is_object()) return Fail(at, k + " must be an object");
         for (const auto& [name, sub] : v.as_object())
           STRUCTURE_RETURN_IF_ERROR(Check(sub, at + "/" + EscapePointerToken(name), depth + 1));
       } else if (k == "allOf" || k == "anyOf" || k == "oneOf" || k == "prefixItems") {
         if (!v.is_array() || v.size() == 0) return Fail(at, k + " must be a non-empty array");
         for (size_t i = 0; i < v.size(); ++i)
-          STRUCTURE_RETURN_IF_ERROR(Check(v.as_array()[i], at + "/" + std::to_string(i), depth + 1));
+          STRUCTURE_RETURN_IF_ERROR(
+              Check(v.as_array()[i], at + "/" + std::to_string(i), depth + 1));
       } else if (k == "items") {
         if (v.is_array()) {
           for (size_t i = 0; i < v.size(); ++i)
-            STRUCTURE_RETURN_IF_ERROR(Check(v.as_array()[i], at + "/" + std::to_string(i), depth + 1));
+            STRUCTURE_RETURN_IF_ERROR(
+                Check(v.as_array()[i], at + "/" + std::to_string(i), depth + 1));
         } else {
           STRUCTURE_RETURN_IF_ERROR(Check(v, at, depth + 1));
         }
@@ -67,7 +71,8 @@ class SchemaShape {
       } else if (k == "exclusiveMinimum" || k == "exclusiveMaximum") {
         if (!v.is_number() && !v.is_bool()) return Fail(at, k + " must be a number");
       } else if (k == "multipleOf") {
-        if (!v.is_number() || v.as_double() <= 0) return Fail(at, "multipleOf must be a number above 0");
+        if (!v.is_number() || v.as_double() <= 0)
+          return Fail(at, "multipleOf must be a number above 0");
       }
     }
     return Status::Ok();
@@ -75,7 +80,8 @@ class SchemaShape {
 
  private:
   static Status Fail(const std::string& path, const std::string& why) {
-    return InvalidArgument("not a JSON Schema: " + (path.empty() ? std::string("(root)") : path) + ": " + why);
+    return InvalidArgument("not a JSON Schema: " + (path.empty() ? std::string("(root)") : path) +
+                           ": " + why);
   }
 };
 
@@ -111,7 +117,8 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, b
   LiftPlan& plan = r.lift_plan;
   Json provider = std::move(out.schema);
   const Json* type = provider.find("type");
-  bool object_root = type && type->is_string() && type->as_string() == "object" && !provider.contains("anyOf");
+  bool object_root =
+      type && type->is_string() && type->as_string() == "object" && !provider.contains("anyOf");
   if (profile.root_must_be_object && !object_root) {
     Json env = Json::MakeObject();
     env.set("type", Json("object"));
@@ -171,7 +178,8 @@ Result<Lowered> Lower(const Json& schema, const Profile& profile) {
       if (mode.enum_cap < 2) break;
     } else if (deep) {
       mode.inline_refs = true;
-      mode.cut_depth = mode.cut_depth ? mode.cut_depth - 1 : (profile.max_depth > 1 ? profile.max_depth - 1 : 1);
+      mode.cut_depth =
+          mode.cut_depth ? mode.cut_depth - 1 : (profile.max_depth > 1 ? profile.max_depth - 1 : 1);
       if (mode.cut_depth < 2) break;
     } else if (retry && !mode.inline_refs) {
       mode.inline_refs = true;
@@ -180,7 +188,8 @@ Result<Lowered> Lower(const Json& schema, const Profile& profile) {
     }
     bool was_deep = deep;
     result = Attempt(schema, profile, mode, retry, deep);
-    deep = deep || (was_deep && !result.strict && mode.cut_depth > 0 && result.reason.rfind("nesting", 0) == 0);
+    deep = deep || (was_deep && !result.strict && mode.cut_depth > 0 &&
+                    result.reason.rfind("nesting", 0) == 0);
   }
   return result;
 }

@@ -28,8 +28,8 @@ struct Lowered {
   Json provider_schema;  // strict: the lowered schema; fallback: the original (for the prompt)
   LiftPlan lift_plan;    // identity for fallback
   std::vector<Dropped> dropped;
-  std::string reason;    // why fallback; empty when strict
-  NeedForm need;         // the need channel in the form this profile takes
+  std::string reason;  // why fallback; empty when strict
+  NeedForm need;       // the need channel in the form this profile takes
 };
 
 // Lowers `schema` for `profile`. Never fails on a valid schema: what cannot be lowered soundly

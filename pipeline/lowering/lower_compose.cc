@@ -3,9 +3,9 @@
 // JSON text) for what a profile cannot express.
 #include <algorithm>
 
-#include "pipeline/lowering/lower_internal.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/lowering/lower_internal.h"
 
 namespace structure::pipeline::detail {
 Out Lowerer::Ref(const Json& s, const std::string& path, int depth) {
@@ -14,14 +14,16 @@ Out Lowerer::Ref(const Json& s, const std::string& path, int depth) {
   Json rest = s;
   rest.erase("$ref");
   bool only_annotations = true;
-  for (const auto& [k, v] : rest.as_object()) only_annotations = only_annotations && IsAnnotationKeyword(k);
+  for (const auto& [k, v] : rest.as_object())
+    only_annotations = only_annotations && IsAnnotationKeyword(k);
   if (!target) {
     Drop(path, "$ref", *ref, nullptr);
     return Node(rest, path, depth + 1);
   }
   if (!only_annotations) return Node(MergeSchemas(*target, rest, nullptr), path, depth + 1);
   std::string target_path = ref->as_string();
-  if (size_t h = target_path.find('#'); h != std::string::npos) target_path = target_path.substr(h + 1);
+  if (size_t h = target_path.find('#'); h != std::string::npos)
+    target_path = target_path.substr(h + 1);
   if (!p_.refs || mode_.inline_refs) {
     if (std::find(stack_.begin(), stack_.end(), target) != stack_.end()) {
       if (mode_.inline_refs) {
@@ -53,7 +55,8 @@ Out Lowerer::Ref(const Json& s, const std::string& path, int depth) {
   auto it = defs_by_target_.find(target);
   if (it == defs_by_target_.end()) {
     std::string base;
-    for (char c : target_path.substr(target_path.rfind('/') == std::string::npos ? 0 : target_path.rfind('/') + 1))
+    for (char c : target_path.substr(
+             target_path.rfind('/') == std::string::npos ? 0 : target_path.rfind('/') + 1))
       base += (isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
     if (base.empty()) base = "root";
     std::string name = base;
@@ -94,7 +97,8 @@ Out Lowerer::AllOf(const Json& s, const std::string& path, int depth) {
     std::vector<Unmerged> unmerged;
     Json storage;
     m = MergeSchemas(m, Deref(all.as_array()[i], storage), &unmerged);
-    for (const Unmerged& u : unmerged) Drop(path + "/allOf/" + std::to_string(i), u.keyword, u.value, nullptr);
+    for (const Unmerged& u : unmerged)
+      Drop(path + "/allOf/" + std::to_string(i), u.keyword, u.value, nullptr);
     if (m.is_bool() && !m.as_bool()) return Out{Json(), -1, true};
   }
   return Node(m, path, depth + 1);
@@ -156,8 +160,8 @@ Out Lowerer::Union(const Json& s, const std::string& path, int depth) {
   }
   if (branches.size() == 1) {
     Out only{branches.as_array()[0], node.branches[0].second};
-    if (only.schema.is_object() && !only.schema.contains("description") && annotations.contains("description") &&
-        !only.schema.contains("$ref"))
+    if (only.schema.is_object() && !only.schema.contains("description") &&
+        annotations.contains("description") && !only.schema.contains("$ref"))
       only.schema.set("description", *annotations.find("description"));
     return null_branch ? Nullable(std::move(only)) : only;
   }
@@ -174,10 +178,11 @@ Out Lowerer::Any(const Json& s, const std::string& path) {
   if (p_.require_type) {
     out.set("type", Json("string"));
     if (Accepts("description"))
-      out.set("description", Json(std::string(s.find("description") && s.find("description")->is_string()
-                                                  ? s.find("description")->as_string() + " "
-                                                  : "") +
-                                  "(Any JSON value, written as a JSON text in this string.)"));
+      out.set("description",
+              Json(std::string(s.find("description") && s.find("description")->is_string()
+                                   ? s.find("description")->as_string() + " "
+                                   : "") +
+                   "(Any JSON value, written as a JSON text in this string.)"));
     LiftNode node;
     node.kind = LiftNode::Kind::kJsonString;
     plan = AddPlan(std::move(node));
@@ -196,7 +201,8 @@ Out Lowerer::Opaque(const Json& s, const std::string& path, const char* why) {
   out.set("type", Json("string"));
   if (Accepts("description")) {
     std::string desc;
-    if (const Json* d = s.is_object() ? s.find("description") : nullptr; d && d->is_string()) desc = d->as_string() + " ";
+    if (const Json* d = s.is_object() ? s.find("description") : nullptr; d && d->is_string())
+      desc = d->as_string() + " ";
     out.set("description", Json(desc + "(A JSON text in this string.)"));
   }
   LiftNode node;
@@ -213,7 +219,8 @@ Out Lowerer::Nullable(Out o) {
   const Json* t = s.find("type");
   if (s.contains("anyOf")) {
     bool has_null = false;
-    for (const Json& b : s.find("anyOf")->as_array()) has_null = has_null || b == Json(Json::Object{{"type", Json("null")}});
+    for (const Json& b : s.find("anyOf")->as_array())
+      has_null = has_null || b == Json(Json::Object{{"type", Json("null")}});
     if (!has_null) s["anyOf"].push_back(Json(Json::Object{{"type", Json("null")}}));
   } else if (t && t->is_string()) {
     if (t->as_string() == "null") return o;

@@ -90,7 +90,8 @@ class Lowerer {
   std::string fatal_;
   bool recursion_fatal_ = false;
   size_t recursion_cuts_ = 0;
-  std::map<std::pair<const Json*, size_t>, std::pair<Out, size_t>> inline_memo_;  // -> (result, work)
+  std::map<std::pair<const Json*, size_t>, std::pair<Out, size_t>>
+      inline_memo_;  // -> (result, work)
   size_t work_ = 0;
 };
 

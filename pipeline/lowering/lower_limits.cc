@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <map>
 
-#include "pipeline/lowering/lower_internal.h"
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/lowering/lower_internal.h"
 
 namespace structure::pipeline::detail {
 namespace {
@@ -41,7 +41,8 @@ class Counter {
       for (const Json& v : e->as_array())
         if (v.is_string()) c_.budget += v.as_string().size();
     }
-    if (const Json* k = s.find("const"); count && k && k->is_string()) c_.budget += k->as_string().size();
+    if (const Json* k = s.find("const"); count && k && k->is_string())
+      c_.budget += k->as_string().size();
     bool container = false;
     if (const Json* p = s.find("properties"); p && p->is_object()) {
       container = true;
@@ -52,7 +53,8 @@ class Counter {
           c_.budget += name.size();
           bool is_req = false;
           if (req && req->is_array())
-            for (const Json& x : req->as_array()) is_req = is_req || (x.is_string() && x.as_string() == name);
+            for (const Json& x : req->as_array())
+              is_req = is_req || (x.is_string() && x.as_string() == name);
           if (!is_req) ++c_.optional;
         }
         below = std::max(below, Walk(sub, count));
@@ -68,8 +70,10 @@ class Counter {
       for (const Json& sub : pre->as_array()) below = std::max(below, Walk(sub, count));
     }
     if (const Json* any = s.find("anyOf"); any && any->is_array())
-      for (const Json& sub : any->as_array()) below = std::max(below, Walk(sub, count) - (container ? 0 : 0));
-    if (t && ((t->is_string() && (t->as_string() == "object" || t->as_string() == "array")))) container = true;
+      for (const Json& sub : any->as_array())
+        below = std::max(below, Walk(sub, count) - (container ? 0 : 0));
+    if (t && ((t->is_string() && (t->as_string() == "object" || t->as_string() == "array"))))
+      container = true;
     return below + (container ? 1 : 0);
   }
 
@@ -95,13 +99,18 @@ std::string ExceededLimit(const Json& wire, const Profile& p) {
   const Counts& c = counter.counts();
   auto over = [](size_t v, size_t limit) { return limit && v > limit; };
   auto say = [](const char* what, size_t v, size_t limit) {
-    return std::string(what) + " " + std::to_string(v) + " exceeds the provider limit of " + std::to_string(limit);
+    return std::string(what) + " " + std::to_string(v) + " exceeds the provider limit of " +
+           std::to_string(limit);
   };
   if (over(depth, p.max_depth)) return say("nesting depth", depth, p.max_depth);
-  if (over(c.properties, p.max_properties)) return say("property count", c.properties, p.max_properties);
-  if (over(c.enum_values, p.max_enum_values)) return say("enum value count", c.enum_values, p.max_enum_values);
-  if (over(c.budget, p.max_string_budget)) return say("string budget", c.budget, p.max_string_budget);
-  if (over(c.optional, p.max_optional)) return say("optional property count", c.optional, p.max_optional);
+  if (over(c.properties, p.max_properties))
+    return say("property count", c.properties, p.max_properties);
+  if (over(c.enum_values, p.max_enum_values))
+    return say("enum value count", c.enum_values, p.max_enum_values);
+  if (over(c.budget, p.max_string_budget))
+    return say("string budget", c.budget, p.max_string_budget);
+  if (over(c.optional, p.max_optional))
+    return say("optional property count", c.optional, p.max_optional);
   if (over(c.unions, p.max_unions)) return say("union count", c.unions, p.max_unions);
   return "";
 }

@@ -4,26 +4,27 @@
 #include <cmath>
 
 #include "pipeline/generate/json_type.h"
-#include "pipeline/lowering/drop_note.h"
-#include "pipeline/lowering/lower_internal.h"
 #include "pipeline/generate/regex_sample.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/lowering/drop_note.h"
+#include "pipeline/lowering/lower_internal.h"
 
 namespace structure::pipeline::detail {
 namespace {
 
-const char* const kStringKeywords[] = {"minLength", "maxLength", "pattern", "format",
-                                       "contentEncoding", "contentMediaType", "contentSchema"};
-const char* const kNumberKeywords[] = {"minimum", "maximum", "exclusiveMinimum",
-                                       "exclusiveMaximum", "multipleOf"};
-const char* const kArrayKeywords[] = {"items", "prefixItems", "additionalItems", "minItems",
-                                      "maxItems", "uniqueItems", "contains", "minContains",
-                                      "maxContains", "unevaluatedItems"};
+const char* const kStringKeywords[] = {"minLength",    "maxLength",       "pattern",
+                                       "format",       "contentEncoding", "contentMediaType",
+                                       "contentSchema"};
+const char* const kNumberKeywords[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                                       "multipleOf"};
+const char* const kArrayKeywords[] = {
+    "items",       "prefixItems", "additionalItems", "minItems",    "maxItems",
+    "uniqueItems", "contains",    "minContains",     "maxContains", "unevaluatedItems"};
 const char* const kObjectKeywords[] = {
-    "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-    "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies",
-    "unevaluatedProperties"};
+    "properties",       "required",      "additionalProperties", "patternProperties",
+    "propertyNames",    "minProperties", "maxProperties",        "dependentRequired",
+    "dependentSchemas", "dependencies",  "unevaluatedProperties"};
 
 template <size_t N>
 bool In(const char* const (&list)[N], const std::string& k) {
@@ -48,7 +49,8 @@ Json Normalize(const Json& s) {
     if (const Json* add = s.find("additionalItems")) out.set("items", *add);
     out.erase("additionalItems");
   }
-  for (auto [ex, bound] : {std::pair{"exclusiveMinimum", "minimum"}, std::pair{"exclusiveMaximum", "maximum"}}) {
+  for (auto [ex, bound] :
+       {std::pair{"exclusiveMinimum", "minimum"}, std::pair{"exclusiveMaximum", "maximum"}}) {
     const Json* e = s.find(ex);
     if (!e || !e->is_bool()) continue;
     const Json* b = s.find(bound);
@@ -106,7 +108,8 @@ int Lowerer::AddPlan(LiftNode node) {
   return static_cast<int>(plan_.size()) - 1;
 }
 
-void Lowerer::Drop(const std::string& path, const std::string& keyword, const Json& value, Json* node) {
+void Lowerer::Drop(const std::string& path, const std::string& keyword, const Json& value,
+                   Json* node) {
   dropped_.push_back({path, keyword, value});
   if (!node || !Accepts("description") || !node->is_object()) return;
   Json& d = (*node)["description"];
@@ -123,7 +126,8 @@ const Json& Lowerer::Deref(const Json& s, Json& storage) {
     const Json* target = ResolveLocalRef(root_, ref->as_string());
     if (!target) return *cur;
     bool only_annotations = true;
-    for (const auto& [k, v] : cur->as_object()) only_annotations = only_annotations && (k == "$ref" || IsAnnotationKeyword(k));
+    for (const auto& [k, v] : cur->as_object())
+      only_annotations = only_annotations && (k == "$ref" || IsAnnotationKeyword(k));
     if (only_annotations) {
       cur = target;
       continue;
@@ -208,7 +212,8 @@ Out Lowerer::Node(const Json& s, const std::string& path, int depth) {
   if (branches.size() == 0) return Out{Json(), -1, true};
   Json out = Json::MakeObject();
   out.set("anyOf", std::move(branches));
-  if (const Json* d = n.find("description"); d && Accepts("description")) out.set("description", *d);
+  if (const Json* d = n.find("description"); d && Accepts("description"))
+    out.set("description", *d);
   Out result{std::move(out), identity ? -1 : AddPlan(std::move(node))};
   return nullable ? Nullable(std::move(result)) : result;
 }
@@ -224,7 +229,9 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
   if (c || (e && e->is_array())) {
     Json values = Json::MakeArray();
     if (c) {
-      if (HasSchemaType(*c, t) && (!e || !e->is_array() || std::any_of(e->as_array().begin(), e->as_array().end(), [&](const Json& x) { return x == *c; })))
+      if (HasSchemaType(*c, t) && (!e || !e->is_array() ||
+                                   std::any_of(e->as_array().begin(), e->as_array().end(),
+                                               [&](const Json& x) { return x == *c; })))
         values.push_back(*c);
     } else {
       for (const Json& v : e->as_array())
@@ -239,7 +246,8 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
     if (!primitive || (p_.enum_strings_only && t != "string") ||
         (p_.max_enum_values_single && values.size() > p_.max_enum_values_single) ||
         (mode_.enum_cap && values.size() > mode_.enum_cap) ||
-        (p_.large_enum_threshold && values.size() > p_.large_enum_threshold && chars > p_.large_enum_max_chars)) {
+        (p_.large_enum_threshold && values.size() > p_.large_enum_threshold &&
+         chars > p_.large_enum_max_chars)) {
       Drop(path, kw, original, &out);
     } else if (values.size() == 1 && Accepts("const")) {
       out.set("const", values.as_array()[0]);
@@ -255,7 +263,8 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
     return Opaque(s, path, "nesting deeper than the provider allows");
   if (t == "object" || t == "array") {
     ++nest_;
-    Out o = t == "object" ? Object(s, path, depth, std::move(out)) : Array(s, path, depth, std::move(out));
+    Out o = t == "object" ? Object(s, path, depth, std::move(out))
+                          : Array(s, path, depth, std::move(out));
     --nest_;
     return o;
   }
@@ -266,9 +275,11 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
     if (k == "format") keep = keep && v.is_string() && p_.formats.count(v.as_string());
     if (k == "pattern")
       keep = keep && v.is_string() && IsSimpleRegex(v.as_string(), p_.pattern_max_count) &&
-             (!p_.pattern_anchored || (v.as_string().size() > 1 && v.as_string().front() == '^' && v.as_string().back() == '$'));
+             (!p_.pattern_anchored || (v.as_string().size() > 1 && v.as_string().front() == '^' &&
+                                       v.as_string().back() == '$'));
     if ((k == "minLength" || k == "maxLength") && p_.pattern_excludes_length &&
-        ((s.contains("pattern") && Accepts("pattern")) || (s.contains("format") && Accepts("format"))))
+        ((s.contains("pattern") && Accepts("pattern")) ||
+         (s.contains("format") && Accepts("format"))))
       keep = false;
     if (In(kNumberKeywords, k) && p_.numeric_bounds_integer_only && t != "integer") keep = false;
     if ((k == "exclusiveMinimum" || k == "exclusiveMaximum") && !keep && v.is_number()) {
@@ -276,18 +287,23 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
       if (Accepts(bound) && !(p_.numeric_bounds_integer_only && t != "integer")) {
         // For integers x > v is x >= floor(v) + 1: exact. For numbers it is a relaxation.
         double d = v.as_double();
-        double b = t == "integer" ? (k == "exclusiveMinimum" ? std::floor(d) + 1 : std::ceil(d) - 1) : d;
+        double b =
+            t == "integer" ? (k == "exclusiveMinimum" ? std::floor(d) + 1 : std::ceil(d) - 1) : d;
         const Json* existing = s.find(bound);
-        bool tighter = !existing || !existing->is_number() ||
-                       (k == "exclusiveMinimum" ? b >= existing->as_double() : b <= existing->as_double());
-        if (tighter) out.set(bound, std::fabs(b) < 9e15 && std::floor(b) == b ? Json(static_cast<int64_t>(b)) : Json(b));
+        bool tighter =
+            !existing || !existing->is_number() ||
+            (k == "exclusiveMinimum" ? b >= existing->as_double() : b <= existing->as_double());
+        if (tighter)
+          out.set(bound, std::fabs(b) < 9e15 && std::floor(b) == b ? Json(static_cast<int64_t>(b))
+                                                                   : Json(b));
         if (t != "integer") Drop(path, k, v, &out);
         continue;
       }
     }
     if ((k == "minimum" || k == "maximum") && out.contains(k)) {
       const Json& cur = *out.find(k);
-      bool tighter = k == "minimum" ? v.as_double() > cur.as_double() : v.as_double() < cur.as_double();
+      bool tighter =
+          k == "minimum" ? v.as_double() > cur.as_double() : v.as_double() < cur.as_double();
       if (keep && tighter) out.set(k, v);
       continue;
     }

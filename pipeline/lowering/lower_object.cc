@@ -3,9 +3,9 @@
 
 #include <set>
 
-#include "pipeline/lowering/lower_internal.h"
 #include "pipeline/generate/regex_sample.h"
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/lowering/lower_internal.h"
 
 namespace structure::pipeline::detail {
 namespace {
@@ -27,7 +27,8 @@ Out Lowerer::Object(const Json& s, const std::string& path, int depth, Json out)
   std::vector<std::string> required;
   if (const Json* r = s.find("required"); r && r->is_array())
     for (const Json& x : r->as_array())
-      if (x.is_string() && std::find(required.begin(), required.end(), x.as_string()) == required.end())
+      if (x.is_string() &&
+          std::find(required.begin(), required.end(), x.as_string()) == required.end())
         required.push_back(x.as_string());
   const Json* ap = s.find("additionalProperties");
   const Json* pp = s.find("patternProperties");
@@ -94,11 +95,13 @@ Out Lowerer::Object(const Json& s, const std::string& path, int depth, Json out)
     // Declared properties are the intended shape: an implicitly open object is closed.
     out.set("additionalProperties", Json(false));
   }
-  for (const char* k : {"patternProperties", "propertyNames", "minProperties", "maxProperties",
-                        "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"}) {
+  for (const char* k :
+       {"patternProperties", "propertyNames", "minProperties", "maxProperties", "dependentRequired",
+        "dependentSchemas", "dependencies", "unevaluatedProperties"}) {
     const Json* v = s.find(k);
     if (!v) continue;
-    if ((std::string_view(k) == "minProperties" || std::string_view(k) == "maxProperties") && Accepts(k) && v->is_number()) {
+    if ((std::string_view(k) == "minProperties" || std::string_view(k) == "maxProperties") &&
+        Accepts(k) && v->is_number()) {
       out.set(k, *v);
     } else {
       Drop(path, k, *v, &out);
@@ -131,7 +134,8 @@ Out Lowerer::Map(const Json& s, const std::string& path, int depth, Json out) {
       Drop(path, "propertyNames", *pn, &out);
     }
   }
-  for (const char* k : {"dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"})
+  for (const char* k :
+       {"dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"})
     if (const Json* v = s.find(k)) Drop(path, k, *v, &out);
   if (p_.additional_properties_schema && !p_.closed_objects) {
     Out o = Node(value_schema, path + "/additionalProperties", depth + 1);
@@ -140,8 +144,11 @@ Out Lowerer::Map(const Json& s, const std::string& path, int depth, Json out) {
       if (Accepts("additionalProperties")) out.set("additionalProperties", Json(false));
       return Out{std::move(out)};
     }
-    if (!(o.schema.is_object() && o.schema.size() == 0)) out.set("additionalProperties", std::move(o.schema));
-    if (!key_pattern.empty()) Drop(path, pp ? "patternProperties" : "propertyNames", pp ? *pp : *s.find("propertyNames"), &out);
+    if (!(o.schema.is_object() && o.schema.size() == 0))
+      out.set("additionalProperties", std::move(o.schema));
+    if (!key_pattern.empty())
+      Drop(path, pp ? "patternProperties" : "propertyNames", pp ? *pp : *s.find("propertyNames"),
+           &out);
     for (const char* k : {"minProperties", "maxProperties"})
       if (const Json* v = s.find(k)) {
         if (Accepts(k)) {
@@ -164,7 +171,8 @@ Out Lowerer::Map(const Json& s, const std::string& path, int depth, Json out) {
         (!p_.pattern_anchored || (key_pattern.front() == '^' && key_pattern.back() == '$'))) {
       key.set("pattern", Json(key_pattern));
     } else {
-      Drop(path, pp ? "patternProperties" : "propertyNames", pp ? *pp : *s.find("propertyNames"), &out);
+      Drop(path, pp ? "patternProperties" : "propertyNames", pp ? *pp : *s.find("propertyNames"),
+           &out);
     }
   }
   Json item = TypeOnly("object");
@@ -178,15 +186,18 @@ Out Lowerer::Map(const Json& s, const std::string& path, int depth, Json out) {
   Json arr = TypeOnly("array");
   if (Accepts("description")) {
     std::string desc = out.find("description") ? out.find("description")->as_string() + " " : "";
-    arr.set("description", Json(desc + "(An object written as a list of key/value entries with distinct keys.)"));
+    arr.set("description",
+            Json(desc + "(An object written as a list of key/value entries with distinct keys.)"));
   }
   arr.set("items", std::move(item));
   if (o.never) arr.set("maxItems", Json(0));
-  for (auto [from, to] : {std::pair{"minProperties", "minItems"}, std::pair{"maxProperties", "maxItems"}}) {
+  for (auto [from, to] :
+       {std::pair{"minProperties", "minItems"}, std::pair{"maxProperties", "maxItems"}}) {
     const Json* v = s.find(from);
     if (!v) continue;
     bool keep = Accepts(to) && v->is_number() &&
-                !(std::string_view(to) == "minItems" && p_.max_min_items && v->as_double() > p_.max_min_items);
+                !(std::string_view(to) == "minItems" && p_.max_min_items &&
+                  v->as_double() > p_.max_min_items);
     if (keep) {
       arr.set(to, *v);
     } else {
@@ -229,7 +240,8 @@ Out Lowerer::Array(const Json& s, const std::string& path, int depth, Json out) 
     if (!items_false) branches.push_back(items ? *items : Json(true));
     Drop(path, "prefixItems", *prefix, &out);
     if (items_false) max_items_from_tuple = prefix->size();
-    Out o = Node(Json(Json::Object{{"anyOf", std::move(branches)}}), path + "/prefixItems", depth + 1);
+    Out o =
+        Node(Json(Json::Object{{"anyOf", std::move(branches)}}), path + "/prefixItems", depth + 1);
     node.items = o.plan;
     needs_plan = o.plan != -1;
     out.set("items", std::move(o.schema));
@@ -253,7 +265,8 @@ Out Lowerer::Array(const Json& s, const std::string& path, int depth, Json out) 
     const Json* v = s.find(k);
     if (!v) continue;
     bool keep = Accepts(k) && v->is_number();
-    if (keep && std::string_view(k) == "minItems" && p_.max_min_items && v->as_double() > p_.max_min_items) {
+    if (keep && std::string_view(k) == "minItems" && p_.max_min_items &&
+        v->as_double() > p_.max_min_items) {
       out.set(k, Json(static_cast<int64_t>(p_.max_min_items)));
       Drop(path, k, *v, &out);
       continue;
@@ -272,7 +285,8 @@ Out Lowerer::Array(const Json& s, const std::string& path, int depth, Json out) 
       Drop(path, "items", Json(false), &out);
     }
   }
-  for (const char* k : {"uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems"})
+  for (const char* k :
+       {"uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems"})
     if (const Json* v = s.find(k)) {
       if (std::string_view(k) == "uniqueItems" && v->is_bool() && !v->as_bool()) continue;
       Drop(path, k, *v, &out);

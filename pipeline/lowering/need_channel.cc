@@ -13,7 +13,8 @@ Json NeedObject(bool closed) {
   Json need = Json::MakeObject();
   need.set("type", Json("object"));
   Json props = Json::MakeObject();
-  props.set(kNeedKey, Json(Json::Object{{"type", Json("string")}, {"description", Json(kNeedDescription)}}));
+  props.set(kNeedKey,
+            Json(Json::Object{{"type", Json("string")}, {"description", Json(kNeedDescription)}}));
   need.set("properties", std::move(props));
   need.set("required", Json(Json::Array{Json(kNeedKey)}));
   if (closed) need.set("additionalProperties", Json(false));
@@ -35,13 +36,16 @@ Json SplitDefs(Json& target) {
 NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects) {
   NeedForm form;
   form.kind = kind;
-  if (kind == NeedKind::kPromptOnly || kind == NeedKind::kSecondTool || !provider_schema.is_object()) {
+  if (kind == NeedKind::kPromptOnly || kind == NeedKind::kSecondTool ||
+      !provider_schema.is_object()) {
     form.schema = provider_schema;
     if (kind == NeedKind::kSecondTool) {
       form.tool = Json::MakeObject();
       form.tool.set("name", Json(kNeedToolName));
-      form.tool.set("description",
-                    Json("Call this instead of answering when a required field has no support in the input."));
+      form.tool.set(
+          "description",
+          Json(
+              "Call this instead of answering when a required field has no support in the input."));
       form.tool.set("input_schema", NeedObject(close_objects));
     }
     return form;
@@ -52,7 +56,10 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
   if (kind == NeedKind::kEnvelope) {
     out.set("type", Json("object"));
     Json props = Json::MakeObject();
-    props.set(kEnvelopeResultKey, Json(Json::Object{{"anyOf", Json(Json::Array{std::move(target), Json(Json::Object{{"type", Json("null")}})})}}));
+    props.set(kEnvelopeResultKey,
+              Json(Json::Object{
+                  {"anyOf", Json(Json::Array{std::move(target),
+                                             Json(Json::Object{{"type", Json("null")}})})}}));
     props.set(kNeedKey, Json(Json::Object{{"type", Json(Json::Array{Json("string"), Json("null")})},
                                           {"description", Json(kNeedDescription)}}));
     out.set("properties", std::move(props));

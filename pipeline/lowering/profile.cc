@@ -58,10 +58,12 @@ const std::pair<const char*, NeedKind> kNeedNames[] = {
 };
 
 Status ReadStringSet(const std::string& key, const Json& value, std::set<std::string>& out) {
-  if (!value.is_array()) return InvalidArgument("profile override '" + key + "' must be an array of strings");
+  if (!value.is_array())
+    return InvalidArgument("profile override '" + key + "' must be an array of strings");
   std::set<std::string> items;
   for (const Json& v : value.as_array()) {
-    if (!v.is_string()) return InvalidArgument("profile override '" + key + "' must be an array of strings");
+    if (!v.is_string())
+      return InvalidArgument("profile override '" + key + "' must be an array of strings");
     items.insert(v.as_string());
   }
   out = std::move(items);
@@ -82,7 +84,8 @@ Result<Profile> ApplyProfileOverrides(Profile base, const Json& overrides) {
     bool done = false;
     for (const BoolField& f : kBoolFields) {
       if (key != f.name) continue;
-      if (!value.is_bool()) return InvalidArgument("profile override '" + key + "' must be a boolean");
+      if (!value.is_bool())
+        return InvalidArgument("profile override '" + key + "' must be a boolean");
       base.*f.field = value.as_bool();
       done = true;
     }
@@ -105,7 +108,8 @@ Result<Profile> ApplyProfileOverrides(Profile base, const Json& overrides) {
                key == "remove_formats") {
       std::set<std::string> items;
       STRUCTURE_RETURN_IF_ERROR(ReadStringSet(key, value, items));
-      std::set<std::string>& target = key.find("keywords") != std::string::npos ? base.keywords : base.formats;
+      std::set<std::string>& target =
+          key.find("keywords") != std::string::npos ? base.keywords : base.formats;
       for (const std::string& x : items) {
         if (key.rfind("add_", 0) == 0) {
           target.insert(x);
@@ -118,7 +122,8 @@ Result<Profile> ApplyProfileOverrides(Profile base, const Json& overrides) {
       for (const auto& [n, kind] : kNeedNames)
         if (value.is_string() && value.as_string() == n) base.need = kind, found = true;
       if (!found)
-        return InvalidArgument("profile override 'need' must be envelope, root-anyof, second-tool or prompt-only");
+        return InvalidArgument(
+            "profile override 'need' must be envelope, root-anyof, second-tool or prompt-only");
     } else if (key == "null_style") {
       if (value.is_string() && value.as_string() == "type-array") {
         base.null_style = NullStyle::kTypeArray;

@@ -29,39 +29,40 @@ enum class NullStyle {
 
 struct Profile {
   std::string name;
-  bool enforces = true;                // false: provider ignores schemas (always fallback)
-  std::set<std::string> keywords;      // schema keywords the provider accepts
-  std::set<std::string> formats;       // accepted `format` values
-  bool require_type = false;           // every schema names a type (or anyOf / $ref / enum)
-  bool root_must_be_object = false;    // root is {"type":"object"} (not a union, not a scalar)
-  bool all_required = false;           // every property listed in `required`
-  bool closed_objects = false;         // every object says additionalProperties: false
+  bool enforces = true;              // false: provider ignores schemas (always fallback)
+  std::set<std::string> keywords;    // schema keywords the provider accepts
+  std::set<std::string> formats;     // accepted `format` values
+  bool require_type = false;         // every schema names a type (or anyOf / $ref / enum)
+  bool root_must_be_object = false;  // root is {"type":"object"} (not a union, not a scalar)
+  bool all_required = false;         // every property listed in `required`
+  bool closed_objects = false;       // every object says additionalProperties: false
   bool additional_properties_schema = false;  // additionalProperties may be a schema (open maps)
-  bool refs = true;                    // $ref/$defs accepted (else everything is inlined)
-  bool recursion = true;               // a $ref cycle is accepted
-  bool type_arrays = true;             // "type" may be an array
+  bool refs = true;                           // $ref/$defs accepted (else everything is inlined)
+  bool recursion = true;                      // a $ref cycle is accepted
+  bool type_arrays = true;                    // "type" may be an array
   NullStyle null_style = NullStyle::kTypeArray;
-  bool properties_with_anyof = true;   // properties and anyOf may share one schema object
-  bool enum_strings_only = false;      // enum values must be strings
-  bool pattern_simple_only = false;    // no lookaround, back references, \b, large counts
-  size_t pattern_max_count = 1000;     // largest {n,m} count accepted when simple-only
-  bool pattern_anchored = false;       // pattern must read ^...$
+  bool properties_with_anyof = true;         // properties and anyOf may share one schema object
+  bool enum_strings_only = false;            // enum values must be strings
+  bool pattern_simple_only = false;          // no lookaround, back references, \b, large counts
+  size_t pattern_max_count = 1000;           // largest {n,m} count accepted when simple-only
+  bool pattern_anchored = false;             // pattern must read ^...$
   bool numeric_bounds_integer_only = false;  // minimum/maximum only on integers
-  bool pattern_excludes_length = false;      // pattern/format together with min/maxLength loses the length
-  bool schema_in_prompt = false;       // the server enforces the schema by grammar but never shows
-                                       // it to the model: it goes into the prompt too
-  size_t max_min_items = 0;            // 0 = any; else minItems above this is not accepted
+  bool pattern_excludes_length =
+      false;                      // pattern/format together with min/maxLength loses the length
+  bool schema_in_prompt = false;  // the server enforces the schema by grammar but never shows
+                                  // it to the model: it goes into the prompt too
+  size_t max_min_items = 0;       // 0 = any; else minItems above this is not accepted
   NeedKind need = NeedKind::kRootAnyOf;
   // Size limits; 0 = unlimited.
-  size_t max_properties = 0;           // object properties in the whole schema
-  size_t max_depth = 0;                // nesting levels of objects/arrays
-  size_t max_enum_values = 0;          // enum values in the whole schema
-  size_t max_enum_values_single = 0;   // values in one enum
-  size_t large_enum_threshold = 0;     // an enum with more values than this ...
-  size_t large_enum_max_chars = 0;     // ... may total at most this many characters
-  size_t max_string_budget = 0;        // chars of property names, def names, enum and const values
-  size_t max_optional = 0;             // optional properties
-  size_t max_unions = 0;               // schemas with anyOf or a type array
+  size_t max_properties = 0;          // object properties in the whole schema
+  size_t max_depth = 0;               // nesting levels of objects/arrays
+  size_t max_enum_values = 0;         // enum values in the whole schema
+  size_t max_enum_values_single = 0;  // values in one enum
+  size_t large_enum_threshold = 0;    // an enum with more values than this ...
+  size_t large_enum_max_chars = 0;    // ... may total at most this many characters
+  size_t max_string_budget = 0;       // chars of property names, def names, enum and const values
+  size_t max_optional = 0;            // optional properties
+  size_t max_unions = 0;              // schemas with anyOf or a type array
   // Prompt caching (docs/providers.md): off sends no cache key or cache mark; cache_min_tokens
   // is the smallest prefix worth marking for Anthropic (0 = the model's documented minimum).
   bool prompt_cache = true;

@@ -111,7 +111,8 @@ Result<Profile> FindProfile(std::string_view name) {
     return ApplyProfileOverrides(std::move(base), *data);
   }
   return NotFound("unknown provider profile '" + std::string(name) +
-                  "' (known: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, llamacpp, json)");
+                  "' (known: openai-strict, anthropic-strict, gemini, gemini-legacy, ollama, vllm, "
+                  "llamacpp, json)");
 }
 
 }  // namespace structure::pipeline

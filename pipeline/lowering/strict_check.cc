@@ -49,7 +49,9 @@ class Checker {
   }
 
  private:
-  void Add(const std::string& path, const std::string& why) { reasons_.push_back((path.empty() ? "(root)" : path) + ": " + why); }
+  void Add(const std::string& path, const std::string& why) {
+    reasons_.push_back((path.empty() ? "(root)" : path) + ": " + why);
+  }
 
   void Walk(const Json& s, const std::string& path, size_t depth, bool in_def) {
     if (s.is_bool()) {
@@ -91,7 +93,8 @@ class Checker {
           Add(path, "anyOf must be a non-empty array");
           continue;
         }
-        for (size_t i = 0; i < v.size(); ++i) Walk(v.as_array()[i], path + "/anyOf/" + std::to_string(i), depth, in_def);
+        for (size_t i = 0; i < v.size(); ++i)
+          Walk(v.as_array()[i], path + "/anyOf/" + std::to_string(i), depth, in_def);
       } else if (k == "properties") {
         has_props = true;
         if (!v.is_object()) {
@@ -114,7 +117,8 @@ class Checker {
           Add(path, "prefixItems must be an array");
           continue;
         }
-        for (size_t i = 0; i < v.size(); ++i) Walk(v.as_array()[i], path + "/prefixItems/" + std::to_string(i), depth + 1, in_def);
+        for (size_t i = 0; i < v.size(); ++i)
+          Walk(v.as_array()[i], path + "/prefixItems/" + std::to_string(i), depth + 1, in_def);
       } else if (k == "additionalProperties") {
         if (v.is_bool()) {
           if (v.as_bool() && p_.closed_objects) Add(path, "additionalProperties must be false");
@@ -147,7 +151,8 @@ class Checker {
         has_type = true;
       } else if (k == "format") {
         if (!v.is_string() || !p_.formats.count(v.as_string()))
-          Add(path, "format '" + (v.is_string() ? v.as_string() : ToJson(v)) + "' is not supported");
+          Add(path,
+              "format '" + (v.is_string() ? v.as_string() : ToJson(v)) + "' is not supported");
       } else if (k == "pattern") {
         CheckPattern(v, path);
       } else if (k == "required") {
@@ -155,7 +160,8 @@ class Checker {
       } else if (k == "minItems") {
         if (p_.max_min_items && (!v.is_number() || v.as_double() > p_.max_min_items))
           Add(path, "minItems above " + std::to_string(p_.max_min_items) + " is not supported");
-      } else if (k == "minimum" || k == "maximum" || k == "exclusiveMinimum" || k == "exclusiveMaximum") {
+      } else if (k == "minimum" || k == "maximum" || k == "exclusiveMinimum" ||
+                 k == "exclusiveMaximum") {
         if (!v.is_number()) Add(path, k + " must be a number");
         if (p_.numeric_bounds_integer_only && !OnlyIntegers(s.find("type")))
           Add(path, k + " is only enforced on integers");
@@ -206,10 +212,12 @@ class Checker {
     budget_ += chars;
     enum_values_ += v.size();
     if (p_.max_enum_values_single && v.size() > p_.max_enum_values_single)
-      Add(path, "enum has " + std::to_string(v.size()) + " values (limit " + std::to_string(p_.max_enum_values_single) + ")");
-    if (p_.large_enum_threshold && v.size() > p_.large_enum_threshold && chars > p_.large_enum_max_chars)
-      Add(path, "enum with more than " + std::to_string(p_.large_enum_threshold) + " values exceeds " +
-                    std::to_string(p_.large_enum_max_chars) + " characters");
+      Add(path, "enum has " + std::to_string(v.size()) + " values (limit " +
+                    std::to_string(p_.max_enum_values_single) + ")");
+    if (p_.large_enum_threshold && v.size() > p_.large_enum_threshold &&
+        chars > p_.large_enum_max_chars)
+      Add(path, "enum with more than " + std::to_string(p_.large_enum_threshold) +
+                    " values exceeds " + std::to_string(p_.large_enum_max_chars) + " characters");
   }
 
   void CheckPattern(const Json& v, const std::string& path) {
@@ -239,7 +247,8 @@ class Checker {
     };
     collect(collect, root_, edges["#"]);
     if (defs && defs->is_object())
-      for (const auto& [name, sub] : defs->as_object()) collect(collect, sub, edges["#/$defs/" + EscapePointerToken(name)]);
+      for (const auto& [name, sub] : defs->as_object())
+        collect(collect, sub, edges["#/$defs/" + EscapePointerToken(name)]);
     std::map<std::string, int> state;
     bool cycle = false;
     auto dfs = [&](auto&& self, const std::string& n) -> void {
@@ -257,7 +266,8 @@ class Checker {
   void Limits() {
     auto over = [&](size_t value, size_t limit, const std::string& what) {
       if (limit && value > limit)
-        Add("", what + " " + std::to_string(value) + " exceeds the limit of " + std::to_string(limit));
+        Add("",
+            what + " " + std::to_string(value) + " exceeds the limit of " + std::to_string(limit));
     };
     over(properties_, p_.max_properties, "property count");
     over(max_depth_, p_.max_depth, "nesting depth");

@@ -95,11 +95,15 @@ class Matcher {
     if (!Charge()) return false;
     const RNode& n = prog_.nodes[id];
     switch (n.kind) {
-      case RK::kEmpty: return Next(k, i);
+      case RK::kEmpty:
+        return Next(k, i);
       case RK::kSet:
-      case RK::kAny: return SingleChar(n, i) && Next(k, i + 1);
-      case RK::kBol: return i == 0 && Next(k, i);
-      case RK::kEol: return i == s_.size() && Next(k, i);
+      case RK::kAny:
+        return SingleChar(n, i) && Next(k, i + 1);
+      case RK::kBol:
+        return i == 0 && Next(k, i);
+      case RK::kEol:
+        return i == s_.size() && Next(k, i);
       case RK::kWordBoundary:
       case RK::kNotWordBoundary: {
         bool a = i > 0 && IsWordChar(s_[i - 1]);
@@ -126,7 +130,8 @@ class Matcher {
         caps_[2 * n.group] = old_start;
         return false;
       }
-      case RK::kRepeat: return Repeat(id, 0, i, k);
+      case RK::kRepeat:
+        return Repeat(id, 0, i, k);
       case RK::kLook: {
         Cont accept{Cont::kAccept};
         bool found = false;
@@ -192,8 +197,10 @@ class Matcher {
   bool Next(const Cont* k, size_t i) {
     if (!Charge()) return false;
     switch (k->type) {
-      case Cont::kAccept: return true;
-      case Cont::kLookBehindEnd: return i == k->pos && Next(k->next, i);
+      case Cont::kAccept:
+        return true;
+      case Cont::kLookBehindEnd:
+        return i == k->pos && Next(k->next, i);
       case Cont::kSeqNext: {
         const RNode& n = prog_.nodes[k->node];
         if (static_cast<size_t>(k->index) >= n.kids.size()) return Next(k->next, i);
@@ -229,8 +236,8 @@ class Matcher {
 
 }  // namespace
 
-bool BacktrackSearch(const EcmaRegex::Backtracker& program, std::string_view subject, uint64_t max_steps,
-                     bool* step_limit_hit) {
+bool BacktrackSearch(const EcmaRegex::Backtracker& program, std::string_view subject,
+                     uint64_t max_steps, bool* step_limit_hit) {
   std::vector<uint32_t> s = DecodeUtf8(subject);
   Matcher matcher(program, s, max_steps);
   bool limit = false;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "base/utf8.h"
-#include "pipeline/validator/regex_escape.h"
 #include "pipeline/validator/backtrack_program.h"
+#include "pipeline/validator/regex_escape.h"
 
 namespace structure::pipeline {
 
@@ -106,7 +106,8 @@ class Parser {
       return atom;
     }
     RK kind = prog_->nodes[atom].kind;
-    if (kind == RK::kBol || kind == RK::kEol || kind == RK::kWordBoundary || kind == RK::kNotWordBoundary) {
+    if (kind == RK::kBol || kind == RK::kEol || kind == RK::kWordBoundary ||
+        kind == RK::kNotWordBoundary) {
       error_ = "nothing to repeat";
     }
     RNode r;
@@ -139,18 +140,36 @@ class Parser {
       return true;
     };
     switch (c) {
-      case 'd': return set(kDigit, false);
-      case 'D': return set(kDigit, true);
-      case 'w': return set(kWord, false);
-      case 'W': return set(kWord, true);
-      case 's': return set(kSpace, false);
-      case 'S': return set(kSpace, true);
-      case 't': *cp = '\t'; return true;
-      case 'n': *cp = '\n'; return true;
-      case 'r': *cp = '\r'; return true;
-      case 'f': *cp = '\f'; return true;
-      case 'v': *cp = 0x0B; return true;
-      case '0': *cp = 0; return true;
+      case 'd':
+        return set(kDigit, false);
+      case 'D':
+        return set(kDigit, true);
+      case 'w':
+        return set(kWord, false);
+      case 'W':
+        return set(kWord, true);
+      case 's':
+        return set(kSpace, false);
+      case 'S':
+        return set(kSpace, true);
+      case 't':
+        *cp = '\t';
+        return true;
+      case 'n':
+        *cp = '\n';
+        return true;
+      case 'r':
+        *cp = '\r';
+        return true;
+      case 'f':
+        *cp = '\f';
+        return true;
+      case 'v':
+        *cp = 0x0B;
+        return true;
+      case '0':
+        *cp = 0;
+        return true;
       case 'b':
         if (in_class) {
           *cp = 8;
@@ -165,7 +184,8 @@ class Parser {
         if (i_ < p_.size() && p_[i_] == '{') {
           ++i_;
           *cp = 0;
-          while (i_ < p_.size() && p_[i_] != '}' && Hex(p_[i_]) >= 0 && *cp <= 0x10FFFF) *cp = *cp * 16 + Hex(p_[i_++]);
+          while (i_ < p_.size() && p_[i_] != '}' && Hex(p_[i_]) >= 0 && *cp <= 0x10FFFF)
+            *cp = *cp * 16 + Hex(p_[i_++]);
           if (i_ >= p_.size() || p_[i_] != '}' || *cp > 0x10FFFF) {
             error_ = "bad \\u escape";
             return false;
@@ -180,7 +200,8 @@ class Parser {
         JoinSurrogatePair(p_, &i_, cp);
         return true;
       case 'c':
-        if (i_ < p_.size() && ((p_[i_] >= 'a' && p_[i_] <= 'z') || (p_[i_] >= 'A' && p_[i_] <= 'Z'))) {
+        if (i_ < p_.size() &&
+            ((p_[i_] >= 'a' && p_[i_] <= 'z') || (p_[i_] >= 'A' && p_[i_] <= 'Z'))) {
           *cp = p_[i_++] % 32;
           return true;
         }
@@ -190,7 +211,8 @@ class Parser {
       case 'P':
         error_ = "unicode property escapes are not supported together with look-around";
         return false;
-      default: break;
+      default:
+        break;
     }
     *cp = c;
     return true;
@@ -259,10 +281,17 @@ class Parser {
     char32_t c = p_[i_++];
     RNode n;
     switch (c) {
-      case '^': n.kind = RK::kBol; return Add(n);
-      case '$': n.kind = RK::kEol; return Add(n);
-      case '.': n.kind = RK::kAny; return Add(n);
-      case '[': return Class();
+      case '^':
+        n.kind = RK::kBol;
+        return Add(n);
+      case '$':
+        n.kind = RK::kEol;
+        return Add(n);
+      case '.':
+        n.kind = RK::kAny;
+        return Add(n);
+      case '[':
+        return Class();
       case '(': {
         RNode g;
         if (p_.substr(i_).starts_with(U"?:")) {

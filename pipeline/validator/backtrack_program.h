@@ -16,8 +16,21 @@ namespace backtrack {
 constexpr int kMaxGroupNesting = 100;
 constexpr int kUnbounded = -1;
 
-enum class RK { kEmpty, kSet, kAny, kBol, kEol, kWordBoundary, kNotWordBoundary, kGroup, kAlt, kSeq,
-                kRepeat, kLook, kBackref };
+enum class RK {
+  kEmpty,
+  kSet,
+  kAny,
+  kBol,
+  kEol,
+  kWordBoundary,
+  kNotWordBoundary,
+  kGroup,
+  kAlt,
+  kSeq,
+  kRepeat,
+  kLook,
+  kBackref
+};
 
 using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;  // inclusive code point ranges
 

@@ -25,8 +25,10 @@ std::vector<Token> NumberTokens(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {
@@ -39,7 +41,9 @@ std::vector<Token> NumberTokens(std::string_view text) {
     while (end < text.size() && IsDigit(text[end])) ++end;
     bool fraction = end < text.size() && (text[end] == '.' || text[end] == 'e' || text[end] == 'E');
     if (fraction) {
-      while (end < text.size() && std::string_view("0123456789.eE+-").find(text[end]) != std::string_view::npos) ++end;
+      while (end < text.size() &&
+             std::string_view("0123456789.eE+-").find(text[end]) != std::string_view::npos)
+        ++end;
     }
     std::string_view digits = text.substr(start, end - start);
     std::string_view limit = c == '-' ? "9223372036854775808" : "18446744073709551615";
@@ -69,8 +73,10 @@ std::string WidenBigIntegers(std::string_view text, BigIntegerTable* table) {
   std::set<double> taken;  // doubles of the instance's other numbers, then of stand-ins
   bool any = false;
   for (const Token& t : tokens) {
-    if (t.big) any = true;
-    else taken.insert(ToDouble(text.substr(t.begin, t.end - t.begin)));
+    if (t.big)
+      any = true;
+    else
+      taken.insert(ToDouble(text.substr(t.begin, t.end - t.begin)));
   }
   if (!any) return "";
   std::string out;

@@ -4,11 +4,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "pipeline/validator/validator.h"
 #include "pipeline/validator/index.h"
 #include "pipeline/validator/plan.h"
 #include "pipeline/validator/schema.h"
 #include "pipeline/validator/uri.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::pipeline {
 namespace validator_internal {
@@ -16,7 +16,9 @@ namespace {
 
 bool IsLegacy(Draft d) { return d == Draft::kDraft7 || d == Draft::kDraft6 || d == Draft::kDraft4; }
 
-bool IsNonNegativeInteger(const Json& j) { return j.is_number() && j.is_integral() && j.as_double() >= 0; }
+bool IsNonNegativeInteger(const Json& j) {
+  return j.is_number() && j.is_integral() && j.as_double() >= 0;
+}
 
 class Compiler {
  public:
@@ -62,7 +64,9 @@ class Compiler {
 
   // A keyword that cannot be honoured (a value of the wrong type, a pattern no engine runs):
   // always an error, since skipping it would accept what the schema means to refuse.
-  Status Bad(const std::string& path, const std::string& what) { return InvalidArgument(At(path, what)); }
+  Status Bad(const std::string& path, const std::string& what) {
+    return InvalidArgument(At(path, what));
+  }
 
   // A keyword that is well formed but has no effect: a warning, an error in strict mode.
   Status Problem(const std::string& path, const std::string& what) {
@@ -90,14 +94,16 @@ class Compiler {
   Result<const EcmaRegex*> GetRegex(const std::string& pattern) {
     auto it = regex_cache_.find(pattern);
     if (it != regex_cache_.end()) return it->second;
-    Result<std::unique_ptr<EcmaRegex>> compiled = EcmaRegex::Compile(pattern, options_.max_regex_steps);
+    Result<std::unique_ptr<EcmaRegex>> compiled =
+        EcmaRegex::Compile(pattern, options_.max_regex_steps);
     if (!compiled.ok()) return compiled.status();
     if ((*compiled)->uses_backtracking()) {
       if (options_.reject_backtracking_patterns) {
         return InvalidArgument("pattern \"" + pattern +
                                "\" needs look-around or back references (rejected by option)");
       }
-      out_->warnings.push_back("pattern \"" + pattern + "\" runs on the bounded backtracking engine");
+      out_->warnings.push_back("pattern \"" + pattern +
+                               "\" runs on the bounded backtracking engine");
     }
     out_->regexes.push_back(std::move(*compiled));
     const EcmaRegex* raw = out_->regexes.back().get();
@@ -139,8 +145,10 @@ class Compiler {
           STRUCTURE_RETURN_IF_ERROR(Bad(ChildPath(node, key), "must be a schema"));
           continue;
         }
-        Keyword& k = Add(node, key == "unevaluatedItems" ? Kind::kUnevaluatedItems
-                                                         : Kind::kUnevaluatedProperties, key);
+        Keyword& k =
+            Add(node,
+                key == "unevaluatedItems" ? Kind::kUnevaluatedItems : Kind::kUnevaluatedProperties,
+                key);
         k.sub = GetNode(value);
         node->has_unevaluated = true;
       }
@@ -160,14 +168,16 @@ class Compiler {
   }
 
   Status CompileCount(Node* node, Kind kind, std::string_view key, const Json& value) {
-    if (!IsNonNegativeInteger(value)) return Bad(ChildPath(node, key), "must be a non-negative integer");
+    if (!IsNonNegativeInteger(value))
+      return Bad(ChildPath(node, key), "must be a non-negative integer");
     double v = value.as_double();
     Add(node, kind, key).count = v >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(v);
     return Status::Ok();
   }
 
   Status CompileSchemaList(Node* node, Kind kind, std::string_view key, const Json& value) {
-    if (!value.is_array() || value.size() == 0) return Bad(ChildPath(node, key), "must be a non-empty array of schemas");
+    if (!value.is_array() || value.size() == 0)
+      return Bad(ChildPath(node, key), "must be a non-empty array of schemas");
     Keyword& k = Add(node, kind, key);
     for (const Json& sub : value.as_array()) {
       if (!sub.is_object() && !sub.is_bool()) return Bad(k.path, "must contain only schemas");
@@ -190,10 +200,12 @@ class Compiler {
       }
     }
     const Json* add = schema.find("additionalProperties");
-    if (add && !add->is_object() && !add->is_bool()) return Bad(ChildPath(node, "additionalProperties"), "must be a schema");
+    if (add && !add->is_object() && !add->is_bool())
+      return Bad(ChildPath(node, "additionalProperties"), "must be a schema");
     Keyword& k = Add(node, Kind::kMembers, "properties");
     if (const Json* props = schema.find("properties")) {
-      for (const auto& [name, sub] : props->as_object()) k.named.push_back(NamedNode{name, GetNode(&sub)});
+      for (const auto& [name, sub] : props->as_object())
+        k.named.push_back(NamedNode{name, GetNode(&sub)});
     }
     if (const Json* pats = schema.find("patternProperties")) {
       for (const auto& [pattern, sub] : pats->as_object()) {
@@ -221,7 +233,8 @@ class Compiler {
     auto is_schema = [](const Json* j) { return j->is_object() || j->is_bool(); };
     const Json* items = schema.find("items");
     bool tuple_items = draft != Draft::k2020_12 && items && items->is_array();
-    const Json* prefix = draft == Draft::k2020_12 ? schema.find("prefixItems") : (tuple_items ? items : nullptr);
+    const Json* prefix =
+        draft == Draft::k2020_12 ? schema.find("prefixItems") : (tuple_items ? items : nullptr);
     const Json* rest = tuple_items ? schema.find("additionalItems") : items;
     if (draft == Draft::k2020_12 && rest && rest->is_array()) {
       // Draft 2020-12 gives `items` no array form (that is prefixItems): the keyword has no
@@ -238,7 +251,8 @@ class Compiler {
         if (!is_schema(&sub)) return Bad(ChildPath(node, key), "must contain only schemas");
       }
     }
-    if (rest && !is_schema(rest)) return Bad(ChildPath(node, tuple_items ? "additionalItems" : "items"), "must be a schema");
+    if (rest && !is_schema(rest))
+      return Bad(ChildPath(node, tuple_items ? "additionalItems" : "items"), "must be a schema");
     Keyword& k = Add(node, Kind::kItems, "items");
     if (prefix) {
       for (const Json& sub : prefix->as_array()) k.subs.push_back(GetNode(&sub));
@@ -263,14 +277,22 @@ class Compiler {
         auto add_type = [&](const Json& t) {
           if (!t.is_string()) return false;
           const std::string& n = t.as_string();
-          if (n == "null") mask |= kTypeNull;
-          else if (n == "boolean") mask |= kTypeBoolean;
-          else if (n == "object") mask |= kTypeObject;
-          else if (n == "array") mask |= kTypeArray;
-          else if (n == "number") mask |= kTypeNumber;
-          else if (n == "string") mask |= kTypeString;
-          else if (n == "integer") mask |= kTypeInteger;
-          else return false;
+          if (n == "null")
+            mask |= kTypeNull;
+          else if (n == "boolean")
+            mask |= kTypeBoolean;
+          else if (n == "object")
+            mask |= kTypeObject;
+          else if (n == "array")
+            mask |= kTypeArray;
+          else if (n == "number")
+            mask |= kTypeNumber;
+          else if (n == "string")
+            mask |= kTypeString;
+          else if (n == "integer")
+            mask |= kTypeInteger;
+          else
+            return false;
           return true;
         };
         bool ok = true;
@@ -281,7 +303,8 @@ class Compiler {
         }
         if (!ok) {
           return Bad(ChildPath(node, key),
-                     "must be a type name (null, boolean, object, array, number, string, integer) or an array of them");
+                     "must be a type name (null, boolean, object, array, number, string, integer) "
+                     "or an array of them");
         }
         if (mask == 0) return Status::Ok();
         Add(node, Kind::kType, key).types = mask;
@@ -301,7 +324,8 @@ class Compiler {
         k.numbers_only = !k.values.empty();
         for (const Json& v : k.values) {
           // Doubles compare exactly only below 2^53; larger integers go through the exact path.
-          bool exact = v.is_number() && v.big_integer().empty() && std::fabs(v.as_double()) < 9007199254740992.0;
+          bool exact = v.is_number() && v.big_integer().empty() &&
+                       std::fabs(v.as_double()) < 9007199254740992.0;
           if (!exact) k.numbers_only = false;
         }
         if (k.numbers_only) {
@@ -316,7 +340,8 @@ class Compiler {
       if (key == "minimum" || key == "maximum") {
         bool exclusive = false;
         if (d.draft == Draft::kDraft4) {
-          const Json* flag = schema.find(key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum");
+          const Json* flag =
+              schema.find(key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum");
           exclusive = flag && flag->is_bool() && flag->as_bool();
         }
         Kind kind = key == "minimum" ? (exclusive ? Kind::kExclusiveMinimum : Kind::kMinimum)
@@ -325,8 +350,9 @@ class Compiler {
       }
       if (key == "exclusiveMinimum" || key == "exclusiveMaximum") {
         if (d.draft == Draft::kDraft4) return Status::Ok();
-        return CompileNumber(node, key == "exclusiveMinimum" ? Kind::kExclusiveMinimum : Kind::kExclusiveMaximum,
-                             key, value);
+        return CompileNumber(
+            node, key == "exclusiveMinimum" ? Kind::kExclusiveMinimum : Kind::kExclusiveMaximum,
+            key, value);
       }
       if (key == "multipleOf") return CompileNumber(node, Kind::kMultipleOf, key, value);
       if (key == "minLength") return CompileCount(node, Kind::kMinLength, key, value);
@@ -406,7 +432,8 @@ class Compiler {
           k.count = static_cast<uint64_t>(min->as_double());
         }
         if (const Json* max = schema.find("maxContains"); max && IsNonNegativeInteger(*max)) {
-          k.count2 = max->as_double() >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(max->as_double());
+          k.count2 =
+              max->as_double() >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(max->as_double());
         }
       }
       k.rest_path = node->path;
@@ -448,7 +475,8 @@ class Compiler {
         }
       }
       if (!schemas.empty()) Add(node, Kind::kDependentSchemas, key).named = std::move(schemas);
-      if (!required.empty()) Add(node, Kind::kDependentRequired, key).dependencies = std::move(required);
+      if (!required.empty())
+        Add(node, Kind::kDependentRequired, key).dependencies = std::move(required);
       return Status::Ok();
     }
     if (key == "$ref" || key == "$dynamicRef" || key == "$recursiveRef") {
@@ -456,11 +484,14 @@ class Compiler {
       std::string resolved;
       Result<Node*> target = ResolveRef(loc, value.as_string(), &resolved);
       if (!target.ok()) {
-        std::string what = "cannot resolve \"" + value.as_string() + "\" (" + target.status().message() + ")";
+        std::string what =
+            "cannot resolve \"" + value.as_string() + "\" (" + target.status().message() + ")";
         if (!options_.allow_unresolved_refs) {
-          return Bad(ChildPath(node, key), what + " (--allow-unresolved-refs accepts it as any value)");
+          return Bad(ChildPath(node, key),
+                     what + " (--allow-unresolved-refs accepts it as any value)");
         }
-        out_->warnings.push_back(At(ChildPath(node, key), what + "; accepted as any value (allowed)"));
+        out_->warnings.push_back(
+            At(ChildPath(node, key), what + "; accepted as any value (allowed)"));
         return Status::Ok();
       }
       Keyword& k = Add(node, key == "$dynamicRef" ? Kind::kDynamicRef : Kind::kRef, key);
@@ -468,7 +499,8 @@ class Compiler {
       if (key == "$dynamicRef") {
         std::string fragment = SplitFragment(resolved).second;
         Result<const Json*> json = index_.Resolve(resolved);
-        const Json* anchor = json.ok() && (*json)->is_object() ? (*json)->find("$dynamicAnchor") : nullptr;
+        const Json* anchor =
+            json.ok() && (*json)->is_object() ? (*json)->find("$dynamicAnchor") : nullptr;
         if (!fragment.empty() && fragment[0] != '/' && anchor && anchor->is_string() &&
             anchor->as_string() == fragment) {
           k.dynamic = true;
@@ -501,7 +533,8 @@ class Compiler {
         }
         const Node* child = edges[next++];
         if (color[child] == 1) {
-          return InvalidArgument("schema " + (child->path.empty() ? std::string("(root)") : child->path) +
+          return InvalidArgument("schema " +
+                                 (child->path.empty() ? std::string("(root)") : child->path) +
                                  ": $ref cycle that never reaches an instance keyword (via " +
                                  (node->path.empty() ? std::string("(root)") : node->path) + ")");
         }
@@ -525,7 +558,8 @@ class Compiler {
 }  // namespace
 }  // namespace validator_internal
 
-Result<std::shared_ptr<const Validator>> CompileSchema(const Json& schema, const ValidatorOptions& options) {
+Result<std::shared_ptr<const Validator>> CompileSchema(const Json& schema,
+                                                       const ValidatorOptions& options) {
   if (!schema.is_object() && !schema.is_bool()) {
     return InvalidArgument("a schema must be an object or a boolean");
   }

@@ -3,8 +3,8 @@
 
 #include <simdjson.h>
 
-#include "pipeline/validator/validator.h"
 #include "pipeline/validator/schema.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::pipeline::validator_internal {
 

@@ -18,8 +18,10 @@ std::vector<std::string> Evaluator::BranchSummaries(const Keyword& k, const elem
     if (aborted_) break;
     if (branch.empty()) continue;
     std::string m = branch.front().message;
-    if (m.starts_with(prefix)) m = m.substr(prefix.size());
-    else if (!branch.front().instance_path.empty()) m = branch.front().message;
+    if (m.starts_with(prefix))
+      m = m.substr(prefix.size());
+    else if (!branch.front().instance_path.empty())
+      m = branch.front().message;
     out.push_back(std::move(m));
     if (out.size() >= 4) break;
   }
@@ -86,8 +88,8 @@ bool Evaluator::CheckOneOf(const Keyword& k, const element& e, Annot* annot) {
       Json list = Json::MakeArray();
       for (size_t p : passing) list.push_back(static_cast<int64_t>(p));
       params.set("passingSchemas", list);
-      text = "value must match exactly one schema in oneOf (matched " + std::to_string(passing[0]) + " and " +
-             std::to_string(passing[1]) + ")";
+      text = "value must match exactly one schema in oneOf (matched " + std::to_string(passing[0]) +
+             " and " + std::to_string(passing[1]) + ")";
     }
     reporter_.Add(errors_, k.name, k.path, std::move(params), text, &e);
   }
@@ -122,8 +124,10 @@ bool Evaluator::CheckRef(const Keyword& k, const element& e, Annot* annot) {
   }
   if (++depth_ > options_.max_depth) {
     --depth_;
-    Abort("maxDepth", "$ref chain exceeds the validator's limit of " + std::to_string(options_.max_depth) +
-                          " levels (recursive schema?)", e);
+    Abort("maxDepth",
+          "$ref chain exceeds the validator's limit of " + std::to_string(options_.max_depth) +
+              " levels (recursive schema?)",
+          e);
     return false;
   }
   bool ok = Eval(target, e, annot);

@@ -121,7 +121,8 @@ bool Evaluator::CheckContains(const Keyword& k, const element& e, Annot* annot) 
       params.set("minContains", static_cast<int64_t>(k.count));
       reporter_.Add(errors_, k.count == 1 ? "contains" : "minContains", k.path, std::move(params),
                     "array must contain at least " + std::to_string(k.count) +
-                        " item(s) matching the \"contains\" schema (found " + std::to_string(matches) + ")",
+                        " item(s) matching the \"contains\" schema (found " +
+                        std::to_string(matches) + ")",
                     &e);
     }
     return false;
@@ -132,7 +133,8 @@ bool Evaluator::CheckContains(const Keyword& k, const element& e, Annot* annot) 
       params.set("maxContains", static_cast<int64_t>(k.count2));
       reporter_.Add(errors_, "maxContains", k.path, std::move(params),
                     "array must contain at most " + std::to_string(k.count2) +
-                        " item(s) matching the \"contains\" schema (found " + std::to_string(matches) + ")",
+                        " item(s) matching the \"contains\" schema (found " +
+                        std::to_string(matches) + ")",
                     &e);
     }
     return false;

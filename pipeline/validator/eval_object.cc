@@ -21,7 +21,8 @@ int FindNamed(const Keyword& k, std::string_view name) {
 
 // FindNamed, trying *next first: instances usually list members in the schema's order, so the
 // property after the last match is the likely one.
-[[gnu::always_inline]] inline int MatchNamed(const Keyword& k, std::string_view name, size_t* next) {
+[[gnu::always_inline]] inline int MatchNamed(const Keyword& k, std::string_view name,
+                                             size_t* next) {
   if (k.predict_names && *next < k.named_count && BytesEqual(k.named[*next].name, name)) {
     return static_cast<int>((*next)++);
   }
@@ -47,7 +48,8 @@ bool HasFusedRequired(const Keyword& k, const simdjson::dom::object& obj, Member
   uint64_t found = 0;
   for (auto field : obj) {
     int idx = MatchNamed(k, field.key, &cache->next);
-    if (cache->count < MemberIndexes::kCapacity) cache->index[cache->count++] = static_cast<int8_t>(idx);
+    if (cache->count < MemberIndexes::kCapacity)
+      cache->index[cache->count++] = static_cast<int8_t>(idx);
     found |= NamedBit(idx);
     if ((found & k.required_mask) == k.required_mask) return true;
   }
@@ -86,8 +88,8 @@ bool Evaluator::CheckRequired(const Keyword& k, const element& e) {
     if (errors_) {
       Json params = Json::MakeObject();
       params.set("missingProperty", name);
-      reporter_.Add(errors_, k.name, k.path, std::move(params), "missing required property " + Quoted(name),
-                    nullptr);
+      reporter_.Add(errors_, k.name, k.path, std::move(params),
+                    "missing required property " + Quoted(name), nullptr);
     }
     if (!Continue()) return false;
   }
@@ -106,9 +108,10 @@ bool Evaluator::CheckDependentRequired(const Keyword& k, const element& e) {
         Json params = Json::MakeObject();
         params.set("property", trigger);
         params.set("missingProperty", name);
-        reporter_.Add(errors_, k.name, k.path, std::move(params),
-                      "property " + Quoted(name) + " is required when " + Quoted(trigger) + " is present",
-                      nullptr);
+        reporter_.Add(
+            errors_, k.name, k.path, std::move(params),
+            "property " + Quoted(name) + " is required when " + Quoted(trigger) + " is present",
+            nullptr);
       }
       if (!Continue()) return false;
     }
@@ -140,7 +143,8 @@ bool Evaluator::CheckMembers(const Keyword& k, const element& e, Annot* annot) {
   bool deferred = required_first && !Continue();
   size_t errors_before = deferred && errors_ != nullptr ? errors_->size() : 0;
   MemberIndexes cache;
-  if (required_first && !deferred && !HasFusedRequired(k, obj, &cache)) valid = CheckRequired(*k.required, e);
+  if (required_first && !deferred && !HasFusedRequired(k, obj, &cache))
+    valid = CheckRequired(*k.required, e);
   size_t n = annot != nullptr ? obj.size() : 0;
   size_t i = 0;
   size_t next = cache.next;
@@ -161,7 +165,8 @@ bool Evaluator::CheckMembers(const Keyword& k, const element& e, Annot* annot) {
         ok = EvalChildInline(k.named[idx].node, field.value, e);
       }
     }
-    if (!k.patterns.empty() || (!matched && k.sub != nullptr)) ok = EvalOtherMember(k, field, e, ok, &matched);
+    if (!k.patterns.empty() || (!matched && k.sub != nullptr))
+      ok = EvalOtherMember(k, field, e, ok, &matched);
     path_.Pop();
     if (annot != nullptr && matched) annot->MarkProp(i, n);
     ++i;
@@ -186,8 +191,8 @@ bool Evaluator::CheckMembers(const Keyword& k, const element& e, Annot* annot) {
   return CheckRequired(*k.required, e) && valid;
 }
 
-bool Evaluator::EvalOtherMember(const Keyword& k, const simdjson::dom::key_value_pair& field, const element& e,
-                                bool ok, bool* matched) {
+bool Evaluator::EvalOtherMember(const Keyword& k, const simdjson::dom::key_value_pair& field,
+                                const element& e, bool ok, bool* matched) {
   for (const PatternNode& p : k.patterns) {
     if (!(ok || Continue())) break;
     if (!p.regex->Search(field.key)) continue;
@@ -242,7 +247,8 @@ bool Evaluator::CheckUnevaluatedProperties(const Keyword& k, const element& e, A
           Json params = Json::MakeObject();
           params.set("unevaluatedProperty", std::string(field.key));
           reporter_.Add(errors_, k.name, k.path, std::move(params),
-                        "property " + Quoted(field.key) + " is not allowed (unevaluatedProperties)", nullptr);
+                        "property " + Quoted(field.key) + " is not allowed (unevaluatedProperties)",
+                        nullptr);
         }
         ok = false;
       } else {

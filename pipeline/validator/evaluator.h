@@ -3,6 +3,8 @@
 // validator_eval_array.cc and validator_eval_applicator.cc hold the structural keywords.
 #pragma once
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,13 +12,11 @@
 #include <string>
 #include <vector>
 
-#include <simdjson.h>
-
 #include "pipeline/validator/big_integers.h"
-#include "pipeline/validator/validator.h"
 #include "pipeline/validator/formats.h"
 #include "pipeline/validator/messages.h"
 #include "pipeline/validator/schema.h"
+#include "pipeline/validator/validator.h"
 #include "pipeline/validator/values.h"
 
 // The hot path is forced inline in optimised builds. AddressSanitizer builds leave inlining to
@@ -63,8 +63,13 @@ struct Annot {
 class Evaluator {
  public:
   Evaluator(const CompiledSchema& schema, bool all_errors, std::vector<ValidationError>* errors)
-      : schema_(schema), options_(schema.options), all_errors_(all_errors), errors_(errors),
-        path_(Scratch().path), reporter_(&path_), scope_(Scratch().scope) {
+      : schema_(schema),
+        options_(schema.options),
+        all_errors_(all_errors),
+        errors_(errors),
+        path_(Scratch().path),
+        reporter_(&path_),
+        scope_(Scratch().scope) {
     path_.Clear();
     scope_.clear();
   }
@@ -108,7 +113,9 @@ class Evaluator {
   }
 
   [[gnu::noinline]] bool DepthExceeded(const element& parent) {
-    Abort("maxDepth", "nesting exceeds the validator's limit of " + std::to_string(options_.max_depth) + " levels",
+    Abort("maxDepth",
+          "nesting exceeds the validator's limit of " + std::to_string(options_.max_depth) +
+              " levels",
           parent);
     return false;
   }
@@ -118,14 +125,17 @@ class Evaluator {
   [[gnu::noinline]] bool EvalChild(const Node* node, const element& child, const element& parent) {
     return EvalChildInline(node, child, parent);
   }
-  STRUCTURE_VALIDATOR_HOT bool EvalChildInline(const Node* node, const element& child, const element& parent) {
-    if (depth_ >= max_depth_) [[unlikely]] return DepthExceeded(parent);
+  STRUCTURE_VALIDATOR_HOT bool EvalChildInline(const Node* node, const element& child,
+                                               const element& parent) {
+    if (depth_ >= max_depth_) [[unlikely]]
+      return DepthExceeded(parent);
     ++depth_;
     bool ok;
     InstanceClass c = ClassOf(child);
     if (++steps_ > step_limit_ || !node->direct || c == kClassObject || c == kClassArray) {
-      ok = node->direct && steps_ <= step_limit_ ? EvalKeywords(node, child, c, nullptr) && !aborted_
-                                                  : EvalSlow(node, child, nullptr);
+      ok = node->direct && steps_ <= step_limit_
+               ? EvalKeywords(node, child, c, nullptr) && !aborted_
+               : EvalSlow(node, child, nullptr);
     } else {
       ok = EvalScalar(node, child, c);
     }
@@ -160,25 +170,36 @@ class Evaluator {
 
   // enum and the numeric and string keywords, on the value of a number (number) or a string
   // (text); objects and arrays only reach enum.
-  STRUCTURE_VALIDATOR_HOT bool ScalarOp(const Op& op, const element& e, InstanceClass c, double number,
-                                       std::string_view text) {
+  STRUCTURE_VALIDATOR_HOT bool ScalarOp(const Op& op, const element& e, InstanceClass c,
+                                        double number, std::string_view text) {
     switch (op.kind) {
-      case Kind::kEnum: return CheckEnum(op, e, c, number, text);
+      case Kind::kEnum:
+        return CheckEnum(op, e, c, number, text);
       // Rounding to double is monotone: only equal doubles need the exact comparison.
       case Kind::kMinimum:
-        return number > op.number || (number == op.number && Exact(op, e) >= 0) || Fail(*op.keyword, e);
+        return number > op.number || (number == op.number && Exact(op, e) >= 0) ||
+               Fail(*op.keyword, e);
       case Kind::kMaximum:
-        return number < op.number || (number == op.number && Exact(op, e) <= 0) || Fail(*op.keyword, e);
+        return number < op.number || (number == op.number && Exact(op, e) <= 0) ||
+               Fail(*op.keyword, e);
       case Kind::kExclusiveMinimum:
-        return number > op.number || (number == op.number && Exact(op, e) > 0) || Fail(*op.keyword, e);
+        return number > op.number || (number == op.number && Exact(op, e) > 0) ||
+               Fail(*op.keyword, e);
       case Kind::kExclusiveMaximum:
-        return number < op.number || (number == op.number && Exact(op, e) < 0) || Fail(*op.keyword, e);
-      case Kind::kMultipleOf: return IsMultiple(e, c, op.number) || Fail(*op.keyword, e);
-      case Kind::kMinLength: return HasMinLength(text, op.count) || Fail(*op.keyword, e);
-      case Kind::kMaxLength: return HasMaxLength(text, op.count) || Fail(*op.keyword, e);
-      case Kind::kPattern: return CheckPattern(op, text, e);
-      case Kind::kFormat: return CheckFormat(op.format, text) || Fail(*op.keyword, e);
-      default: return true;
+        return number < op.number || (number == op.number && Exact(op, e) < 0) ||
+               Fail(*op.keyword, e);
+      case Kind::kMultipleOf:
+        return IsMultiple(e, c, op.number) || Fail(*op.keyword, e);
+      case Kind::kMinLength:
+        return HasMinLength(text, op.count) || Fail(*op.keyword, e);
+      case Kind::kMaxLength:
+        return HasMaxLength(text, op.count) || Fail(*op.keyword, e);
+      case Kind::kPattern:
+        return CheckPattern(op, text, e);
+      case Kind::kFormat:
+        return CheckFormat(op.format, text) || Fail(*op.keyword, e);
+      default:
+        return true;
     }
   }
 
@@ -186,7 +207,9 @@ class Evaluator {
   static bool HasMinLength(std::string_view s, uint64_t n) {
     return s.size() / 4 >= n || (s.size() >= n && CodePoints(s) >= n);
   }
-  static bool HasMaxLength(std::string_view s, uint64_t n) { return s.size() <= n || CodePoints(s) <= n; }
+  static bool HasMaxLength(std::string_view s, uint64_t n) {
+    return s.size() <= n || CodePoints(s) <= n;
+  }
 
   [[gnu::noinline]] bool EvalOp(const Op& op, const element& e, InstanceClass c) {
     return EvalKeyword(op, e, c, nullptr) && !aborted_;
@@ -194,15 +217,18 @@ class Evaluator {
 
   // Hot path: a node without `false`, own annotations or dynamic scope runs its plan directly.
   STRUCTURE_VALIDATOR_HOT bool Eval(const Node* node, const element& e, Annot* annot) {
-    if (++steps_ > step_limit_ || !node->direct) [[unlikely]] return EvalSlow(node, e, annot);
+    if (++steps_ > step_limit_ || !node->direct) [[unlikely]]
+      return EvalSlow(node, e, annot);
     return EvalKeywords(node, e, ClassOf(e), annot) && !aborted_;
   }
 
   [[gnu::noinline]] bool EvalSlow(const Node* node, const element& e, Annot* annot) {
     if (aborted_) return false;
     if (steps_ > options_.max_eval_steps) {
-      Abort("maxSteps", "validation exceeded the limit of " + std::to_string(options_.max_eval_steps) +
-                            " schema evaluations", e);
+      Abort("maxSteps",
+            "validation exceeded the limit of " + std::to_string(options_.max_eval_steps) +
+                " schema evaluations",
+            e);
       return false;
     }
     if (node->is_false) {
@@ -215,7 +241,8 @@ class Evaluator {
       pushed = true;
     }
     InstanceClass c = ClassOf(e);
-    bool valid = node->has_unevaluated ? EvalOwnAnnotations(node, e, c, annot) : EvalKeywords(node, e, c, annot);
+    bool valid = node->has_unevaluated ? EvalOwnAnnotations(node, e, c, annot)
+                                       : EvalKeywords(node, e, c, annot);
     if (pushed) scope_.pop_back();
     return valid && !aborted_;
   }
@@ -260,7 +287,8 @@ class Evaluator {
   }
 
   // The plan guarantees that k applies to class c (e.g. only strings reach kPattern).
-  STRUCTURE_VALIDATOR_HOT bool EvalKeyword(const Op& op, const element& e, InstanceClass c, Annot* annot) {
+  STRUCTURE_VALIDATOR_HOT bool EvalKeyword(const Op& op, const element& e, InstanceClass c,
+                                           Annot* annot) {
     if (IsScalarOp(op.kind)) {
       bool number = c == kClassInt64 || c == kClassUint64 || c == kClassDouble;
       return ScalarOp(op, e, c, number ? Number(e, c) : 0,
@@ -268,7 +296,8 @@ class Evaluator {
     }
     const Keyword& k = *op.keyword;
     switch (op.kind) {
-      case Kind::kType: return CheckType(k, e, c);
+      case Kind::kType:
+        return CheckType(k, e, c);
       case Kind::kConst:
         if (ElementEqualsJson(e, k.value)) return true;
         return Fail(k, e);
@@ -277,17 +306,28 @@ class Evaluator {
         return CheckCount(k, e, e.get_array().value_unsafe().size(), k.kind == Kind::kMinItems);
       case Kind::kMinProperties:
       case Kind::kMaxProperties:
-        return CheckCount(k, e, e.get_object().value_unsafe().size(), k.kind == Kind::kMinProperties);
-      case Kind::kUniqueItems: return CheckUnique(k, e);
-      case Kind::kItems: return CheckItems(k, e, annot);
-      case Kind::kContains: return CheckContains(k, e, annot);
-      case Kind::kUnevaluatedItems: return CheckUnevaluatedItems(k, e, annot);
-      case Kind::kRequired: return CheckRequired(k, e);
-      case Kind::kDependentRequired: return CheckDependentRequired(k, e);
-      case Kind::kDependentSchemas: return CheckDependentSchemas(k, e, annot);
-      case Kind::kMembers: return CheckMembers(k, e, annot);
-      case Kind::kPropertyNames: return CheckPropertyNames(k, e);
-      case Kind::kUnevaluatedProperties: return CheckUnevaluatedProperties(k, e, annot);
+        return CheckCount(k, e, e.get_object().value_unsafe().size(),
+                          k.kind == Kind::kMinProperties);
+      case Kind::kUniqueItems:
+        return CheckUnique(k, e);
+      case Kind::kItems:
+        return CheckItems(k, e, annot);
+      case Kind::kContains:
+        return CheckContains(k, e, annot);
+      case Kind::kUnevaluatedItems:
+        return CheckUnevaluatedItems(k, e, annot);
+      case Kind::kRequired:
+        return CheckRequired(k, e);
+      case Kind::kDependentRequired:
+        return CheckDependentRequired(k, e);
+      case Kind::kDependentSchemas:
+        return CheckDependentSchemas(k, e, annot);
+      case Kind::kMembers:
+        return CheckMembers(k, e, annot);
+      case Kind::kPropertyNames:
+        return CheckPropertyNames(k, e);
+      case Kind::kUnevaluatedProperties:
+        return CheckUnevaluatedProperties(k, e, annot);
       case Kind::kAllOf: {
         bool valid = true;
         for (const Node* sub : k.subs) {
@@ -298,8 +338,10 @@ class Evaluator {
         }
         return valid;
       }
-      case Kind::kAnyOf: return CheckAnyOf(k, e, annot);
-      case Kind::kOneOf: return CheckOneOf(k, e, annot);
+      case Kind::kAnyOf:
+        return CheckAnyOf(k, e, annot);
+      case Kind::kOneOf:
+        return CheckOneOf(k, e, annot);
       case Kind::kNot: {
         bool matched;
         {
@@ -309,10 +351,13 @@ class Evaluator {
         if (aborted_) return false;
         return matched ? Fail(k, e) : true;
       }
-      case Kind::kIf: return CheckIf(k, e, annot);
+      case Kind::kIf:
+        return CheckIf(k, e, annot);
       case Kind::kRef:
-      case Kind::kDynamicRef: return CheckRef(k, e, annot);
-      default: break;  // scalar keywords: ScalarOp
+      case Kind::kDynamicRef:
+        return CheckRef(k, e, annot);
+      default:
+        break;  // scalar keywords: ScalarOp
     }
     return true;
   }
@@ -340,7 +385,8 @@ class Evaluator {
     if (c == kClassInt64) return static_cast<double>(e.get_int64().value_unsafe());
     if (c == kClassUint64) return static_cast<double>(e.get_uint64().value_unsafe());
     double v = e.get_double().value_unsafe();
-    if (std::fabs(v) >= 9.2e18) [[unlikely]] return NearestDouble(v);  // maybe a big integer's stand-in
+    if (std::fabs(v) >= 9.2e18) [[unlikely]]
+      return NearestDouble(v);  // maybe a big integer's stand-in
     return v;
   }
 
@@ -406,8 +452,8 @@ class Evaluator {
   bool CheckMembers(const Keyword& k, const element& e, Annot* annot);
   // A member under patternProperties / additionalProperties, after `properties` gave ok and
   // *matched (set here when one applies); returns the member's verdict.
-  bool EvalOtherMember(const Keyword& k, const simdjson::dom::key_value_pair& field, const element& e, bool ok,
-                       bool* matched);
+  bool EvalOtherMember(const Keyword& k, const simdjson::dom::key_value_pair& field,
+                       const element& e, bool ok, bool* matched);
   bool CheckPropertyNames(const Keyword& k, const element& e);
   bool CheckUnevaluatedProperties(const Keyword& k, const element& e, Annot* annot);
   bool CheckAnyOf(const Keyword& k, const element& e, Annot* annot);

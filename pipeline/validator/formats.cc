@@ -213,7 +213,8 @@ bool IsUri(std::string_view s, bool require_scheme) {
   }
   size_t colon = s.find(':');
   size_t slash = s.find('/');
-  bool has_scheme = colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash);
+  bool has_scheme =
+      colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash);
   if (has_scheme) {
     std::string_view scheme = s.substr(0, colon);
     if (scheme.empty() || !IsAlpha(scheme[0])) return false;
@@ -360,12 +361,20 @@ bool IsHostname(std::string_view s) {
 
 Format FormatFromName(std::string_view name) {
   static constexpr std::pair<std::string_view, Format> kNames[] = {
-      {"date-time", Format::kDateTime}, {"date", Format::kDate}, {"time", Format::kTime},
-      {"duration", Format::kDuration}, {"email", Format::kEmail},
-      {"hostname", Format::kHostname}, {"ipv4", Format::kIpv4}, {"ipv6", Format::kIpv6},
-      {"uuid", Format::kUuid}, {"uri", Format::kUri}, {"uri-reference", Format::kUriReference},
+      {"date-time", Format::kDateTime},
+      {"date", Format::kDate},
+      {"time", Format::kTime},
+      {"duration", Format::kDuration},
+      {"email", Format::kEmail},
+      {"hostname", Format::kHostname},
+      {"ipv4", Format::kIpv4},
+      {"ipv6", Format::kIpv6},
+      {"uuid", Format::kUuid},
+      {"uri", Format::kUri},
+      {"uri-reference", Format::kUriReference},
       {"json-pointer", Format::kJsonPointer},
-      {"relative-json-pointer", Format::kRelativeJsonPointer}, {"regex", Format::kRegex},
+      {"relative-json-pointer", Format::kRelativeJsonPointer},
+      {"regex", Format::kRegex},
   };
   for (const auto& [n, f] : kNames) {
     if (n == name) return f;
@@ -375,21 +384,36 @@ Format FormatFromName(std::string_view name) {
 
 bool CheckFormat(Format format, std::string_view v) {
   switch (format) {
-    case Format::kUnknown: return true;
-    case Format::kDateTime: return IsDateTime(v);
-    case Format::kDate: return IsDate(v);
-    case Format::kTime: return IsTime(v);
-    case Format::kDuration: return IsDuration(v);
-    case Format::kEmail: return IsEmail(v);
-    case Format::kHostname: return IsHostname(v);
-    case Format::kIpv4: return IsIpv4(v);
-    case Format::kIpv6: return IsIpv6(v);
-    case Format::kUuid: return IsUuid(v);
-    case Format::kUri: return IsUri(v, true);
-    case Format::kUriReference: return IsUri(v, false);
-    case Format::kJsonPointer: return IsJsonPointer(v);
-    case Format::kRelativeJsonPointer: return IsRelativeJsonPointer(v);
-    case Format::kRegex: return IsValidEcmaRegex(v);
+    case Format::kUnknown:
+      return true;
+    case Format::kDateTime:
+      return IsDateTime(v);
+    case Format::kDate:
+      return IsDate(v);
+    case Format::kTime:
+      return IsTime(v);
+    case Format::kDuration:
+      return IsDuration(v);
+    case Format::kEmail:
+      return IsEmail(v);
+    case Format::kHostname:
+      return IsHostname(v);
+    case Format::kIpv4:
+      return IsIpv4(v);
+    case Format::kIpv6:
+      return IsIpv6(v);
+    case Format::kUuid:
+      return IsUuid(v);
+    case Format::kUri:
+      return IsUri(v, true);
+    case Format::kUriReference:
+      return IsUri(v, false);
+    case Format::kJsonPointer:
+      return IsJsonPointer(v);
+    case Format::kRelativeJsonPointer:
+      return IsRelativeJsonPointer(v);
+    case Format::kRegex:
+      return IsValidEcmaRegex(v);
   }
   return true;
 }

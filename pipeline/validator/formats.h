@@ -8,8 +8,21 @@
 namespace structure::pipeline {
 
 enum class Format {
-  kUnknown, kDateTime, kDate, kTime, kDuration, kEmail, kHostname, kIpv4, kIpv6, kUuid,
-  kUri, kUriReference, kJsonPointer, kRelativeJsonPointer, kRegex,
+  kUnknown,
+  kDateTime,
+  kDate,
+  kTime,
+  kDuration,
+  kEmail,
+  kHostname,
+  kIpv4,
+  kIpv6,
+  kUuid,
+  kUri,
+  kUriReference,
+  kJsonPointer,
+  kRelativeJsonPointer,
+  kRegex,
 };
 
 // kUnknown for names we do not assert.

@@ -11,9 +11,17 @@
 namespace structure::pipeline::validator_internal {
 namespace {
 
-constexpr std::string_view kSingleSchemaKeywords[] = {
-    "additionalProperties", "additionalItems", "contains", "not", "if", "then", "else",
-    "propertyNames", "unevaluatedItems", "unevaluatedProperties", "items"};
+constexpr std::string_view kSingleSchemaKeywords[] = {"additionalProperties",
+                                                      "additionalItems",
+                                                      "contains",
+                                                      "not",
+                                                      "if",
+                                                      "then",
+                                                      "else",
+                                                      "propertyNames",
+                                                      "unevaluatedItems",
+                                                      "unevaluatedProperties",
+                                                      "items"};
 constexpr std::string_view kSchemaArrayKeywords[] = {"allOf", "anyOf", "oneOf", "prefixItems",
                                                      "items"};
 constexpr std::string_view kSchemaMapKeywords[] = {
@@ -37,7 +45,8 @@ Draft DraftFromUri(std::string_view uri, bool* known) {
   if (uri.find("draft/2019-09") != std::string_view::npos) return Draft::k2019_09;
   if (uri.find("draft-07") != std::string_view::npos) return Draft::kDraft7;
   if (uri.find("draft-06") != std::string_view::npos) return Draft::kDraft6;
-  if (uri.find("draft-04") != std::string_view::npos || uri.find("draft-03") != std::string_view::npos) {
+  if (uri.find("draft-04") != std::string_view::npos ||
+      uri.find("draft-03") != std::string_view::npos) {
     return Draft::kDraft4;
   }
   *known = false;
@@ -123,7 +132,8 @@ Status SchemaIndex::Walk(const Json* schema, const std::string& base_in, const s
   if (const Json* anchor = schema->find("$anchor"); anchor && anchor->is_string() && !legacy) {
     uris_.emplace(base + "#" + anchor->as_string(), schema);
   }
-  if (const Json* anchor = schema->find("$dynamicAnchor"); anchor && anchor->is_string() && !legacy) {
+  if (const Json* anchor = schema->find("$dynamicAnchor");
+      anchor && anchor->is_string() && !legacy) {
     uris_.emplace(base + "#" + anchor->as_string(), schema);
     dynamic_anchors_.emplace_back(resource, anchor->as_string(), schema);
   }
@@ -210,7 +220,8 @@ Result<const Json*> SchemaIndex::Resolve(const std::string& uri) {
     } else {
       current = nullptr;
     }
-    if (current == nullptr) return NotFound("JSON pointer " + fragment + " not found in " + doc_uri);
+    if (current == nullptr)
+      return NotFound("JSON pointer " + fragment + " not found in " + doc_uri);
   }
   if (!IsSchema(*current)) return InvalidArgument(uri + " does not point at a schema");
   if (!Find(current) && start) {

@@ -11,14 +11,14 @@
 
 #include "base/json.h"
 #include "base/status.h"
-#include "pipeline/validator/validator.h"
 #include "pipeline/validator/schema.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::pipeline::validator_internal {
 
 struct Dialect {
   Draft draft = Draft::k2020_12;
-  bool validation_vocab = true;  // false when a custom meta-schema leaves it out
+  bool validation_vocab = true;   // false when a custom meta-schema leaves it out
   bool format_assertion = false;  // the format-assertion vocabulary is required
 };
 
@@ -49,8 +49,8 @@ class SchemaIndex {
   }
 
  private:
-  Status Walk(const Json* schema, const std::string& base, const std::string& path,
-              Dialect dialect, int depth, Resource* resource);
+  Status Walk(const Json* schema, const std::string& base, const std::string& path, Dialect dialect,
+              int depth, Resource* resource);
   Status WalkChild(const Json* child, const std::string& base, const std::string& path,
                    std::string_view key, const Dialect& dialect, int depth, Resource* resource);
   Dialect DialectOf(const Json& schema_value, const Dialect& inherited);

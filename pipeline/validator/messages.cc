@@ -6,13 +6,17 @@
 namespace structure::pipeline::validator_internal {
 namespace {
 
-constexpr const char* kTypeNames[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
+constexpr const char* kTypeNames[] = {"null",   "boolean", "object", "array",
+                                      "number", "string",  "integer"};
 
 // " (was 7)": the offending value as it ends a message.
 std::string Was(const std::string& actual) { return " (was " + actual + ")"; }
 
 // A keyword's number as the schema wrote it: a big integer keeps its digits.
-bool IsBigInteger(const Json& v) { return v.is_number() && !v.is_int() && v.is_integral() && !(v.as_double() > -9e15 && v.as_double() < 9e15); }
+bool IsBigInteger(const Json& v) {
+  return v.is_number() && !v.is_int() && v.is_integral() &&
+         !(v.as_double() > -9e15 && v.as_double() < 9e15);
+}
 
 // Integral limits read as 5, not 5.0.
 Json NumberJson(double v) {
@@ -47,20 +51,22 @@ std::string InstancePath::Pointer() const {
 }
 
 ValidationError Reporter::Make(std::string keyword, std::string schema_path, Json params,
-                               const std::string& text, const simdjson::dom::element* actual) const {
+                               const std::string& text,
+                               const simdjson::dom::element* actual) const {
   return Build(std::move(keyword), std::move(schema_path), std::move(params), text,
                actual != nullptr ? CompactTruncated(*actual) : std::string());
 }
 
-ValidationError Reporter::Build(std::string keyword, std::string schema_path, Json params, const std::string& text,
-                                std::string actual) const {
+ValidationError Reporter::Build(std::string keyword, std::string schema_path, Json params,
+                                const std::string& text, std::string actual) const {
   ValidationError error;
   error.instance_path = path_->Pointer();
   error.schema_path = std::move(schema_path);
   error.keyword = std::move(keyword);
   error.params = std::move(params);
   error.actual = std::move(actual);
-  error.message = (error.instance_path.empty() ? std::string("(root)") : error.instance_path) + ": " + text;
+  error.message =
+      (error.instance_path.empty() ? std::string("(root)") : error.instance_path) + ": " + text;
   return error;
 }
 
@@ -89,9 +95,11 @@ void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom
       break;
     case Kind::kEnum: {
       Json expected = Json::MakeArray();
-      for (size_t i = 0; i < k.values.size() && i < kMaxExpectedValues; ++i) expected.push_back(k.values[i]);
+      for (size_t i = 0; i < k.values.size() && i < kMaxExpectedValues; ++i)
+        expected.push_back(k.values[i]);
       params.set("expected", expected);
-      if (k.values.size() > kMaxExpectedValues) params.set("expectedCount", static_cast<int64_t>(k.values.size()));
+      if (k.values.size() > kMaxExpectedValues)
+        params.set("expectedCount", static_cast<int64_t>(k.values.size()));
       text = "value must be one of " + CompactTruncated(expected, 120) + Was(actual);
       break;
     }
@@ -99,25 +107,30 @@ void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom
     case Kind::kMaximum:
     case Kind::kExclusiveMinimum:
     case Kind::kExclusiveMaximum: {
-      const char* cmp = k.kind == Kind::kMinimum ? ">=" : k.kind == Kind::kMaximum ? "<="
-                        : k.kind == Kind::kExclusiveMinimum ? ">" : "<";
+      const char* cmp = k.kind == Kind::kMinimum            ? ">="
+                        : k.kind == Kind::kMaximum          ? "<="
+                        : k.kind == Kind::kExclusiveMinimum ? ">"
+                                                            : "<";
       params.set("comparison", cmp);
       params.set("limit", IsBigInteger(k.value) ? k.value : NumberJson(k.number));
       text = std::string("value must be ") + cmp + " " +
-             (IsBigInteger(k.value) ? CompactTruncated(k.value) : FormatNumber(k.number)) + Was(actual);
+             (IsBigInteger(k.value) ? CompactTruncated(k.value) : FormatNumber(k.number)) +
+             Was(actual);
       break;
     }
     case Kind::kMultipleOf:
       params.set("multipleOf", IsBigInteger(k.value) ? k.value : NumberJson(k.number));
       text = "value must be a multiple of " +
-             (IsBigInteger(k.value) ? CompactTruncated(k.value) : FormatNumber(k.number)) + Was(actual);
+             (IsBigInteger(k.value) ? CompactTruncated(k.value) : FormatNumber(k.number)) +
+             Was(actual);
       break;
     case Kind::kMinLength:
     case Kind::kMaxLength: {
       params.set("limit", static_cast<int64_t>(k.count));
       size_t n = CodePoints(e.get_string().value_unsafe());
-      text = std::string("string must have ") + (k.kind == Kind::kMinLength ? "at least " : "at most ") +
-             std::to_string(k.count) + " characters (was " + std::to_string(n) + ")";
+      text = std::string("string must have ") +
+             (k.kind == Kind::kMinLength ? "at least " : "at most ") + std::to_string(k.count) +
+             " characters (was " + std::to_string(n) + ")";
       break;
     }
     case Kind::kPattern:
@@ -138,14 +151,15 @@ void Reporter::Keyword(const validator_internal::Keyword& k, const simdjson::dom
   sink->push_back(Build(k.name, k.path, std::move(params), text, std::move(actual)));
 }
 
-void Reporter::Count(const validator_internal::Keyword& k, const simdjson::dom::element& e, size_t n,
-                     std::vector<ValidationError>* sink) const {
+void Reporter::Count(const validator_internal::Keyword& k, const simdjson::dom::element& e,
+                     size_t n, std::vector<ValidationError>* sink) const {
   bool is_min = k.kind == Kind::kMinItems || k.kind == Kind::kMinProperties;
   bool items = k.kind == Kind::kMinItems || k.kind == Kind::kMaxItems;
   Json params = Json::MakeObject();
   params.set("limit", static_cast<int64_t>(k.count));
-  std::string text = std::string(items ? "array" : "object") + " must have " + (is_min ? "at least " : "at most ") +
-                     std::to_string(k.count) + (items ? " items" : " properties") + " (has " + std::to_string(n) + ")";
+  std::string text = std::string(items ? "array" : "object") + " must have " +
+                     (is_min ? "at least " : "at most ") + std::to_string(k.count) +
+                     (items ? " items" : " properties") + " (has " + std::to_string(n) + ")";
   Add(sink, k.name, k.path, std::move(params), text, &e);
 }
 
@@ -162,8 +176,8 @@ void Reporter::RegexLimit(const validator_internal::Keyword& k, const simdjson::
   params.set("pattern", k.regex->source());
   params.set("stepLimitExceeded", true);
   std::string actual = CompactTruncated(e);
-  std::string text = "pattern " + Quoted(k.regex->source()) + " could not be decided within the regex step limit" +
-                     Was(actual);
+  std::string text = "pattern " + Quoted(k.regex->source()) +
+                     " could not be decided within the regex step limit" + Was(actual);
   sink->push_back(Build(k.name, k.path, std::move(params), text, std::move(actual)));
 }
 

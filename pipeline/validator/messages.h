@@ -2,15 +2,15 @@
 // one-line messages in the seed's form: "/priority: value must be <= 5 (was 7)".
 #pragma once
 
+#include <simdjson.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <simdjson.h>
-
 #include "base/json.h"
-#include "pipeline/validator/validator.h"
 #include "pipeline/validator/schema.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::pipeline::validator_internal {
 
@@ -55,7 +55,8 @@ class Reporter {
                        const std::string& text, const simdjson::dom::element* actual) const;
   void Add(std::vector<ValidationError>* sink, std::string keyword, std::string schema_path,
            Json params, const std::string& text, const simdjson::dom::element* actual) const {
-    sink->push_back(Make(std::move(keyword), std::move(schema_path), std::move(params), text, actual));
+    sink->push_back(
+        Make(std::move(keyword), std::move(schema_path), std::move(params), text, actual));
   }
 
   // type, const, enum, numeric limits, string limits, pattern, format, not.
@@ -70,8 +71,8 @@ class Reporter {
                   std::vector<ValidationError>* sink) const;
 
  private:
-  ValidationError Build(std::string keyword, std::string schema_path, Json params, const std::string& text,
-                        std::string actual) const;
+  ValidationError Build(std::string keyword, std::string schema_path, Json params,
+                        const std::string& text, std::string actual) const;
 
   const InstancePath* path_;
 };

@@ -6,11 +6,13 @@
 namespace structure::pipeline::validator_internal {
 namespace {
 
-bool IsStaticRef(const Keyword& k) { return k.kind == Kind::kRef || (k.kind == Kind::kDynamicRef && !k.dynamic); }
+bool IsStaticRef(const Keyword& k) {
+  return k.kind == Kind::kRef || (k.kind == Kind::kDynamicRef && !k.dynamic);
+}
 
 bool IsRefOnly(const Node* n) {
-  return !n->is_false && !n->has_unevaluated && n->keywords.size() == 1 && IsStaticRef(n->keywords[0]) &&
-         n->keywords[0].sub != nullptr;
+  return !n->is_false && !n->has_unevaluated && n->keywords.size() == 1 &&
+         IsStaticRef(n->keywords[0]) && n->keywords[0].sub != nullptr;
 }
 
 // The node an instance-consuming edge of a node in `resource` really evaluates: `$ref`-only
@@ -39,8 +41,10 @@ void SkipRefsOnEdges(Node* node) {
       case Kind::kContains:
       case Kind::kPropertyNames:
       case Kind::kUnevaluatedItems:
-      case Kind::kUnevaluatedProperties: break;
-      default: continue;
+      case Kind::kUnevaluatedProperties:
+        break;
+      default:
+        continue;
     }
     if (k.sub != nullptr) k.sub = SkipRefs(k.sub, r);
   }
@@ -48,15 +52,23 @@ void SkipRefsOnEdges(Node* node) {
 
 uint8_t TypeBit(InstanceClass c) {
   switch (c) {
-    case kClassNull: return kTypeNull;
-    case kClassBool: return kTypeBoolean;
-    case kClassObject: return kTypeObject;
-    case kClassArray: return kTypeArray;
+    case kClassNull:
+      return kTypeNull;
+    case kClassBool:
+      return kTypeBoolean;
+    case kClassObject:
+      return kTypeObject;
+    case kClassArray:
+      return kTypeArray;
     case kClassInt64:
-    case kClassUint64: return kTypeNumber | kTypeInteger;
-    case kClassDouble: return kTypeNumber;  // an integral double is decided at run time
-    case kClassString: return kTypeString;
-    case kClassCount: break;
+    case kClassUint64:
+      return kTypeNumber | kTypeInteger;
+    case kClassDouble:
+      return kTypeNumber;  // an integral double is decided at run time
+    case kClassString:
+      return kTypeString;
+    case kClassCount:
+      break;
   }
   return 0;
 }
@@ -65,22 +77,26 @@ uint8_t TypeBit(InstanceClass c) {
 bool Acts(const Keyword& k, InstanceClass c) {
   bool number = c == kClassInt64 || c == kClassUint64 || c == kClassDouble;
   switch (k.kind) {
-    case Kind::kType: return (k.types & TypeBit(c)) == 0;
+    case Kind::kType:
+      return (k.types & TypeBit(c)) == 0;
     case Kind::kMinimum:
     case Kind::kMaximum:
     case Kind::kExclusiveMinimum:
     case Kind::kExclusiveMaximum:
-    case Kind::kMultipleOf: return number;
+    case Kind::kMultipleOf:
+      return number;
     case Kind::kMinLength:
     case Kind::kMaxLength:
     case Kind::kPattern:
-    case Kind::kFormat: return c == kClassString;
+    case Kind::kFormat:
+      return c == kClassString;
     case Kind::kMinItems:
     case Kind::kMaxItems:
     case Kind::kUniqueItems:
     case Kind::kItems:
     case Kind::kContains:
-    case Kind::kUnevaluatedItems: return c == kClassArray;
+    case Kind::kUnevaluatedItems:
+      return c == kClassArray;
     case Kind::kMinProperties:
     case Kind::kMaxProperties:
     case Kind::kRequired:
@@ -88,8 +104,10 @@ bool Acts(const Keyword& k, InstanceClass c) {
     case Kind::kDependentSchemas:
     case Kind::kMembers:
     case Kind::kPropertyNames:
-    case Kind::kUnevaluatedProperties: return c == kClassObject;
-    default: return true;
+    case Kind::kUnevaluatedProperties:
+      return c == kClassObject;
+    default:
+      return true;
   }
 }
 
@@ -128,8 +146,10 @@ void BuildPlan(Node* node, std::vector<Op>* ops) {
   for (size_t i = 0; i + 1 < node->keywords.size(); ++i) {
     Keyword& a = node->keywords[i];
     Keyword& b = node->keywords[i + 1];
-    if (a.kind == Kind::kRequired && b.kind == Kind::kMembers && FuseRequired(&b, &a, true)) fused = &a;
-    if (a.kind == Kind::kMembers && b.kind == Kind::kRequired && FuseRequired(&a, &b, false)) fused = &b;
+    if (a.kind == Kind::kRequired && b.kind == Kind::kMembers && FuseRequired(&b, &a, true))
+      fused = &a;
+    if (a.kind == Kind::kMembers && b.kind == Kind::kRequired && FuseRequired(&a, &b, false))
+      fused = &b;
     if (fused != nullptr) break;
   }
   for (Keyword& k : node->keywords) {
@@ -139,7 +159,8 @@ void BuildPlan(Node* node, std::vector<Op>* ops) {
     node->plan_begin[c] = static_cast<uint32_t>(ops->size() - base);
     for (const Keyword& k : node->keywords) {
       if (&k == fused || !Acts(k, static_cast<InstanceClass>(c))) continue;
-      ops->push_back(Op{k.kind, k.types, k.strings_only, k.numbers_only, k.format, k.number, k.count, k.regex, &k});
+      ops->push_back(Op{k.kind, k.types, k.strings_only, k.numbers_only, k.format, k.number,
+                        k.count, k.regex, &k});
     }
   }
   node->plan_begin[kClassCount] = static_cast<uint32_t>(ops->size() - base);
@@ -161,7 +182,8 @@ void PlanSchema(CompiledSchema* schema) {
     BuildPlan(&node, &schema->ops);
     node.direct = !node.is_false && !node.has_unevaluated && !schema->dynamic_scope;
   }
-  for (size_t i = 0; i < schema->nodes.size(); ++i) schema->nodes[i].plan = schema->ops.data() + starts[i];
+  for (size_t i = 0; i < schema->nodes.size(); ++i)
+    schema->nodes[i].plan = schema->ops.data() + starts[i];
 }
 
 }  // namespace structure::pipeline::validator_internal

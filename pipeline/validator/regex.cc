@@ -41,7 +41,9 @@ bool EcmaRegex::ParseSimple(std::string_view p, std::vector<SimpleElement>* out)
   auto set_range = [](SimpleElement& e, int lo, int hi) {
     for (int c = lo; c <= hi; ++c) e.bits[c >> 6] |= uint64_t{1} << (c & 63);
   };
-  auto is_punct = [](char c) { return std::string_view("^$\\.*+?()[]{}|/-").find(c) != std::string_view::npos; };
+  auto is_punct = [](char c) {
+    return std::string_view("^$\\.*+?()[]{}|/-").find(c) != std::string_view::npos;
+  };
   size_t i = 0;
   while (i < p.size()) {
     SimpleElement e{{0, 0, 0, 0}, 1, 1};
@@ -152,14 +154,14 @@ Result<std::unique_ptr<EcmaRegex>> EcmaRegex::Compile(std::string_view pattern,
   bool backtracking = false;
   Result<std::string> translated = TranslateEcmaRegex(pattern, /*strict=*/false, &backtracking);
   if (!translated.ok()) {
-    return InvalidArgument("invalid pattern \"" + regex->source_ + "\": " +
-                           translated.status().message());
+    return InvalidArgument("invalid pattern \"" + regex->source_ +
+                           "\": " + translated.status().message());
   }
   if (backtracking) {
     Result<BacktrackerPtr> bt = CompileBacktracker(pattern);
     if (!bt.ok()) {
-      return InvalidArgument("pattern \"" + regex->source_ + "\" is not supported: " +
-                             bt.status().message());
+      return InvalidArgument("pattern \"" + regex->source_ +
+                             "\" is not supported: " + bt.status().message());
     }
     regex->backtracking_ = std::move(*bt);
     return regex;
@@ -174,8 +176,8 @@ Result<std::unique_ptr<EcmaRegex>> EcmaRegex::Compile(std::string_view pattern,
     // large Unicode classes past its memory budget): they run on the backtracking engine.
     Result<BacktrackerPtr> bt = CompileBacktracker(pattern);
     if (!bt.ok()) {
-      return InvalidArgument("pattern \"" + regex->source_ + "\" is not supported: " +
-                             regex->re2_->error());
+      return InvalidArgument("pattern \"" + regex->source_ +
+                             "\" is not supported: " + regex->re2_->error());
     }
     regex->re2_.reset();
     regex->backtracking_ = std::move(*bt);
@@ -188,8 +190,10 @@ Result<std::unique_ptr<EcmaRegex>> EcmaRegex::Compile(std::string_view pattern,
       bool unbounded = e.max == UINT32_MAX || regex->simple_max_length_ == SIZE_MAX;
       regex->simple_max_length_ = unbounded ? SIZE_MAX : regex->simple_max_length_ + e.max;
     }
-    if (regex->simple_min_length_ == regex->simple_max_length_ && regex->simple_max_length_ <= 256) {
-      for (const SimpleElement& e : regex->simple_) regex->simple_fixed_.insert(regex->simple_fixed_.end(), e.min, e);
+    if (regex->simple_min_length_ == regex->simple_max_length_ &&
+        regex->simple_max_length_ <= 256) {
+      for (const SimpleElement& e : regex->simple_)
+        regex->simple_fixed_.insert(regex->simple_fixed_.end(), e.min, e);
     }
   }
   return regex;

@@ -21,18 +21,47 @@ struct PropertyAlias {
   const char* re2;
 };
 constexpr PropertyAlias kGeneralCategories[] = {
-    {"Letter", "L"}, {"Uppercase_Letter", "Lu"}, {"Lowercase_Letter", "Ll"},
-    {"Titlecase_Letter", "Lt"}, {"Modifier_Letter", "Lm"}, {"Other_Letter", "Lo"},
-    {"Mark", "M"}, {"Combining_Mark", "M"}, {"Nonspacing_Mark", "Mn"}, {"Spacing_Mark", "Mc"},
-    {"Enclosing_Mark", "Me"}, {"Number", "N"}, {"Decimal_Number", "Nd"}, {"digit", "Nd"},
-    {"Letter_Number", "Nl"}, {"Other_Number", "No"}, {"Punctuation", "P"}, {"punct", "P"},
-    {"Connector_Punctuation", "Pc"}, {"Dash_Punctuation", "Pd"}, {"Open_Punctuation", "Ps"},
-    {"Close_Punctuation", "Pe"}, {"Initial_Punctuation", "Pi"}, {"Final_Punctuation", "Pf"},
-    {"Other_Punctuation", "Po"}, {"Symbol", "S"}, {"Math_Symbol", "Sm"},
-    {"Currency_Symbol", "Sc"}, {"Modifier_Symbol", "Sk"}, {"Other_Symbol", "So"},
-    {"Separator", "Z"}, {"Space_Separator", "Zs"}, {"Line_Separator", "Zl"},
-    {"Paragraph_Separator", "Zp"}, {"Other", "C"}, {"Control", "Cc"}, {"cntrl", "Cc"},
-    {"Format", "Cf"}, {"Surrogate", "Cs"}, {"Private_Use", "Co"}, {"Unassigned", "Cn"},
+    {"Letter", "L"},
+    {"Uppercase_Letter", "Lu"},
+    {"Lowercase_Letter", "Ll"},
+    {"Titlecase_Letter", "Lt"},
+    {"Modifier_Letter", "Lm"},
+    {"Other_Letter", "Lo"},
+    {"Mark", "M"},
+    {"Combining_Mark", "M"},
+    {"Nonspacing_Mark", "Mn"},
+    {"Spacing_Mark", "Mc"},
+    {"Enclosing_Mark", "Me"},
+    {"Number", "N"},
+    {"Decimal_Number", "Nd"},
+    {"digit", "Nd"},
+    {"Letter_Number", "Nl"},
+    {"Other_Number", "No"},
+    {"Punctuation", "P"},
+    {"punct", "P"},
+    {"Connector_Punctuation", "Pc"},
+    {"Dash_Punctuation", "Pd"},
+    {"Open_Punctuation", "Ps"},
+    {"Close_Punctuation", "Pe"},
+    {"Initial_Punctuation", "Pi"},
+    {"Final_Punctuation", "Pf"},
+    {"Other_Punctuation", "Po"},
+    {"Symbol", "S"},
+    {"Math_Symbol", "Sm"},
+    {"Currency_Symbol", "Sc"},
+    {"Modifier_Symbol", "Sk"},
+    {"Other_Symbol", "So"},
+    {"Separator", "Z"},
+    {"Space_Separator", "Zs"},
+    {"Line_Separator", "Zl"},
+    {"Paragraph_Separator", "Zp"},
+    {"Other", "C"},
+    {"Control", "Cc"},
+    {"cntrl", "Cc"},
+    {"Format", "Cf"},
+    {"Surrogate", "Cs"},
+    {"Private_Use", "Co"},
+    {"Unassigned", "Cn"},
 };
 
 void AppendCodePointEscape(std::string& out, uint32_t cp) {
@@ -100,7 +129,8 @@ class Translator {
     if (eq != std::string_view::npos) {
       std::string_view key = name.substr(0, eq);
       name = name.substr(eq + 1);
-      if (key == "Script" || key == "sc" || key == "Script_Extensions" || key == "scx") return std::string(name);
+      if (key == "Script" || key == "sc" || key == "Script_Extensions" || key == "scx")
+        return std::string(name);
       if (key != "General_Category" && key != "gc") return "";
     }
     for (const auto& alias : kGeneralCategories) {
@@ -114,16 +144,39 @@ class Translator {
     if (i_ >= p_.size()) return Fail("trailing backslash");
     char c = p_[i_++];
     switch (c) {
-      case 'd': out_ += "[0-9]"; return;
-      case 'D': out_ += "[^0-9]"; return;
-      case 'w': out_ += "[0-9A-Za-z_]"; return;
-      case 'W': out_ += "[^0-9A-Za-z_]"; return;
-      case 's': out_ += "["; out_ += kEcmaSpaceBody; out_ += "]"; return;
-      case 'S': out_ += "[^"; out_ += kEcmaSpaceBody; out_ += "]"; return;
-      case 'b': out_ += "\\b"; return;
-      case 'B': out_ += "\\B"; return;
-      case 'k': backtracking_ = true; return;
-      default: break;
+      case 'd':
+        out_ += "[0-9]";
+        return;
+      case 'D':
+        out_ += "[^0-9]";
+        return;
+      case 'w':
+        out_ += "[0-9A-Za-z_]";
+        return;
+      case 'W':
+        out_ += "[^0-9A-Za-z_]";
+        return;
+      case 's':
+        out_ += "[";
+        out_ += kEcmaSpaceBody;
+        out_ += "]";
+        return;
+      case 'S':
+        out_ += "[^";
+        out_ += kEcmaSpaceBody;
+        out_ += "]";
+        return;
+      case 'b':
+        out_ += "\\b";
+        return;
+      case 'B':
+        out_ += "\\B";
+        return;
+      case 'k':
+        backtracking_ = true;
+        return;
+      default:
+        break;
     }
     if (c >= '1' && c <= '9') {
       backtracking_ = true;
@@ -141,11 +194,21 @@ class Translator {
   // appends the property itself and returns kPropertyMarker.
   bool EscapedCodePoint(char c, uint32_t* cp) {
     switch (c) {
-      case 't': *cp = '\t'; return true;
-      case 'n': *cp = '\n'; return true;
-      case 'r': *cp = '\r'; return true;
-      case 'f': *cp = '\f'; return true;
-      case 'v': *cp = 0x0B; return true;
+      case 't':
+        *cp = '\t';
+        return true;
+      case 'n':
+        *cp = '\n';
+        return true;
+      case 'r':
+        *cp = '\r';
+        return true;
+      case 'f':
+        *cp = '\f';
+        return true;
+      case 'v':
+        *cp = 0x0B;
+        return true;
       case '0':
         if (i_ < p_.size() && p_[i_] >= '0' && p_[i_] <= '9') {
           Fail("octal escape");
@@ -166,7 +229,8 @@ class Translator {
         }
         return true;
       case 'c':
-        if (i_ < p_.size() && ((p_[i_] >= 'a' && p_[i_] <= 'z') || (p_[i_] >= 'A' && p_[i_] <= 'Z'))) {
+        if (i_ < p_.size() &&
+            ((p_[i_] >= 'a' && p_[i_] <= 'z') || (p_[i_] >= 'A' && p_[i_] <= 'Z'))) {
           *cp = static_cast<uint32_t>(p_[i_++]) % 32;
           return true;
         }
@@ -265,15 +329,32 @@ class Translator {
     }
     char c = p_[i_++];
     switch (c) {
-      case 'd': body += kDigitBody; return false;
-      case 'D': body += "\\D"; return false;
-      case 'w': body += kWordBody; return false;
-      case 'W': body += "\\W"; return false;
-      case 's': body += kEcmaSpaceBody; return false;
-      case 'S': body += "\\S"; return false;  // RE2's \S: ASCII white space only (documented)
-      case 'b': *cp = 0x08; return true;
-      case '-': *cp = '-'; return true;
-      default: break;
+      case 'd':
+        body += kDigitBody;
+        return false;
+      case 'D':
+        body += "\\D";
+        return false;
+      case 'w':
+        body += kWordBody;
+        return false;
+      case 'W':
+        body += "\\W";
+        return false;
+      case 's':
+        body += kEcmaSpaceBody;
+        return false;
+      case 'S':
+        body += "\\S";
+        return false;  // RE2's \S: ASCII white space only (documented)
+      case 'b':
+        *cp = 0x08;
+        return true;
+      case '-':
+        *cp = '-';
+        return true;
+      default:
+        break;
     }
     std::string saved;
     saved.swap(out_);
@@ -322,9 +403,18 @@ class Translator {
   void Term() {
     char c = p_[i_];
     switch (c) {
-      case '\\': ++i_; Escape(); return;
-      case '[': ++i_; Class(); return;
-      case '.': ++i_; out_ += "[^\\n\\r\\x{2028}\\x{2029}]"; return;
+      case '\\':
+        ++i_;
+        Escape();
+        return;
+      case '[':
+        ++i_;
+        Class();
+        return;
+      case '.':
+        ++i_;
+        out_ += "[^\\n\\r\\x{2028}\\x{2029}]";
+        return;
       case '(':
         ++i_;
         if (i_ < p_.size() && p_[i_] == '?') {
@@ -332,8 +422,8 @@ class Translator {
           if (rest.starts_with("?:")) {
             out_ += "(?:";
             i_ += 2;
-          } else if (rest.starts_with("?=") || rest.starts_with("?!") ||
-                     rest.starts_with("?<=") || rest.starts_with("?<!")) {
+          } else if (rest.starts_with("?=") || rest.starts_with("?!") || rest.starts_with("?<=") ||
+                     rest.starts_with("?<!")) {
             backtracking_ = true;
             return;
           } else if (rest.starts_with("?<")) {

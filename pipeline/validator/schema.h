@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "base/json.h"
-#include "pipeline/validator/validator.h"
 #include "pipeline/validator/formats.h"
 #include "pipeline/validator/regex.h"
+#include "pipeline/validator/validator.h"
 
 namespace structure::pipeline::validator_internal {
 
@@ -30,13 +30,39 @@ enum TypeBit : uint8_t {
 
 enum class Kind : uint8_t {
   // kEnum .. kFormat act on a scalar's value and stay contiguous (Evaluator::IsScalarOp).
-  kType, kConst, kEnum,
-  kMinimum, kMaximum, kExclusiveMinimum, kExclusiveMaximum, kMultipleOf,
-  kMinLength, kMaxLength, kPattern, kFormat,
-  kMinItems, kMaxItems, kUniqueItems, kItems, kContains, kUnevaluatedItems,
-  kMinProperties, kMaxProperties, kRequired, kDependentRequired, kDependentSchemas,
-  kMembers, kPropertyNames, kUnevaluatedProperties,
-  kAllOf, kAnyOf, kOneOf, kNot, kIf, kRef, kDynamicRef,
+  kType,
+  kConst,
+  kEnum,
+  kMinimum,
+  kMaximum,
+  kExclusiveMinimum,
+  kExclusiveMaximum,
+  kMultipleOf,
+  kMinLength,
+  kMaxLength,
+  kPattern,
+  kFormat,
+  kMinItems,
+  kMaxItems,
+  kUniqueItems,
+  kItems,
+  kContains,
+  kUnevaluatedItems,
+  kMinProperties,
+  kMaxProperties,
+  kRequired,
+  kDependentRequired,
+  kDependentSchemas,
+  kMembers,
+  kPropertyNames,
+  kUnevaluatedProperties,
+  kAllOf,
+  kAnyOf,
+  kOneOf,
+  kNot,
+  kIf,
+  kRef,
+  kDynamicRef,
 };
 
 struct Node;
@@ -58,7 +84,14 @@ struct PatternNode {
 
 // Instance classes a node's keyword plan is split by (int64 and uint64 are both integers).
 enum InstanceClass : uint8_t {
-  kClassNull, kClassBool, kClassObject, kClassArray, kClassInt64, kClassUint64, kClassDouble, kClassString,
+  kClassNull,
+  kClassBool,
+  kClassObject,
+  kClassArray,
+  kClassInt64,
+  kClassUint64,
+  kClassDouble,
+  kClassString,
   kClassCount,
 };
 
@@ -67,10 +100,10 @@ enum InstanceClass : uint8_t {
 struct Keyword {
   Kind kind;
   uint8_t types = 0;
-  bool dynamic = false;        // $dynamicRef whose target is looked up in the dynamic scope
-  bool strings_only = false;   // enum: every value a string (fast compare on names)
-  bool numbers_only = false;   // enum: every value a number exactly representable as double
-  bool predict_names = false;  // members: names are unique, so the next name may be tried first
+  bool dynamic = false;         // $dynamicRef whose target is looked up in the dynamic scope
+  bool strings_only = false;    // enum: every value a string (fast compare on names)
+  bool numbers_only = false;    // enum: every value a number exactly representable as double
+  bool predict_names = false;   // members: names are unique, so the next name may be tried first
   bool required_first = false;  // members: the fused `required` comes before it in the schema
   Format format = Format::kUnknown;
   double number = 0;
@@ -82,7 +115,7 @@ struct Keyword {
   // here instead of in a separate pass over the object; `required` reports when one is missing.
   uint64_t required_mask = 0;
   const Keyword* required = nullptr;
-  size_t named_count = 0;  // named.size(), kept to spare a division per lookup
+  size_t named_count = 0;             // named.size(), kept to spare a division per lookup
   std::vector<Node*> subs;            // allOf/anyOf/oneOf/prefixItems
   std::vector<NamedNode> named;       // properties / dependentSchemas
   std::vector<PatternNode> patterns;  // patternProperties
@@ -91,8 +124,8 @@ struct Keyword {
   Node* then_node = nullptr;
   Node* else_node = nullptr;
   std::unordered_map<std::string_view, uint32_t> named_index;  // for many properties
-  std::string name;  // the keyword as written ("maximum", "additionalProperties" ...)
-  std::string path;  // schema path of the keyword
+  std::string name;       // the keyword as written ("maximum", "additionalProperties" ...)
+  std::string path;       // schema path of the keyword
   std::string rest_name;  // "items" / "additionalItems" / "additionalProperties"
   std::string rest_path;
   std::vector<std::pair<std::string, std::vector<std::string>>> dependencies;
@@ -116,8 +149,8 @@ struct Op {
 };
 
 struct Node {
-  bool direct = false;  // not false, no own annotations, no dynamic scope: Eval runs the plan
-  bool is_false = false;         // the false schema: nothing validates
+  bool direct = false;    // not false, no own annotations, no dynamic scope: Eval runs the plan
+  bool is_false = false;  // the false schema: nothing validates
   bool has_unevaluated = false;  // owns unevaluatedProperties/Items: needs its own annotations
   // The keywords that can act on an instance of class c: plan[plan_begin[c], plan_begin[c+1]),
   // in evaluation order (see validator_plan.h). plan points into CompiledSchema::ops.

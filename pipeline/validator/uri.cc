@@ -24,7 +24,8 @@ UriParts Parse(std::string_view s) {
   }
   size_t colon = s.find(':');
   size_t slash = s.find('/');
-  if (colon != std::string_view::npos && colon > 0 && (slash == std::string_view::npos || colon < slash)) {
+  if (colon != std::string_view::npos && colon > 0 &&
+      (slash == std::string_view::npos || colon < slash)) {
     u.has_scheme = true;
     u.scheme = std::string(s.substr(0, colon));
     s = s.substr(colon + 1);

@@ -27,7 +27,8 @@ Validator::Validator(std::unique_ptr<validator_internal::CompiledSchema> compile
 
 Validator::~Validator() = default;
 
-ValidationResult Validator::Validate(const simdjson::dom::element& instance, bool all_errors) const {
+ValidationResult Validator::Validate(const simdjson::dom::element& instance,
+                                     bool all_errors) const {
   return validator_internal::Evaluate(*compiled_, instance, all_errors);
 }
 
@@ -52,7 +53,8 @@ ValidationResult Validator::Validate(const Json& instance, bool all_errors) cons
   return Validate(element, all_errors);
 }
 
-Result<ValidationResult> Validator::ValidateText(std::string_view json_text, bool all_errors) const {
+Result<ValidationResult> Validator::ValidateText(std::string_view json_text,
+                                                 bool all_errors) const {
   simdjson::dom::element element;
   simdjson::error_code code = ThreadParser().parse(json_text.data(), json_text.size()).get(element);
   if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
@@ -63,21 +65,26 @@ Result<ValidationResult> Validator::ValidateText(std::string_view json_text, boo
   return Validate(element, all_errors);
 }
 
-Result<ValidationResult> Validator::ValidateWidened(std::string_view json_text, bool all_errors) const {
+Result<ValidationResult> Validator::ValidateWidened(std::string_view json_text,
+                                                    bool all_errors) const {
   validator_internal::BigIntegerTable table;
   std::string wide = validator_internal::WidenBigIntegers(json_text, &table);
   simdjson::dom::element element;
-  simdjson::error_code code = wide.empty() ? ThreadParser().parse(json_text.data(), json_text.size()).get(element)
-                                           : ThreadParser().parse(wide).get(element);
+  simdjson::error_code code =
+      wide.empty() ? ThreadParser().parse(json_text.data(), json_text.size()).get(element)
+                   : ThreadParser().parse(wide).get(element);
   if (code != simdjson::SUCCESS) return ParseError(code);
   validator_internal::BigIntegerScope scope(&table);
   return Validate(element, all_errors);
 }
 
-Result<ValidationResult> Validator::ValidatePaddedText(std::string_view json_text, bool all_errors) const {
+Result<ValidationResult> Validator::ValidatePaddedText(std::string_view json_text,
+                                                       bool all_errors) const {
   simdjson::dom::element element;
   simdjson::error_code code =
-      ThreadParser().parse(json_text.data(), json_text.size(), /*realloc_if_needed=*/false).get(element);
+      ThreadParser()
+          .parse(json_text.data(), json_text.size(), /*realloc_if_needed=*/false)
+          .get(element);
   if (code == simdjson::NUMBER_ERROR || code == simdjson::NUMBER_OUT_OF_RANGE ||
       (code == simdjson::SUCCESS && validator_internal::MayHoldBigNegativeInteger(json_text))) {
     return ValidateWidened(json_text, all_errors);
@@ -93,12 +100,18 @@ size_t Validator::max_errors() const { return compiled_->options.max_errors; }
 Json ElementToJson(const simdjson::dom::element& e) {
   using simdjson::dom::element_type;
   switch (e.type()) {
-    case element_type::NULL_VALUE: return Json();
-    case element_type::BOOL: return Json(e.get_bool().value_unsafe());
-    case element_type::INT64: return Json(e.get_int64().value_unsafe());
-    case element_type::UINT64: return Json(e.get_uint64().value_unsafe());
-    case element_type::DOUBLE: return Json(e.get_double().value_unsafe());
-    case element_type::STRING: return Json(e.get_string().value_unsafe());
+    case element_type::NULL_VALUE:
+      return Json();
+    case element_type::BOOL:
+      return Json(e.get_bool().value_unsafe());
+    case element_type::INT64:
+      return Json(e.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return Json(e.get_uint64().value_unsafe());
+    case element_type::DOUBLE:
+      return Json(e.get_double().value_unsafe());
+    case element_type::STRING:
+      return Json(e.get_string().value_unsafe());
     case element_type::ARRAY: {
       Json::Array items;
       simdjson::dom::array array = e.get_array().value_unsafe();

@@ -10,6 +10,8 @@
 // explicit step limit (docs/validator.md). Nothing here throws.
 #pragma once
 
+#include <simdjson.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -17,8 +19,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <simdjson.h>
 
 #include "base/json.h"
 #include "base/status.h"
@@ -45,8 +45,8 @@ struct ValidationResult {
 enum class Draft { k2020_12, k2019_09, kDraft7, kDraft6, kDraft4 };
 
 struct ValidatorOptions {
-  bool assert_format = true;   // format as assertion (false: annotation only)
-  size_t max_depth = 1000;     // instance nesting and $ref chain bound -> clear error
+  bool assert_format = true;  // format as assertion (false: annotation only)
+  size_t max_depth = 1000;    // instance nesting and $ref chain bound -> clear error
   // Extra documents by absolute URI (test-suite remotes, shared definitions). The draft
   // 2020-12 and draft-07 meta-schemas are built in.
   std::map<std::string, Json> resources;
@@ -92,7 +92,8 @@ class Validator {
   Result<ValidationResult> ValidateText(std::string_view json_text, bool all_errors = true) const;
   // The same without copying: json_text.data() must have simdjson::SIMDJSON_PADDING readable
   // bytes after json_text.size() (any content), e.g. the next lines of a large input block.
-  Result<ValidationResult> ValidatePaddedText(std::string_view json_text, bool all_errors = true) const;
+  Result<ValidationResult> ValidatePaddedText(std::string_view json_text,
+                                              bool all_errors = true) const;
 
   // Notes from compilation, e.g. patterns that run on the backtracking engine.
   const std::vector<std::string>& warnings() const;

@@ -1,12 +1,12 @@
 #include "pipeline/validator/values.h"
 
-#include "pipeline/validator/big_integers.h"
-
 #include <charconv>
-#include <cstdio>
-#include <string>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <string>
+
+#include "pipeline/validator/big_integers.h"
 
 namespace structure::pipeline::validator_internal {
 namespace {
@@ -42,10 +42,14 @@ std::string Cut(std::string text, size_t max_chars) {
 
 double NumberValue(const element& e) {
   switch (e.type()) {
-    case element_type::INT64: return static_cast<double>(e.get_int64().value_unsafe());
-    case element_type::UINT64: return static_cast<double>(e.get_uint64().value_unsafe());
-    case element_type::DOUBLE: return e.get_double().value_unsafe();
-    default: return 0;
+    case element_type::INT64:
+      return static_cast<double>(e.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return static_cast<double>(e.get_uint64().value_unsafe());
+    case element_type::DOUBLE:
+      return e.get_double().value_unsafe();
+    default:
+      return 0;
   }
 }
 
@@ -62,14 +66,17 @@ std::string IntegerText(double d) {
 
 std::string IntegerText(const element& e) {
   switch (e.type()) {
-    case element_type::INT64: return std::to_string(e.get_int64().value_unsafe());
-    case element_type::UINT64: return std::to_string(e.get_uint64().value_unsafe());
+    case element_type::INT64:
+      return std::to_string(e.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return std::to_string(e.get_uint64().value_unsafe());
     case element_type::DOUBLE: {
       double d = e.get_double().value_unsafe();
       const std::string* exact = ExactBigInteger(d);
       return exact != nullptr ? *exact : IntegerText(d);
     }
-    default: return "";
+    default:
+      return "";
   }
 }
 
@@ -108,9 +115,12 @@ bool ElementsEqual(const element& a, const element& b) {
   if (IsNumber(ta) && IsNumber(tb)) return NumbersEqual(a, b);
   if (ta != tb) return false;
   switch (ta) {
-    case element_type::NULL_VALUE: return true;
-    case element_type::BOOL: return a.get_bool().value_unsafe() == b.get_bool().value_unsafe();
-    case element_type::STRING: return a.get_string().value_unsafe() == b.get_string().value_unsafe();
+    case element_type::NULL_VALUE:
+      return true;
+    case element_type::BOOL:
+      return a.get_bool().value_unsafe() == b.get_bool().value_unsafe();
+    case element_type::STRING:
+      return a.get_string().value_unsafe() == b.get_string().value_unsafe();
     case element_type::ARRAY: {
       simdjson::dom::array aa = a.get_array().value_unsafe(), ba = b.get_array().value_unsafe();
       auto ia = aa.begin(), ib = ba.begin();
@@ -129,22 +139,26 @@ bool ElementsEqual(const element& a, const element& b) {
       }
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
 bool ElementEqualsJson(const element& a, const Json& b) {
   element_type ta = a.type();
   switch (ta) {
-    case element_type::NULL_VALUE: return b.is_null();
-    case element_type::BOOL: return b.is_bool() && b.as_bool() == a.get_bool().value_unsafe();
+    case element_type::NULL_VALUE:
+      return b.is_null();
+    case element_type::BOOL:
+      return b.is_bool() && b.as_bool() == a.get_bool().value_unsafe();
     case element_type::INT64:
       if (b.is_int()) return b.as_int() == a.get_int64().value_unsafe();
       return b.is_number() && b.as_double() == NumberValue(a) && CompareIntegersExactly(a, b) == 0;
     case element_type::UINT64:
     case element_type::DOUBLE:
       return b.is_number() && b.as_double() == NumberValue(a) && CompareIntegersExactly(a, b) == 0;
-    case element_type::STRING: return b.is_string() && b.as_string() == a.get_string().value_unsafe();
+    case element_type::STRING:
+      return b.is_string() && b.as_string() == a.get_string().value_unsafe();
     case element_type::ARRAY: {
       if (!b.is_array()) return false;
       const Json::Array& items = b.as_array();
@@ -172,8 +186,10 @@ bool ElementEqualsJson(const element& a, const Json& b) {
 
 uint64_t ElementHash(const element& e) {
   switch (e.type()) {
-    case element_type::NULL_VALUE: return 0x9e3779b97f4a7c15ULL;
-    case element_type::BOOL: return e.get_bool().value_unsafe() ? 0x51ed27a3ULL : 0x2545f491ULL;
+    case element_type::NULL_VALUE:
+      return 0x9e3779b97f4a7c15ULL;
+    case element_type::BOOL:
+      return e.get_bool().value_unsafe() ? 0x51ed27a3ULL : 0x2545f491ULL;
     case element_type::INT64:
     case element_type::UINT64:
     case element_type::DOUBLE: {
@@ -181,7 +197,8 @@ uint64_t ElementHash(const element& e) {
       if (v == 0) v = 0;  // -0.0 == 0.0
       return std::hash<double>()(v) * 3 + 1;
     }
-    case element_type::STRING: return std::hash<std::string_view>()(e.get_string().value_unsafe()) * 5 + 2;
+    case element_type::STRING:
+      return std::hash<std::string_view>()(e.get_string().value_unsafe()) * 5 + 2;
     case element_type::ARRAY: {
       uint64_t h = 7;
       simdjson::dom::array arr = e.get_array().value_unsafe();
@@ -249,7 +266,8 @@ void AppendBounded(const element& e, std::string& out, size_t limit, int depth) 
     out += std::to_string(e.get_int64().value_unsafe());
   } else if (e.is_uint64()) {
     out += std::to_string(e.get_uint64().value_unsafe());
-  } else if (const std::string* exact = e.is_double() ? ExactBigInteger(e.get_double().value_unsafe()) : nullptr) {
+  } else if (const std::string* exact =
+                 e.is_double() ? ExactBigInteger(e.get_double().value_unsafe()) : nullptr) {
     out += *exact;
   } else {
     out += simdjson::minify(e);

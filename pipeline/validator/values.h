@@ -3,12 +3,12 @@
 // truncated rendering for error messages, number formatting.
 #pragma once
 
+#include <simdjson.h>
+
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
-
-#include <simdjson.h>
 
 #include "base/json.h"
 
@@ -39,8 +39,16 @@ std::string FormatNumber(double v);
   if (n != b.size()) return false;
   const char* p = a.data();
   const char* q = b.data();
-  auto load64 = [](const char* s) { uint64_t v; std::memcpy(&v, s, 8); return v; };
-  auto load32 = [](const char* s) { uint32_t v; std::memcpy(&v, s, 4); return v; };
+  auto load64 = [](const char* s) {
+    uint64_t v;
+    std::memcpy(&v, s, 8);
+    return v;
+  };
+  auto load32 = [](const char* s) {
+    uint32_t v;
+    std::memcpy(&v, s, 4);
+    return v;
+  };
   if (n >= 8) {
     for (size_t i = 0; i + 8 < n; i += 8) {
       if (load64(p + i) != load64(q + i)) return false;

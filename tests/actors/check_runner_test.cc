@@ -44,10 +44,11 @@ TEST(CheckRunnerTest, ALargePromptComesInAFile) {
   CheckRunner runner;
   std::string prompt(300 * 1024, 'p');
   prompt += "END";
-  auto v = RunOne(runner,
-                  "test -z \"$STRUCTURE_PROMPT\" && tail -c 3 \"$STRUCTURE_PROMPT_FILE\" && echo && "
-                  "echo \"$STRUCTURE_PROMPT_FILE\"",
-                  "{}", prompt);
+  auto v =
+      RunOne(runner,
+             "test -z \"$STRUCTURE_PROMPT\" && tail -c 3 \"$STRUCTURE_PROMPT_FILE\" && echo && "
+             "echo \"$STRUCTURE_PROMPT_FILE\"",
+             "{}", prompt);
   ASSERT_TRUE(v.ok()) << v.status().message();
   ASSERT_EQ(v->size(), 2u);
   EXPECT_EQ((*v)[0], "END");
@@ -69,7 +70,8 @@ TEST(CheckRunnerTest, FailuresSayWhatHappened) {
   CheckRunner runner;
   auto exit3 = RunOne(runner, "echo 'cannot reach the tracker' >&2; exit 3");
   EXPECT_EQ(exit3.status().code(), Code::kFailedPrecondition);
-  EXPECT_EQ(exit3.status().message(), "check command exited with status 3: cannot reach the tracker");
+  EXPECT_EQ(exit3.status().message(),
+            "check command exited with status 3: cannot reach the tracker");
   auto missing = RunOne(runner, "no-such-check-command-xyz");
   EXPECT_NE(missing.status().message().find("exited with status 127"), std::string::npos)
       << missing.status().message();
@@ -128,14 +130,17 @@ TEST(CheckRunnerTest, StopAnswersRunningAndQueuedChecksCancelled) {
   options.max_running = 1;
   CheckRunner runner(options);
   std::promise<CheckVerdict> running, queued;
-  runner.Run(CheckCommand{"sleep 30", 60000}, "{}", "p", [&](CheckVerdict v) { running.set_value(std::move(v)); });
-  runner.Run(CheckCommand{"true", 60000}, "{}", "p", [&](CheckVerdict v) { queued.set_value(std::move(v)); });
+  runner.Run(CheckCommand{"sleep 30", 60000}, "{}", "p",
+             [&](CheckVerdict v) { running.set_value(std::move(v)); });
+  runner.Run(CheckCommand{"true", 60000}, "{}", "p",
+             [&](CheckVerdict v) { queued.set_value(std::move(v)); });
   runner.Stop();
   EXPECT_EQ(running.get_future().get().status().code(), Code::kCancelled);
   auto q = queued.get_future().get();
   EXPECT_TRUE(q.status().code() == Code::kCancelled || q.ok()) << q.status().message();
   std::promise<CheckVerdict> late;
-  runner.Run(CheckCommand{"true", 1000}, "{}", "p", [&](CheckVerdict v) { late.set_value(std::move(v)); });
+  runner.Run(CheckCommand{"true", 1000}, "{}", "p",
+             [&](CheckVerdict v) { late.set_value(std::move(v)); });
   EXPECT_EQ(late.get_future().get().status().code(), Code::kCancelled);
 }
 

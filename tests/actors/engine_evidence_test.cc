@@ -41,7 +41,7 @@ EngineOptions Options() {
 }
 
 StructureResult RunOne(Engine& engine, const std::string& provider, const std::string& mode,
-                    const std::string& prompt, int max_loops = 3, bool strict = true) {
+                       const std::string& prompt, int max_loops = 3, bool strict = true) {
   std::string body = R"({"prompt":)" + ToJson(Json(prompt)) + R"(,"model":")" + provider +
                      R"(","evidence":")" + mode + R"(","maxLoops":)" + std::to_string(max_loops) +
                      R"(,"requireProviderStrictOutput":)" + (strict ? "true" : "false") +
@@ -76,7 +76,8 @@ TEST_F(EngineEvidenceTest, ReportOnEveryProviderFormAndTheFallbackPath) {
       SCOPED_TRACE(std::string(provider) + (strict ? " strict" : " fallback"));
       // Plain JSON mode shows the form only in the prompt, which the simulator does not read: the
       // fallback answer is scripted (tests/data/evidence/scenario.json).
-      std::string prompt = strict ? "Mike broke the build, priority 5" : "EV-2: Mike broke the build, priority 5";
+      std::string prompt =
+          strict ? "Mike broke the build, priority 5" : "EV-2: Mike broke the build, priority 5";
       StructureResult r = RunOne(*engine_, provider, "report", prompt, 1, strict);
       ASSERT_EQ(r.status, Outcome::kOk) << Errors(r);
       EXPECT_EQ(r.mode, strict ? "strict" : "fallback");
@@ -92,7 +93,8 @@ TEST_F(EngineEvidenceTest, ReportOnEveryProviderFormAndTheFallbackPath) {
 }
 
 TEST_F(EngineEvidenceTest, AnInventedValueIsCaughtAndReasked) {
-  StructureResult r = RunOne(*engine_, "openai", "require", "EV-1: Mike broke the build, priority 5");
+  StructureResult r =
+      RunOne(*engine_, "openai", "require", "EV-1: Mike broke the build, priority 5");
   ASSERT_EQ(r.status, Outcome::kOk) << Errors(r);
   EXPECT_EQ(r.iterations, 2);
   EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":5})");
@@ -100,7 +102,8 @@ TEST_F(EngineEvidenceTest, AnInventedValueIsCaughtAndReasked) {
 }
 
 TEST_F(EngineEvidenceTest, ReportListsTheInventedValueAndKeepsTheStatus) {
-  StructureResult r = RunOne(*engine_, "openai", "report", "EV-1: Mike broke the build, priority 5");
+  StructureResult r =
+      RunOne(*engine_, "openai", "report", "EV-1: Mike broke the build, priority 5");
   ASSERT_EQ(r.status, Outcome::kOk) << Errors(r);
   EXPECT_EQ(r.iterations, 1);
   EXPECT_EQ(ToJson(r.ungrounded), R"(["/name"])");
@@ -119,7 +122,8 @@ class EngineUngroundedTest : public testing::EngineFixture<EngineUngroundedTest>
 TEST_F(EngineUngroundedTest, RequireEndsNeedMoreInputWhenARequiredValueStaysUngrounded) {
   for (const char* provider : {"openai", "anthropic", "gemini", "ollama"}) {
     SCOPED_TRACE(provider);
-    StructureResult r = RunOne(*engine_, provider, "require", "Mike broke the build, priority 5", 2);
+    StructureResult r =
+        RunOne(*engine_, provider, "require", "Mike broke the build, priority 5", 2);
     ASSERT_EQ(r.status, Outcome::kNeedMoreInput) << Errors(r);
     EXPECT_EQ(r.iterations, 2);
     EXPECT_EQ(r.need.rfind("the input does not state /", 0), 0u) << r.need;

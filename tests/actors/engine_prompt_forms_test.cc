@@ -100,10 +100,11 @@ class EnginePromptFormsTest : public testing::EngineFixture<EnginePromptFormsTes
  public:
   static std::unique_ptr<testing::ChildProcess> StartSuiteSim(std::string* error) {
     std::remove(RequestsFile().c_str());
-    return testing::StartSim(STRUCTURE_BINARY,
-                             {"--record-requests", RequestsFile(), "--scenario",
-                              std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/form_ignored_scenario.json"},
-                             error);
+    return testing::StartSim(
+        STRUCTURE_BINARY,
+        {"--record-requests", RequestsFile(), "--scenario",
+         std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/form_ignored_scenario.json"},
+        error);
   }
   static void TearDownTestSuite() {
     EngineFixture::TearDownTestSuite();
@@ -120,17 +121,18 @@ class EnginePromptFormsTest : public testing::EngineFixture<EnginePromptFormsTes
   }
 
   StructureResult Run(const std::string& prompt, const std::string& model) {
-    auto req = pipeline::ParseRequest(
-        *ParseJson(R"({"prompt":")" + prompt + R"(","model":")" + model + R"(","schema":)" + kSchema + "}"));
+    auto req = pipeline::ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" +
+                                                 model + R"(","schema":)" + kSchema + "}"));
     EXPECT_TRUE(req.ok()) << req.status().message();
     return engine_->Run(*req);
   }
 
   // Runs one call whose prompt holds `marker`; the first request the simulator received for it.
   Json FirstRequest(const std::string& marker, const std::string& model, bool final_tool = false) {
-    auto req = pipeline::ParseRequest(*ParseJson(
-        R"({"prompt":"Ticket )" + marker + R"(: Mike says the export hangs, priority high","model":")" + model +
-        R"(","schema":)" + kSchema + (final_tool ? R"(,"finalTool":true)" : "") + "}"));
+    auto req = pipeline::ParseRequest(
+        *ParseJson(R"({"prompt":"Ticket )" + marker +
+                   R"(: Mike says the export hangs, priority high","model":")" + model +
+                   R"(","schema":)" + kSchema + (final_tool ? R"(,"finalTool":true)" : "") + "}"));
     EXPECT_TRUE(req.ok()) << req.status().message();
     StructureResult r = engine_->Run(*req);
     EXPECT_EQ(r.status, Outcome::kOk) << model << ": " << ToJson(pipeline::ResultToJson(r));
@@ -163,7 +165,8 @@ TEST_F(EnginePromptFormsTest, GrammarServersReceiveTheSchemaWithItsDescriptionsI
     EXPECT_NE(system.find(kDescription), std::string::npos) << system;
   }
   // Providers that show the schema to the model natively do not repeat it in the prompt.
-  for (const char* model : {"openai/gpt-4o-test", "anthropic/claude-test", "gemini/gemini-2.0-test"}) {
+  for (const char* model :
+       {"openai/gpt-4o-test", "anthropic/claude-test", "gemini/gemini-2.0-test"}) {
     SCOPED_TRACE(model);
     std::string system = SystemText(FirstRequest(std::string("item6-") + model, model));
     EXPECT_FALSE(system.empty());
@@ -174,20 +177,20 @@ TEST_F(EnginePromptFormsTest, GrammarServersReceiveTheSchemaWithItsDescriptionsI
 struct FormCase {
   const char* model;
   bool final_tool;
-  const char* rule;       // the need instruction the system prompt must hold
-  const char* not_rule;   // one it must not hold
+  const char* rule;      // the need instruction the system prompt must hold
+  const char* not_rule;  // one it must not hold
 };
 
 TEST_F(EnginePromptFormsTest, EveryProviderIsToldTheNeedFormItWasGiven) {
   const FormCase cases[] = {
-      {"openai/gpt-4o-test", false, kEnvelopeRule, kBareRule},       // json_schema envelope
-      {"openai/gpt-4o-test", true, kToolRule, kEnvelopeRule},        // final tool + need tool
-      {"anthropic/claude-test", false, kToolRule, kBareRule},        // tool
-      {"gemini/gemini-2.0-test", false, kBareRule, kEnvelopeRule},   // union in responseSchema
-      {"gemini/gemini-2.0-test", true, kToolRule, kBareRule},        // final tool + need tool
-      {"ollama/llama-test", false, kBareRule, kEnvelopeRule},        // grammar (format)
-      {"llamacpp/local", false, kBareRule, kEnvelopeRule},           // grammar (json_schema)
-      {"fallback/plain", false, kBareRule, kToolRule},               // fallback: prompt only
+      {"openai/gpt-4o-test", false, kEnvelopeRule, kBareRule},      // json_schema envelope
+      {"openai/gpt-4o-test", true, kToolRule, kEnvelopeRule},       // final tool + need tool
+      {"anthropic/claude-test", false, kToolRule, kBareRule},       // tool
+      {"gemini/gemini-2.0-test", false, kBareRule, kEnvelopeRule},  // union in responseSchema
+      {"gemini/gemini-2.0-test", true, kToolRule, kBareRule},       // final tool + need tool
+      {"ollama/llama-test", false, kBareRule, kEnvelopeRule},       // grammar (format)
+      {"llamacpp/local", false, kBareRule, kEnvelopeRule},          // grammar (json_schema)
+      {"fallback/plain", false, kBareRule, kToolRule},              // fallback: prompt only
   };
   for (const FormCase& c : cases) {
     std::string tag = std::string("item7-") + c.model + (c.final_tool ? "-ft" : "");

@@ -1,9 +1,8 @@
 // Engines sharing a store (a private redis-server): a description built by one engine is reused
 // by another (the shared builder cache), a store that is down costs no call and is reported
 // once, and a password variable the config names but the environment lacks is a config error.
-#include <gtest/gtest.h>
-
 #include <curl/curl.h>
+#include <gtest/gtest.h>
 
 #include <fstream>
 #include <mutex>
@@ -40,10 +39,11 @@ std::string HttpGet(const std::string& url) {
   std::string body;
   CURL* c = curl_easy_init();
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* out) {
-    static_cast<std::string*>(out)->append(p, s * n);
-    return s * n;
-  });
+  curl_easy_setopt(
+      c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* out) {
+        static_cast<std::string*>(out)->append(p, s * n);
+        return s * n;
+      });
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
   curl_easy_perform(c);
   curl_easy_cleanup(c);
@@ -56,7 +56,8 @@ class EngineSharedTest : public ::testing::Test {
     std::string err;
     sim_ = testing::StartSim(
         STRUCTURE_BINARY,
-        {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/scenario.json"}, &err);
+        {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/scenario.json"},
+        &err);
     ASSERT_TRUE(sim_) << err;
     redis_ = testing::RedisServer::Start(&err);
     ASSERT_TRUE(redis_) << err;
@@ -117,7 +118,8 @@ TEST_F(EngineSharedTest, ADescriptionBuiltByOneEngineIsReusedByAnother) {
   EXPECT_EQ(rb.schema_origin, "inferred");
   EXPECT_EQ(BuilderCalls(), before + 1);  // b found a's answer in the store
   EXPECT_GT(ra.usage.input_tokens, rb.usage.input_tokens);
-  EXPECT_NE(redis_->Query("KEYS structure:builder:*").find("structure:builder:"), std::string::npos);
+  EXPECT_NE(redis_->Query("KEYS structure:builder:*").find("structure:builder:"),
+            std::string::npos);
   EXPECT_TRUE(Log().empty());
 }
 
@@ -147,7 +149,8 @@ TEST_F(EngineSharedTest, ANamedPasswordVariableThatIsNotSetIsAConfigError) {
 }
 
 TEST_F(EngineSharedTest, ConfigCheckShowsTheStoreAndWhetherItAnswers) {
-  std::string file = ::testing::TempDir() + "engine_shared_cc_" + std::to_string(getpid()) + ".toml";
+  std::string file =
+      ::testing::TempDir() + "engine_shared_cc_" + std::to_string(getpid()) + ".toml";
   std::string out = file + ".out", err = file + ".err";
   std::ofstream(file) << Stores();
   auto check = [&] {

@@ -2,9 +2,8 @@
 // sim` on loopback, one scenario rule per path (tests/data/engine/scenario.json).
 #include "actors/engine.h"
 
-#include <gtest/gtest.h>
-
 #include <curl/curl.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <future>
@@ -85,10 +84,11 @@ std::string HttpGet(const std::string& url) {
   std::string body;
   CURL* c = curl_easy_init();
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* out) {
-    static_cast<std::string*>(out)->append(p, s * n);
-    return s * n;
-  });
+  curl_easy_setopt(
+      c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* out) {
+        static_cast<std::string*>(out)->append(p, s * n);
+        return s * n;
+      });
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
   curl_easy_perform(c);
   curl_easy_cleanup(c);
@@ -181,13 +181,14 @@ TEST_F(EngineTest, RequestSettingsOverrideTheTenantAndTheDefaults) {
   EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"requireProviderStrictOutput":false)").mode,
             "fallback");
   EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"tenant":"lax")").mode, "fallback");
-  StructureResult strict =
-      RunInline("CASE-OK Mike, priority two", R"(,"tenant":"lax","requireProviderStrictOutput":true)");
+  StructureResult strict = RunInline("CASE-OK Mike, priority two",
+                                     R"(,"tenant":"lax","requireProviderStrictOutput":true)");
   EXPECT_EQ(strict.mode, "strict");
   EXPECT_EQ(strict.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(strict));
 
   // The builder is 0.6 sure: below the default 0.8, above the tenant's 0.5 and a request's 0.3.
-  const std::string text = R"({"prompt":"CASE-OK Mike, priority two","schemaText":"MIDCONF a record")";
+  const std::string text =
+      R"({"prompt":"CASE-OK Mike, priority two","schemaText":"MIDCONF a record")";
   StructureResult unsure = Run(text + "}");
   ASSERT_EQ(unsure.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(unsure));
   EXPECT_NE(unsure.need.find("confidence 0.60"), std::string::npos) << unsure.need;
@@ -202,7 +203,8 @@ TEST_F(EngineTest, RequestSettingsOverrideTheTenantAndTheDefaults) {
 
 TEST_F(EngineTest, BuilderCacheHitCostsOneCallForTwoRuns) {
   int64_t before = RuleHits("builder-good");
-  const char* req = R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), cache run"})";
+  const char* req =
+      R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), cache run"})";
   StructureResult a = Run(req);
   StructureResult b = Run(req);
   ASSERT_EQ(a.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(a));
@@ -226,7 +228,8 @@ TEST_F(EngineTest, FiftyConcurrentIdenticalDescriptionsShareOneBuilderCall) {
 TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   auto& reg = engine_->schemas();
   // Overrides are minor versions of the bundled 1.0, so compatible: each adds an optional field.
-  auto bundled_text = ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/registry/schemas/user-action-record.json");
+  auto bundled_text =
+      ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/registry/schemas/user-action-record.json");
   ASSERT_TRUE(bundled_text.ok());
   Json schema = *ParseJson(*bundled_text);
   schema.erase("x-version");
@@ -234,7 +237,8 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   const std::string tenant_schema = ToJson(schema);
   (*schema.find("properties")).set("region", Json(Json::Object{{"type", "string"}}));
   const std::string project_schema = ToJson(schema);
-  ASSERT_TRUE(reg.Put({"acme", ""}, {"user-action-record", "1.1", tenant_schema, "tenant manual"}).ok());
+  ASSERT_TRUE(
+      reg.Put({"acme", ""}, {"user-action-record", "1.1", tenant_schema, "tenant manual"}).ok());
   ASSERT_TRUE(reg.Put({"acme", "billing"}, {"user-action-record", "1.2", project_schema, ""}).ok());
   // An incompatible one is refused, naming what broke.
   Status breaking = reg.Put({"acme", "ops"}, {"user-action-record", "1.3",
@@ -242,11 +246,13 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   EXPECT_NE(breaking.message().find("property \"userId\" removed"), std::string::npos)
       << breaking.message();
 
-  StructureResult bundled = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record"})");
+  StructureResult bundled =
+      Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record"})");
   ASSERT_EQ(bundled.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(bundled));
   EXPECT_EQ(bundled.schema_origin, "registry:bundled");
 
-  StructureResult tenant = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme"})");
+  StructureResult tenant =
+      Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme"})");
   ASSERT_EQ(tenant.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(tenant));
   EXPECT_EQ(tenant.schema_origin, "registry:tenant:acme");
   EXPECT_TRUE(tenant.data.contains("userId"));
@@ -257,7 +263,8 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
   EXPECT_EQ(project.schema_origin.rfind("registry:project:", 0), 0u) << project.schema_origin;
   EXPECT_TRUE(project.data.contains("userId"));
 
-  StructureResult other = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"globex"})");
+  StructureResult other =
+      Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"globex"})");
   EXPECT_EQ(other.schema_origin, "registry:bundled");
 }
 
@@ -266,10 +273,12 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
 TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
   std::promise<pipeline::PreparedCall> ready;
   std::promise<StructureResult> done;
-  auto req = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"p","schemaName":"contact","model":"anthropic"})")));
+  auto req = pipeline::ParseRequest(
+      *ParseJson(std::string(R"({"prompt":"p","schemaName":"contact","model":"anthropic"})")));
   ASSERT_TRUE(req.ok());
-  engine_->Prepare(*req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
-                   [&](StructureResult r) { done.set_value(std::move(r)); });
+  engine_->Prepare(
+      *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
+      [&](StructureResult r) { done.set_value(std::move(r)); });
   pipeline::PreparedCall p = ready.get_future().get();
   EXPECT_EQ(p.provider, "anthropic");
   EXPECT_EQ(p.endpoint.kind, providers::ProviderKind::kAnthropic);
@@ -283,10 +292,12 @@ TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
   EXPECT_EQ(std::get<pipeline::SendCall>(first).call.model, "claude-test");
 
   std::promise<StructureResult> failed;
-  auto bad = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"p","schemaName":"no-such-schema"})")));
+  auto bad = pipeline::ParseRequest(
+      *ParseJson(std::string(R"({"prompt":"p","schemaName":"no-such-schema"})")));
   ASSERT_TRUE(bad.ok());
-  engine_->Prepare(*bad, [](pipeline::PreparedCall) { ADD_FAILURE() << "prepared an unknown schema"; },
-                   [&](StructureResult r) { failed.set_value(std::move(r)); });
+  engine_->Prepare(
+      *bad, [](pipeline::PreparedCall) { ADD_FAILURE() << "prepared an unknown schema"; },
+      [&](StructureResult r) { failed.set_value(std::move(r)); });
   StructureResult r = failed.get_future().get();
   EXPECT_EQ(r.status, Outcome::kError);
   EXPECT_EQ(r.error_code, "unknown_schema");
@@ -339,14 +350,18 @@ TEST_F(EngineTest, FinalToolRejectedCallsAllGoBackAndTheNextReplyIsJudged) {
 }
 
 TEST_F(EngineTest, SemanticCheckRejectionReasks) {
-  auto req = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"CASE-SEMANTIC Mike did it","schema":)") + kSchema + "}"));
+  auto req = pipeline::ParseRequest(*ParseJson(
+      std::string(R"({"prompt":"CASE-SEMANTIC Mike did it","schema":)") + kSchema + "}"));
   ASSERT_TRUE(req.ok());
   std::promise<StructureResult> done;
-  engine_->Submit(*req, [&](StructureResult r) { done.set_value(std::move(r)); },
-                  [](const Json& d) -> std::vector<std::string> {
-                    if (d.find("name")->as_string() != "Mike") return {"/name: must be the person in the text (was \"" + d.find("name")->as_string() + "\")"};
-                    return {};
-                  });
+  engine_->Submit(
+      *req, [&](StructureResult r) { done.set_value(std::move(r)); },
+      [](const Json& d) -> std::vector<std::string> {
+        if (d.find("name")->as_string() != "Mike")
+          return {"/name: must be the person in the text (was \"" + d.find("name")->as_string() +
+                  "\")"};
+        return {};
+      });
   StructureResult r = done.get_future().get();
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(r.data.find("name")->as_string(), "Mike");
@@ -384,8 +399,8 @@ TEST_F(EngineCheckTest, CheckCommandLinesFeedTheReasonLoopInTheChecksWords) {
 }
 
 TEST_F(EngineCheckTest, AFailingOrHangingCheckEndsTheCallCheckFailed) {
-  ASSERT_NO_FATAL_FAILURE(StartWithChecks({{"", {"echo 'tracker down' >&2; exit 4", 60000}},
-                                           {"slow", {"sleep 30", 300}}}));
+  ASSERT_NO_FATAL_FAILURE(StartWithChecks(
+      {{"", {"echo 'tracker down' >&2; exit 4", 60000}}, {"slow", {"sleep 30", 300}}}));
   StructureResult failed = RunInline("CASE-OK Mike, priority two");
   ASSERT_EQ(failed.status, Outcome::kError) << ToJson(pipeline::ResultToJson(failed));
   EXPECT_EQ(failed.error_code, "check_failed");
@@ -399,7 +414,8 @@ TEST_F(EngineCheckTest, AFailingOrHangingCheckEndsTheCallCheckFailed) {
 TEST_F(EngineCheckTest, ATenantsCheckAppliesToItsCallsOnly) {
   ASSERT_NO_FATAL_FAILURE(StartWithChecks({{"acme", {"echo '/name: acme says no'", 60000}}}));
   EXPECT_EQ(RunInline("CASE-OK Mike, priority two").status, Outcome::kOk);
-  StructureResult acme = RunInline("CASE-OK Mike, priority two", R"(,"tenant":"acme","maxLoops":1)");
+  StructureResult acme =
+      RunInline("CASE-OK Mike, priority two", R"(,"tenant":"acme","maxLoops":1)");
   ASSERT_EQ(acme.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(acme));
   EXPECT_EQ(acme.errors, std::vector<std::string>{"/name: acme says no"});
 }
@@ -409,8 +425,9 @@ TEST_F(EngineCheckTest, ManyCallsAreCheckedAtOnce) {
   constexpr int kCalls = 40;
   std::vector<std::future<StructureResult>> results;
   for (int i = 0; i < kCalls; ++i) {
-    auto req = pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"CASE-SEMANTIC call )") +
-                                                 std::to_string(i) + R"(","schema":)" + kSchema + "}"));
+    auto req =
+        pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"CASE-SEMANTIC call )") +
+                                          std::to_string(i) + R"(","schema":)" + kSchema + "}"));
     ASSERT_TRUE(req.ok());
     results.push_back(engine_->Submit(std::move(*req)));
   }
@@ -423,7 +440,8 @@ TEST_F(EngineCheckTest, ManyCallsAreCheckedAtOnce) {
 
 TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   std::string schema = std::string(R"({"type":"array","items":)") + kSchema + "}";
-  StructureResult r = Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
+  StructureResult r =
+      Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
 }
@@ -476,8 +494,10 @@ TEST_F(EngineTest, OpenAiAndGeminiCacheTheSharedPrefixImplicitly) {
   ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "cache-c", "implicit", 20000));
   // 20000 bytes reach Gemini's 4096-token minimum for a model it does not list.
   for (const char* model : {"openai", "gemini"}) {
-    std::string req = std::string(R"({"prompt":"CASE-GENERATE a","schemaName":"cached-ticket","tenant":"cache-c","model":")") +
-                      model + R"("})";
+    std::string req =
+        std::string(
+            R"({"prompt":"CASE-GENERATE a","schemaName":"cached-ticket","tenant":"cache-c","model":")") +
+        model + R"("})";
     StructureResult first = Run(req);
     StructureResult second = Run(req);
     ASSERT_EQ(second.status, Outcome::kOk) << model << ToJson(pipeline::ResultToJson(second));
@@ -504,12 +524,11 @@ TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
 }
 
 TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
-  StructureResult r = Run(
-      R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"no-such","arrayMode":true})");
+  StructureResult r =
+      Run(R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"no-such","arrayMode":true})");
   EXPECT_EQ(r.error_code, "unknown_schema");
-  ASSERT_TRUE(engine_->schemas()
-                  .Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""})
-                  .ok());
+  ASSERT_TRUE(
+      engine_->schemas().Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""}).ok());
   StructureResult named = Run(
       R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"ticket","tenant":"acme","arrayMode":true})");
   ASSERT_EQ(named.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(named));
@@ -520,7 +539,8 @@ TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
 // name never found is "unknown"), every re-ask by reason, and per provider (issue 17.2).
 TEST_F(EngineTest, StatsCountEveryCallPerSchemaAndProvider) {
   ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "stats-t", "stats", 100));
-  StructureResult named = Run(R"({"prompt":"CASE-GENERATE x","schemaName":"cached-ticket","tenant":"stats-t"})");
+  StructureResult named =
+      Run(R"({"prompt":"CASE-GENERATE x","schemaName":"cached-ticket","tenant":"stats-t"})");
   ASSERT_EQ(named.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(named));
   StructureResult reask = RunInline("CASE-REASK Mike broke the build, priority seven");
   ASSERT_EQ(reask.iterations, 2) << ToJson(pipeline::ResultToJson(reask));
@@ -557,9 +577,11 @@ TEST_P(EngineProviderTest, OkAndNeedMoreInputEndToEnd) {
                            provider + R"(","schema":)" + kPortableSchema + "}");
   ASSERT_EQ(ok.status, Outcome::kOk) << provider << ": " << ToJson(pipeline::ResultToJson(ok));
   EXPECT_TRUE(ok.data.contains("name"));
-  StructureResult need = Run(std::string(R"({"prompt":"CASE-GEN-NEED a record without a date","model":")") +
-                             provider + R"(","schema":)" + kPortableSchema + "}");
-  ASSERT_EQ(need.status, Outcome::kNeedMoreInput) << provider << ": " << ToJson(pipeline::ResultToJson(need));
+  StructureResult need =
+      Run(std::string(R"({"prompt":"CASE-GEN-NEED a record without a date","model":")") + provider +
+          R"(","schema":)" + kPortableSchema + "}");
+  ASSERT_EQ(need.status, Outcome::kNeedMoreInput)
+      << provider << ": " << ToJson(pipeline::ResultToJson(need));
   EXPECT_EQ(need.need, "the date is missing");
 }
 
@@ -575,8 +597,7 @@ TEST_P(EngineProviderTest, ReasksAfterAReplyCutOffBeforeAnyText) {
 
 INSTANTIATE_TEST_SUITE_P(AllWireFormats, EngineProviderTest,
                          ::testing::Values("openai", "anthropic", "gemini", "legacy", "ollama",
-                                           "compat", "openrouter", "vllm", "llamacpp",
-                                           "llamafile"),
+                                           "compat", "openrouter", "vllm", "llamacpp", "llamafile"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return std::string(info.param);
                          });

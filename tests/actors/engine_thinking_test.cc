@@ -145,7 +145,8 @@ TEST_F(EngineThinkingTest, ReasoningTokensCountAgainstTheTokenBudget) {
   EXPECT_EQ(thinking.iterations, 1);
   EXPECT_EQ(thinking.usage.reasoning_tokens, 4096);
   ASSERT_FALSE(thinking.errors.empty());
-  EXPECT_NE(thinking.errors.back().find("token budget exhausted"), std::string::npos) << Show(thinking);
+  EXPECT_NE(thinking.errors.back().find("token budget exhausted"), std::string::npos)
+      << Show(thinking);
   EXPECT_NE(thinking.errors.back().find("of 3000 tokens"), std::string::npos) << Show(thinking);
 }
 

@@ -66,7 +66,8 @@ caf::behavior Host(caf::stateful_actor<HostState>* self, ProviderPoolActor pool,
                    std::vector<std::string> prompts, std::shared_ptr<Results> results) {
   static const auto plan = [] {
     auto schema = pipeline::ResolveSchema(
-        *ParseJson(R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})"),
+        *ParseJson(
+            R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})"),
         "inline");
     auto made = pipeline::MakeLoopPlan(*schema, *pipeline::FindProfile("json"), {});
     return std::shared_ptr<const pipeline::LoopPlan>(std::move(*made));

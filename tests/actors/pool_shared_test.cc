@@ -105,15 +105,16 @@ class PoolSharedTest : public ::testing::Test {
   PoolStats Stats(const ProviderPoolActor& pool) {
     caf::scoped_actor self{*sys_};
     PoolStats out;
-    self->request(pool, caf::infinite, stats_atom_v).receive([&](PoolStats s) { out = s; },
-                                                             [&](caf::error&) {});
+    self->request(pool, caf::infinite, stats_atom_v)
+        .receive([&](PoolStats s) { out = s; }, [&](caf::error&) {});
     return out;
   }
 
   Result<registry::RedisReply> Redis(std::vector<std::string> argv) {
     std::promise<Result<registry::RedisReply>> p;
     auto f = p.get_future();
-    store_->Command(std::move(argv), [&p](Result<registry::RedisReply> r) { p.set_value(std::move(r)); });
+    store_->Command(std::move(argv),
+                    [&p](Result<registry::RedisReply> r) { p.set_value(std::move(r)); });
     return f.get();
   }
 
@@ -147,7 +148,8 @@ TEST_F(PoolSharedTest, TwoPoolsOnOneKeyDrawFromOneLimit) {
 }
 
 TEST_F(PoolSharedTest, A429IsPublishedSoEveryProcessPauses) {
-  std::string scenario = ::testing::TempDir() + "pool_shared_429_" + std::to_string(getpid()) + ".json";
+  std::string scenario =
+      ::testing::TempDir() + "pool_shared_429_" + std::to_string(getpid()) + ".json";
   std::ofstream(scenario) << R"({"rules": [{"name": "r429", "contains": "Ada", "reply": {"error":
       {"status": 429, "message": "slow down", "headers": {"Retry-After": "30"}}}}]})";
   StartSim({"--scenario", scenario});

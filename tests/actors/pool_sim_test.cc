@@ -32,8 +32,9 @@ class PoolSimTest : public ::testing::Test {
     std::string error;
     sim_ = structure::testing::StartSim(
         STRUCTURE_BINARY,
-        {"--scenario", std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/providers/sim_round_trip.json",
-         "--seed", "7", "--invalid-key", "sk-bad"},
+        {"--scenario",
+         std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/providers/sim_round_trip.json", "--seed",
+         "7", "--invalid-key", "sk-bad"},
         &error);
     ASSERT_TRUE(sim_) << error;
     cfg_.set("scheduler.policy", caf::atom("sharing"));
@@ -152,11 +153,10 @@ TEST_F(PoolSimTest, EveryOutcomeEndsInTheRightStatusForEveryProvider) {
 TEST_F(PoolSimTest, RandomTransientFaultsAreRetriedUntilEveryCallSucceeds) {
   sim_.reset();
   std::string error;
-  sim_ = structure::testing::StartSim(
-      STRUCTURE_BINARY,
-      {"--seed", "11", "--error-rate", "0.2", "--reset-rate", "0.1", "--rate-429", "0.1",
-       "--retry-hint", "retry-after-ms"},
-      &error);
+  sim_ = structure::testing::StartSim(STRUCTURE_BINARY,
+                                      {"--seed", "11", "--error-rate", "0.2", "--reset-rate", "0.1",
+                                       "--rate-429", "0.1", "--retry-hint", "retry-after-ms"},
+                                      &error);
   ASSERT_TRUE(sim_) << error;
   caf::scoped_actor self{*sys_};
   PoolConfig c;
@@ -170,7 +170,8 @@ TEST_F(PoolSimTest, RandomTransientFaultsAreRetriedUntilEveryCallSucceeds) {
   auto pool = SpawnProviderPool(*sys_, c, providers::CurlTransportFactory());
   pools_.push_back(pool);
   constexpr int kCalls = 60;
-  for (int i = 0; i < kCalls; ++i) self->send(pool, Call("Ada Lovelace, 36. item " + std::to_string(i)));
+  for (int i = 0; i < kCalls; ++i)
+    self->send(pool, Call("Ada Lovelace, 36. item " + std::to_string(i)));
   int ok = 0, retried = 0;
   for (int i = 0; i < kCalls; ++i) {
     self->receive(

@@ -1,10 +1,10 @@
 // Black-box tests of the `structure` binary's foundation commands.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -45,7 +45,8 @@ TEST(CliTest, UnknownCommandExitsTwo) {
 }
 
 TEST(CliTest, ConfigCheckPrintsEffectiveConfig) {
-  CommandRun r = Structure(std::string("config check ") + STRUCTURE_SOURCE_DIR + "/examples/structure.toml");
+  CommandRun r =
+      Structure(std::string("config check ") + STRUCTURE_SOURCE_DIR + "/examples/structure.toml");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("\"maxConcurrency\": 256"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"apiKeyEnv\": \"OPENAI_API_KEY\""), std::string::npos);
@@ -67,10 +68,13 @@ TEST(CliTest, ConfigCheckOnSyntaxErrorPrintsLocationAndExitsTwo) {
 
 TEST(CliTest, ConfigCheckOnBadValueNamesItAndExitsTwo) {
   std::string path = testing::TempDir() + "/bad_value.toml";
-  std::ofstream(path) << "[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nmax_concurrency = -3\n";
+  std::ofstream(path)
+      << "[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nmax_concurrency = -3\n";
   CommandRun r = Structure("config check " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.out.find("providers.p.limits.max_concurrency: must be > 0 (was -3)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("providers.p.limits.max_concurrency: must be > 0 (was -3)"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliTest, UnknownFlagIsNamed) {

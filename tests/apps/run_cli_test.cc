@@ -2,8 +2,8 @@
 // built-in provider with no config file (through --base-url), their missing keys, bad base URLs,
 // Ctrl-C during a call, no database file in the working directory (also a read-only one), and
 // stored schemas that last only with a configured database.
-#include <gtest/gtest.h>
 #include <dirent.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,14 +29,16 @@ std::string Slurp(const std::string& path) {
 const std::string kData = std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/";
 
 // Every variable a provider key or address could come from: the tests never see a real one.
-const std::vector<std::string> kEnvUnset = {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
-                                            "GOOGLE_API_KEY", "OPENROUTER_API_KEY", "OLLAMA_HOST"};
+const std::vector<std::string> kEnvUnset = {"OPENAI_API_KEY",     "ANTHROPIC_API_KEY",
+                                            "GEMINI_API_KEY",     "GOOGLE_API_KEY",
+                                            "OPENROUTER_API_KEY", "OLLAMA_HOST"};
 
 class RunCliTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     std::string err;
-    sim_ = testing::StartSim(STRUCTURE_BINARY, {"--scenario", kData + "apps/scenario.json"}, &err).release();
+    sim_ = testing::StartSim(STRUCTURE_BINARY, {"--scenario", kData + "apps/scenario.json"}, &err)
+               .release();
     ASSERT_NE(sim_, nullptr) << err;
   }
   static void TearDownTestSuite() {
@@ -83,7 +85,8 @@ class RunCliTest : public ::testing::Test {
     return {code, Slurp(dir_ + ".out"), Slurp(dir_ + ".err")};
   }
 
-  static std::vector<std::string> Call(std::vector<std::string> extra, const std::string& prompt = "Mike broke the build") {
+  static std::vector<std::string> Call(std::vector<std::string> extra,
+                                       const std::string& prompt = "Mike broke the build") {
     std::vector<std::string> a = {"--prompt", prompt, "--schema", kData + "batch/schema.json"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
@@ -101,25 +104,28 @@ class RunCliTest : public ::testing::Test {
 };
 
 TEST_F(RunCliTest, EveryBuiltInProviderWorksWithNoConfigFile) {
-  for (const char* kind : {"openai", "anthropic", "gemini", "ollama", "openrouter", "openai-compatible"}) {
+  for (const char* kind :
+       {"openai", "anthropic", "gemini", "ollama", "openrouter", "openai-compatible"}) {
     // No bounds: the simulator generates answers from the schema it is sent, and a kind whose
     // profile does not send "maximum" would get (and re-ask about) out-of-range numbers.
     std::string schema = dir_ + "/name.schema.json";
-    std::ofstream(schema) << R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})";
-    Outcome r = Run({"--prompt", "Mike broke the build", "--schema", schema, "--provider", kind, "--base-url",
-                     sim_->base_url()});
+    std::ofstream(schema)
+        << R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})";
+    Outcome r = Run({"--prompt", "Mike broke the build", "--schema", schema, "--provider", kind,
+                     "--base-url", sim_->base_url()});
     EXPECT_EQ(r.code, 0) << kind << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("\"status\": \"ok\""), std::string::npos) << kind << "\n" << r.out;
   }
 }
 
 TEST_F(RunCliTest, ModelFlagPicksTheModelOfABuiltInProvider) {
-  Outcome with_provider = Run(Call({"--provider", "openai", "--model", "picked-model", "--base-url",
-                                    sim_->base_url()}, "CASE-MODEL Mike"));
+  Outcome with_provider =
+      Run(Call({"--provider", "openai", "--model", "picked-model", "--base-url", sim_->base_url()},
+               "CASE-MODEL Mike"));
   EXPECT_EQ(with_provider.code, 0) << with_provider.out << with_provider.err;
   EXPECT_NE(with_provider.out.find("\"name\": \"Picked\""), std::string::npos) << with_provider.out;
-  Outcome prefixed = Run(Call({"--model", "openai/picked-model", "--base-url", sim_->base_url()},
-                              "CASE-MODEL Mike"));
+  Outcome prefixed = Run(
+      Call({"--model", "openai/picked-model", "--base-url", sim_->base_url()}, "CASE-MODEL Mike"));
   EXPECT_EQ(prefixed.code, 0) << prefixed.out << prefixed.err;
   EXPECT_NE(prefixed.out.find("\"name\": \"Picked\""), std::string::npos) << prefixed.out;
 }
@@ -131,32 +137,40 @@ TEST_F(RunCliTest, MissingKeyIsNamedBeforeAnyCall) {
     const char* variable;
   };
   for (Case c : {Case{"openai", "OPENAI_API_KEY"}, Case{"anthropic", "ANTHROPIC_API_KEY"},
-                 Case{"gemini", "GEMINI_API_KEY or GOOGLE_API_KEY"}, Case{"openrouter", "OPENROUTER_API_KEY"}}) {
+                 Case{"gemini", "GEMINI_API_KEY or GOOGLE_API_KEY"},
+                 Case{"openrouter", "OPENROUTER_API_KEY"}}) {
     Outcome r = Run(Call({"--provider", c.provider}));
     EXPECT_EQ(r.code, 2) << c.provider << "\n" << r.err;
-    EXPECT_NE(r.err.find(std::string("--provider ") + c.provider + ": no API key: set " + c.variable),
-              std::string::npos) << r.err;
+    EXPECT_NE(
+        r.err.find(std::string("--provider ") + c.provider + ": no API key: set " + c.variable),
+        std::string::npos)
+        << r.err;
   }
 }
 
 TEST_F(RunCliTest, OpenAiCompatibleNeedsABaseUrl) {
   Outcome r = Run(Call({"--provider", "openai-compatible"}));
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("needs the server's address: give --base-url URL"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs the server's address: give --base-url URL"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(RunCliTest, UnknownProviderNamesWhatExists) {
   Outcome r = Run(Call({"--provider", "opneai"}));
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("unknown provider 'opneai' (configured: simulator; built in: openai, anthropic"),
-            std::string::npos) << r.err;
+  EXPECT_NE(
+      r.err.find("unknown provider 'opneai' (configured: simulator; built in: openai, anthropic"),
+      std::string::npos)
+      << r.err;
 }
 
 TEST_F(RunCliTest, BaseUrlMustBeAnHttpUrl) {
-  for (const char* url : {"not-a-url", "ftp://x", "http://", "http://h:0", "http://h:99999", "http://h x"}) {
+  for (const char* url :
+       {"not-a-url", "ftp://x", "http://", "http://h:0", "http://h:99999", "http://h x"}) {
     Outcome r = Run(Call({"--base-url", url}));
     EXPECT_EQ(r.code, 2) << url << "\n" << r.err;
-    EXPECT_NE(r.err.find("--base-url: not an http(s) URL"), std::string::npos) << url << "\n" << r.err;
+    EXPECT_NE(r.err.find("--base-url: not an http(s) URL"), std::string::npos) << url << "\n"
+                                                                               << r.err;
   }
   Outcome empty = Run(Call({"--base-url", ""}));
   EXPECT_EQ(empty.code, 2) << empty.err;
@@ -168,7 +182,8 @@ TEST_F(RunCliTest, CtrlCCancelsTheCallAndExits130) {
   auto run = Start(Call({"--base-url", sim_->base_url()}, "CASE-HANG Mike"));
   ASSERT_TRUE(run);
   // Interrupt once the call is on the wire (the simulator holds it for ten minutes).
-  while (!run->Exited() && SimRequests() <= before) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (!run->Exited() && SimRequests() <= before)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   run->Signal(SIGINT);
   int code = run->WaitFor(120);
   if (code < 0) run->Signal(SIGKILL);
@@ -212,7 +227,8 @@ TEST_F(RunCliTest, ReadOnlyWorkingDirectoryIsFine) {
   for (const Case& c : {Case{{"run", "--prompt", "Mike broke the build", "--schema", schema}, ""},
                         Case{{"batch", "--schema", schema}, input}, Case{{"mcp"}, "/dev/null"}}) {
     std::vector<std::string> argv = as_user;
-    for (const std::string& a : {std::string("/usr/bin/env"), std::string("-C"), dir_}) argv.push_back(a);
+    for (const std::string& a : {std::string("/usr/bin/env"), std::string("-C"), dir_})
+      argv.push_back(a);
     argv.push_back(STRUCTURE_BINARY);
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     argv.push_back("--base-url");
@@ -220,7 +236,8 @@ TEST_F(RunCliTest, ReadOnlyWorkingDirectoryIsFine) {
     std::string error;
     auto child = testing::ChildProcess::Spawn(argv, {c.in, dir_ + ".out", dir_ + ".err"}, &error);
     ASSERT_TRUE(child) << error;
-    EXPECT_EQ(child->Wait(), 0) << c.args[0] << "\n" << Slurp(dir_ + ".out") << Slurp(dir_ + ".err");
+    EXPECT_EQ(child->Wait(), 0) << c.args[0] << "\n"
+                                << Slurp(dir_ + ".out") << Slurp(dir_ + ".err");
   }
   ASSERT_EQ(chmod(dir_.c_str(), 0755), 0);
   DIR* d = opendir(dir_.c_str());
@@ -243,8 +260,16 @@ TEST_F(RunCliTest, StoredSchemasLastOnlyWithADatabaseFile) {
       R"("version":"1.0","manual":"A name."})";
   const std::vector<std::string> key = {"Authorization: Bearer key-acme"};
   auto serve = [&](const std::vector<std::string>& extra) {
-    std::vector<std::string> argv = {"/usr/bin/env", "-C", dir_, STRUCTURE_BINARY, "serve", "--config",
-                                     kData + "server/server.toml", "--port", "0", "--base-url",
+    std::vector<std::string> argv = {"/usr/bin/env",
+                                     "-C",
+                                     dir_,
+                                     STRUCTURE_BINARY,
+                                     "serve",
+                                     "--config",
+                                     kData + "server/server.toml",
+                                     "--port",
+                                     "0",
+                                     "--base-url",
                                      sim_->base_url()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     std::string error;
@@ -272,7 +297,8 @@ TEST_F(RunCliTest, StoredSchemasLastOnlyWithADatabaseFile) {
   ASSERT_NE(d, nullptr);
   while (dirent* e = readdir(d)) {
     std::string name = e->d_name;
-    if (name != "." && name != ".." && name.rfind("keep.db", 0) != 0) entries.push_back(name);  // -wal, -shm
+    if (name != "." && name != ".." && name.rfind("keep.db", 0) != 0)
+      entries.push_back(name);  // -wal, -shm
   }
   closedir(d);
   EXPECT_TRUE(entries.empty()) << entries.front();

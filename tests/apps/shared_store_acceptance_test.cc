@@ -67,7 +67,8 @@ class SharedStoreAcceptanceTest : public ::testing::Test {
 
   std::unique_ptr<testing::ChildProcess> Sim(int rpm) {
     std::string err;
-    auto sim = testing::StartSim(STRUCTURE_BINARY, {"--rpm", std::to_string(rpm), "--seed", "1"}, &err);
+    auto sim =
+        testing::StartSim(STRUCTURE_BINARY, {"--rpm", std::to_string(rpm), "--seed", "1"}, &err);
     EXPECT_TRUE(sim) << err;
     return sim;
   }
@@ -89,7 +90,8 @@ class SharedStoreAcceptanceTest : public ::testing::Test {
   std::string Input(int lines) {
     std::string path = dir_ + "in.jsonl";
     std::ofstream f(path);
-    for (int i = 0; i < lines; ++i) f << "{\"id\": \"r" << i << "\", \"prompt\": \"ticket " << i << "\"}\n";
+    for (int i = 0; i < lines; ++i)
+      f << "{\"id\": \"r" << i << "\", \"prompt\": \"ticket " << i << "\"}\n";
     return path;
   }
 
@@ -97,12 +99,24 @@ class SharedStoreAcceptanceTest : public ::testing::Test {
   void StartWorkers(const std::string& tag, const std::string& config, const std::string& input) {
     for (int i = 1; i <= 3; ++i) {
       std::string base = dir_ + tag + "." + std::to_string(i);
-      std::vector<std::string> argv = {STRUCTURE_BINARY, "batch", input, "-o", base + ".jsonl",
-                                       "--shard", std::to_string(i) + "/3", "--config", config,
-                                       "--schema", kSchema, "--database", ":memory:",
-                                       "--concurrency", "64"};
+      std::vector<std::string> argv = {STRUCTURE_BINARY,
+                                       "batch",
+                                       input,
+                                       "-o",
+                                       base + ".jsonl",
+                                       "--shard",
+                                       std::to_string(i) + "/3",
+                                       "--config",
+                                       config,
+                                       "--schema",
+                                       kSchema,
+                                       "--database",
+                                       ":memory:",
+                                       "--concurrency",
+                                       "64"};
       std::string err;
-      auto child = testing::ChildProcess::Spawn(argv, testing::ChildIo{"", dir_ + "stdout", base + ".err"}, &err);
+      auto child = testing::ChildProcess::Spawn(
+          argv, testing::ChildIo{"", dir_ + "stdout", base + ".err"}, &err);
       ASSERT_TRUE(child) << err;
       workers_.push_back(std::move(child));
     }
@@ -171,8 +185,10 @@ TEST_F(SharedStoreAcceptanceTest, ThreeProcessesOnOneKeyUseTheLimitWithoutA429) 
   int64_t calls = shared1.ok - shared0.ok;
   double used = static_cast<double>(calls) / (kRpm * seconds / 60.0);
   std::printf(
-      "with the shared store: 3 processes, %lld calls ok in %.1f s = %.1f %% of %d/min, %lld x 429\n"
-      "without it:            3 processes, %lld calls ok from the start to the window's end, %lld x 429\n",
+      "with the shared store: 3 processes, %lld calls ok in %.1f s = %.1f %% of %d/min, %lld x "
+      "429\n"
+      "without it:            3 processes, %lld calls ok from the start to the window's end, %lld "
+      "x 429\n",
       static_cast<long long>(calls), seconds, 100 * used, kRpm,
       static_cast<long long>(shared1.rate_limited), static_cast<long long>(alone.ok),
       static_cast<long long>(alone.rate_limited));
@@ -180,7 +196,8 @@ TEST_F(SharedStoreAcceptanceTest, ThreeProcessesOnOneKeyUseTheLimitWithoutA429) 
   EXPECT_EQ(shared1.rate_limited, 0);
   EXPECT_GT(alone.rate_limited, 0);
   for (const auto& [id, status] : Records("shared")) EXPECT_EQ(status, "ok") << id;
-  for (int i = 1; i <= 3; ++i) EXPECT_EQ(Stderr("shared", i).find("unreachable"), std::string::npos);
+  for (int i = 1; i <= 3; ++i)
+    EXPECT_EQ(Stderr("shared", i).find("unreachable"), std::string::npos);
 }
 
 TEST_F(SharedStoreAcceptanceTest, StoreStoppedMidRunEveryRecordEndsOkAndTheStoreRulesAgain) {
@@ -216,8 +233,12 @@ TEST_F(SharedStoreAcceptanceTest, StoreStoppedMidRunEveryRecordEndsOkAndTheStore
       },
       "every worker back on the shared store");
   // The restarted server started empty: cells in it again mean the workers use it again.
-  wait_for([&] { return redis->Query("KEYS structure:limit:*").find("structure:limit:{") != std::string::npos; },
-           "the shared limits back in the store");
+  wait_for(
+      [&] {
+        return redis->Query("KEYS structure:limit:*").find("structure:limit:{") !=
+               std::string::npos;
+      },
+      "the shared limits back in the store");
   for (auto& w : workers_) EXPECT_EQ(w->Wait(), 0);  // every record ok
 
   auto records = Records("run");

@@ -2,7 +2,6 @@
 // request, MCP line or scripted provider reply that must end in a clear error, never a crash,
 // a hang or a sanitizer report. One line per row on stdout; a failing row says why.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -36,9 +35,9 @@ class BadInputsTest : public ::testing::Test {
     std::string scenario = ctx_.work_dir + "/scenario.json";
     std::ofstream(scenario) << ReplyScenario();
     std::string error;
-    sim_ = ChildProcess::StartListening(
-               {ctx_.binary, "sim", "--port", "0", "--scenario", scenario},
-               std::chrono::seconds(120), &error, ctx_.work_dir + "/sim.stderr")
+    sim_ = ChildProcess::StartListening({ctx_.binary, "sim", "--port", "0", "--scenario", scenario},
+                                        std::chrono::seconds(120), &error,
+                                        ctx_.work_dir + "/sim.stderr")
                .release();
     if (sim_ == nullptr) {
       errors_.push_back("cannot start structure sim: " + error);
@@ -90,12 +89,16 @@ class BadInputsTest : public ::testing::Test {
     return "[providers.openai]\nkind = \"openai\"\nbase_url = \"" + sim +
            "/v1\"\napi_key_env = \"BAD_INPUTS_KEY\"\nmodel = \"gpt-4o-mini\"\n"
            "profile = \"openai-strict\"\n"
-           "[providers.anthropic]\nkind = \"anthropic\"\nbase_url = \"" + sim +
+           "[providers.anthropic]\nkind = \"anthropic\"\nbase_url = \"" +
+           sim +
            "\"\napi_key_env = \"BAD_INPUTS_KEY\"\nmodel = \"claude-haiku-4-5\"\n"
            "profile = \"anthropic-strict\"\n"
-           "[providers.gemini]\nkind = \"gemini\"\nbase_url = \"" + sim +
-           "\"\napi_key_env = \"BAD_INPUTS_KEY\"\nmodel = \"gemini-2.5-flash\"\nprofile = \"gemini\"\n"
-           "[providers.ollama]\nkind = \"ollama\"\nbase_url = \"" + sim +
+           "[providers.gemini]\nkind = \"gemini\"\nbase_url = \"" +
+           sim +
+           "\"\napi_key_env = \"BAD_INPUTS_KEY\"\nmodel = \"gemini-2.5-flash\"\nprofile = "
+           "\"gemini\"\n"
+           "[providers.ollama]\nkind = \"ollama\"\nbase_url = \"" +
+           sim +
            "\"\nmodel = \"llama3.1\"\nprofile = \"ollama\"\n"
            "[aliases]\n\"default:fast\" = \"openai\"\n\"default:analyze\" = \"openai\"\n";
   }
@@ -114,8 +117,7 @@ class BadInputsTest : public ::testing::Test {
   }
 
   // Runs every row of `kind`: one line per row, a test failure per failing row.
-  void RunKind(const std::string& kind,
-               std::string (*run)(const Row&, const RowContext&)) {
+  void RunKind(const std::string& kind, std::string (*run)(const Row&, const RowContext&)) {
     ASSERT_NE(sim_, nullptr) << (errors_.empty() ? "no simulator" : errors_.back());
     size_t count = 0, failed = 0;
     for (const Row& row : rows_) {

@@ -24,7 +24,8 @@ struct RowDirs {
 
 RowDirs MakeRowDirs(const RowContext& ctx, const Row& row) {
   std::string safe;
-  for (char c : row.name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
+  for (char c : row.name)
+    safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
   std::string base = ctx.work_dir + "/rows/" + safe;
   RowDirs d{base + "/cwd", base + "/home", base + "/io"};
   fs::remove_all(base);
@@ -189,7 +190,8 @@ std::string RunHttpRow(const Row& row, const RowContext& ctx) {
   if (size_t b = reply.find("\r\n\r\n"); b != std::string::npos) body = reply.substr(b + 4);
   std::string verdict;
   if (row.expect == "closed") {
-    if (!reply.empty()) verdict = "expected the connection closed unanswered, got: " + Excerpt(reply);
+    if (!reply.empty())
+      verdict = "expected the connection closed unanswered, got: " + Excerpt(reply);
   } else {
     bool ok = false;
     int want = ExpectedInt(row.expect, &ok);
@@ -197,14 +199,18 @@ std::string RunHttpRow(const Row& row, const RowContext& ctx) {
     Wanted w = ParseMessage(row.message, 'o');
     if (status != want) {
       verdict = "status " + std::to_string(status) + ", expected " + row.expect + ": " +
-                Excerpt(reply.empty() ? "(no answer)" : body.empty() ? reply : body);
+                Excerpt(reply.empty()  ? "(no answer)"
+                        : body.empty() ? reply
+                                       : body);
     } else if (!w.text.empty() && body.find(w.text) == std::string::npos) {
       verdict = "no '" + w.text + "' in the body: " + Excerpt(body);
     }
   }
   // The server must survive every row and keep answering.
-  std::string health = Exchange(ctx.serve_port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", &error);
-  if (StatusOf(health) != 200) verdict += (verdict.empty() ? "" : "; ") + std::string("/healthz no longer answers");
+  std::string health = Exchange(
+      ctx.serve_port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", &error);
+  if (StatusOf(health) != 200)
+    verdict += (verdict.empty() ? "" : "; ") + std::string("/healthz no longer answers");
   if (std::string s = SanitizerSince(ctx.serve_stderr, offset); !s.empty()) {
     verdict += (verdict.empty() ? "" : "; ") + ("server sanitizer: " + Excerpt(s));
   }
@@ -267,7 +273,8 @@ std::string RunMcpRow(const Row& row, const RowContext& ctx) {
     }
   }
   if (!w.text.empty() && where.find(w.text) == std::string::npos) {
-    return "no '" + w.text + "' in " + (w.stream == 'o' ? "the answer: " : "stderr: ") + Excerpt(where);
+    return "no '" + w.text + "' in " + (w.stream == 'o' ? "the answer: " : "stderr: ") +
+           Excerpt(where);
   }
   return "";
 }
@@ -302,10 +309,14 @@ std::string RunReplyRow(const Row& row, const RowContext& ctx) {
   if (!ok) return "expect must be an exit code (was '" + row.expect + "')";
   RowDirs d = MakeRowDirs(ctx, row);
   ProcessSpec spec;
-  spec.argv = {ctx.binary, "run", "--config", ctx.providers_toml, "--model", provider,
-               "--prompt", ReplyMarker(row) + " Mike reports that the build is broken, priority 2",
-               "--schema", ctx.data_dir + "/files/ticket.schema.json", "--max-loops", "2",
-               "--database", ":memory:"};
+  spec.argv = {
+      ctx.binary,    "run",
+      "--config",    ctx.providers_toml,
+      "--model",     provider,
+      "--prompt",    ReplyMarker(row) + " Mike reports that the build is broken, priority 2",
+      "--schema",    ctx.data_dir + "/files/ticket.schema.json",
+      "--max-loops", "2",
+      "--database",  ":memory:"};
   spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
   spec.env = RowEnvironment(ctx, d.home);
   spec.cwd = d.cwd;

@@ -10,13 +10,14 @@
 namespace structure::testing {
 
 struct RowContext {
-  std::string binary;    // the `structure` executable
-  std::string data_dir;  // tests/data/bad_inputs (rows see its files/ as $DATA)
-  std::string work_dir;  // per-run scratch; each row gets a fresh, empty directory below it
-  std::string sim_url;   // http://127.0.0.1:PORT of the shared `structure sim`
-  int serve_port = 0;    // the shared `structure serve` (http rows)
+  std::string binary;        // the `structure` executable
+  std::string data_dir;      // tests/data/bad_inputs (rows see its files/ as $DATA)
+  std::string work_dir;      // per-run scratch; each row gets a fresh, empty directory below it
+  std::string sim_url;       // http://127.0.0.1:PORT of the shared `structure sim`
+  int serve_port = 0;        // the shared `structure serve` (http rows)
   std::string serve_stderr;  // its stderr file
-  std::string providers_toml;  // a config with providers openai, anthropic, gemini, ollama on the sim
+  std::string
+      providers_toml;  // a config with providers openai, anthropic, gemini, ollama on the sim
 };
 
 // The environment rows run in: PATH starts with the binary's directory, HOME is the row's own,

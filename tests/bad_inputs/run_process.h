@@ -21,8 +21,8 @@ struct ProcessSpec {
   std::vector<std::string> argv;  // argv[0] is a path
   std::vector<std::string> env;   // the whole environment, "NAME=value"
   std::string cwd;
-  std::string input;              // written to stdin, which is then closed
-  std::string scratch;            // a directory for the captured streams (not cwd)
+  std::string input;    // written to stdin, which is then closed
+  std::string scratch;  // a directory for the captured streams (not cwd)
   std::chrono::seconds timeout{120};
 };
 

@@ -49,7 +49,8 @@ std::vector<Row> LoadRows(const std::string& dir, std::vector<std::string>* erro
       std::vector<std::string> f = SplitTabs(line);
       const std::string at = file + ":" + std::to_string(number) + ": ";
       if (f.size() != 5) {
-        errors->push_back(at + "expected 5 tab-separated fields, found " + std::to_string(f.size()));
+        errors->push_back(at + "expected 5 tab-separated fields, found " +
+                          std::to_string(f.size()));
         continue;
       }
       Row row{file, number, f[0], f[1], f[2], f[3], f[4]};
@@ -77,11 +78,26 @@ std::string Unescape(std::string_view s) {
     }
     char e = s[i + 1];
     switch (e) {
-      case 'n': out += '\n'; ++i; break;
-      case 'r': out += '\r'; ++i; break;
-      case 't': out += '\t'; ++i; break;
-      case '0': out += '\0'; ++i; break;
-      case '\\': out += '\\'; ++i; break;
+      case 'n':
+        out += '\n';
+        ++i;
+        break;
+      case 'r':
+        out += '\r';
+        ++i;
+        break;
+      case 't':
+        out += '\t';
+        ++i;
+        break;
+      case '0':
+        out += '\0';
+        ++i;
+        break;
+      case '\\':
+        out += '\\';
+        ++i;
+        break;
       case 'x':
         if (i + 3 < s.size() && Hex(s[i + 2]) >= 0 && Hex(s[i + 3]) >= 0) {
           out += static_cast<char>(Hex(s[i + 2]) * 16 + Hex(s[i + 3]));
@@ -97,9 +113,9 @@ std::string Unescape(std::string_view s) {
 }
 
 std::string SanitizerReport(std::string_view text) {
-  static const char* const kMarkers[] = {"runtime error:", "ERROR: AddressSanitizer",
-                                         "ERROR: LeakSanitizer", "LeakSanitizer",
-                                         "UndefinedBehaviorSanitizer", "AddressSanitizer:"};
+  static const char* const kMarkers[] = {
+      "runtime error:", "ERROR: AddressSanitizer",    "ERROR: LeakSanitizer",
+      "LeakSanitizer",  "UndefinedBehaviorSanitizer", "AddressSanitizer:"};
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);

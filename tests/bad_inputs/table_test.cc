@@ -12,7 +12,9 @@ namespace {
 TEST(BadInputTableTest, UnescapesTheDocumentedSequencesOnly) {
   EXPECT_EQ(Unescape(R"(a\nb\r\t\\)"), "a\nb\r\t\\");
   EXPECT_EQ(Unescape(R"(\0)"), std::string(1, '\0'));
-  EXPECT_EQ(Unescape(R"(\xff\x41)"), "\xff" "A");
+  EXPECT_EQ(Unescape(R"(\xff\x41)"),
+            "\xff"
+            "A");
   EXPECT_EQ(Unescape(R"({"a":"\"q\""})"), R"({"a":"\"q\""})");  // JSON escapes stay
   EXPECT_EQ(Unescape(R"(\xZ1 \)"), R"(\xZ1 \)");
 }
@@ -29,9 +31,9 @@ TEST(BadInputTableTest, ReportsMalformedRowsWithTheirLine) {
   std::string dir = ::testing::TempDir() + "table_test";
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/a.tsv") << "# comment\n\ncli\tone\ttrue\t0\t-\n"
-                                << "cli\tone\ttrue\t0\t-\n"        // duplicate name
-                                << "shell\ttwo\ttrue\t0\t-\n"      // unknown kind
-                                << "cli\tthree\ttrue\t0\n";        // four fields
+                                << "cli\tone\ttrue\t0\t-\n"    // duplicate name
+                                << "shell\ttwo\ttrue\t0\t-\n"  // unknown kind
+                                << "cli\tthree\ttrue\t0\n";    // four fields
   std::vector<std::string> errors;
   std::vector<Row> rows = LoadRows(dir, &errors);
   ASSERT_EQ(rows.size(), 1u);

@@ -1,17 +1,28 @@
 #include "base/json.h"
-#include "base/utf8.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include "base/utf8.h"
 
 namespace structure {
 namespace {
 
 TEST(JsonTest, RoundTripsCompactText) {
   const char* cases[] = {
-      "null", "true", "false", "0", "-12", "1.5", "\"a\\\"b\\\\c\\n\"", "[]", "{}",
-      "[1,2.5,\"x\",null,true,{\"k\":[{}]}]", "{\"b\":1,\"a\":2}", "9223372036854775807",
+      "null",
+      "true",
+      "false",
+      "0",
+      "-12",
+      "1.5",
+      "\"a\\\"b\\\\c\\n\"",
+      "[]",
+      "{}",
+      "[1,2.5,\"x\",null,true,{\"k\":[{}]}]",
+      "{\"b\":1,\"a\":2}",
+      "9223372036854775807",
   };
   for (const char* text : cases) {
     auto parsed = ParseJson(text);
@@ -45,7 +56,9 @@ TEST(JsonTest, DecodesUnicodeEscapesAndSurrogatePairs) {
 }
 
 TEST(JsonTest, EscapesControlCharactersOnOutput) {
-  EXPECT_EQ(ToJson(Json(std::string("a\x01" "b"))), "\"a\\u0001b\"");
+  EXPECT_EQ(ToJson(Json(std::string("a\x01"
+                                    "b"))),
+            "\"a\\u0001b\"");
 }
 
 TEST(JsonTest, IntegralDoublesKeepTheirPoint) {
@@ -57,8 +70,16 @@ TEST(JsonTest, IntegralDoublesKeepTheirPoint) {
 
 TEST(JsonTest, TextSizeIsTheLengthOfTheCompactText) {
   const char* cases[] = {
-      "null", "-12", "9223372036854775807", "1.5", "2.0", "1e+300", "\"\"",
-      "\"a\\\"b\\\\c\\n\\t\\u0001\xc3\xa9\"", "[]", "{}",
+      "null",
+      "-12",
+      "9223372036854775807",
+      "1.5",
+      "2.0",
+      "1e+300",
+      "\"\"",
+      "\"a\\\"b\\\\c\\n\\t\\u0001\xc3\xa9\"",
+      "[]",
+      "{}",
       "[1,2.5,\"x\",null,true,false,{\"k\":[{}],\"q\\\"\":-0.25}]",
   };
   for (const char* text : cases) {
@@ -74,7 +95,8 @@ TEST(JsonTest, SplicesWriteTextInPlaceOfTheirNodes) {
   const Json* a = body.find("a");
   const Json* b1 = &body.find("b")->as_array()[1];
   JsonSplice splices[] = {{a, R"({"type":"string"})"}, {b1, "[true]"}};
-  EXPECT_EQ(ToJsonSpliced(body, splices), R"({"a":{"type":"string"},"b":[1,[true]],"c":{"d":null}})");
+  EXPECT_EQ(ToJsonSpliced(body, splices),
+            R"({"a":{"type":"string"},"b":[1,[true]],"c":{"d":null}})");
   EXPECT_EQ(ToJsonSpliced(body, {}), ToJson(body));
 }
 
@@ -88,8 +110,8 @@ TEST(JsonTest, ReportsLineAndColumnOfSyntaxErrors) {
 }
 
 TEST(JsonTest, RejectsMalformedInputWithoutCrashing) {
-  const char* cases[] = {"", "{", "[1,]", "{\"a\"}", "tru", "01", "1.", "\"abc", "[1] 2",
-                         "{\"a\":1,}", "\"\\x\"", "-", "1e"};
+  const char* cases[] = {"",      "{",     "[1,]",       "{\"a\"}", "tru", "01", "1.",
+                         "\"abc", "[1] 2", "{\"a\":1,}", "\"\\x\"", "-",   "1e"};
   for (const char* text : cases) {
     EXPECT_FALSE(ParseJson(text).ok()) << text;
   }
@@ -105,20 +127,21 @@ TEST(JsonTest, RejectsInvalidUtf8InStringsWithTheByteOffset) {
     size_t at;
   };
   const Case cases[] = {
-      {"\"ab\xff\"", 3},                      // not a lead byte
-      {"\"\x80\"", 1},                        // lone continuation byte
-      {"{\"k\xc3\":1}", 3},                   // truncated before the closing quote
-      {"[\"ok\",\"\xc0\xaf\"]", 7},           // overlong '/'
-      {"\"\xe0\x80\xaf\"", 1},                // overlong, three bytes
-      {"\"x\xed\xa0\x80\"", 2},               // a UTF-16 surrogate
-      {"\"\xf4\x90\x80\x80\"", 1},            // above U+10FFFF
-      {"\"\xe2\x82\"", 1},                    // truncated three-byte sequence
-      {"\"\xf0\x9f\x98\"", 1},                // truncated four-byte sequence
+      {"\"ab\xff\"", 3},             // not a lead byte
+      {"\"\x80\"", 1},               // lone continuation byte
+      {"{\"k\xc3\":1}", 3},          // truncated before the closing quote
+      {"[\"ok\",\"\xc0\xaf\"]", 7},  // overlong '/'
+      {"\"\xe0\x80\xaf\"", 1},       // overlong, three bytes
+      {"\"x\xed\xa0\x80\"", 2},      // a UTF-16 surrogate
+      {"\"\xf4\x90\x80\x80\"", 1},   // above U+10FFFF
+      {"\"\xe2\x82\"", 1},           // truncated three-byte sequence
+      {"\"\xf0\x9f\x98\"", 1},       // truncated four-byte sequence
   };
   for (const Case& c : cases) {
     auto r = ParseJson(c.text, o);
     ASSERT_FALSE(r.ok()) << c.at;
-    EXPECT_NE(r.status().message().find("invalid UTF-8 at byte " + std::to_string(c.at)), std::string::npos)
+    EXPECT_NE(r.status().message().find("invalid UTF-8 at byte " + std::to_string(c.at)),
+              std::string::npos)
         << r.status().message();
     EXPECT_EQ(Utf8ErrorAt(r.status().message()), std::string_view::npos) << r.status().message();
   }
@@ -146,8 +169,9 @@ TEST(JsonTest, NumbersBeyondDoubleAndOddEscapesAreClearErrors) {
 }
 
 TEST(JsonTest, AcceptsEveryWellFormedSequence) {
-  std::string text = "\"\x7f\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
-                     "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\"";
+  std::string text =
+      "\"\x7f\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
+      "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\"";
   auto r = ParseJson(text);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(ToJson(*r), text);
@@ -161,7 +185,9 @@ TEST(JsonTest, LoneSurrogateEscapesReadAsReplacementCharacters) {
 }
 
 TEST(JsonTest, WritesBytesThatAreNotUtf8AsReplacementCharacters) {
-  Json v(std::string("a\xff" "b\xe2\x82"));
+  Json v(
+      std::string("a\xff"
+                  "b\xe2\x82"));
   EXPECT_EQ(ToJson(v), "\"a\ufffdb\ufffd\ufffd\"");
   EXPECT_EQ(JsonTextSize(v), ToJson(v).size());
   EXPECT_TRUE(ParseJson(ToJson(v)).ok());
@@ -171,7 +197,9 @@ TEST(Utf8Test, FindsTheFirstInvalidByte) {
   EXPECT_EQ(Utf8ErrorAt(""), std::string_view::npos);
   EXPECT_EQ(Utf8ErrorAt("plain ascii text, longer than eight bytes"), std::string_view::npos);
   EXPECT_EQ(Utf8ErrorAt("0123456789abcdef\xff"), 16u);
-  EXPECT_EQ(Utf8ErrorAt("01234567\xc3\xa9" "89\xc3"), 12u);
+  EXPECT_EQ(Utf8ErrorAt("01234567\xc3\xa9"
+                        "89\xc3"),
+            12u);
   EXPECT_EQ(Utf8Error("ab\x80"), "invalid UTF-8 at byte 2");
   EXPECT_EQ(Utf8Error("caf\xc3\xa9"), "");
 }

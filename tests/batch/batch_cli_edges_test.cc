@@ -41,11 +41,13 @@ class BatchEdgesTest : public ::testing::Test {
     EXPECT_EQ(std::system(rm.c_str()), 0);
   }
 
-  std::unique_ptr<testing::ChildProcess> Batch(std::vector<std::string> args, const std::string& err,
+  std::unique_ptr<testing::ChildProcess> Batch(std::vector<std::string> args,
+                                               const std::string& err,
                                                const std::string& base_url = "") {
-    std::vector<std::string> argv = {STRUCTURE_BINARY, "batch", "--base-url",
-                                     base_url.empty() ? sim_->base_url() : base_url, "--schema",
-                                     kData + "schema.json"};
+    std::vector<std::string> argv = {
+        STRUCTURE_BINARY, "batch",
+        "--base-url",     base_url.empty() ? sim_->base_url() : base_url,
+        "--schema",       kData + "schema.json"};
     argv.insert(argv.end(), args.begin(), args.end());
     std::string error;
     auto child = testing::ChildProcess::Spawn(argv, {"", dir_ + "stdout", dir_ + err}, &error);
@@ -62,7 +64,8 @@ class BatchEdgesTest : public ::testing::Test {
 
   // Waits until the simulator has received `n` calls (or the job ended).
   void WaitForCalls(testing::ChildProcess& job, int64_t n) const {
-    while (!job.Exited() && SimRequests() < n) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    while (!job.Exited() && SimRequests() < n)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 
   std::string Err(const std::string& name) const { return Slurp(dir_ + name); }
@@ -81,8 +84,8 @@ class BatchEdgesTest : public ::testing::Test {
     std::string path = dir_ + prefix + ".jsonl";
     std::ofstream f(path);
     for (int i = 0; i < n; ++i) {
-      f << "{\"id\": \"" << prefix << i << "\", \"prompt\": \"" << (i < stuck ? "CASE-STUCK " : "CASE-OK ")
-        << i << "\"}\n";
+      f << "{\"id\": \"" << prefix << i << "\", \"prompt\": \""
+        << (i < stuck ? "CASE-STUCK " : "CASE-OK ") << i << "\"}\n";
     }
     return path;
   }
@@ -117,7 +120,8 @@ TEST_F(BatchEdgesTest, SecondCtrlCCancelsTheCallsInFlightAndResumeRedoesThem) {
   ASSERT_EQ(code, 130) << Err("err1");
   std::vector<Json> first = Lines(out);
   ASSERT_EQ(first.size(), 8u) << Err("err1");
-  for (const Json& rec : first) EXPECT_EQ(rec.find("code")->as_string(), "cancelled") << ToJson(rec);
+  for (const Json& rec : first)
+    EXPECT_EQ(rec.find("code")->as_string(), "cancelled") << ToJson(rec);
 
   // Resume against a simulator that answers everything at once: nothing lost, nothing twice.
   std::string err;
@@ -125,7 +129,8 @@ TEST_F(BatchEdgesTest, SecondCtrlCCancelsTheCallsInFlightAndResumeRedoesThem) {
   ASSERT_NE(plain, nullptr) << err;
   auto resumed = Batch({in, "-o", out, "--resume"}, "err2", plain->base_url());
   EXPECT_EQ(resumed->Wait(), 0) << Err("err2");
-  EXPECT_NE(Err("err2").find("8 cancelled records of " + out + " run again"), std::string::npos) << Err("err2");
+  EXPECT_NE(Err("err2").find("8 cancelled records of " + out + " run again"), std::string::npos)
+      << Err("err2");
   std::vector<Json> all = Lines(out);
   std::vector<std::string> ids;
   for (const Json& rec : all) {
@@ -146,7 +151,8 @@ TEST_F(BatchEdgesTest, SecondCtrlCAfterTheLastLineWasReadExits130) {
   int code = job->WaitFor(120);
   if (code < 0) job->Signal(SIGKILL);
   EXPECT_EQ(code, 130) << Err("err");
-  EXPECT_NE(Err("err").find("interrupted (rerun with --resume to finish)"), std::string::npos) << Err("err");
+  EXPECT_NE(Err("err").find("interrupted (rerun with --resume to finish)"), std::string::npos)
+      << Err("err");
   EXPECT_EQ(Lines(out).size(), 3u);
 }
 
@@ -184,10 +190,10 @@ TEST_F(BatchEdgesTest, TheOutputCannotBeTheInputEvenThroughALink) {
   }
   // stdin redirected from the output file is caught too.
   std::string error;
-  auto job = testing::ChildProcess::Spawn(
-      {STRUCTURE_BINARY, "batch", "--base-url", sim_->base_url(), "--schema", kData + "schema.json", "-o",
-       in, "--overwrite"},
-      {in, dir_ + "stdout", dir_ + "err"}, &error);
+  auto job =
+      testing::ChildProcess::Spawn({STRUCTURE_BINARY, "batch", "--base-url", sim_->base_url(),
+                                    "--schema", kData + "schema.json", "-o", in, "--overwrite"},
+                                   {in, dir_ + "stdout", dir_ + "err"}, &error);
   ASSERT_TRUE(job) << error;
   EXPECT_EQ(job->Wait(), 2);
   EXPECT_NE(Err("err").find("is the input file (stdin)"), std::string::npos) << Err("err");
@@ -199,8 +205,10 @@ TEST_F(BatchEdgesTest, AnOutputWrittenFromAnotherInputIsNotResumed) {
   ASSERT_EQ(Batch({a, "-o", out}, "err1")->Wait(), 0) << Err("err1");
   auto other = Batch({b, "-o", out, "--resume"}, "err2");
   EXPECT_EQ(other->Wait(), 2);
-  EXPECT_NE(Err("err2").find(out + " holds 3 results for records that are not in " + b + " (e.g. \"a0\")"),
-            std::string::npos) << Err("err2");
+  EXPECT_NE(Err("err2").find(out + " holds 3 results for records that are not in " + b +
+                             " (e.g. \"a0\")"),
+            std::string::npos)
+      << Err("err2");
   EXPECT_NE(Err("err2").find("--overwrite"), std::string::npos);
   EXPECT_EQ(Lines(out).size(), 3u);
   // The same input, grown, resumes.
@@ -213,13 +221,18 @@ TEST_F(BatchEdgesTest, AnOutputWrittenFromAnotherInputIsNotResumed) {
 
 TEST_F(BatchEdgesTest, ConcurrencyAboveTheProviderCapIsSaidAndSummarized) {
   std::string in = WriteInput(2, 0), cfg = dir_ + "c.toml";
-  std::ofstream(cfg) << "[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nmax_concurrency = 3\n";
+  std::ofstream(cfg)
+      << "[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nmax_concurrency = 3\n";
   auto job = Batch({in, "--config", cfg, "--concurrency", "50"}, "err");
   EXPECT_EQ(job->Wait(), 0) << Err("err");
   std::string err = Err("err");
-  EXPECT_NE(err.find("--concurrency 50 is above providers.p.limits.max_concurrency = 3: at most 3 calls"),
-            std::string::npos) << err;
-  EXPECT_NE(err.find(", at most 3 in flight (providers.p.limits.max_concurrency)"), std::string::npos) << err;
+  EXPECT_NE(
+      err.find("--concurrency 50 is above providers.p.limits.max_concurrency = 3: at most 3 calls"),
+      std::string::npos)
+      << err;
+  EXPECT_NE(err.find(", at most 3 in flight (providers.p.limits.max_concurrency)"),
+            std::string::npos)
+      << err;
   auto uncapped = Batch({in, "--config", cfg, "--concurrency", "2"}, "err2");
   EXPECT_EQ(uncapped->Wait(), 0);
   EXPECT_EQ(Err("err2").find("is above"), std::string::npos);

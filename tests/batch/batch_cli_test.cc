@@ -1,13 +1,12 @@
 // `structure batch` end to end against `structure sim` on loopback
 // (tests/data/batch/scenario.json): the kill/resume acceptance, SIGINT, stdin/stdout, --ordered.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
-
 #include <fstream>
 #include <map>
 #include <random>
@@ -91,8 +90,9 @@ class BatchCliTest : public ::testing::Test {
   }
 
   std::vector<std::string> Args(std::vector<std::string> extra) {
-    std::vector<std::string> a = {"batch", "--base-url", sim_->base_url(), "--schema", kData + "schema.json",
-                                  "--database", ":memory:"};
+    std::vector<std::string> a = {"batch",    "--base-url",          sim_->base_url(),
+                                  "--schema", kData + "schema.json", "--database",
+                                  ":memory:"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
@@ -119,7 +119,8 @@ class BatchCliTest : public ::testing::Test {
           want[id] = {"ok", 2};
           break;
         case 3:
-          in << "{\"id\": \"" << id << "\", \"prompt\": \"CASE-STALE record " << i << "\", \"maxLoops\": 2}\n";
+          in << "{\"id\": \"" << id << "\", \"prompt\": \"CASE-STALE record " << i
+             << "\", \"maxLoops\": 2}\n";
           want[id] = {"stale", 2};
           break;
         case 4:
@@ -176,8 +177,8 @@ TEST_F(BatchCliTest, SigkillAtRandomMomentsThenResumeWritesEveryRecordExactlyOnc
     size_t before = CountLines(out);
     size_t left = kLines > static_cast<int>(before) ? kLines - before : 0;
     size_t target = before + 1 + (left > 2 ? rng() % (left - 1) : 0);
-    auto batch = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}),
-                                dir_ + "stdout", dir_ + "stderr." + std::to_string(round));
+    auto batch = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}), dir_ + "stdout",
+                       dir_ + "stderr." + std::to_string(round));
     LineCounter counter(out);
     while (!batch->Exited() && counter.Count() < target) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -191,8 +192,8 @@ TEST_F(BatchCliTest, SigkillAtRandomMomentsThenResumeWritesEveryRecordExactlyOnc
     EXPECT_TRUE(code == 128 + SIGKILL || code == 1) << "round " << round << " exit " << code;
   }
   EXPECT_GE(kills, 1);
-  auto last = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}),
-                             dir_ + "stdout", dir_ + "stderr.last");
+  auto last = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}), dir_ + "stdout",
+                    dir_ + "stderr.last");
   EXPECT_EQ(last->Wait(), 1);  // stale, need-more-input and malformed lines are not ok
   CheckOutput(out, want);
   auto summary = ReadFile(dir_ + "stderr.last");
@@ -203,8 +204,8 @@ TEST_F(BatchCliTest, SigkillAtRandomMomentsThenResumeWritesEveryRecordExactlyOnc
 TEST_F(BatchCliTest, StdinToStdoutAndOrdered) {
   std::string in = dir_ + "in.jsonl";
   auto want = WriteInput(in, 60);
-  auto batch = Batch(Args({"--ordered", "--concurrency", "8"}),
-                              dir_ + "out.jsonl", dir_ + "stderr", in);
+  auto batch =
+      Batch(Args({"--ordered", "--concurrency", "8"}), dir_ + "out.jsonl", dir_ + "stderr", in);
   EXPECT_EQ(batch->Wait(), 1);
   CheckOutput(dir_ + "out.jsonl", want);
   auto text = ReadFile(dir_ + "out.jsonl");
@@ -227,7 +228,8 @@ TEST_F(BatchCliTest, CheckCommandRunsForEveryRecordAtConcurrency) {
       want["c" + std::to_string(i)] = {"ok", 2};  // Bob is rejected by the check, then Mike
     }
   }
-  std::string check = "sh " + std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/check_mike.sh";
+  std::string check =
+      "sh " + std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/engine/check_mike.sh";
   auto batch = Batch(Args({in, "-o", out, "--concurrency", "16", "--check", check}),
                      dir_ + "stdout", dir_ + "stderr");
   EXPECT_EQ(batch->Wait(), 0) << *ReadFile(dir_ + "stderr");
@@ -240,21 +242,25 @@ TEST_F(BatchCliTest, CheckCommandRunsForEveryRecordAtConcurrency) {
   EXPECT_EQ(failing->Wait(), 1);
   EXPECT_NE(ReadFile(out)->find(R"("code":"check_failed")"), std::string::npos) << *ReadFile(out);
   EXPECT_NE(ReadFile(out)->find("check command exited with status 9"), std::string::npos);
-  for (std::vector<std::string> bad : {std::vector<std::string>{"--check", " "},
-                                       std::vector<std::string>{"--check", "true", "--check-timeout-ms", "0"},
-                                       std::vector<std::string>{"--check-timeout-ms", "5"}}) {
+  for (std::vector<std::string> bad :
+       {std::vector<std::string>{"--check", " "},
+        std::vector<std::string>{"--check", "true", "--check-timeout-ms", "0"},
+        std::vector<std::string>{"--check-timeout-ms", "5"}}) {
     std::vector<std::string> a = {in, "-o", dir_ + "never.jsonl"};
     a.insert(a.end(), bad.begin(), bad.end());
     auto usage = Batch(Args(a), dir_ + "stdout", dir_ + "stderr");
     EXPECT_EQ(usage->Wait(), 2) << bad[0];
-    EXPECT_NE(ReadFile(dir_ + "stderr")->find("--check"), std::string::npos) << *ReadFile(dir_ + "stderr");
-    EXPECT_NE(access((dir_ + "never.jsonl").c_str(), F_OK), 0) << "nothing written for a usage error";
+    EXPECT_NE(ReadFile(dir_ + "stderr")->find("--check"), std::string::npos)
+        << *ReadFile(dir_ + "stderr");
+    EXPECT_NE(access((dir_ + "never.jsonl").c_str(), F_OK), 0)
+        << "nothing written for a usage error";
   }
 }
 
 TEST_F(BatchCliTest, AllOkExitsZeroAndRefusesToClobberOutput) {
   std::string in = dir_ + "in.jsonl", out = dir_ + "out.jsonl";
-  std::ofstream(in) << "{\"id\": 1, \"prompt\": \"CASE-OK a\"}\n{\"id\": 2, \"prompt\": \"CASE-REASK b\"}\n";
+  std::ofstream(in)
+      << "{\"id\": 1, \"prompt\": \"CASE-OK a\"}\n{\"id\": 2, \"prompt\": \"CASE-REASK b\"}\n";
   auto first = Batch(Args({in, "-o", out}), dir_ + "stdout", dir_ + "stderr");
   EXPECT_EQ(first->Wait(), 0);
   EXPECT_EQ(CountLines(out), 2u);
@@ -264,18 +270,21 @@ TEST_F(BatchCliTest, AllOkExitsZeroAndRefusesToClobberOutput) {
   auto resumed = Batch(Args({in, "-o", out, "--resume"}), dir_ + "stdout", dir_ + "stderr");
   EXPECT_EQ(resumed->Wait(), 0);
   EXPECT_EQ(CountLines(out), 2u);
-  EXPECT_NE(ReadFile(dir_ + "stderr")->find("(2 resumed)"), std::string::npos) << *ReadFile(dir_ + "stderr");
+  EXPECT_NE(ReadFile(dir_ + "stderr")->find("(2 resumed)"), std::string::npos)
+      << *ReadFile(dir_ + "stderr");
 }
 
 TEST_F(BatchCliTest, SigintStopsCleanlyAndResumeFinishes) {
   std::string in = dir_ + "in.jsonl", out = dir_ + "out.jsonl";
   {
     std::ofstream f(in);
-    for (int i = 0; i < 200; ++i) f << "{\"id\": " << i << ", \"prompt\": \"CASE-SLOW " << i << "\"}\n";
+    for (int i = 0; i < 200; ++i)
+      f << "{\"id\": " << i << ", \"prompt\": \"CASE-SLOW " << i << "\"}\n";
   }
-  auto batch = Batch(Args({in, "-o", out, "--concurrency", "16"}),
-                              dir_ + "stdout", dir_ + "stderr");
-  while (!batch->Exited() && CountLines(out) < 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  auto batch =
+      Batch(Args({in, "-o", out, "--concurrency", "16"}), dir_ + "stdout", dir_ + "stderr");
+  while (!batch->Exited() && CountLines(out) < 1)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   batch->Signal(SIGINT);
   EXPECT_EQ(batch->Wait(), 130);
   size_t written = CountLines(out);
@@ -284,8 +293,8 @@ TEST_F(BatchCliTest, SigintStopsCleanlyAndResumeFinishes) {
   auto err = ReadFile(dir_ + "stderr");
   EXPECT_NE(err->find("interrupted"), std::string::npos) << *err;
   EXPECT_EQ(ReadFile(out)->find("cancelled"), std::string::npos);  // in-flight calls finished
-  auto resumed = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}),
-                                dir_ + "stdout", dir_ + "stderr");
+  auto resumed = Batch(Args({in, "-o", out, "--resume", "--concurrency", "64"}), dir_ + "stdout",
+                       dir_ + "stderr");
   EXPECT_EQ(resumed->Wait(), 0);
   std::map<std::string, Expected> want;
   for (int i = 0; i < 200; ++i) want[std::to_string(i)] = {"ok", 1};
@@ -338,8 +347,9 @@ TEST_F(BatchCliTest, ThreeShardsKilledAndResumedCoverTheInputExactlyOnce) {
   EXPECT_EQ(kills, 3);
   for (int i = 0; i < 3; ++i) {
     std::string shard = std::to_string(i + 1) + "/3";
-    workers[i] = Batch(Args({in, "-o", outs[i], "--resume", "--shard", shard, "--concurrency", "32"}),
-                       dir_ + "stdout", dir_ + "stderr.resume" + std::to_string(i + 1));
+    workers[i] =
+        Batch(Args({in, "-o", outs[i], "--resume", "--shard", shard, "--concurrency", "32"}),
+              dir_ + "stdout", dir_ + "stderr.resume" + std::to_string(i + 1));
   }
   std::string all;
   for (int i = 0; i < 3; ++i) {
@@ -352,7 +362,8 @@ TEST_F(BatchCliTest, ThreeShardsKilledAndResumedCoverTheInputExactlyOnce) {
       auto rec = ParseJson(std::string_view(*text).substr(pos, nl - pos));
       ASSERT_TRUE(rec.ok()) << rec.status().message();
       const Json* id = rec->find("id");
-      uint64_t line = rec->contains("line") ? static_cast<uint64_t>(rec->find("line")->as_int()) : 0;
+      uint64_t line =
+          rec->contains("line") ? static_cast<uint64_t>(rec->find("line")->as_int()) : 0;
       std::string key = batch::ShardKey(id ? *id : Json(), line);
       EXPECT_EQ(batch::ShardOf(key, 3), static_cast<uint64_t>(i + 1)) << key;
       pos = nl + 1;

@@ -20,7 +20,8 @@ class BatchFilesTest : public ::testing::Test {
     mkdir(dir_.c_str(), 0755);
     in_ = dir_ + "in.jsonl";
     out_ = dir_ + "out.jsonl";
-    std::ofstream(in_) << "{\"id\": \"a\", \"prompt\": \"x\"}\n{\"id\": \"b\", \"prompt\": \"y\"}\n";
+    std::ofstream(in_)
+        << "{\"id\": \"a\", \"prompt\": \"x\"}\n{\"id\": \"b\", \"prompt\": \"y\"}\n";
   }
   void TearDown() override {
     std::string rm = "rm -rf '" + dir_ + "'";
@@ -54,7 +55,8 @@ TEST_F(BatchFilesTest, TheOutputIsNeverTheInputAndIsLeftAlone) {
     o.out_path = out;
     auto f = OpenJobFiles(o);
     ASSERT_FALSE(f.ok());
-    EXPECT_NE(f.status().message().find("is the input file"), std::string::npos) << f.status().message();
+    EXPECT_NE(f.status().message().find("is the input file"), std::string::npos)
+        << f.status().message();
   }
   EXPECT_EQ(ReadFile(in_)->size(), 54u);
 }
@@ -66,7 +68,8 @@ TEST_F(BatchFilesTest, OneJobAtATimeHoldsTheOutput) {
     auto second = OpenJobFiles(Options(resume, !resume));
     ASSERT_FALSE(second.ok());
     EXPECT_EQ(second.status().code(), Code::kFailedPrecondition);
-    EXPECT_NE(second.status().message().find(out_ + " is in use by another structure batch"), std::string::npos)
+    EXPECT_NE(second.status().message().find(out_ + " is in use by another structure batch"),
+              std::string::npos)
         << second.status().message();
   }
   ASSERT_TRUE(first->journal->Append("{\"id\":\"a\",\"status\":\"ok\"}\n").ok());
@@ -78,7 +81,8 @@ TEST_F(BatchFilesTest, OneJobAtATimeHoldsTheOutput) {
 
 // A resume that rewrites the journal (cancelled records dropped) keeps the lock on the new file.
 TEST_F(BatchFilesTest, TheLockSurvivesTheResumeRewrite) {
-  std::ofstream(out_) << "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"error\",\"code\":\"cancelled\"}\n";
+  std::ofstream(out_) << "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"error\","
+                         "\"code\":\"cancelled\"}\n";
   auto job = OpenJobFiles(Options(true));
   ASSERT_TRUE(job.ok()) << job.status().message();
   EXPECT_EQ(job->scan.dropped_cancelled, 1u);
@@ -86,7 +90,8 @@ TEST_F(BatchFilesTest, TheLockSurvivesTheResumeRewrite) {
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.status().code(), Code::kFailedPrecondition);
   ASSERT_TRUE(job->journal->Append("{\"id\":\"b\",\"status\":\"ok\"}\n").ok());
-  EXPECT_EQ(*ReadFile(out_), "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"ok\"}\n");
+  EXPECT_EQ(*ReadFile(out_),
+            "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"ok\"}\n");
 }
 
 TEST_F(BatchFilesTest, AnOutputOfAnotherInputIsRefused) {
@@ -94,12 +99,15 @@ TEST_F(BatchFilesTest, AnOutputOfAnotherInputIsRefused) {
   auto f = OpenJobFiles(Options(true));
   ASSERT_FALSE(f.ok());
   EXPECT_EQ(f.status().code(), Code::kFailedPrecondition);
-  EXPECT_NE(f.status().message().find("holds 1 result for records that are not in " + in_ + " (e.g. \"zz\")"),
-            std::string::npos) << f.status().message();
+  EXPECT_NE(f.status().message().find("holds 1 result for records that are not in " + in_ +
+                                      " (e.g. \"zz\")"),
+            std::string::npos)
+      << f.status().message();
 }
 
 TEST_F(BatchFilesTest, InputKeysAreTheRunnersKeys) {
-  std::ofstream(in_) << "{\"id\": \"a\"}\n\n{\"id\": 7}\nnot json\n{\"id\": \"a\"}\n{\"prompt\": \"no id\"}\n";
+  std::ofstream(in_)
+      << "{\"id\": \"a\"}\n\n{\"id\": 7}\nnot json\n{\"id\": \"a\"}\n{\"prompt\": \"no id\"}\n";
   auto keys = InputKeys(in_);
   ASSERT_TRUE(keys.ok());
   EXPECT_EQ(*keys, (std::vector<std::string>{"\"a\"", "7", "line:4", "line:5", "line:6"}));

@@ -6,7 +6,8 @@ namespace structure::batch {
 namespace {
 
 TEST(BatchLine, ParsesIdPromptAndSchemaName) {
-  BatchLine line = ParseBatchLine(R"({"id": "a-1", "prompt": "Mike broke it", "schemaName": "contact"})", 3, {});
+  BatchLine line =
+      ParseBatchLine(R"({"id": "a-1", "prompt": "Mike broke it", "schemaName": "contact"})", 3, {});
   ASSERT_TRUE(line.error.ok()) << line.error.message();
   ASSERT_TRUE(line.request.has_value());
   EXPECT_EQ(line.key, "\"a-1\"");
@@ -36,7 +37,8 @@ TEST(BatchLine, FillsDefaultsOnlyWhereTheLineIsSilent) {
   EXPECT_EQ(plain.request->settings.max_loops, 5);
   EXPECT_EQ(plain.request->tenant, "acme");
   BatchLine own = ParseBatchLine(
-      R"({"id": 2, "prompt": "p", "schema": {"type": "object"}, "maxLoops": 2, "tenant": "t2"})", 2, d);
+      R"({"id": 2, "prompt": "p", "schema": {"type": "object"}, "maxLoops": 2, "tenant": "t2"})", 2,
+      d);
   ASSERT_TRUE(own.error.ok()) << own.error.message();
   EXPECT_EQ(own.request->mode, pipeline::SchemaMode::kJson);
   EXPECT_EQ(own.request->settings.max_loops, 2);
@@ -72,7 +74,8 @@ TEST(BatchLine, MalformedJsonIsAnErrorKeyedByLineNumber) {
 }
 
 TEST(BatchLine, BadFieldIsAnErrorKeyedByIdNamingTheField) {
-  BatchLine line = ParseBatchLine(R"({"id": "x", "prompt": "p", "schemaName": "c", "maxLoops": 12})", 4, {});
+  BatchLine line =
+      ParseBatchLine(R"({"id": "x", "prompt": "p", "schemaName": "c", "maxLoops": 12})", 4, {});
   EXPECT_FALSE(line.error.ok());
   EXPECT_EQ(line.key, "\"x\"");
   EXPECT_NE(line.error.message().find("maxLoops"), std::string::npos) << line.error.message();
@@ -87,13 +90,15 @@ TEST(BatchLine, CarriesThePerRequestSettings) {
   ASSERT_TRUE(line.error.ok()) << line.error.message();
   EXPECT_EQ(line.request->settings.confidence_threshold, 0.25);
   EXPECT_EQ(line.request->settings.require_provider_strict_output, false);
-  BatchLine bad = ParseBatchLine(R"({"id": "t", "prompt": "p", "schemaText": "a", "confidenceThreshold": 2})", 2, {});
+  BatchLine bad = ParseBatchLine(
+      R"({"id": "t", "prompt": "p", "schemaText": "a", "confidenceThreshold": 2})", 2, {});
   EXPECT_EQ(bad.error.message(), "line 2: confidenceThreshold: must be a number 0..1 (was 2)");
 }
 
 TEST(BatchLine, RejectsNonObjectsAndOddIds) {
-  for (const char* text : {"[1, 2]", "\"prompt\"", R"({"id": {"a": 1}, "prompt": "p", "schemaName": "c"})",
-                           R"({"id": 1.5, "prompt": "p", "schemaName": "c"})"}) {
+  for (const char* text :
+       {"[1, 2]", "\"prompt\"", R"({"id": {"a": 1}, "prompt": "p", "schemaName": "c"})",
+        R"({"id": 1.5, "prompt": "p", "schemaName": "c"})"}) {
     BatchLine line = ParseBatchLine(text, 9, {});
     EXPECT_FALSE(line.error.ok()) << text;
     EXPECT_EQ(line.key, "line:9") << text;

@@ -39,8 +39,10 @@ class FakeEngine {
       max_in_flight_ = std::max(max_in_flight_, in_flight_);
       bool hold = r.prompt.find("hold") != std::string::npos;
       // Later submissions finish first within a wave, so completion order differs from input.
-      auto delay = std::chrono::microseconds(hold ? 0 : 3000 - static_cast<int>(submitted_ % 30) * 100);
-      calls_.push_back({std::chrono::steady_clock::now() + delay, hold, std::move(r), std::move(done)});
+      auto delay =
+          std::chrono::microseconds(hold ? 0 : 3000 - static_cast<int>(submitted_ % 30) * 100);
+      calls_.push_back(
+          {std::chrono::steady_clock::now() + delay, hold, std::move(r), std::move(done)});
       cv_.notify_all();
     };
   }
@@ -174,7 +176,8 @@ class BatchRunnerTest : public ::testing::Test {
   static std::string Lines(int n, const std::string& prompt = "ok") {
     std::string s;
     for (int i = 0; i < n; ++i) {
-      s += "{\"id\": \"r" + std::to_string(i) + "\", \"prompt\": \"" + prompt + " " + std::to_string(i) + "\"}\n";
+      s += "{\"id\": \"r" + std::to_string(i) + "\", \"prompt\": \"" + prompt + " " +
+           std::to_string(i) + "\"}\n";
     }
     return s;
   }
@@ -225,7 +228,8 @@ TEST_F(BatchRunnerTest, OrderedOutputFollowsTheInput) {
   for (size_t i = 0; i < 50; ++i) EXPECT_EQ(*out[i].find("id"), Json("r" + std::to_string(i)));
   EXPECT_EQ(*out[50].find("line"), Json(51));
   EXPECT_EQ(*out[50].find("code"), Json("bad_request"));
-  for (size_t i = 51; i < 201; ++i) EXPECT_EQ(*out[i].find("id"), Json("r" + std::to_string(i - 1)));
+  for (size_t i = 51; i < 201; ++i)
+    EXPECT_EQ(*out[i].find("id"), Json("r" + std::to_string(i - 1)));
 }
 
 TEST_F(BatchRunnerTest, OrderedWindowStopsStartingPastASlowHead) {
@@ -264,13 +268,15 @@ TEST_F(BatchRunnerTest, BadLinesAndDuplicateIdsBecomeErrorRecordsAndTheJobGoesOn
   EXPECT_FALSE(report.all().all_ok());
   std::map<std::string, Json> by_key;
   for (const Json& j : Output()) {
-    std::string key = j.contains("id") ? j.find("id")->as_string() : "line" + ToJson(*j.find("line"));
+    std::string key =
+        j.contains("id") ? j.find("id")->as_string() : "line" + ToJson(*j.find("line"));
     EXPECT_TRUE(by_key.emplace(key, j).second) << key;
   }
   ASSERT_EQ(by_key.size(), 5u);
   EXPECT_EQ(*by_key["b"].find("code"), Json("bad_request"));
   EXPECT_NE(ToJson(*by_key["b"].find("errors")).find("bogus"), std::string::npos);
-  EXPECT_NE(ToJson(*by_key["line4"].find("errors")).find("already used on line 1"), std::string::npos);
+  EXPECT_NE(ToJson(*by_key["line4"].find("errors")).find("already used on line 1"),
+            std::string::npos);
   EXPECT_EQ(*by_key["line5"].find("status"), Json("error"));
   EXPECT_EQ(*by_key["c"].find("status"), Json("need-more-input"));
 }
@@ -363,8 +369,9 @@ TEST_F(BatchRunnerTest, ShardTakesOnlyItsRecordsAndTheShardsCoverTheInputOnce) {
     BatchReport report = RunOn(input, fake);
     total += report.run.total();
     for (const Json& j : Output()) {
-      std::string key = j.contains("id") ? ShardKey(*j.find("id"), 0)
-                                         : KeyForLine(static_cast<uint64_t>(j.find("line")->as_int()));
+      std::string key = j.contains("id")
+                            ? ShardKey(*j.find("id"), 0)
+                            : KeyForLine(static_cast<uint64_t>(j.find("line")->as_int()));
       // The repeated id's error is keyed by its line but belongs to the shard of "r5".
       std::string shard_key = key == "line:303" ? "r5" : key;
       EXPECT_EQ(ShardOf(shard_key, 3), i) << key;

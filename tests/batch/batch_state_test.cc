@@ -83,7 +83,8 @@ TEST_F(BatchStateTest, DropsATornLastLineAndRefusesADamagedOne) {
   std::ofstream(dir_ + "/journal.jsonl", std::ios::app) << "{\"read\":5}\n";
   auto damaged = BatchState::Open(dir_);
   EXPECT_EQ(damaged.status().code(), Code::kInvalidArgument);
-  EXPECT_NE(damaged.status().message().find("journal.jsonl:4"), std::string::npos) << damaged.status().message();
+  EXPECT_NE(damaged.status().message().find("journal.jsonl:4"), std::string::npos)
+      << damaged.status().message();
 }
 
 }  // namespace

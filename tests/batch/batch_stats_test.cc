@@ -34,12 +34,23 @@ class BatchStatsTest : public ::testing::Test {
 
   // `structure batch IN -o OUT --stats STATS extra...`: the exit code; stderr in dir_/err.
   int Batch(const std::string& stats, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv = {STRUCTURE_BINARY, "batch", dir_ + "in.jsonl", "-o", dir_ + "out.jsonl",
-                                     "--stats", stats, "--base-url", sim_->base_url(), "--schema",
-                                     kData + "schema.json", "--database", ":memory:"};
+    std::vector<std::string> argv = {STRUCTURE_BINARY,
+                                     "batch",
+                                     dir_ + "in.jsonl",
+                                     "-o",
+                                     dir_ + "out.jsonl",
+                                     "--stats",
+                                     stats,
+                                     "--base-url",
+                                     sim_->base_url(),
+                                     "--schema",
+                                     kData + "schema.json",
+                                     "--database",
+                                     ":memory:"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     std::string error;
-    auto child = testing::ChildProcess::Spawn(argv, testing::ChildIo{"", dir_ + "stdout", dir_ + "err"}, &error);
+    auto child = testing::ChildProcess::Spawn(
+        argv, testing::ChildIo{"", dir_ + "stdout", dir_ + "err"}, &error);
     EXPECT_TRUE(child) << error;
     if (!child) return -1;
     int rc = child->WaitFor(300);
@@ -68,8 +79,10 @@ int64_t At(const Json& doc, std::initializer_list<const char*> path) {
 TEST_F(BatchStatsTest, WritesCallsResultsIterationsReasksTokensAndLatencyAtTheEnd) {
   {
     std::ofstream in(dir_ + "in.jsonl");
-    for (int i = 0; i < 6; ++i) in << "{\"id\":\"ok" << i << "\",\"prompt\":\"CASE-OK " << i << "\"}\n";
-    for (int i = 0; i < 3; ++i) in << "{\"id\":\"re" << i << "\",\"prompt\":\"CASE-REASK " << i << "\"}\n";
+    for (int i = 0; i < 6; ++i)
+      in << "{\"id\":\"ok" << i << "\",\"prompt\":\"CASE-OK " << i << "\"}\n";
+    for (int i = 0; i < 3; ++i)
+      in << "{\"id\":\"re" << i << "\",\"prompt\":\"CASE-REASK " << i << "\"}\n";
     in << "{\"id\":\"st\",\"prompt\":\"CASE-STALE\"}\n";
   }
   ASSERT_EQ(Batch(dir_ + "stats.json"), 1) << Stderr();  // one record is stale
@@ -91,7 +104,8 @@ TEST_F(BatchStatsTest, WritesCallsResultsIterationsReasksTokensAndLatencyAtTheEn
   EXPECT_GT(At(*doc, {"schemas", "inline", "tokens", "input"}), 0) << *text;
   EXPECT_GE(At(*doc, {"schemas", "inline", "tokens", "cachedInput"}), 0) << *text;
   const Json* providers = doc->find("providers");
-  ASSERT_TRUE(providers != nullptr && providers->is_object() && providers->as_object().size() == 1) << *text;
+  ASSERT_TRUE(providers != nullptr && providers->is_object() && providers->as_object().size() == 1)
+      << *text;
   const Json& p = providers->as_object().begin()->second;
   EXPECT_EQ(At(p, {"calls"}), 10) << *text;
   EXPECT_EQ(At(p, {"latencySeconds", "buckets", "+Inf"}), 10) << *text;

@@ -70,7 +70,8 @@ TEST(HttpClientTest, A429WithoutAHintAndTransientFailuresBackOffDoubling) {
   Script s({Answer(429), Answer(503), Reset(), Answer(200)});
   auto r = SendWithRetries(s.Send(), s.Sleep(), {});
   EXPECT_EQ(r.status, 200);
-  EXPECT_EQ(s.waits, (std::vector<milliseconds>{milliseconds(500), milliseconds(1000), milliseconds(2000)}));
+  EXPECT_EQ(s.waits,
+            (std::vector<milliseconds>{milliseconds(500), milliseconds(1000), milliseconds(2000)}));
 }
 
 TEST(HttpClientTest, AnAnswerThatIsNotTransientReturnsAtOnce) {
@@ -105,8 +106,9 @@ TEST(HttpClientTest, PollIntervalsGrowByHalfUpToTheMaximum) {
   milliseconds at(5000);
   std::vector<milliseconds> seen;
   for (int i = 0; i < 6; ++i) seen.push_back(at = NextPollInterval(at, milliseconds(20000)));
-  EXPECT_EQ(seen, (std::vector<milliseconds>{milliseconds(7500), milliseconds(11250), milliseconds(16875),
-                                             milliseconds(20000), milliseconds(20000), milliseconds(20000)}));
+  EXPECT_EQ(seen, (std::vector<milliseconds>{milliseconds(7500), milliseconds(11250),
+                                             milliseconds(16875), milliseconds(20000),
+                                             milliseconds(20000), milliseconds(20000)}));
 }
 
 }  // namespace

@@ -31,9 +31,11 @@ TEST_F(JournalTest, MissingFileIsAnEmptyJournal) {
 }
 
 TEST_F(JournalTest, CollectsKeysAndCounts) {
-  Write("{\"id\":\"a\",\"status\":\"ok\",\"data\":{},\"usage\":{\"inputTokens\":10,\"outputTokens\":3}}\n"
-        "{\"id\":7,\"status\":\"stale\",\"errors\":[]}\n"
-        "{\"line\":4,\"status\":\"error\",\"code\":\"bad_request\",\"errors\":[\"x\"]}\n");
+  Write(
+      "{\"id\":\"a\",\"status\":\"ok\",\"data\":{},\"usage\":{\"inputTokens\":10,\"outputTokens\":"
+      "3}}\n"
+      "{\"id\":7,\"status\":\"stale\",\"errors\":[]}\n"
+      "{\"line\":4,\"status\":\"error\",\"code\":\"bad_request\",\"errors\":[\"x\"]}\n");
   auto scan = RecoverJournal(path_);
   ASSERT_TRUE(scan.ok()) << scan.status().message();
   EXPECT_EQ(scan->records, 3u);
@@ -58,7 +60,9 @@ TEST_F(JournalTest, TruncatesATornLastLineAndAppendsCleanlyAfterIt) {
   auto writer = JournalWriter::Open(path_, false, true);
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE(writer->Append("{\"id\":\"b\",\"status\":\"ok\",\"data\":{}}\n").ok());
-  EXPECT_EQ(Read(), "{\"id\":\"a\",\"status\":\"ok\",\"data\":{}}\n{\"id\":\"b\",\"status\":\"ok\",\"data\":{}}\n");
+  EXPECT_EQ(Read(),
+            "{\"id\":\"a\",\"status\":\"ok\",\"data\":{}}\n{\"id\":\"b\",\"status\":\"ok\","
+            "\"data\":{}}\n");
 }
 
 TEST_F(JournalTest, ATornOnlyLineLeavesAnEmptyFile) {
@@ -70,9 +74,11 @@ TEST_F(JournalTest, ATornOnlyLineLeavesAnEmptyFile) {
 }
 
 TEST_F(JournalTest, DropsCancelledRecordsSoTheyRunAgain) {
-  Write("{\"id\":\"a\",\"status\":\"ok\",\"data\":{}}\n"
-        "{\"id\":\"b\",\"status\":\"error\",\"code\":\"cancelled\",\"errors\":[\"cancelled\"]}\n"
-        "{\"id\":\"c\",\"status\":\"error\",\"code\":\"provider_unavailable\",\"errors\":[\"down\"]}\n");
+  Write(
+      "{\"id\":\"a\",\"status\":\"ok\",\"data\":{}}\n"
+      "{\"id\":\"b\",\"status\":\"error\",\"code\":\"cancelled\",\"errors\":[\"cancelled\"]}\n"
+      "{\"id\":\"c\",\"status\":\"error\",\"code\":\"provider_unavailable\",\"errors\":[\"down\"]}"
+      "\n");
   auto scan = RecoverJournal(path_);
   ASSERT_TRUE(scan.ok()) << scan.status().message();
   EXPECT_EQ(scan->dropped_cancelled, 1u);
@@ -80,7 +86,8 @@ TEST_F(JournalTest, DropsCancelledRecordsSoTheyRunAgain) {
   EXPECT_EQ(scan->done.count("\"c\""), 1u);
   EXPECT_EQ(Read(),
             "{\"id\":\"a\",\"status\":\"ok\",\"data\":{}}\n"
-            "{\"id\":\"c\",\"status\":\"error\",\"code\":\"provider_unavailable\",\"errors\":[\"down\"]}\n");
+            "{\"id\":\"c\",\"status\":\"error\",\"code\":\"provider_unavailable\",\"errors\":["
+            "\"down\"]}\n");
   EXPECT_NE(::access((path_ + ".resume-tmp").c_str(), F_OK), 0);
 }
 

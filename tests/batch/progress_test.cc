@@ -36,8 +36,9 @@ TEST(Progress, LineShowsCountsRateEtaAndTokens) {
   EXPECT_EQ(FormatProgress(c, 64, 50, 1000),
             "250/1000 (25.0%) | ok 240 need 0 stale 10 error 0 | 64 in flight | 50.0/s | "
             "ETA 15s | tokens 240k in / 24k out");
-  EXPECT_EQ(FormatProgress(c, 0, 0, std::nullopt),
-            "250 | ok 240 need 0 stale 10 error 0 | 0 in flight | 0.0/s | tokens 240k in / 24k out");
+  EXPECT_EQ(
+      FormatProgress(c, 0, 0, std::nullopt),
+      "250 | ok 240 need 0 stale 10 error 0 | 0 in flight | 0.0/s | tokens 240k in / 24k out");
 }
 
 TEST(Progress, SummaryMentionsResumedAndInterruption) {

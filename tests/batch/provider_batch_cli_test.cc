@@ -2,8 +2,8 @@
 // same results as the live path, SIGKILL during polling and during a download then --resume,
 // every fault, a round split at a cap, --no-wait then --resume, and --stats (the fixture:
 // provider_batch_fixture.h; each shape's per-request faults: provider_batch_shapes_test.cc).
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -25,23 +25,23 @@ using testing::kData;
 using testing::ProviderBatchCliTest;
 using testing::ReadOut;
 
-
 // The acceptance run: 2 000 records (inline and registry schema), 30 % invalid first answers,
 // through the OpenAI and the Anthropic batch endpoints, each against a live run on a twin sim.
 TEST_F(ProviderBatchCliTest, EndsEveryRecordAsTheLivePathDoes) {
   const int kRecords = 2000;
   std::string in = Input(kRecords, true);
-  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"}}) {
+  for (auto [kind, model] :
+       {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"}}) {
     SCOPED_TRACE(kind);
     auto& live_sim = Sim({"--invalid-rate", "0.3"});
     auto& batch_sim = Sim({"--invalid-rate", "0.3"});
     std::string live = dir_ + kind + "-live.jsonl";
     std::string batch = dir_ + kind + "-batch.jsonl";
-    int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--concurrency", "64", "--config",
-                         Config(kind, live_sim.base_url(), model)},
+    int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--concurrency", "64",
+                         "--config", Config(kind, live_sim.base_url(), model)},
                         std::string(kind) + "-live");
-    int batch_code = Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms",
-                          "20", "--config", Config(kind, batch_sim.base_url(), model)},
+    int batch_code = Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch",
+                          "--poll-ms", "20", "--config", Config(kind, batch_sim.base_url(), model)},
                          std::string(kind) + "-batch");
     EXPECT_EQ(batch_code, live_code) << Err(std::string(kind) + "-batch");
     ExpectSameResults(live, batch, kRecords);
@@ -49,10 +49,10 @@ TEST_F(ProviderBatchCliTest, EndsEveryRecordAsTheLivePathDoes) {
     EXPECT_EQ(Batches(batch_sim, "requests"), Iterations(batch));
     EXPECT_GE(Batches(batch_sim, "created"), 2);  // re-asks form a second round
     struct stat st {};
-    EXPECT_NE(stat((batch + ".pbatch").c_str(), &st), 0) << "the state is removed when the job is done";
+    EXPECT_NE(stat((batch + ".pbatch").c_str(), &st), 0)
+        << "the state is removed when the job is done";
   }
 }
-
 
 // --stats with --provider-batch: the same per-schema figures as the live path on the same
 // scenario (calls, results, iterations, re-asks, tokens with cached and reasoning ones), the
@@ -63,18 +63,20 @@ TEST_F(ProviderBatchCliTest, StatsCountTheRecordsAsTheLivePathDoes) {
   auto& batch_sim = Sim({"--invalid-rate", "0.3"});
   auto config = [&](const std::string& name, const std::string& url) {
     std::string path = dir_ + name + ".toml";
-    std::ofstream(path) << "[providers.p]\nkind = \"openai\"\nbase_url = \"" << url
-                        << "\"\nmodel = \"o3\"\n[providers.p.models.\"o3\"]\nreasoning_effort = \"low\"\n"
-                        << "[aliases]\n\"default:fast\" = \"p/o3\"\n\"default:analyze\" = \"p/o3\"\n";
+    std::ofstream(path)
+        << "[providers.p]\nkind = \"openai\"\nbase_url = \"" << url
+        << "\"\nmodel = \"o3\"\n[providers.p.models.\"o3\"]\nreasoning_effort = \"low\"\n"
+        << "[aliases]\n\"default:fast\" = \"p/o3\"\n\"default:analyze\" = \"p/o3\"\n";
     return path;
   };
   std::string live = dir_ + "live.jsonl", batch = dir_ + "batch.jsonl";
-  int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--stats", dir_ + "live.json",
-                       "--config", config("live", live_sim.base_url())},
+  int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--stats",
+                       dir_ + "live.json", "--config", config("live", live_sim.base_url())},
                       "live");
-  int batch_code = Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
-                        "--stats", dir_ + "batch.json", "--config", config("batch", batch_sim.base_url())},
-                       "batch");
+  int batch_code =
+      Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms",
+           "20", "--stats", dir_ + "batch.json", "--config", config("batch", batch_sim.base_url())},
+          "batch");
   EXPECT_EQ(batch_code, live_code) << Err("batch");
   auto live_stats = ParseJson(ReadFile(dir_ + "live.json").value());
   auto batch_text = ReadFile(dir_ + "batch.json");
@@ -106,8 +108,6 @@ TEST_F(ProviderBatchCliTest, StatsCountTheRecordsAsTheLivePathDoes) {
   EXPECT_NE(err.find("batch discount 0.5"), std::string::npos) << err;
   EXPECT_EQ(err.find('\r'), std::string::npos) << err;
 }
-
-
 
 TEST_F(ProviderBatchCliTest, SigkillWhilePollingThenResumeSubmitsNothingAgain) {
   auto& sim = Sim({"--batch-delay-ms", "1500"});
@@ -162,7 +162,8 @@ TEST_F(ProviderBatchCliTest, CtrlCWhilePollingExits130AndResumeCollects) {
   ASSERT_EQ(JournalEvents(out, "created"), 1u) << Err("first");
   job->Signal(SIGINT);
   EXPECT_EQ(job->Wait(), 130);
-  EXPECT_NE(Err("first").find("submitted batches keep running at the provider"), std::string::npos) << Err("first");
+  EXPECT_NE(Err("first").find("submitted batches keep running at the provider"), std::string::npos)
+      << Err("first");
   EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--resume"}), "resume"), 0) << Err("resume");
   ExpectEveryIdOnce(out, 20);
   EXPECT_EQ(Batches(sim, "created"), 1);
@@ -172,7 +173,8 @@ TEST_F(ProviderBatchCliTest, CtrlCWhilePollingExits130AndResumeCollects) {
 // status and counts, records done and waiting. (Without one nothing is drawn: see the --stats
 // test.) stderr goes to a pseudo-terminal the test reads.
 TEST_F(ProviderBatchCliTest, ProgressIsDrawnOnATerminal) {
-  auto& sim = Sim({"--batch-delay-ms", "3000"});  // running for the first polls, even on a loaded machine
+  auto& sim =
+      Sim({"--batch-delay-ms", "3000"});  // running for the first polls, even on a loaded machine
   std::string in = Input(20), out = dir_ + "out.jsonl";
   int master = posix_openpt(O_RDWR | O_NOCTTY);
   ASSERT_GE(master, 0);
@@ -184,7 +186,8 @@ TEST_F(ProviderBatchCliTest, ProgressIsDrawnOnATerminal) {
   std::vector<std::string> argv = {STRUCTURE_BINARY, "batch", "--database", ":memory:"};
   for (const std::string& a : Base(sim, {in, "-o", out})) argv.push_back(a);
   std::string error;
-  auto job = testing::ChildProcess::Spawn(argv, testing::ChildIo{"", dir_ + "tty.stdout", slave_path}, &error);
+  auto job = testing::ChildProcess::Spawn(
+      argv, testing::ChildIo{"", dir_ + "tty.stdout", slave_path}, &error);
   ASSERT_TRUE(job) << error;
   std::string seen;
   auto drain = [&] {
@@ -235,7 +238,8 @@ TEST_F(ProviderBatchCliTest, OrderedAndShardKeepTheirMeaning) {
     std::string live = dir_ + "live" + std::to_string(i) + ".jsonl";
     std::string shard = std::to_string(i) + "/3";
     Run(Base(sim, {in, "-o", out, "--shard", shard}), "shard" + std::to_string(i));
-    Run({in, "-o", live, "--shard", shard, "--base-url", sim.base_url() + "/v1", "--schema", kData + "schema.json"},
+    Run({in, "-o", live, "--shard", shard, "--base-url", sim.base_url() + "/v1", "--schema",
+         kData + "schema.json"},
         "live" + std::to_string(i));
     std::vector<std::string> a = ids(out), b = ids(live);
     std::sort(a.begin(), a.end());
@@ -267,7 +271,8 @@ TEST_F(ProviderBatchCliTest, NoWaitSubmitsAndResumeCollects) {
 TEST_F(ProviderBatchCliTest, SplitsARoundAtTheCapAndEndsAnOversizedRequest) {
   auto& sim = Sim({"--batch-max-requests", "7"});
   std::string in = Input(20), out = dir_ + "out.jsonl";
-  EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--batch-max-requests", "7"}), "split"), 0) << Err("split");
+  EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--batch-max-requests", "7"}), "split"), 0)
+      << Err("split");
   ExpectEveryIdOnce(out, 20);
   EXPECT_EQ(Batches(sim, "created"), 3);  // 7 + 7 + 6
   std::string out2 = dir_ + "out2.jsonl";
@@ -288,7 +293,8 @@ TEST_F(ProviderBatchCliTest, AFailedBatchEndsItsRecordsWithTheProvidersMessage) 
   ASSERT_EQ(recs.size(), 10u);
   for (const auto& [key, r] : recs) {
     EXPECT_EQ(r[0].find("code")->as_string(), "batch_failed") << key;
-    EXPECT_NE(ToJson(r[0]).find("simulated_failure: The batch failed validation"), std::string::npos);
+    EXPECT_NE(ToJson(r[0]).find("simulated_failure: The batch failed validation"),
+              std::string::npos);
   }
 }
 
@@ -308,7 +314,8 @@ TEST_F(ProviderBatchCliTest, CancelledRequestsEndAsCancelledAndStayOnResume) {
   auto recs = ReadOut(out);
   ASSERT_EQ(recs.size(), 10u);
   int cancelled = 0;
-  for (const auto& [key, r] : recs) cancelled += r[0].find("code") && r[0].find("code")->as_string() == "batch_cancelled";
+  for (const auto& [key, r] : recs)
+    cancelled += r[0].find("code") && r[0].find("code")->as_string() == "batch_cancelled";
   EXPECT_EQ(cancelled, 5);
   EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--resume"}), "resume"), 1);
   EXPECT_EQ(ReadOut(out).size(), 10u);
@@ -318,7 +325,8 @@ TEST_F(ProviderBatchCliTest, CancelledRequestsEndAsCancelledAndStayOnResume) {
 TEST_F(ProviderBatchCliTest, ErroredRequestsAreRetriedThenEndWithTheProvidersCode) {
   auto& retried = Sim({"--batch-error-rate", "0.3"});
   std::string in = Input(40), out = dir_ + "out.jsonl";
-  EXPECT_EQ(Run(Base(retried, {in, "-o", out, "--batch-retries", "10"}), "errored"), 0) << Err("errored");
+  EXPECT_EQ(Run(Base(retried, {in, "-o", out, "--batch-retries", "10"}), "errored"), 0)
+      << Err("errored");
   ExpectEveryIdOnce(out, 40);
   EXPECT_GT(Batches(retried, "requests"), 40);
   EXPECT_GE(Batches(retried, "created"), 2);
@@ -337,9 +345,12 @@ TEST_F(ProviderBatchCliTest, GeminiBatchModeEndsRecordsAsTheLivePathDoes) {
   auto& batch_sim = Sim({"--invalid-rate", "0.3"});
   std::string live = dir_ + "live.jsonl", batch = dir_ + "batch.jsonl";
   int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--config",
-                       Config("gemini", live_sim.base_url(), "gemini-2.5-flash")}, "live");
-  int batch_code = Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
-                        "--config", Config("gemini", batch_sim.base_url(), "gemini-2.5-flash")}, "batch");
+                       Config("gemini", live_sim.base_url(), "gemini-2.5-flash")},
+                      "live");
+  int batch_code =
+      Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms",
+           "20", "--config", Config("gemini", batch_sim.base_url(), "gemini-2.5-flash")},
+          "batch");
   EXPECT_EQ(batch_code, live_code) << Err("batch");
   ExpectSameResults(live, batch, 60);
   EXPECT_EQ(Batches(batch_sim, "requests"), Iterations(batch));
@@ -349,14 +360,16 @@ TEST_F(ProviderBatchCliTest, GeminiBatchModeEndsRecordsAsTheLivePathDoes) {
 // resume finds the batch (OpenAI metadata, Gemini display name, Anthropic time and count) and
 // adopts it instead of submitting the requests again.
 TEST_F(ProviderBatchCliTest, AKillBeforeTheJournalHasTheBatchIdStillSubmitsOnce) {
-  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
-                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+  for (auto [kind, model] :
+       {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+        std::pair{"gemini", "gemini-2.5-flash"}}) {
     SCOPED_TRACE(kind);
     auto& sim = Sim({"--batch-delay-ms", "300"});
     std::string in = Input(10), out = dir_ + kind + ".jsonl";
     std::string config = Config(kind, sim.base_url(), model);
-    std::vector<std::string> args = {in, "-o", out, "--schema", kData + "schema.json", "--provider-batch",
-                                     "--poll-ms", "20", "--config", config};
+    std::vector<std::string> args = {
+        in,          "-o", out,        "--schema", kData + "schema.json", "--provider-batch",
+        "--poll-ms", "20", "--config", config};
     std::vector<std::string> submit = args;
     submit.push_back("--no-wait");
     ASSERT_EQ(Run(submit, std::string(kind) + "-submit"), 0) << Err(std::string(kind) + "-submit");
@@ -380,13 +393,14 @@ TEST_F(ProviderBatchCliTest, AKillBeforeTheJournalHasTheBatchIdStillSubmitsOnce)
 // The create call's answer lost on the way (the provider has the batch): the runner looks for it
 // before sending the create again, so the batch exists once.
 TEST_F(ProviderBatchCliTest, ALostCreateAnswerDoesNotCreateTheBatchTwice) {
-  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
-                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+  for (auto [kind, model] :
+       {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+        std::pair{"gemini", "gemini-2.5-flash"}}) {
     SCOPED_TRACE(kind);
     auto& sim = Sim({"--batch-lose-create", "1"});
     std::string in = Input(10), out = dir_ + kind + ".jsonl";
-    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
-                    "--config", Config(kind, sim.base_url(), model)},
+    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch",
+                    "--poll-ms", "20", "--config", Config(kind, sim.base_url(), model)},
                    kind);
     EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
     ExpectEveryIdOnce(out, 10, "");
@@ -406,11 +420,15 @@ TEST_F(ProviderBatchCliTest, RefusesWhatItCannotDo) {
   EXPECT_EQ(Run({in, "-o", out, "--no-wait"}, "nowait"), 2);
   EXPECT_NE(Err("nowait").find("--no-wait needs --provider-batch"), std::string::npos);
   EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--batch-max-requests", "0"}), "zero"), 2);
-  EXPECT_NE(Err("zero").find("--batch-max-requests: must be at least 1"), std::string::npos) << Err("zero");
-  std::ofstream(dir_ + "ollama.toml") << "[providers.o]\nkind = \"ollama\"\nbase_url = \"" << sim.base_url()
-                                      << "\"\nmodel = \"llama3\"\n[aliases]\n\"default:fast\" = \"o/llama3\"\n";
+  EXPECT_NE(Err("zero").find("--batch-max-requests: must be at least 1"), std::string::npos)
+      << Err("zero");
+  std::ofstream(dir_ + "ollama.toml")
+      << "[providers.o]\nkind = \"ollama\"\nbase_url = \"" << sim.base_url()
+      << "\"\nmodel = \"llama3\"\n[aliases]\n\"default:fast\" = \"o/llama3\"\n";
   EXPECT_EQ(Run({in, "-o", out, "--provider-batch", "--schema", kData + "schema.json", "--config",
-                 dir_ + "ollama.toml"}, "ollama"), 1);
+                 dir_ + "ollama.toml"},
+                "ollama"),
+            1);
   auto recs = ReadOut(out);
   ASSERT_EQ(recs.size(), 3u);
   EXPECT_EQ(recs["\"r0\""][0].find("code")->as_string(), "batch_unsupported");

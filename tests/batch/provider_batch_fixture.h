@@ -3,8 +3,8 @@
 // directory, configs and inputs, and readers for OUT, the job's journal and the sim's counters.
 #pragma once
 
-#include <gtest/gtest.h>
 #include <curl/curl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -101,15 +101,18 @@ class ProviderBatchCliTest : public ::testing::Test {
     EXPECT_TRUE(child) << error;
     return child;
   }
-  int Run(std::vector<std::string> args, const std::string& tag) { return Start(std::move(args), tag)->Wait(); }
+  int Run(std::vector<std::string> args, const std::string& tag) {
+    return Start(std::move(args), tag)->Wait();
+  }
   std::string Err(const std::string& tag) { return ReadFile(dir_ + tag + ".stderr").value(); }
 
   // A config with one provider of `kind` at the simulator, and default:fast pointing at it.
-  std::string Config(const std::string& kind, const std::string& base_url, const std::string& model) {
+  std::string Config(const std::string& kind, const std::string& base_url,
+                     const std::string& model) {
     std::string path = dir_ + kind + ".toml";
     std::ofstream(path) << "[providers.p]\nkind = \"" << kind << "\"\nbase_url = \"" << base_url
-                        << "\"\nmodel = \"" << model << "\"\n[aliases]\n\"default:fast\" = \"p/" << model
-                        << "\"\n\"default:analyze\" = \"p/" << model << "\"\n";
+                        << "\"\nmodel = \"" << model << "\"\n[aliases]\n\"default:fast\" = \"p/"
+                        << model << "\"\n\"default:analyze\" = \"p/" << model << "\"\n";
     return path;
   }
 
@@ -119,8 +122,9 @@ class ProviderBatchCliTest : public ::testing::Test {
     std::string path = dir_ + "in.jsonl";
     std::ofstream in(path);
     for (int i = 0; i < n; ++i) {
-      in << "{\"id\": \"r" << i << "\", \"prompt\": \"Ticket " << i << ": Mike says the export hangs since 4.2."
-         << i % 10 << "\"" << (mixed && i % 2 ? ", \"schemaName\": \"support-ticket\"" : "") << "}\n";
+      in << "{\"id\": \"r" << i << "\", \"prompt\": \"Ticket " << i
+         << ": Mike says the export hangs since 4.2." << i % 10 << "\""
+         << (mixed && i % 2 ? ", \"schemaName\": \"support-ticket\"" : "") << "}\n";
     }
     return path;
   }
@@ -160,8 +164,15 @@ class ProviderBatchCliTest : public ::testing::Test {
 
 // The simulator's default provider (kind openai) for small jobs: every record ok in round 1.
 inline std::vector<std::string> Base(ChildProcess& sim, std::vector<std::string> extra) {
-  std::vector<std::string> a = {"--base-url", sim.base_url() + "/v1", "--schema", kData + "schema.json",
-                                "--provider-batch", "--poll-ms", "20", "--max-poll-ms", "100"};
+  std::vector<std::string> a = {"--base-url",
+                                sim.base_url() + "/v1",
+                                "--schema",
+                                kData + "schema.json",
+                                "--provider-batch",
+                                "--poll-ms",
+                                "20",
+                                "--max-poll-ms",
+                                "100"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }

@@ -17,14 +17,15 @@ class ProviderBatchShapesTest : public testing::ProviderBatchCliTest {};
 
 // The caps split a round in the Anthropic and Gemini shapes too.
 TEST_F(ProviderBatchShapesTest, SplitsARoundAtTheCapInTheOtherShapes) {
-  for (auto [kind, model] : {std::pair{"anthropic", "claude-sonnet-4-5"}, std::pair{"gemini", "gemini-2.5-flash"}}) {
+  for (auto [kind, model] :
+       {std::pair{"anthropic", "claude-sonnet-4-5"}, std::pair{"gemini", "gemini-2.5-flash"}}) {
     SCOPED_TRACE(kind);
     auto& sim = Sim({"--batch-max-requests", "7"});
     std::string in = Input(20), out = dir_ + kind + ".jsonl";
-    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
-                    "--batch-max-requests", "7", "--config",
-                    Config(kind, sim.base_url(), model)},
-                   kind);
+    int code =
+        Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms",
+             "20", "--batch-max-requests", "7", "--config", Config(kind, sim.base_url(), model)},
+            kind);
     EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
     ExpectEveryIdOnce(out, 20, "");
     EXPECT_GE(Batches(sim, "created"), 3);  // round 1 alone is 7 + 7 + 6
@@ -37,14 +38,25 @@ TEST_F(ProviderBatchShapesTest, SplitsARoundAtTheCapInTheOtherShapes) {
 // error the live path gives that answer; the others end as usual, none is lost, and the job
 // runs across a --no-wait / --resume pair without submitting or downloading anything twice.
 TEST_F(ProviderBatchShapesTest, PerRequestFaultsInEveryShapeEndTheirRecordsHonestly) {
-  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
-                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+  for (auto [kind, model] :
+       {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+        std::pair{"gemini", "gemini-2.5-flash"}}) {
     SCOPED_TRACE(kind);
-    auto& sim = Sim({"--batch-delay-ms", "300", "--batch-reject-rate", "0.2", "--batch-malformed-rate", "0.2",
-                     "--batch-error-rate", "0.1", "--batch-fault", "1:cancelled"});
+    auto& sim =
+        Sim({"--batch-delay-ms", "300", "--batch-reject-rate", "0.2", "--batch-malformed-rate",
+             "0.2", "--batch-error-rate", "0.1", "--batch-fault", "1:cancelled"});
     std::string in = Input(20), out = dir_ + kind + ".jsonl";
-    std::vector<std::string> args = {in, "-o", out, "--schema", kData + "schema.json", "--provider-batch",
-                                     "--poll-ms", "20", "--batch-retries", "0", "--config",
+    std::vector<std::string> args = {in,
+                                     "-o",
+                                     out,
+                                     "--schema",
+                                     kData + "schema.json",
+                                     "--provider-batch",
+                                     "--poll-ms",
+                                     "20",
+                                     "--batch-retries",
+                                     "0",
+                                     "--config",
                                      Config(kind, sim.base_url(), model)};
     std::vector<std::string> submit = args, resume = args;
     submit.push_back("--no-wait");
@@ -83,7 +95,8 @@ TEST_F(ProviderBatchShapesTest, PerRequestFaultsInEveryShapeEndTheirRecordsHones
     // Every call the loops made went into a batch once (an error result counts no iteration:
     // each failed record sent one request more); a third run finds nothing to do.
     int64_t created = Batches(sim, "created"), downloads = Batches(sim, "results_downloads");
-    EXPECT_EQ(Batches(sim, "requests"), Iterations(out) + rejected + malformed + errored + cancelled);
+    EXPECT_EQ(Batches(sim, "requests"),
+              Iterations(out) + rejected + malformed + errored + cancelled);
     EXPECT_EQ(Run(resume, tag + "-again"), 1) << Err(tag + "-again");
     ExpectEveryIdOnce(out, 20, "");
     EXPECT_EQ(Batches(sim, "created"), created);
@@ -95,22 +108,25 @@ TEST_F(ProviderBatchShapesTest, PerRequestFaultsInEveryShapeEndTheirRecordsHones
 // round in every shape, so with enough retries no record ends in error. (The fates are drawn
 // from the seed, the batch and the custom_id: the same every run.)
 TEST_F(ProviderBatchShapesTest, TransientRequestFaultsAreRetriedInEveryShape) {
-  for (auto [kind, model] : {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
-                             std::pair{"gemini", "gemini-2.5-flash"}}) {
+  for (auto [kind, model] :
+       {std::pair{"openai", "gpt-4o-mini"}, std::pair{"anthropic", "claude-sonnet-4-5"},
+        std::pair{"gemini", "gemini-2.5-flash"}}) {
     SCOPED_TRACE(kind);
     auto& sim = Sim({"--batch-malformed-rate", "0.2", "--batch-error-rate", "0.2"});
     std::string in = Input(20), out = dir_ + kind + ".jsonl";
-    int code = Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms", "20",
-                    "--batch-retries", "20", "--config", Config(kind, sim.base_url(), model)},
-                   kind);
+    int code =
+        Run({in, "-o", out, "--schema", kData + "schema.json", "--provider-batch", "--poll-ms",
+             "20", "--batch-retries", "20", "--config", Config(kind, sim.base_url(), model)},
+            kind);
     EXPECT_TRUE(code == 0 || code == 1) << Err(kind);
     ExpectEveryIdOnce(out, 20, "");
     for (const auto& [key, recs] : ReadOut(out)) {
       EXPECT_NE(recs[0].find("status")->as_string(), "error") << ToJson(recs[0]);
     }
     Json faults = *Stats(sim).find("faults");
-    int64_t resent = (faults.find("batch_malformed") ? faults.find("batch_malformed")->as_int() : 0) +
-                     (faults.find("batch_errored") ? faults.find("batch_errored")->as_int() : 0);
+    int64_t resent =
+        (faults.find("batch_malformed") ? faults.find("batch_malformed")->as_int() : 0) +
+        (faults.find("batch_errored") ? faults.find("batch_errored")->as_int() : 0);
     EXPECT_GT(resent, 0);
     EXPECT_EQ(Batches(sim, "requests"), Iterations(out) + resent);  // each fault cost one resend
   }

@@ -21,8 +21,8 @@ TEST(ShardTest, ParsesIOverN) {
 }
 
 TEST(ShardTest, RejectsBadShardsNamingTheFlag) {
-  for (const char* bad : {"", "3", "/3", "1/", "0/3", "4/3", "1/0", "a/b", "-1/3", "1/3/4", " 1/3",
-                          "1/99999999"}) {
+  for (const char* bad :
+       {"", "3", "/3", "1/", "0/3", "4/3", "1/0", "a/b", "-1/3", "1/3/4", " 1/3", "1/99999999"}) {
     auto s = ParseShard(bad);
     ASSERT_FALSE(s.ok()) << bad;
     EXPECT_EQ(s.status().code(), Code::kInvalidArgument);

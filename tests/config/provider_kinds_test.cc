@@ -43,7 +43,8 @@ std::set<std::string> DocumentedKinds() {
       }
       continue;
     }
-    if (static_cast<size_t>(kind_column) >= cells.size() || cells[kind_column].find("---") != std::string::npos) {
+    if (static_cast<size_t>(kind_column) >= cells.size() ||
+        cells[kind_column].find("---") != std::string::npos) {
       continue;
     }
     const std::string& c = cells[kind_column];

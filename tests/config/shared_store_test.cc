@@ -53,7 +53,8 @@ TEST(SharedStoreUrlTest, RefusesWhatItCannotUseAndSaysWhy) {
     auto u = ParseSharedStoreUrl(c.url);
     ASSERT_FALSE(u.ok()) << c.url;
     EXPECT_EQ(u.status().code(), Code::kInvalidArgument);
-    EXPECT_NE(u.status().message().find(c.says), std::string::npos) << c.url << ": " << u.status().message();
+    EXPECT_NE(u.status().message().find(c.says), std::string::npos)
+        << c.url << ": " << u.status().message();
     if (std::string(c.url).find("pw") != std::string::npos) {
       EXPECT_EQ(u.status().message().find("pw@"), std::string::npos) << u.status().message();
     }
@@ -62,7 +63,8 @@ TEST(SharedStoreUrlTest, RefusesWhatItCannotUseAndSaysWhy) {
 
 TEST(SharedStoreConfigTest, ReadsTheStoresKeysAndTheFallbackShare) {
   auto c = ParseConfig(
-      "[stores]\nshared = \"redis://127.0.0.1:6379/0\"\nshared_password_env = \"STRUCTURE_TEST_REDIS_PW\"\n"
+      "[stores]\nshared = \"redis://127.0.0.1:6379/0\"\nshared_password_env = "
+      "\"STRUCTURE_TEST_REDIS_PW\"\n"
       "shared_expected_processes = 4\n",
       "t.toml");
   ASSERT_TRUE(c.ok()) << c.status().message();
@@ -71,7 +73,8 @@ TEST(SharedStoreConfigTest, ReadsTheStoresKeysAndTheFallbackShare) {
   setenv("STRUCTURE_TEST_REDIS_PW", "hunter2-secret", 1);
   std::string json = ToJson(ConfigToJson(*c));
   unsetenv("STRUCTURE_TEST_REDIS_PW");
-  EXPECT_NE(json.find("\"shared\":{\"url\":\"redis://127.0.0.1:6379/0\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"shared\":{\"url\":\"redis://127.0.0.1:6379/0\""), std::string::npos)
+      << json;
   EXPECT_NE(json.find("\"password\":\"set\""), std::string::npos) << json;
   EXPECT_EQ(json.find("hunter2"), std::string::npos) << json;
   EXPECT_NE(json.find("\"fallbackShare\":0.25"), std::string::npos) << json;
@@ -89,12 +92,17 @@ TEST(SharedStoreConfigTest, BadValuesNameTheKeyAndTheLine) {
     const char* says;
   };
   const Case cases[] = {
-      {"[stores]\nshared = \"rediss://h/0\"\n", "t.toml:2:10: stores.shared: rediss:// (TLS) is not supported"},
+      {"[stores]\nshared = \"rediss://h/0\"\n",
+       "t.toml:2:10: stores.shared: rediss:// (TLS) is not supported"},
       {"[stores]\nshared = 6379\n", "t.toml:2:10: stores.shared: must be a string"},
-      {"[stores]\nshared = \"redis://h\"\nshared_fallback_share = 0\n", "t.toml:3:25: stores.shared_fallback_share: must be > 0 and <= 1 (was 0)"},
-      {"[stores]\nshared_fallback_share = 1.5\n", "stores.shared_fallback_share: must be > 0 and <= 1 (was 1.5)"},
-      {"[stores]\nshared_expected_processes = 0\n", "stores.shared_expected_processes: must be 1..100000 (was 0)"},
-      {"[stores]\nshared_expected_processes = 2.5\n", "stores.shared_expected_processes: must be a whole number"},
+      {"[stores]\nshared = \"redis://h\"\nshared_fallback_share = 0\n",
+       "t.toml:3:25: stores.shared_fallback_share: must be > 0 and <= 1 (was 0)"},
+      {"[stores]\nshared_fallback_share = 1.5\n",
+       "stores.shared_fallback_share: must be > 0 and <= 1 (was 1.5)"},
+      {"[stores]\nshared_expected_processes = 0\n",
+       "stores.shared_expected_processes: must be 1..100000 (was 0)"},
+      {"[stores]\nshared_expected_processes = 2.5\n",
+       "stores.shared_expected_processes: must be a whole number"},
       {"[stores]\nshared_pasword_env = \"X\"\n", "stores.shared_pasword_env: unknown key"},
   };
   for (const Case& c : cases) {

@@ -1,8 +1,6 @@
 // HttpServer against clients that never finish: read deadlines (a header sent one line at a
 // time, a body shorter than its Content-Length, an idle keep-alive connection), the keep-alive
 // request limit and the connection cap, over raw loopback sockets.
-#include "apps/http/http_server.h"
-
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -15,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "apps/http/http_server.h"
 #include "tests/support/http_server_harness.h"
 
 namespace structure::http {
@@ -235,7 +234,8 @@ TEST(HttpServerLimitsTest, AtTheCapWithEveryConnectionBusyANewOneGets503) {
     held.clear();  // responders hold their connection; none may outlive the server
   }
   for (int i = 0; i < 2; ++i) {
-    EXPECT_NE(ReadResponse(busy[i]).find("200 OK"), std::string::npos) << "held answers still arrive";
+    EXPECT_NE(ReadResponse(busy[i]).find("200 OK"), std::string::npos)
+        << "held answers still arrive";
     close(busy[i]);
   }
 }

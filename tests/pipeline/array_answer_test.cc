@@ -26,12 +26,13 @@ TEST(ArrayModeSchemaTest, ReferencesStillFindTheirTargets) {
                   "kids":{"type":"array","items":{"$ref":"#"}},
                   "tag":{"const":{"$ref":"#/not-a-ref"}}},
     "$defs":{"person":{"type":"string","minLength":2}}})"));
-  EXPECT_EQ(ToJson(wrapped),
-            R"({"$schema":"https://json-schema.org/draft/2020-12/schema",)"
-            R"("$defs":{"person":{"type":"string","minLength":2}},"type":"array",)"
-            R"("items":{"type":"object","properties":{"who":{"$ref":"#/$defs/person"},)"
-            R"("same":{"$ref":"#/items/properties/who"},"kids":{"type":"array","items":{"$ref":"#/items"}},)"
-            R"("tag":{"const":{"$ref":"#/not-a-ref"}}}}})");
+  EXPECT_EQ(
+      ToJson(wrapped),
+      R"({"$schema":"https://json-schema.org/draft/2020-12/schema",)"
+      R"("$defs":{"person":{"type":"string","minLength":2}},"type":"array",)"
+      R"("items":{"type":"object","properties":{"who":{"$ref":"#/$defs/person"},)"
+      R"("same":{"$ref":"#/items/properties/who"},"kids":{"type":"array","items":{"$ref":"#/items"}},)"
+      R"("tag":{"const":{"$ref":"#/not-a-ref"}}}}})");
   ValidatorOptions strict;
   strict.strict = true;
   auto v = CompileSchema(wrapped, strict);
@@ -48,12 +49,14 @@ TEST(ArrayModeSchemaTest, AnItemWithItsOwnIdIsWrappedUnchanged) {
 
 TEST(JsonLinesTest, ReadsOneRecordPerLineWithOrWithoutAFence) {
   EXPECT_EQ(ToJson(*ParseJsonLines("{\"n\":1}\n\n{\"n\":2}\r\n", false)), R"([{"n":1},{"n":2}])");
-  EXPECT_EQ(ToJson(*ParseJsonLines("```jsonl\n{\"n\":1}\n{\"n\":2}\n```", false)), R"([{"n":1},{"n":2}])");
+  EXPECT_EQ(ToJson(*ParseJsonLines("```jsonl\n{\"n\":1}\n{\"n\":2}\n```", false)),
+            R"([{"n":1},{"n":2}])");
   EXPECT_EQ(ToJson(*ParseJsonLines("{\"n\":1}", false)), R"([{"n":1}])");
 }
 
 TEST(JsonLinesTest, KeepsTheCompleteLinesOfACutOffAnswer) {
-  EXPECT_EQ(ToJson(*ParseJsonLines("```json\n{\"n\":1}\n{\"n\":2}\n{\"n\":", true)), R"([{"n":1},{"n":2}])");
+  EXPECT_EQ(ToJson(*ParseJsonLines("```json\n{\"n\":1}\n{\"n\":2}\n{\"n\":", true)),
+            R"([{"n":1},{"n":2}])");
   EXPECT_FALSE(ParseJsonLines("{\"n\":1}\n{\"n\":", false).has_value()) << "only when cut off";
   EXPECT_FALSE(ParseJsonLines("{\"n\":", true).has_value());
 }

@@ -46,7 +46,8 @@ TEST(ReaskReasonTest, EachValidatorKeywordHasItsCategory) {
 
 TEST(ReaskReasonTest, NamesAreTheIssuesCategories) {
   std::string all;
-  for (size_t i = 0; i < kReaskReasonCount; ++i) all += std::string(ReaskReasonName(static_cast<ReaskReason>(i))) + " ";
+  for (size_t i = 0; i < kReaskReasonCount; ++i)
+    all += std::string(ReaskReasonName(static_cast<ReaskReason>(i))) + " ";
   EXPECT_EQ(all,
             "type required additionalProperties enum/const pattern format bounds length items "
             "semantic parse need other ");
@@ -64,7 +65,8 @@ LoopSpec TicketSpec(int max_loops) {
   spec.model = "m";
   spec.max_loops = max_loops;
   spec.semantic_check = [](const Json& d) -> std::vector<std::string> {
-    if (d.find("name")->as_string() != "Mike") return {"/name: must be the person named in the text"};
+    if (d.find("name")->as_string() != "Mike")
+      return {"/name: must be the person named in the text"};
     return {};
   };
   return spec;
@@ -84,7 +86,8 @@ TEST(ReaskCountTest, EveryReaskCountsOnceUnderEachOfItsReasons) {
   ASSERT_TRUE(std::holds_alternative<SendCall>(
       OnReply(spec, st, Answer(R"({"name":7,"priority":9,"x":1})"))));
   ASSERT_TRUE(std::holds_alternative<SendCall>(OnReply(spec, st, Answer("not json at all"))));
-  ASSERT_TRUE(std::holds_alternative<SendCall>(OnReply(spec, st, Answer(R"({"name":"Bob","priority":2})"))));
+  ASSERT_TRUE(std::holds_alternative<SendCall>(
+      OnReply(spec, st, Answer(R"({"name":"Bob","priority":2})"))));
   Step last = OnReply(spec, st, Answer(R"({"name":"Mike","priority":2})"));
   ASSERT_TRUE(std::holds_alternative<Finish>(last));
   const StructureResult& r = std::get<Finish>(last).result;
@@ -103,7 +106,8 @@ TEST(ReaskCountTest, TheLastFailureOfAStaleCallIsNoReask) {
   LoopSpec spec = TicketSpec(2);
   LoopState st;
   Start(spec, st);
-  ASSERT_TRUE(std::holds_alternative<SendCall>(OnReply(spec, st, Answer(R"({"name":"Mike","priority":9})"))));
+  ASSERT_TRUE(std::holds_alternative<SendCall>(
+      OnReply(spec, st, Answer(R"({"name":"Mike","priority":9})"))));
   Step last = OnReply(spec, st, Answer(R"({"name":"Mike","priority":9})"));
   ASSERT_TRUE(std::holds_alternative<Finish>(last));
   const StructureResult& r = std::get<Finish>(last).result;
@@ -154,8 +158,8 @@ TEST(CallStatsTest, CountsCallsResultsIterationsReasksAndTokensPerSchema) {
   EXPECT_EQ(p.calls, 2u);
   EXPECT_EQ(p.seconds.count, 2u);
   EXPECT_DOUBLE_EQ(p.seconds.sum, 0.32);
-  EXPECT_EQ(p.seconds.counts[0], 1u);  // <= 0.05
-  EXPECT_EQ(p.seconds.counts[3], 1u);  // (0.25, 0.5]
+  EXPECT_EQ(p.seconds.counts[0], 1u);                                     // <= 0.05
+  EXPECT_EQ(p.seconds.counts[3], 1u);                                     // (0.25, 0.5]
   EXPECT_EQ(s.providers.at("other-provider").seconds.counts.back(), 1u);  // > 60 s
 }
 
@@ -187,13 +191,14 @@ TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
   r.reasks[Idx(ReaskReason::kEnumConst)] = 1;
   stats.Record("ticket", r, 0.2);
   std::string json = ToJson(StatsToJson(stats.Snapshot()));
-  EXPECT_EQ(json,
-            R"({"schemas":{"ticket":{"calls":1,"results":{"ok":1,"need-more-input":0,"stale":0,"error":0},)"
-            R"("iterations":{"2":1},"reasks":{"type":0,"required":0,"additionalProperties":0,"enum/const":1,)"
-            R"("pattern":0,"format":0,"bounds":0,"length":0,"items":0,"semantic":0,"parse":0,"need":0,"other":0},)"
-            R"("tokens":{"input":100,"output":10,"cachedInput":60,"cacheWrite":5,"reasoning":4},"formIgnored":0}},)"
-            R"("providers":{"sim":{"calls":1,"latencySeconds":{"sum":0.2,"buckets":{"0.05":0,"0.1":0,)"
-            R"("0.25":1,"0.5":1,"1":1,"2.5":1,"5":1,"10":1,"30":1,"60":1,"+Inf":1}}}}})");
+  EXPECT_EQ(
+      json,
+      R"({"schemas":{"ticket":{"calls":1,"results":{"ok":1,"need-more-input":0,"stale":0,"error":0},)"
+      R"("iterations":{"2":1},"reasks":{"type":0,"required":0,"additionalProperties":0,"enum/const":1,)"
+      R"("pattern":0,"format":0,"bounds":0,"length":0,"items":0,"semantic":0,"parse":0,"need":0,"other":0},)"
+      R"("tokens":{"input":100,"output":10,"cachedInput":60,"cacheWrite":5,"reasoning":4},"formIgnored":0}},)"
+      R"("providers":{"sim":{"calls":1,"latencySeconds":{"sum":0.2,"buckets":{"0.05":0,"0.1":0,)"
+      R"("0.25":1,"0.5":1,"1":1,"2.5":1,"5":1,"10":1,"30":1,"60":1,"+Inf":1}}}}})");
 }
 
 }  // namespace

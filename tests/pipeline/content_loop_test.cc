@@ -4,8 +4,8 @@
 
 #include <functional>
 
-#include "pipeline/schema_stage.h"
 #include "pipeline/array_answer.h"
+#include "pipeline/schema_stage.h"
 #include "tests/support/ticket_schema.h"
 
 namespace structure::pipeline {
@@ -112,8 +112,9 @@ TEST(ContentLoopTest, SumsCacheReadsAndWritesOverEveryCallIntoTheResult) {
   EXPECT_EQ(f.result.usage.cached_input_tokens, 2900);
   EXPECT_EQ(f.result.usage.cache_write_tokens, 2900);
   Json usage = *ResultToJson(f.result).find("usage");
-  EXPECT_EQ(ToJson(usage),
-            R"({"inputTokens":6100,"outputTokens":10,"cachedInputTokens":2900,"cacheWriteTokens":2900,"reasoningTokens":0})");
+  EXPECT_EQ(
+      ToJson(usage),
+      R"({"inputTokens":6100,"outputTokens":10,"cachedInputTokens":2900,"cacheWriteTokens":2900,"reasoningTokens":0})");
 }
 
 TEST(ContentLoopTest, UsageFieldsAreZeroWhenTheProviderReportsNoCache) {
@@ -224,7 +225,8 @@ TEST(ContentLoopTest, NeedAnswerBecomesNeedMoreInput) {
   LoopSpec spec = Spec();
   LoopState st;
   Start(spec, st);
-  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"_need":"the priority is not in the input"})")));
+  const Finish& f =
+      AsFinish(OnReply(spec, st, Text(R"({"_need":"the priority is not in the input"})")));
   EXPECT_EQ(f.result.status, Outcome::kNeedMoreInput);
   EXPECT_EQ(f.result.need, "the priority is not in the input");
 }
@@ -234,7 +236,8 @@ TEST(ContentLoopTest, NeedToolCallBecomesNeedMoreInput) {
   LoopState st;
   const SendCall& first = AsSend(Start(spec, st));
   EXPECT_NE(first.call.system.find("call the tool \"need_more_input\""), std::string::npos);
-  const Finish& f = AsFinish(OnReply(spec, st, Tool("need_more_input", R"({"missing":"the date"})")));
+  const Finish& f =
+      AsFinish(OnReply(spec, st, Tool("need_more_input", R"({"missing":"the date"})")));
   EXPECT_EQ(f.result.status, Outcome::kNeedMoreInput);
   EXPECT_EQ(f.result.need, "the date");
 }
@@ -289,7 +292,8 @@ TEST(ContentLoopTest, UnparsableAnswerBecomesAReason) {
   LoopState st;
   Start(spec, st);
   const SendCall& again = AsSend(OnReply(spec, st, Text("no idea")));
-  EXPECT_NE(again.call.turns.back().text.find("- (root): the answer is not valid JSON: no JSON object found"),
+  EXPECT_NE(again.call.turns.back().text.find(
+                "- (root): the answer is not valid JSON: no JSON object found"),
             std::string::npos)
       << again.call.turns.back().text;
 }
@@ -324,13 +328,15 @@ TEST(ContentLoopTest, FinalToolRejectedCallReturnsAsToolError) {
   LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
   LoopState st;
   Start(spec, st);
-  const SendCall& again = AsSend(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":7})")));
+  const SendCall& again =
+      AsSend(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":7})")));
   ASSERT_EQ(again.call.turns.size(), 3u);
   EXPECT_EQ(again.call.turns[1].tool_calls.at(0).name, "submit");
   EXPECT_EQ(again.call.turns[2].role, Role::kTool);
   EXPECT_TRUE(again.call.turns[2].is_error);
   EXPECT_EQ(again.call.turns[2].tool_call_id, "call_1");
-  EXPECT_NE(again.call.turns[2].text.find("/priority: value must be <= 5 (was 7)"), std::string::npos);
+  EXPECT_NE(again.call.turns[2].text.find("/priority: value must be <= 5 (was 7)"),
+            std::string::npos);
   const Finish& f = AsFinish(OnReply(spec, st, Tool("submit", R"({"name":"Mike","priority":4})")));
   EXPECT_EQ(f.result.status, Outcome::kOk);
 }
@@ -383,11 +389,13 @@ TEST(ContentLoopTest, FinalToolARejectedCallFollowedByAValidOneTakesTheValidOne)
   LoopSpec spec = FinalSpec();
   LoopState st;
   Start(spec, st);
-  const Finish& f = AsFinish(OnReply(spec, st, Tools({{"c1", "submit", R"({"name":"Mike","priority":9})"},
-                                                      {"c2", "submit", R"({"name":"Mike","priority":3})"},
-                                                      {"c3", "submit", R"({"name":"Bob","priority":1})"}})));
+  const Finish& f = AsFinish(OnReply(spec, st,
+                                     Tools({{"c1", "submit", R"({"name":"Mike","priority":9})"},
+                                            {"c2", "submit", R"({"name":"Mike","priority":3})"},
+                                            {"c3", "submit", R"({"name":"Bob","priority":1})"}})));
   EXPECT_EQ(f.result.status, Outcome::kOk);
-  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":3})") << "the first valid call wins";
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":3})")
+      << "the first valid call wins";
   EXPECT_EQ(f.result.iterations, 1);
 }
 
@@ -395,14 +403,16 @@ TEST(ContentLoopTest, FinalToolAValidCallBeatsANeedCallInTheSameReply) {
   LoopSpec spec = FinalSpec();
   LoopState st;
   Start(spec, st);
-  const Finish& f = AsFinish(OnReply(spec, st, Tools({{"n", "need_more_input", R"({"_need":"the date"})"},
-                                                      {"s", "submit", R"({"name":"Mike","priority":2})"}})));
+  const Finish& f = AsFinish(OnReply(spec, st,
+                                     Tools({{"n", "need_more_input", R"({"_need":"the date"})"},
+                                            {"s", "submit", R"({"name":"Mike","priority":2})"}})));
   EXPECT_EQ(f.result.status, Outcome::kOk);
   // With the final call rejected, the need call answers.
   LoopState st2;
   Start(spec, st2);
-  const Finish& n = AsFinish(OnReply(spec, st2, Tools({{"s", "submit", R"({"name":"Mike","priority":8})"},
-                                                       {"n", "need_more_input", R"({"_need":"the date"})"}})));
+  const Finish& n = AsFinish(OnReply(spec, st2,
+                                     Tools({{"s", "submit", R"({"name":"Mike","priority":8})"},
+                                            {"n", "need_more_input", R"({"_need":"the date"})"}})));
   EXPECT_EQ(n.result.status, Outcome::kNeedMoreInput);
   EXPECT_EQ(n.result.need, "the date");
 }
@@ -411,9 +421,10 @@ TEST(ContentLoopTest, FinalToolRejectedCallsEachGetTheirErrorAndOthersNotRun) {
   LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
   LoopState st;
   Start(spec, st);
-  const SendCall& again = AsSend(OnReply(spec, st, Tools({{"a", "submit", R"({"name":"Mike","priority":7})"},
-                                                          {"b", "lookup", R"({"q":"x"})"},
-                                                          {"c", "submit", R"({"name":"Mike"})"}})));
+  const SendCall& again = AsSend(OnReply(spec, st,
+                                         Tools({{"a", "submit", R"({"name":"Mike","priority":7})"},
+                                                {"b", "lookup", R"({"q":"x"})"},
+                                                {"c", "submit", R"({"name":"Mike"})"}})));
   const auto& turns = again.call.turns;
   ASSERT_EQ(turns.size(), 5u);
   EXPECT_EQ(turns[1].tool_calls.size(), 3u) << "the whole reply is the assistant turn";
@@ -453,7 +464,8 @@ TEST(ContentLoopTest, ExternalCheckIsAskedForAndItsLinesFeedTheReasonLoop) {
   EXPECT_EQ(ToJson(std::get<RunCheck>(s).data), R"({"name":"Bob","priority":2})");
   const SendCall& again = AsSend(OnCheck(spec, st, std::vector<std::string>{"/name: not Bob"}));
   EXPECT_NE(again.call.turns.back().text.find("- /name: not Bob"), std::string::npos);
-  ASSERT_TRUE(std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
+  ASSERT_TRUE(
+      std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
   const Finish& f = AsFinish(OnCheck(spec, st, std::vector<std::string>{}));
   EXPECT_EQ(f.result.status, Outcome::kOk);
   EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":2})");
@@ -465,8 +477,10 @@ TEST(ContentLoopTest, ExternalCheckFailureEndsTheCallWithCheckFailed) {
   spec.external_check = true;
   LoopState st;
   Start(spec, st);
-  ASSERT_TRUE(std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
-  Result<std::vector<std::string>> failed = Status(Code::kInternal, "check command exited with status 3");
+  ASSERT_TRUE(
+      std::holds_alternative<RunCheck>(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})"))));
+  Result<std::vector<std::string>> failed =
+      Status(Code::kInternal, "check command exited with status 3");
   const Finish& f = AsFinish(OnCheck(spec, st, failed));
   EXPECT_EQ(f.result.status, Outcome::kError);
   EXPECT_EQ(f.result.error_code, "check_failed");
@@ -478,8 +492,9 @@ TEST(ContentLoopTest, ExternalCheckJudgesFinalCallsInOrder) {
   spec.external_check = true;
   LoopState st;
   Start(spec, st);
-  Step s = OnReply(spec, st, Tools({{"a", "submit", R"({"name":"Bob","priority":2})"},
-                                    {"b", "submit", R"({"name":"Mike","priority":2})"}}));
+  Step s = OnReply(spec, st,
+                   Tools({{"a", "submit", R"({"name":"Bob","priority":2})"},
+                          {"b", "submit", R"({"name":"Mike","priority":2})"}}));
   ASSERT_TRUE(std::holds_alternative<RunCheck>(s));
   Step next = OnCheck(spec, st, std::vector<std::string>{"/name: not Bob"});
   ASSERT_TRUE(std::holds_alternative<RunCheck>(next));
@@ -491,7 +506,8 @@ TEST(ContentLoopTest, ExternalCheckJudgesFinalCallsInOrder) {
 TEST(ContentLoopTest, SemanticCheckRejectionFeedsTheReasonLoop) {
   LoopSpec spec = Spec();
   spec.semantic_check = [](const Json& d) -> std::vector<std::string> {
-    if (d.find("name")->as_string() != "Mike") return {"/name: must be the person named in the text"};
+    if (d.find("name")->as_string() != "Mike")
+      return {"/name: must be the person named in the text"};
     return {};
   };
   LoopState st;
@@ -631,10 +647,14 @@ TEST(ContentLoopTest, ArrayModeReadsJsonLinesAndValidatesEveryRecord) {
     LoopSpec spec = ArraySpec(strict);
     LoopState st;
     Start(spec, st);
-    const SendCall& again = AsSend(OnReply(spec, st, Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":9}")));
-    EXPECT_NE(again.call.turns.back().text.find("- /1/priority: value must be <= 5 (was 9)"), std::string::npos)
+    const SendCall& again = AsSend(OnReply(
+        spec, st, Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":9}")));
+    EXPECT_NE(again.call.turns.back().text.find("- /1/priority: value must be <= 5 (was 9)"),
+              std::string::npos)
         << again.call.turns.back().text;
-    const Finish& f = AsFinish(OnReply(spec, st, Text("```jsonl\n{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n```")));
+    const Finish& f = AsFinish(OnReply(
+        spec, st,
+        Text("```jsonl\n{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n```")));
     EXPECT_EQ(f.result.status, Outcome::kOk) << strict;
     EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
   }
@@ -644,7 +664,8 @@ TEST(ContentLoopTest, ArrayModeKeepsTheCompleteLinesOfACutOffJsonLinesAnswer) {
   LoopSpec spec = ArraySpec(false);
   LoopState st;
   Start(spec, st);
-  ProviderReply r = Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n{\"name\":\"c\",\"pr");
+  ProviderReply r = Text(
+      "{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n{\"name\":\"c\",\"pr");
   r.finish = FinishKind::kLength;
   const Finish& f = AsFinish(OnReply(spec, st, r));
   EXPECT_EQ(f.result.status, Outcome::kOk);
@@ -664,7 +685,8 @@ TEST(ContentLoopTest, ArrayModeOnTheFallbackPathTakesALoneObjectAsOneRecord) {
 }
 
 TEST(RecoverArrayPrefixTest, HandlesScalarsAndNesting) {
-  EXPECT_EQ(ToJson(*RecoverArrayPrefix(R"([1, "x", [2,[3]], {"a":{}}, tr)")), R"([1,"x",[2,[3]],{"a":{}}])");
+  EXPECT_EQ(ToJson(*RecoverArrayPrefix(R"([1, "x", [2,[3]], {"a":{}}, tr)")),
+            R"([1,"x",[2,[3]],{"a":{}}])");
   EXPECT_EQ(ToJson(*RecoverArrayPrefix("[]")), "[]");
   EXPECT_FALSE(RecoverArrayPrefix("{}").ok());
 }

@@ -51,10 +51,12 @@ std::string Form(const std::string& answer, const std::string& evidence) {
   return R"({"answer":)" + answer + R"(,"evidence":)" + evidence + "}";
 }
 
-const std::string kGood = Form(R"({"name":"Mike","priority":5})",
-                               R"([{"path":"/name","quote":"Mike"},{"path":"/priority","quote":"priority five"}])");
-const std::string kInvented = Form(R"({"name":"Anna","priority":5})",
-                                   R"([{"path":"/name","quote":"Anna"},{"path":"/priority","quote":"priority five"}])");
+const std::string kGood =
+    Form(R"({"name":"Mike","priority":5})",
+         R"([{"path":"/name","quote":"Mike"},{"path":"/priority","quote":"priority five"}])");
+const std::string kInvented =
+    Form(R"({"name":"Anna","priority":5})",
+         R"([{"path":"/name","quote":"Anna"},{"path":"/priority","quote":"priority five"}])");
 
 // The reply in the form each profile's provider answers in.
 ProviderReply InForm(const std::string& profile, const std::string& form) {
@@ -122,7 +124,8 @@ TEST(EvidenceLoopTest, OffAsksForNoEvidenceAndTheResultHasNone) {
   LoopState st;
   SendCall first = AsSend(Start(spec, st));
   EXPECT_EQ(first.call.schema.text().find("\"evidence\""), std::string::npos);
-  Finish f = AsFinish(OnReply(spec, st, Text(R"({"result":{"name":"Mike","priority":5},"_need":null})")));
+  Finish f =
+      AsFinish(OnReply(spec, st, Text(R"({"result":{"name":"Mike","priority":5},"_need":null})")));
   EXPECT_EQ(f.result.status, Outcome::kOk);
   EXPECT_TRUE(f.result.evidence.is_null());
   EXPECT_EQ(ResultToJson(f.result).find("evidence"), nullptr);
@@ -164,8 +167,9 @@ TEST(EvidenceLoopTest, RequireRemovesAnOptionalLeafAndListsIt) {
   LoopSpec spec = SpecFor(EvidenceMode::kRequire, "gemini", schema, 1);
   LoopState st;
   Start(spec, st);
-  Finish f = AsFinish(OnReply(spec, st, Text(Form(R"({"name":"Mike","owner":"Jo"})",
-                                                  R"([{"path":"/name","quote":"Mike"}])"))));
+  Finish f = AsFinish(OnReply(
+      spec, st,
+      Text(Form(R"({"name":"Mike","owner":"Jo"})", R"([{"path":"/name","quote":"Mike"}])"))));
   ASSERT_EQ(f.result.status, Outcome::kOk);
   EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike"})");
   EXPECT_EQ(ToJson(f.result.ungrounded), R"(["/owner"])");
@@ -182,8 +186,9 @@ TEST(EvidenceLoopTest, ArraysOfObjectsAndRefsThroughTheForm) {
     spec.prompt = "Bestellung: 3 × Äpfel, 12 Stück 寿司";
     LoopState st;
     Start(spec, st);
-    std::string form = Form(R"({"items":[{"name":"Äpfel","qty":3},{"name":"寿司","qty":12}]})",
-                            R"([{"path":"/items/0/name","quote":"Äpfel"},{"path":"/items/0/qty","quote":"3 × Äpfel"},
+    std::string form = Form(
+        R"({"items":[{"name":"Äpfel","qty":3},{"name":"寿司","qty":12}]})",
+        R"([{"path":"/items/0/name","quote":"Äpfel"},{"path":"/items/0/qty","quote":"3 × Äpfel"},
                                 {"path":"/items/1/name","quote":"寿司"},{"path":"/items/1/qty","quote":"12 Stück"}])");
     Finish f = AsFinish(OnReply(spec, st, InForm(profile, form)));
     ASSERT_EQ(f.result.status, Outcome::kOk) << (f.result.errors.empty() ? "" : f.result.errors[0]);
@@ -242,8 +247,8 @@ TEST(EvidenceLoopTest, ArrayModeOnTheFallbackPathKeepsTheForm) {
   spec.model = "m";
   LoopState st;
   Start(spec, st);
-  Finish f = AsFinish(OnReply(spec, st, Text(Form(R"([{"name":"Mike"}])",
-                                                  R"([{"path":"/0/name","quote":"Mike"}])"))));
+  Finish f = AsFinish(OnReply(
+      spec, st, Text(Form(R"([{"name":"Mike"}])", R"([{"path":"/0/name","quote":"Mike"}])"))));
   ASSERT_EQ(f.result.status, Outcome::kOk) << (f.result.errors.empty() ? "" : f.result.errors[0]);
   EXPECT_EQ(ToJson(f.result.data), R"([{"name":"Mike"}])");
   EXPECT_NE(f.result.evidence.find("/0/name"), nullptr);

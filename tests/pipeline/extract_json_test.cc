@@ -21,7 +21,8 @@ TEST(ExtractJsonTest, TakesTheFencedBlock) {
 }
 
 TEST(ExtractJsonTest, FindsTheObjectInsideProse) {
-  auto r = ExtractJson("Sure! The record is {\"name\": \"Mike\", \"note\": \"a } in text\"} as asked.");
+  auto r =
+      ExtractJson("Sure! The record is {\"name\": \"Mike\", \"note\": \"a } in text\"} as asked.");
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->value.find("note")->as_string(), "a } in text");
 }

@@ -41,7 +41,8 @@ TEST(RequestTest, InlineSchemaIsSharedAndADefaultIsUsedOnlyWhenTheBodyNamesNone)
 TEST(RequestTest, CheckInlineSchemaNamesWhatIsWrong) {
   EXPECT_TRUE(CheckInlineSchema(*ParseJson(R"({"type":"object"})")).ok());
   EXPECT_TRUE(CheckInlineSchema(Json(true)).ok());
-  EXPECT_EQ(CheckInlineSchema(Json(3)).message(), "schema: must be an object (inline JSON Schema) or a string");
+  EXPECT_EQ(CheckInlineSchema(Json(3)).message(),
+            "schema: must be an object (inline JSON Schema) or a string");
   RequestLimits limits;
   limits.max_schema_bytes = 10;
   EXPECT_EQ(CheckInlineSchema(*ParseJson(R"({"type":"object"})"), limits).message(),
@@ -56,7 +57,8 @@ TEST(RequestTest, StringSchemaIsNamedByDefaultAndTextWhenAsked) {
   auto text = Parse(R"({"prompt":"p","schema":"name and age","schemaMode":"text"})");
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(text->mode, SchemaMode::kText);
-  auto by_field = Parse(R"({"prompt":"p","schemaText":"name and age","tenant":"t","project":"q","priority":"bulk"})");
+  auto by_field = Parse(
+      R"({"prompt":"p","schemaText":"name and age","tenant":"t","project":"q","priority":"bulk"})");
   ASSERT_TRUE(by_field.ok());
   EXPECT_EQ(by_field->mode, SchemaMode::kText);
   EXPECT_EQ(by_field->priority, Priority::kBulk);
@@ -67,9 +69,12 @@ TEST(RequestTest, BadFieldsAreNamed) {
   EXPECT_EQ(ErrorOf(R"({"schema":{}})"), "prompt: is required");
   EXPECT_EQ(ErrorOf(R"({"prompt":7,"schema":{}})"), "prompt: must be a string");
   EXPECT_EQ(ErrorOf(R"({"prompt":"p"})"), "schema: is required (or schemaName, or schemaText)");
-  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"maxLoops":12})"), "maxLoops: must be an integer 1..10 (was 12)");
-  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"maxLoops":1.5})"), "maxLoops: must be an integer 1..10 (was 1.5)");
-  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":[1]})"), "schema: must be an object (inline JSON Schema) or a string");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"maxLoops":12})"),
+            "maxLoops: must be an integer 1..10 (was 12)");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"maxLoops":1.5})"),
+            "maxLoops: must be an integer 1..10 (was 1.5)");
+  EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":[1]})"),
+            "schema: must be an object (inline JSON Schema) or a string");
   EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":"x","schemaMode":"yaml"})"),
             "schemaMode: must be \"json\", \"named\" or \"text\" (was \"yaml\")");
   EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"colour":1})"), "colour: unknown field");
@@ -83,7 +88,8 @@ TEST(RequestTest, ArrayModeWrapsAnItemSchema) {
   auto item = Parse(R"({"prompt":"p","schema":{"type":"object"},"arrayMode":true})");
   ASSERT_TRUE(item.ok()) << item.status().message();
   EXPECT_EQ(ToJson(*item->schema), R"({"type":"array","items":{"type":"object"}})");
-  auto list = Parse(R"({"prompt":"p","schema":{"type":"array","items":{"type":"string"}},"arrayMode":true})");
+  auto list = Parse(
+      R"({"prompt":"p","schema":{"type":"array","items":{"type":"string"}},"arrayMode":true})");
   ASSERT_TRUE(list.ok());
   EXPECT_EQ(ToJson(*list->schema), R"({"type":"array","items":{"type":"string"}})");
 }
@@ -128,7 +134,8 @@ TEST(RequestTest, LimitsAreEnforced) {
   limits.max_schema_depth = 3;
   auto big = ParseRequest(*ParseJson(R"({"prompt":"12345","schema":{}})"), limits);
   EXPECT_EQ(big.status().message(), "prompt: is larger than 4 bytes");
-  auto deep = ParseRequest(*ParseJson(R"({"prompt":"1","schema":{"a":{"b":{"c":{"d":{}}}}}})"), limits);
+  auto deep =
+      ParseRequest(*ParseJson(R"({"prompt":"1","schema":{"a":{"b":{"c":{"d":{}}}}}})"), limits);
   EXPECT_EQ(deep.status().message(), "schema: is nested deeper than 3 levels");
 }
 

@@ -32,7 +32,8 @@ TEST(SchemaBuilderTest, MetaSchemaCompilesAndAcceptsAPracticalSchema) {
   auto v = CompileSchema(BuilderMetaSchema());
   ASSERT_TRUE(v.ok()) << v.status().message();
   EXPECT_TRUE((*v)->Validate(*ParseJson(kGood)).valid);
-  auto bad = (*v)->Validate(*ParseJson(R"({"schema":{"type":"object","oneOf":[]},"confidence":2,"clarifyingQuestions":[]})"));
+  auto bad = (*v)->Validate(*ParseJson(
+      R"({"schema":{"type":"object","oneOf":[]},"confidence":2,"clarifyingQuestions":[]})"));
   EXPECT_FALSE(bad.valid);
 }
 
@@ -54,7 +55,8 @@ TEST(SchemaBuilderTest, LowConfidenceOrQuestionsBecomeNeedMoreInput) {
   BuilderDecision low = DecideBuilderResult(r, 0.8);
   EXPECT_EQ(low.status, Outcome::kNeedMoreInput);
   EXPECT_NE(low.need.find("too ambiguous"), std::string::npos);
-  r.data = *ParseJson(R"({"schema":{"type":"object"},"confidence":0.95,"clarifyingQuestions":["Is the date required?"]})");
+  r.data = *ParseJson(
+      R"({"schema":{"type":"object"},"confidence":0.95,"clarifyingQuestions":["Is the date required?"]})");
   BuilderDecision q = DecideBuilderResult(r, 0.8);
   EXPECT_EQ(q.status, Outcome::kNeedMoreInput);
   EXPECT_EQ(q.need, "Is the date required?");
@@ -64,7 +66,8 @@ TEST(SchemaBuilderTest, UnusableSchemaIsReaskedThenStale) {
   LoopSpec spec = BuilderSpec("a code like AB-12");
   LoopState st;
   Start(spec, st);
-  const char* bad = R"({"schema":{"type":"string","pattern":"(unclosed"},"confidence":0.9,"clarifyingQuestions":[]})";
+  const char* bad =
+      R"({"schema":{"type":"string","pattern":"(unclosed"},"confidence":0.9,"clarifyingQuestions":[]})";
   Step s = OnReply(spec, st, Answer(bad));
   ASSERT_TRUE(std::holds_alternative<SendCall>(s));
   EXPECT_NE(std::get<SendCall>(s).call.turns.back().text.find("/schema: not a usable JSON Schema"),

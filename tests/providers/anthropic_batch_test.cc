@@ -31,13 +31,17 @@ TEST(AnthropicBatchTest, CreateHoldsEachLiveBodyAsParams) {
 }
 
 TEST(AnthropicBatchTest, ParsesProcessingStatusAndCounts) {
-  auto b = anthropic_batch::ParseBatch(Reply(200, R"({"id":"msgbatch_1","type":"message_batch","processing_status":"in_progress","request_counts":{"processing":5,"succeeded":3,"errored":1,"canceled":0,"expired":1},"results_url":null})"));
+  auto b = anthropic_batch::ParseBatch(Reply(
+      200,
+      R"({"id":"msgbatch_1","type":"message_batch","processing_status":"in_progress","request_counts":{"processing":5,"succeeded":3,"errored":1,"canceled":0,"expired":1},"results_url":null})"));
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(b->state, BatchState::kRunning);
   EXPECT_EQ(b->total, 10);
   EXPECT_EQ(b->succeeded, 3);
   EXPECT_EQ(b->failed, 2);
-  auto ended = anthropic_batch::ParseBatch(Reply(200, R"({"id":"msgbatch_1","processing_status":"ended","results_url":"http://127.0.0.1:9/v1/messages/batches/msgbatch_1/results"})"));
+  auto ended = anthropic_batch::ParseBatch(Reply(
+      200,
+      R"({"id":"msgbatch_1","processing_status":"ended","results_url":"http://127.0.0.1:9/v1/messages/batches/msgbatch_1/results"})"));
   ASSERT_TRUE(ended.ok());
   EXPECT_EQ(ended->state, BatchState::kEnded);
   EXPECT_EQ(anthropic_batch::Results(MakeEndpoint(), *ended).url, ended->results_url);
@@ -52,13 +56,18 @@ TEST(AnthropicBatchTest, NeverSendsTheKeyToAnotherHostsResultsUrl) {
 }
 
 TEST(AnthropicBatchTest, ParsesEveryResultType) {
-  std::string message = R"({"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"{\"a\":1}"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4}})";
+  std::string message =
+      R"({"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"{\"a\":1}"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4}})";
   std::string jsonl =
       R"({"custom_id":"l1-r1","result":{"type":"succeeded","message":)" + message + "}}\n" +
-      R"({"custom_id":"l2-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too large"}}}})" "\n" +
-      R"({"custom_id":"l3-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}}})" "\n" +
-      R"({"custom_id":"l4-r1","result":{"type":"canceled"}})" "\n" +
-      R"({"custom_id":"l5-r1","result":{"type":"expired"}})" "\n";
+      R"({"custom_id":"l2-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too large"}}}})"
+      "\n" +
+      R"({"custom_id":"l3-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}}})"
+      "\n" +
+      R"({"custom_id":"l4-r1","result":{"type":"canceled"}})"
+      "\n" +
+      R"({"custom_id":"l5-r1","result":{"type":"expired"}})"
+      "\n";
   ItemResults out;
   ASSERT_TRUE(anthropic_batch::ParseResults(jsonl, out).ok());
   ASSERT_TRUE(out["l1-r1"].reply.ok());
@@ -72,23 +81,31 @@ TEST(AnthropicBatchTest, ParsesEveryResultType) {
   EXPECT_FALSE(out["l4-r1"].transient);
   EXPECT_EQ(out["l5-r1"].code, "batch_expired");
   EXPECT_TRUE(out["l5-r1"].transient);
-  EXPECT_EQ(anthropic_batch::ParseResults("{\"custom_id\":\"x\",\"result\":{\"type\":\"weird\"}}", out).code(),
-            Code::kInvalidArgument);
+  EXPECT_EQ(
+      anthropic_batch::ParseResults("{\"custom_id\":\"x\",\"result\":{\"type\":\"weird\"}}", out)
+          .code(),
+      Code::kInvalidArgument);
 }
 
 // A batch where some requests fail: each gets its own outcome, the others their answers, and a
 // request with no result line is not lost (UnansweredItem, as ParseStored fills it in).
 TEST(AnthropicBatchTest, AMixedBatchGivesEveryRequestItsOwnOutcome) {
-  std::string ok = R"({"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"{\"a\":1}"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4}})";
+  std::string ok =
+      R"({"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"{\"a\":1}"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4}})";
   std::string jsonl =
       R"({"custom_id":"l1-r1","result":{"type":"succeeded","message":)" + ok + "}}\n" +
       // A provider error per request: permanent (invalid request) and transient (api_error).
-      R"({"custom_id":"l2-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"messages: text content blocks must be non-empty"}}}})" "\n" +
-      R"({"custom_id":"l3-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"api_error","message":"Internal server error"}}}})" "\n" +
+      R"({"custom_id":"l2-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"messages: text content blocks must be non-empty"}}}})"
+      "\n" +
+      R"({"custom_id":"l3-r1","result":{"type":"errored","error":{"type":"error","error":{"type":"api_error","message":"Internal server error"}}}})"
+      "\n" +
       // A succeeded result whose message is not a message: the live call's malformed reply.
-      R"({"custom_id":"l4-r1","result":{"type":"succeeded","message":{"id":"msg_x","type":"message"}}})" "\n" +
-      R"({"custom_id":"l5-r1","result":{"type":"expired"}})" "\n" +
-      R"({"custom_id":"l6-r1","result":{"type":"canceled"}})" "\n" +
+      R"({"custom_id":"l4-r1","result":{"type":"succeeded","message":{"id":"msg_x","type":"message"}}})"
+      "\n" +
+      R"({"custom_id":"l5-r1","result":{"type":"expired"}})"
+      "\n" +
+      R"({"custom_id":"l6-r1","result":{"type":"canceled"}})"
+      "\n" +
       R"({"custom_id":"l7-r1","result":{"type":"succeeded","message":)" + ok + "}}\n";
   ItemResults out;
   ASSERT_TRUE(anthropic_batch::ParseResults(jsonl, out).ok());

@@ -17,8 +17,10 @@ GetEnvFn FakeEnv(std::map<std::string, std::string> vars) {
 }
 
 TEST(EndpointTest, TakesKeysFromTheSdkVariables) {
-  auto env = FakeEnv({{"OPENAI_API_KEY", "a"}, {"ANTHROPIC_API_KEY", "b"},
-                      {"GOOGLE_API_KEY", "c"}, {"OPENROUTER_API_KEY", "d"}});
+  auto env = FakeEnv({{"OPENAI_API_KEY", "a"},
+                      {"ANTHROPIC_API_KEY", "b"},
+                      {"GOOGLE_API_KEY", "c"},
+                      {"OPENROUTER_API_KEY", "d"}});
   EXPECT_EQ(EndpointFromEnv(ProviderKind::kOpenAi, "", env)->api_key, "a");
   EXPECT_EQ(EndpointFromEnv(ProviderKind::kAnthropic, "", env)->api_key, "b");
   EXPECT_EQ(EndpointFromEnv(ProviderKind::kGemini, "", env)->api_key, "c");
@@ -42,9 +44,9 @@ TEST(EndpointTest, MissingKeyIsUnauthenticatedUnlessBaseUrlOverridden) {
 }
 
 TEST(EndpointTest, OllamaHostAcceptsHostPortOrUrl) {
-  EXPECT_EQ(EndpointFromEnv(ProviderKind::kOllama, "", FakeEnv({{"OLLAMA_HOST", "gpu:1234"}}))
-                ->base_url,
-            "http://gpu:1234");
+  EXPECT_EQ(
+      EndpointFromEnv(ProviderKind::kOllama, "", FakeEnv({{"OLLAMA_HOST", "gpu:1234"}}))->base_url,
+      "http://gpu:1234");
   EXPECT_EQ(EndpointFromEnv(ProviderKind::kOllama, "", FakeEnv({}))->base_url,
             "http://127.0.0.1:11434");
 }
@@ -74,10 +76,12 @@ TEST(EndpointTest, AConfiguredKeyVariableReplacesTheSdkOne) {
   auto e = EndpointFromEnv(ProviderKind::kOpenAi, "", env, "MY_KEY");
   ASSERT_TRUE(e.ok()) << e.status().message();
   EXPECT_EQ(e->api_key, "k");
-  auto missing = EndpointFromEnv(ProviderKind::kOpenAi, "", FakeEnv({{"OPENAI_API_KEY", "x"}}), "MY_KEY");
+  auto missing =
+      EndpointFromEnv(ProviderKind::kOpenAi, "", FakeEnv({{"OPENAI_API_KEY", "x"}}), "MY_KEY");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(), "no API key: set MY_KEY");
-  EXPECT_EQ(KeyEnvFor(ProviderKind::kGemini, "", FakeEnv({{"GOOGLE_API_KEY", "g"}})), "GOOGLE_API_KEY");
+  EXPECT_EQ(KeyEnvFor(ProviderKind::kGemini, "", FakeEnv({{"GOOGLE_API_KEY", "g"}})),
+            "GOOGLE_API_KEY");
   EXPECT_EQ(KeyEnvFor(ProviderKind::kGemini, "", FakeEnv({})), "GEMINI_API_KEY");
   EXPECT_EQ(KeyEnvFor(ProviderKind::kOllama, "", FakeEnv({})), "");
   EXPECT_EQ(ParseProviderKind("openai-compatible").value(), ProviderKind::kOpenAiCompat);
@@ -88,9 +92,10 @@ TEST(EndpointTest, BaseUrlsMustBeHttpUrls) {
                            "HTTPS://Host/prefix/", "http://[::1]:8000", "http://localhost"}) {
     EXPECT_TRUE(CheckBaseUrl(good).ok()) << good << ": " << CheckBaseUrl(good).message();
   }
-  for (const char* bad : {"", "not-a-url", "ftp://h", "http://", "http://:80", "http://h:0",
-                          "http://h:65536", "http://h:8o", "http://h:", "http://h x", "http://h/?q=1",
-                          "http://h/#f", "http://u:p@h", "http://[::1", "http://[]:80", "http://h\x01"}) {
+  for (const char* bad :
+       {"", "not-a-url", "ftp://h", "http://", "http://:80", "http://h:0", "http://h:65536",
+        "http://h:8o", "http://h:", "http://h x", "http://h/?q=1", "http://h/#f", "http://u:p@h",
+        "http://[::1", "http://[]:80", "http://h\x01"}) {
     Status st = CheckBaseUrl(bad);
     EXPECT_FALSE(st.ok()) << bad;
     EXPECT_EQ(st.message().rfind("not an http(s) URL: '", 0), 0u) << st.message();
@@ -98,10 +103,12 @@ TEST(EndpointTest, BaseUrlsMustBeHttpUrls) {
 }
 
 TEST(EndpointTest, LoopbackHostsAreRecognised) {
-  for (const char* url : {"http://127.0.0.1:9/v1", "http://localhost:8000", "http://[::1]:80", "http://127.1.2.3"}) {
+  for (const char* url :
+       {"http://127.0.0.1:9/v1", "http://localhost:8000", "http://[::1]:80", "http://127.1.2.3"}) {
     EXPECT_TRUE(IsLoopbackUrl(url)) << url;
   }
-  for (const char* url : {"https://api.openai.com", "http://localhost.example.com", "http://10.0.0.1", "x"}) {
+  for (const char* url :
+       {"https://api.openai.com", "http://localhost.example.com", "http://10.0.0.1", "x"}) {
     EXPECT_FALSE(IsLoopbackUrl(url)) << url;
   }
 }

@@ -121,8 +121,7 @@ inline void ExpectGolden(const std::string& rel, const std::string& body) {
   EXPECT_EQ(*got, *want) << rel << "\n got: " << ToJson(*got, true);
 }
 
-inline HttpResponse Response(int status, const std::string& body,
-                             HttpHeaders headers = {}) {
+inline HttpResponse Response(int status, const std::string& body, HttpHeaders headers = {}) {
   HttpResponse r;
   r.status = status;
   r.body = body;

@@ -13,14 +13,22 @@ TEST(HttpStatusTest, MapsStatusesToCodesWithRetryMeaning) {
     Code code;
     bool retryable;
   } cases[] = {
-      {200, Code::kOk, false},           {204, Code::kOk, false},
-      {400, Code::kInvalidArgument, false}, {401, Code::kUnauthenticated, false},
-      {403, Code::kPermissionDenied, false}, {404, Code::kNotFound, false},
-      {408, Code::kUnavailable, true},   {413, Code::kInvalidArgument, false},
-      {422, Code::kInvalidArgument, false}, {429, Code::kResourceExhausted, true},
-      {499, Code::kCancelled, false},    {500, Code::kUnavailable, true},
-      {502, Code::kUnavailable, true},   {503, Code::kUnavailable, true},
-      {529, Code::kUnavailable, true},   {418, Code::kInvalidArgument, false},
+      {200, Code::kOk, false},
+      {204, Code::kOk, false},
+      {400, Code::kInvalidArgument, false},
+      {401, Code::kUnauthenticated, false},
+      {403, Code::kPermissionDenied, false},
+      {404, Code::kNotFound, false},
+      {408, Code::kUnavailable, true},
+      {413, Code::kInvalidArgument, false},
+      {422, Code::kInvalidArgument, false},
+      {429, Code::kResourceExhausted, true},
+      {499, Code::kCancelled, false},
+      {500, Code::kUnavailable, true},
+      {502, Code::kUnavailable, true},
+      {503, Code::kUnavailable, true},
+      {529, Code::kUnavailable, true},
+      {418, Code::kInvalidArgument, false},
       {302, Code::kUnavailable, true},
   };
   for (const auto& c : cases) {

@@ -44,8 +44,9 @@ TEST(OpenAiBatchTest, UploadIsMultipartWithPurposeBatch) {
 TEST(OpenAiBatchTest, CreateNamesEndpointWindowAndMetadata) {
   auto r = openai_batch::CreateBatch(MakeEndpoint(), "file-1", {{"structure_job", "j1"}});
   EXPECT_EQ(r.url, "http://127.0.0.1:9/v1/batches");
-  EXPECT_EQ(r.body,
-            R"({"input_file_id":"file-1","endpoint":"/v1/chat/completions","completion_window":"24h","metadata":{"structure_job":"j1"}})");
+  EXPECT_EQ(
+      r.body,
+      R"({"input_file_id":"file-1","endpoint":"/v1/chat/completions","completion_window":"24h","metadata":{"structure_job":"j1"}})");
   EXPECT_EQ(openai_batch::RetrieveBatch(MakeEndpoint(), "batch_1").method, "GET");
   EXPECT_EQ(openai_batch::FileContent(MakeEndpoint(), "file-9").url,
             "http://127.0.0.1:9/v1/files/file-9/content");
@@ -53,43 +54,52 @@ TEST(OpenAiBatchTest, CreateNamesEndpointWindowAndMetadata) {
 
 TEST(OpenAiBatchTest, ParsesBatchStatesCountsAndErrors) {
   auto running = openai_batch::ParseBatch(Reply(
-      200, R"({"id":"batch_1","status":"in_progress","request_counts":{"total":10,"completed":4,"failed":1}})"));
+      200,
+      R"({"id":"batch_1","status":"in_progress","request_counts":{"total":10,"completed":4,"failed":1}})"));
   ASSERT_TRUE(running.ok());
   EXPECT_EQ(running->state, BatchState::kRunning);
   EXPECT_EQ(running->total, 10);
   EXPECT_EQ(running->succeeded, 4);
   EXPECT_EQ(running->failed, 1);
   auto done = openai_batch::ParseBatch(Reply(
-      200, R"({"id":"batch_1","status":"completed","output_file_id":"file-o","error_file_id":"file-e"})"));
+      200,
+      R"({"id":"batch_1","status":"completed","output_file_id":"file-o","error_file_id":"file-e"})"));
   ASSERT_TRUE(done.ok());
   EXPECT_EQ(done->state, BatchState::kEnded);
   EXPECT_EQ(done->output_file_id, "file-o");
   EXPECT_EQ(done->error_file_id, "file-e");
   auto failed = openai_batch::ParseBatch(Reply(
-      200, R"({"id":"batch_1","status":"failed","errors":{"object":"list","data":[{"code":"invalid_json_line","message":"bad","line":3}]}})"));
+      200,
+      R"({"id":"batch_1","status":"failed","errors":{"object":"list","data":[{"code":"invalid_json_line","message":"bad","line":3}]}})"));
   ASSERT_TRUE(failed.ok());
   EXPECT_EQ(failed->state, BatchState::kFailed);
   EXPECT_EQ(failed->error, "invalid_json_line: bad (line 3)");
-  for (auto [word, state] : {std::pair{"expired", BatchState::kExpired},
-                             std::pair{"cancelled", BatchState::kCancelled},
-                             std::pair{"cancelling", BatchState::kRunning},
-                             std::pair{"validating", BatchState::kRunning}}) {
-    auto b = openai_batch::ParseBatch(Reply(200, std::string(R"({"id":"b","status":")") + word + "\"}"));
+  for (auto [word, state] :
+       {std::pair{"expired", BatchState::kExpired}, std::pair{"cancelled", BatchState::kCancelled},
+        std::pair{"cancelling", BatchState::kRunning},
+        std::pair{"validating", BatchState::kRunning}}) {
+    auto b =
+        openai_batch::ParseBatch(Reply(200, std::string(R"({"id":"b","status":")") + word + "\"}"));
     ASSERT_TRUE(b.ok());
     EXPECT_EQ(b->state, state) << word;
   }
-  auto limited = openai_batch::ParseBatch(Reply(429, R"({"error":{"message":"slow down","type":"requests"}})"));
+  auto limited = openai_batch::ParseBatch(
+      Reply(429, R"({"error":{"message":"slow down","type":"requests"}})"));
   EXPECT_EQ(limited.status().code(), Code::kResourceExhausted);
 }
 
 TEST(OpenAiBatchTest, ParsesOutputAndErrorLinesAsTheLiveCallWould) {
-  std::string chat = R"({"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":1}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3}})";
+  std::string chat =
+      R"({"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":1}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3}})";
   std::string jsonl =
-      R"({"id":"r1","custom_id":"l1-r1","response":{"status_code":200,"request_id":"q","body":)" + chat +
-      "},\"error\":null}\n\n" +
-      R"({"id":"r2","custom_id":"l2-r1","response":{"status_code":400,"body":{"error":{"message":"Invalid schema","type":"invalid_request_error"}}},"error":null})" "\n" +
-      R"({"id":"r3","custom_id":"l3-r1","response":{"status_code":500,"body":{"error":{"message":"oops","type":"server_error"}}},"error":null})" "\n" +
-      R"({"id":"r4","custom_id":"l4-r1","response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}})" "\n";
+      R"({"id":"r1","custom_id":"l1-r1","response":{"status_code":200,"request_id":"q","body":)" +
+      chat + "},\"error\":null}\n\n" +
+      R"({"id":"r2","custom_id":"l2-r1","response":{"status_code":400,"body":{"error":{"message":"Invalid schema","type":"invalid_request_error"}}},"error":null})"
+      "\n" +
+      R"({"id":"r3","custom_id":"l3-r1","response":{"status_code":500,"body":{"error":{"message":"oops","type":"server_error"}}},"error":null})"
+      "\n" +
+      R"({"id":"r4","custom_id":"l4-r1","response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}})"
+      "\n";
   ItemResults out;
   ASSERT_TRUE(openai_batch::ParseResults(jsonl, out).ok());
   ASSERT_EQ(out.size(), 4u);
@@ -106,14 +116,17 @@ TEST(OpenAiBatchTest, ParsesOutputAndErrorLinesAsTheLiveCallWould) {
 
 TEST(OpenAiBatchTest, RejectsResultLinesWithoutCustomId) {
   ItemResults out;
-  Status s = openai_batch::ParseResults("{\"custom_id\":\"a\",\"error\":{\"code\":\"x\"}}\n{\"id\":\"x\"}\n", out);
+  Status s = openai_batch::ParseResults(
+      "{\"custom_id\":\"a\",\"error\":{\"code\":\"x\"}}\n{\"id\":\"x\"}\n", out);
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_NE(s.message().find("line 2"), std::string::npos);
   EXPECT_EQ(openai_batch::ParseResults("not json\n", out).code(), Code::kInvalidArgument);
 }
 
 TEST(OpenAiBatchTest, FindsBatchByMetadataInList) {
-  auto list = Reply(200, R"({"data":[{"id":"batch_a","metadata":{"structure_submit":"j-1"}},{"id":"batch_b","metadata":{"structure_submit":"j-2"}}]})");
+  auto list = Reply(
+      200,
+      R"({"data":[{"id":"batch_a","metadata":{"structure_submit":"j-1"}},{"id":"batch_b","metadata":{"structure_submit":"j-2"}}]})");
   EXPECT_EQ(openai_batch::FindInList(list, "structure_submit", "j-2"), "batch_b");
   EXPECT_EQ(openai_batch::FindInList(list, "structure_submit", "j-3"), std::nullopt);
 }

@@ -61,7 +61,8 @@ TEST(OpenAiChatTest, RejectsCallWithoutModelOrTurns) {
 }
 
 TEST(OpenAiCompatTest, UsesMaxTokensAndNoAuthWithoutKey) {
-  auto req = openai_compat::BuildRequest(BasicCall(), MakeEndpoint(ProviderKind::kOpenAiCompat, ""));
+  auto req =
+      openai_compat::BuildRequest(BasicCall(), MakeEndpoint(ProviderKind::kOpenAiCompat, ""));
   ASSERT_TRUE(req.ok());
   EXPECT_EQ(HeaderValue(*req, "Authorization"), "");
   ExpectGolden("openai_compat/request_basic.json", req->body);
@@ -136,7 +137,8 @@ TEST(OpenRouterTest, MapsErrorEmbeddedInOkBody) {
 TEST(OpenAiChatTest, AcceptsToolArgumentsSentAsObject) {
   auto r = openai_compat::ParseReply(testing::Response(200, R"({"choices":[{"message":{
     "tool_calls":[{"id":"c","function":{"name":"submit","arguments":{"a":1}}}]},
-    "finish_reason":"tool_calls"}]})"), ProviderKind::kOpenAiCompat);
+    "finish_reason":"tool_calls"}]})"),
+                                     ProviderKind::kOpenAiCompat);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->tool_calls.size(), 1u);
   EXPECT_EQ(r->tool_calls[0].arguments, R"({"a":1})");

@@ -44,7 +44,8 @@ TEST(PromptCacheTest, DocumentedMinimumsPerModel) {
   EXPECT_EQ(DocumentedCacheMinTokens(a, "claude-3-5-haiku-20241022"), 2048);
   EXPECT_EQ(DocumentedCacheMinTokens(a, "claude-3-haiku-20240307"), 2048);
   EXPECT_EQ(DocumentedCacheMinTokens(a, "some-future-model"), 1024);
-  EXPECT_EQ(DocumentedCacheMinTokens(ProviderKind::kOpenRouter, "anthropic/claude-haiku-4.5"), 4096);
+  EXPECT_EQ(DocumentedCacheMinTokens(ProviderKind::kOpenRouter, "anthropic/claude-haiku-4.5"),
+            4096);
   EXPECT_EQ(DocumentedCacheMinTokens(ProviderKind::kOpenAi, "gpt-4o-mini"), 1024);
   EXPECT_EQ(DocumentedCacheMinTokens(ProviderKind::kGemini, "gemini-2.5-flash"), 2048);
   EXPECT_EQ(DocumentedCacheMinTokens(ProviderKind::kOllama, "llama3"), 0);
@@ -62,7 +63,12 @@ TEST(PromptCacheTest, AnthropicMarksTheSystemPromptOnceItReachesTheModelsMinimum
   EXPECT_EQ(block.find("text")->as_string(), std::string(4000, 'm'));
   EXPECT_EQ(ToJson(*block.find("cache_control")), R"({"type":"ephemeral"})");
   // The user's text stays outside the cached prefix, in the messages.
-  EXPECT_EQ(marked.find("messages")->as_array()[0].find("content")->as_array()[0].find("text")->as_string(),
+  EXPECT_EQ(marked.find("messages")
+                ->as_array()[0]
+                .find("content")
+                ->as_array()[0]
+                .find("text")
+                ->as_string(),
             "Ada Lovelace, 36, mathematician.");
 
   // Too short for Sonnet, and too short for Haiku 4.5's 4096 even at 8000 bytes: a plain string.
@@ -85,7 +91,8 @@ TEST(PromptCacheTest, ConfiguredMinimumReplacesTheDocumentedOneAndNegativeTurnsM
 
 TEST(PromptCacheTest, OpenAiSendsThePromptCacheKeyOthersDoNot) {
   ProviderCall c = CallWithSystem(100);
-  EXPECT_EQ(*Body(c, ProviderKind::kOpenAi).find("prompt_cache_key"), Json("user-action-record@1.2"));
+  EXPECT_EQ(*Body(c, ProviderKind::kOpenAi).find("prompt_cache_key"),
+            Json("user-action-record@1.2"));
   for (ProviderKind k : {ProviderKind::kOpenAiCompat, ProviderKind::kOpenRouter,
                          ProviderKind::kAnthropic, ProviderKind::kGemini, ProviderKind::kOllama}) {
     EXPECT_EQ(Body(c, k).find("prompt_cache_key"), nullptr) << ProviderKindName(k);

@@ -170,7 +170,8 @@ class UnknownFields {
 
   bool Documented(const std::string& at, const std::string& key) const {
     if (at.empty()) return p_.extra_top.count(key) > 0;
-    if (p_.extra_top.count(at.substr(1) + "/" + key) > 0) return true;  // e.g. response_format/schema
+    if (p_.extra_top.count(at.substr(1) + "/" + key) > 0)
+      return true;  // e.g. response_format/schema
     return at.rfind("/messages/", 0) == 0 && at.find('/', 10) == std::string::npos &&
            p_.extra_message.count(key) > 0;
   }

@@ -12,23 +12,29 @@ struct ReplyCase {
   ProviderKind kind;
   const char* file;
   int status;
-  Code code;                // expected status code (kOk = parsed reply)
-  FinishKind finish;        // when kOk
-  const char* content;      // expected content, or nullptr to skip
-  int64_t input_tokens;     // when kOk; -1 to skip
+  Code code;             // expected status code (kOk = parsed reply)
+  FinishKind finish;     // when kOk
+  const char* content;   // expected content, or nullptr to skip
+  int64_t input_tokens;  // when kOk; -1 to skip
 };
 
 const char* Dir(ProviderKind k) {
   switch (k) {
-    case ProviderKind::kOpenAi: return "openai";
-    case ProviderKind::kAnthropic: return "anthropic";
-    case ProviderKind::kGemini: return "gemini";
-    case ProviderKind::kOllama: return "ollama";
+    case ProviderKind::kOpenAi:
+      return "openai";
+    case ProviderKind::kAnthropic:
+      return "anthropic";
+    case ProviderKind::kGemini:
+      return "gemini";
+    case ProviderKind::kOllama:
+      return "ollama";
     case ProviderKind::kOpenAiCompat:
     case ProviderKind::kVllm:
     case ProviderKind::kLlamaCpp:
-    case ProviderKind::kLlamafile: return "openai_compat";
-    case ProviderKind::kOpenRouter: return "openrouter";
+    case ProviderKind::kLlamafile:
+      return "openai_compat";
+    case ProviderKind::kOpenRouter:
+      return "openrouter";
   }
   return "";
 }
@@ -37,54 +43,62 @@ constexpr const char* kAnswer = R"({"name":"Ada","age":36})";
 
 std::vector<ReplyCase> Cases() {
   std::vector<ReplyCase> cases;
-  for (ProviderKind k : {ProviderKind::kOpenAi, ProviderKind::kOpenAiCompat, ProviderKind::kVllm,
-                         ProviderKind::kLlamaCpp, ProviderKind::kLlamafile,
-                         ProviderKind::kOpenRouter}) {
-    cases.insert(cases.end(), {
-      {k, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 120},
-      {k, "reply_refusal.json", 200, Code::kOk, FinishKind::kRefusal, "", 120},
-      {k, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 120},
-      {k, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, "", 150},
-      {k, "reply_content_filter.json", 200, Code::kOk, FinishKind::kSafety, "", 120},
-      {k, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
-      {k, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
-      {k, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
-      {k, "error_429_quota.json", 429, Code::kFailedPrecondition, {}, nullptr, -1},
-      {k, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
-    });
+  for (ProviderKind k :
+       {ProviderKind::kOpenAi, ProviderKind::kOpenAiCompat, ProviderKind::kVllm,
+        ProviderKind::kLlamaCpp, ProviderKind::kLlamafile, ProviderKind::kOpenRouter}) {
+    cases.insert(
+        cases.end(),
+        {
+            {k, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 120},
+            {k, "reply_refusal.json", 200, Code::kOk, FinishKind::kRefusal, "", 120},
+            {k, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 120},
+            {k, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, "", 150},
+            {k, "reply_content_filter.json", 200, Code::kOk, FinishKind::kSafety, "", 120},
+            {k, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
+            {k, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
+            {k, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
+            {k, "error_429_quota.json", 429, Code::kFailedPrecondition, {}, nullptr, -1},
+            {k, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
+        });
   }
   const auto a = ProviderKind::kAnthropic;
-  cases.insert(cases.end(), {
-    {a, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 100},
-    {a, "reply_refusal.json", 200, Code::kOk, FinishKind::kRefusal, nullptr, 100},
-    {a, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 100},
-    {a, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, nullptr, 150},
-    {a, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
-    {a, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
-    {a, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
-    {a, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
-    {a, "error_529.json", 529, Code::kUnavailable, {}, nullptr, -1},
-  });
+  cases.insert(
+      cases.end(),
+      {
+          {a, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 100},
+          {a, "reply_refusal.json", 200, Code::kOk, FinishKind::kRefusal, nullptr, 100},
+          {a, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 100},
+          {a, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, nullptr, 150},
+          {a, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
+          {a, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
+          {a, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
+          {a, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
+          {a, "error_529.json", 529, Code::kUnavailable, {}, nullptr, -1},
+      });
   const auto g = ProviderKind::kGemini;
-  cases.insert(cases.end(), {
-    {g, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 90},
-    {g, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 90},
-    {g, "reply_safety.json", 200, Code::kOk, FinishKind::kSafety, "", 90},
-    {g, "reply_prompt_blocked.json", 200, Code::kOk, FinishKind::kSafety, "", 90},
-    {g, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, "", 90},
-    {g, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
-    {g, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
-    {g, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
-    {g, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
-  });
+  cases.insert(
+      cases.end(),
+      {
+          {g, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 90},
+          {g, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 90},
+          {g, "reply_safety.json", 200, Code::kOk, FinishKind::kSafety, "", 90},
+          {g, "reply_prompt_blocked.json", 200, Code::kOk, FinishKind::kSafety, "", 90},
+          {g, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, "", 90},
+          {g, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
+          {g, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
+          {g, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
+          {g, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
+      });
   const auto o = ProviderKind::kOllama;
-  cases.insert(cases.end(), {
-    {o, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 80},
-    {o, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 80},
-    {o, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, "", 80},
-    {o, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
-    {o, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
-  });
+  cases.insert(
+      cases.end(),
+      {
+          {o, "reply_success.json", 200, Code::kOk, FinishKind::kStop, kAnswer, 80},
+          {o, "reply_truncated.json", 200, Code::kOk, FinishKind::kLength, R"({"name":"Ad)", 80},
+          {o, "reply_tool_call.json", 200, Code::kOk, FinishKind::kToolUse, "", 80},
+          {o, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
+          {o, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
+      });
   return cases;
 }
 
@@ -107,8 +121,7 @@ TEST(WireRepliesTest, EveryRecordedPayloadMapsToItsFinishOrStatus) {
     }
     if (c.finish == FinishKind::kToolUse) {
       ASSERT_EQ(r->tool_calls.size(), 1u) << where;
-      EXPECT_EQ(ParseJson(r->tool_calls[0].arguments).value(), ParseJson(kAnswer).value())
-          << where;
+      EXPECT_EQ(ParseJson(r->tool_calls[0].arguments).value(), ParseJson(kAnswer).value()) << where;
       EXPECT_FALSE(r->tool_calls[0].id.empty()) << where;
     }
     if (c.finish == FinishKind::kRefusal) {
@@ -149,12 +162,19 @@ TEST(WireRepliesTest, CacheReadsAndWritesAreReadFromEachProvidersUsage) {
 }
 
 TEST(WireRepliesTest, UntrustedBodiesNeverCrashAndSayWhatWasWrong) {
-  const char* bodies[] = {"", "not json", "[1,2]", "{\"choices\":7}", "{\"candidates\":[1]}",
-                          "{\"content\":\"x\"}", "{\"message\":[]}", "{\"choices\":[{}]}",
-                          "{\"error\":{\"code\":\"x\"}}", "{\"x\":"};
-  for (ProviderKind k : {ProviderKind::kOpenAi, ProviderKind::kAnthropic, ProviderKind::kGemini,
-                         ProviderKind::kOllama, ProviderKind::kOpenAiCompat,
-                         ProviderKind::kOpenRouter}) {
+  const char* bodies[] = {"",
+                          "not json",
+                          "[1,2]",
+                          "{\"choices\":7}",
+                          "{\"candidates\":[1]}",
+                          "{\"content\":\"x\"}",
+                          "{\"message\":[]}",
+                          "{\"choices\":[{}]}",
+                          "{\"error\":{\"code\":\"x\"}}",
+                          "{\"x\":"};
+  for (ProviderKind k :
+       {ProviderKind::kOpenAi, ProviderKind::kAnthropic, ProviderKind::kGemini,
+        ProviderKind::kOllama, ProviderKind::kOpenAiCompat, ProviderKind::kOpenRouter}) {
     for (const char* b : bodies) {
       auto r = ParseReply(k, testing::Response(200, b));
       if (!r.ok()) {

@@ -80,7 +80,8 @@ TEST(WireTextTest, TrickyValidTextRoundTripsThroughEveryWireFormat) {
 
 TEST(WireTextTest, BytesThatAreNotUtf8NeverReachTheBody) {
   // A truncated sequence, a lone continuation byte, an overlong '/', a surrogate, 0xFF.
-  const std::string text = std::string("a\xe2\x82") + "b\x80" + "c\xc0\xaf" + "d\xed\xa0\x80" + "e\xff";
+  const std::string text =
+      std::string("a\xe2\x82") + "b\x80" + "c\xc0\xaf" + "d\xed\xa0\x80" + "e\xff";
   ProviderCall call = TrickyCall(text);
   for (ProviderKind kind : kKinds) {
     auto req = BuildRequest(call, EndpointFor(kind));

@@ -100,7 +100,8 @@ TEST_F(RedisClientTest, RunsScriptsAndReloadsThemAfterAFlush) {
   auto eval = [&](const std::string& arg) {
     std::promise<Result<RedisReply>> p;
     auto f = p.get_future();
-    client.Eval(&kScript, {"counter"}, {arg}, [&p](Result<RedisReply> r) { p.set_value(std::move(r)); });
+    client.Eval(&kScript, {"counter"}, {arg},
+                [&p](Result<RedisReply> r) { p.set_value(std::move(r)); });
     return f.get();
   };
   auto r = eval("21");
@@ -194,7 +195,8 @@ TEST(RedisClientAuthTest, AuthenticatesSelectsTheDatabaseAndNeverShowsThePasswor
 }
 
 TEST(RedisClientTimeoutTest, AServerThatNeverAnswersIsUnavailableAfterTheTimeout) {
-  // A listening socket nobody accepts on: connect succeeds (the kernel's backlog), replies never come.
+  // A listening socket nobody accepts on: connect succeeds (the kernel's backlog), replies never
+  // come.
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;

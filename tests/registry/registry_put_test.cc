@@ -98,8 +98,10 @@ TEST_F(RegistryPutTest, RefusesABreakingMinorVersionNamingWhatBroke) {
       << s.message();
   // The new name is the way to go, and compatible steps pass.
   EXPECT_TRUE(registry_->Put(kAcme, Record("ticket-v2", "2.0", v13)).ok());
-  EXPECT_TRUE(registry_->Put(kAcme, Record("ticket", "1.3", R"({"type":"object","properties":{
-    "name":{"type":"string"},"priority":{"type":"number","maximum":9},"source":{}}})")).ok());
+  EXPECT_TRUE(registry_
+                  ->Put(kAcme, Record("ticket", "1.3", R"({"type":"object","properties":{
+    "name":{"type":"string"},"priority":{"type":"number","maximum":9},"source":{}}})"))
+                  .ok());
 }
 
 TEST_F(RegistryPutTest, AnOverrideMayDifferInMinorFromTheLevelItShadows) {

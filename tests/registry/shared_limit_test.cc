@@ -20,11 +20,12 @@ const registry::RedisScript kAcquire{std::string(kAcquireScript)};
 const registry::RedisScript kPause{std::string(kPauseScript)};
 constexpr int64_t kT = 1'000'000'000'000'000;  // a fixed "now" in microseconds
 
-Result<RedisReply> Eval(RedisClient& c, const registry::RedisScript& s, std::vector<std::string> keys,
-                        std::vector<std::string> args) {
+Result<RedisReply> Eval(RedisClient& c, const registry::RedisScript& s,
+                        std::vector<std::string> keys, std::vector<std::string> args) {
   std::promise<Result<RedisReply>> p;
   auto f = p.get_future();
-  c.Eval(&s, std::move(keys), std::move(args), [&p](Result<RedisReply> r) { p.set_value(std::move(r)); });
+  c.Eval(&s, std::move(keys), std::move(args),
+         [&p](Result<RedisReply> r) { p.set_value(std::move(r)); });
   return f.get();
 }
 
@@ -59,7 +60,9 @@ class SharedLimitTest : public ::testing::Test {
     return g.ok() ? *g : SharedGrant{};
   }
 
-  static int64_t Us(Duration d) { return std::chrono::duration_cast<std::chrono::microseconds>(d).count(); }
+  static int64_t Us(Duration d) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+  }
 
   std::unique_ptr<testing::RedisServer> server_;
   std::unique_ptr<RedisClient> a_, b_;
@@ -77,7 +80,7 @@ TEST_F(SharedLimitTest, RequestsPerMinuteAdmitABurstThenOnePerInterval) {
   Limits l = Rpm(600);  // 10 a second, a burst of 10
   SharedGrant g = Acquire(*a_, l, std::vector<int64_t>(12, 1), kT);
   EXPECT_EQ(g.granted, 10u);
-  EXPECT_EQ(Us(g.wait), 100'000);  // the 11th fits one interval later
+  EXPECT_EQ(Us(g.wait), 100'000);         // the 11th fits one interval later
   g = Acquire(*b_, l, {1}, kT + 99'999);  // another client, the same cell
   EXPECT_EQ(g.granted, 0u);
   EXPECT_EQ(Us(g.wait), 1);
@@ -101,7 +104,7 @@ TEST_F(SharedLimitTest, TokensPerMinuteTakeEstimatesAndRefundsGiveThemBack) {
   Limits l = Rpm(0, 6000);  // 100 tokens a second, capacity 100
   SharedGrant g = Acquire(*a_, l, {60, 60}, kT);
   EXPECT_EQ(g.granted, 1u);
-  EXPECT_EQ(Us(g.wait), 200'000);  // 20 more tokens needed
+  EXPECT_EQ(Us(g.wait), 200'000);                // 20 more tokens needed
   g = Acquire(*b_, l, {60}, kT, /*refund=*/60);  // the first used nothing after all
   EXPECT_EQ(g.granted, 1u);
   // A cost above the capacity waits for a full cell and leaves a debt.
@@ -137,7 +140,8 @@ TEST_F(SharedLimitTest, UnlimitedEndpointsGrantEverythingAndWriteNoCells) {
   EXPECT_EQ(g.granted, 100u);
   std::promise<Result<RedisReply>> p;
   auto f = p.get_future();
-  a_->Command({"EXISTS", keys_.requests, keys_.tokens}, [&p](Result<RedisReply> r) { p.set_value(std::move(r)); });
+  a_->Command({"EXISTS", keys_.requests, keys_.tokens},
+              [&p](Result<RedisReply> r) { p.set_value(std::move(r)); });
   auto n = f.get();
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(n->integer, 0);

@@ -38,9 +38,9 @@ TEST(ConnectionLimitsTest, HealthzAnswersWhileSlowClientsHoldEveryConnection) {
   std::string log = dir + "/limits_serve.stderr";
   std::ofstream(config) << "[server]\nmax_connections = 8\nheader_timeout_ms = 600000\n";
   std::string error;
-  auto serve = ChildProcess::StartListening({STRUCTURE_BINARY, "serve", "--config", config,
-                                             "--port", "0", "--database", ":memory:"},
-                                            std::chrono::seconds(60), &error, log);
+  auto serve = ChildProcess::StartListening(
+      {STRUCTURE_BINARY, "serve", "--config", config, "--port", "0", "--database", ":memory:"},
+      std::chrono::seconds(60), &error, log);
   ASSERT_NE(serve, nullptr) << error;
   std::vector<int> slow;
   for (int i = 0; i < 20; ++i) {  // more than the cap, each one header line and no more
@@ -69,7 +69,8 @@ TEST(ConnectionLimitsTest, ConfigKeysAreCheckedAndDefaultsDocumented) {
   EXPECT_EQ(c->limits.max_requests_per_connection, 1000u);
   c = server::ParseServerConfig(
       "[server]\nheader_timeout_ms = 2000\nbody_timeout_ms = 3000\nidle_timeout_ms = 4000\n"
-      "max_connections = 5\nmax_requests_per_connection = 6\n", "s.toml");
+      "max_connections = 5\nmax_requests_per_connection = 6\n",
+      "s.toml");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->limits.header_timeout_ms, 2000);
   EXPECT_EQ(c->limits.body_timeout_ms, 3000);
@@ -78,7 +79,8 @@ TEST(ConnectionLimitsTest, ConfigKeysAreCheckedAndDefaultsDocumented) {
   EXPECT_EQ(c->limits.max_requests_per_connection, 6u);
   c = server::ParseServerConfig("[server]\nheader_timeout_ms = 5\n", "s.toml");
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.status().message(), "s.toml:2: server.header_timeout_ms: must be 100..3600000 (was 5)");
+  EXPECT_EQ(c.status().message(),
+            "s.toml:2: server.header_timeout_ms: must be 100..3600000 (was 5)");
   c = server::ParseServerConfig("[server]\nmax_connections = 0\n", "s.toml");
   EXPECT_FALSE(c.ok());
 }

@@ -39,7 +39,8 @@ TEST_F(HttpApiTest, StructureWithoutOrWithAWrongKeyIs401AndSaysWhy) {
 }
 
 TEST_F(HttpApiTest, InlineCallReturnsTheValidatedObject) {
-  HttpReply r = Http("POST", Url("/v1/structure"), InlineCall("Mike broke the build, priority 2"), {kAcme});
+  HttpReply r =
+      Http("POST", Url("/v1/structure"), InlineCall("Mike broke the build, priority 2"), {kAcme});
   ASSERT_EQ(r.status, 200) << r.body;
   Json j = *ParseJson(r.body);
   EXPECT_EQ(j.find("status")->as_string(), "ok") << r.body;
@@ -71,9 +72,11 @@ TEST_F(HttpApiTest, ATenantsCheckCommandComesFromTheServerConfigOnly) {
   ASSERT_EQ(acme.status, 200) << acme.body;
   EXPECT_NE(acme.body.find(R"("name":"Mike")"), std::string::npos) << acme.body;
   EXPECT_NE(acme.body.find(R"("iterations":2)"), std::string::npos) << acme.body;
-  HttpReply globex = Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kGlobex});
+  HttpReply globex =
+      Http("POST", Url("/v1/structure"), InlineCall("CASE-CHECK who did it"), {kGlobex});
   ASSERT_EQ(globex.status, 200) << globex.body;
-  EXPECT_NE(globex.body.find(R"("name":"Bob")"), std::string::npos) << "globex has no check: " << globex.body;
+  EXPECT_NE(globex.body.find(R"("name":"Bob")"), std::string::npos)
+      << "globex has no check: " << globex.body;
   std::string body = InlineCall("CASE-OK x");
   body.insert(body.size() - 1, R"(,"check":"true")");
   HttpReply named = Http("POST", Url("/v1/structure"), body, {kAcme});
@@ -85,10 +88,12 @@ TEST_F(HttpApiTest, StaleAndNeedAreResultsWith200) {
   HttpReply stale = Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kAcme});
   ASSERT_EQ(stale.status, 200) << stale.body;
   EXPECT_NE(stale.body.find(R"("status":"stale")"), std::string::npos) << stale.body;
-  EXPECT_NE(stale.body.find("/priority: value must be <= 5 (was 9)"), std::string::npos) << stale.body;
+  EXPECT_NE(stale.body.find("/priority: value must be <= 5 (was 9)"), std::string::npos)
+      << stale.body;
   HttpReply need = Http("POST", Url("/v1/structure"), InlineCall("CASE-NEED Mike"), {kAcme});
   ASSERT_EQ(need.status, 200) << need.body;
-  EXPECT_NE(need.body.find(R"("need":"the priority is not in the input")"), std::string::npos) << need.body;
+  EXPECT_NE(need.body.find(R"("need":"the priority is not in the input")"), std::string::npos)
+      << need.body;
 }
 
 TEST_F(HttpApiTest, AnotherProjectOrTenantIs403) {
@@ -109,10 +114,13 @@ TEST_F(HttpApiTest, AnotherProjectOrTenantIs403) {
 }
 
 TEST_F(HttpApiTest, LimitsAnswer413Or400WithTheField) {
-  HttpReply prompt = Http("POST", Url("/v1/structure"), InlineCall(std::string(5000, 'x')), {kAcme});
+  HttpReply prompt =
+      Http("POST", Url("/v1/structure"), InlineCall(std::string(5000, 'x')), {kAcme});
   EXPECT_EQ(prompt.status, 413);
-  EXPECT_NE(prompt.body.find("prompt: 5000 bytes is over the limit of 4096 bytes (server.max_prompt_bytes)"),
-            std::string::npos) << prompt.body;
+  EXPECT_NE(prompt.body.find(
+                "prompt: 5000 bytes is over the limit of 4096 bytes (server.max_prompt_bytes)"),
+            std::string::npos)
+      << prompt.body;
 
   // A body over max_body_bytes is refused by the HTTP layer, in the same error shape.
   HttpReply over = Http("POST", Url("/v1/structure"), std::string(70000, ' '), {kAcme});
@@ -121,24 +129,28 @@ TEST_F(HttpApiTest, LimitsAnswer413Or400WithTheField) {
   ASSERT_TRUE(parsed.ok()) << over.body;
   EXPECT_EQ(*parsed->find("status"), Json("error")) << over.body;
   EXPECT_EQ(*parsed->find("code"), Json("too_large")) << over.body;
-  EXPECT_NE(over.body.find("request body too large: the limit is 65536 bytes (server.max_body_bytes)"),
-            std::string::npos) << over.body;
+  EXPECT_NE(
+      over.body.find("request body too large: the limit is 65536 bytes (server.max_body_bytes)"),
+      std::string::npos)
+      << over.body;
 
   std::string big_schema = R"({"type":"object","description":")" + std::string(9000, 'd') + R"("})";
-  HttpReply schema = Http("POST", Url("/v1/structure"),
-                          R"({"prompt":"x","schema":)" + big_schema + "}", {kAcme});
+  HttpReply schema =
+      Http("POST", Url("/v1/structure"), R"({"prompt":"x","schema":)" + big_schema + "}", {kAcme});
   EXPECT_EQ(schema.status, 413);
   EXPECT_NE(schema.body.find("schema: "), std::string::npos) << schema.body;
 
   std::string deep = R"({"type":"object"})";
   for (int i = 0; i < 10; ++i) deep = R"({"type":"object","properties":{"a":)" + deep + "}}";
-  HttpReply depth = Http("POST", Url("/v1/structure"), R"({"prompt":"x","schema":)" + deep + "}", {kAcme});
+  HttpReply depth =
+      Http("POST", Url("/v1/structure"), R"({"prompt":"x","schema":)" + deep + "}", {kAcme});
   EXPECT_EQ(depth.status, 400);
   EXPECT_NE(depth.body.find("nested deeper than 8"), std::string::npos) << depth.body;
 
   HttpReply loops = Http("POST", Url("/v1/structure"), InlineCall("x", 7), {kAcme});
   EXPECT_EQ(loops.status, 400);
-  EXPECT_NE(loops.body.find("maxLoops: must be an integer 1..5 (was 7)"), std::string::npos) << loops.body;
+  EXPECT_NE(loops.body.find("maxLoops: must be an integer 1..5 (was 7)"), std::string::npos)
+      << loops.body;
 
   HttpReply body = Http("POST", Url("/v1/structure"), std::string(70000, ' '), {kAcme});
   EXPECT_EQ(body.status, 413);
@@ -147,7 +159,8 @@ TEST_F(HttpApiTest, LimitsAnswer413Or400WithTheField) {
   EXPECT_EQ(junk.status, 400);
   EXPECT_NE(junk.body.find("body:1:"), std::string::npos) << junk.body;
 
-  HttpReply unknown = Http("POST", Url("/v1/structure"), R"({"prompt":"x","schema":{},"bogus":1})", {kAcme});
+  HttpReply unknown =
+      Http("POST", Url("/v1/structure"), R"({"prompt":"x","schema":{},"bogus":1})", {kAcme});
   EXPECT_EQ(unknown.status, 400);
   EXPECT_NE(unknown.body.find("bogus: unknown field"), std::string::npos) << unknown.body;
 }
@@ -176,12 +189,15 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   HttpReply pput = Http("PUT", Url("/v1/schemas/ticket?project=billing"), v11, {kAcme});
   ASSERT_EQ(pput.status, 200) << pput.body;
   HttpReply pget = Http("GET", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
-  EXPECT_NE(pget.body.find(R"("origin":"registry:project:billing")"), std::string::npos) << pget.body;
+  EXPECT_NE(pget.body.find(R"("origin":"registry:project:billing")"), std::string::npos)
+      << pget.body;
   EXPECT_NE(pget.body.find(R"("version":"1.1")"), std::string::npos) << pget.body;
   HttpReply list = Http("GET", Url("/v1/schemas?project=billing"), "", {kAcme});
   ASSERT_EQ(list.status, 200);
-  EXPECT_NE(list.body.find(R"("shadows":["registry:tenant:acme"])"), std::string::npos) << list.body;
-  EXPECT_NE(list.body.find(R"("name":"contact")"), std::string::npos) << "bundled schemas are listed";
+  EXPECT_NE(list.body.find(R"("shadows":["registry:tenant:acme"])"), std::string::npos)
+      << list.body;
+  EXPECT_NE(list.body.find(R"("name":"contact")"), std::string::npos)
+      << "bundled schemas are listed";
 
   // A breaking version is refused with the registry's message.
   std::string v2 = schema;
@@ -194,18 +210,22 @@ TEST_F(HttpApiTest, SchemaCrudWithTenantAndProjectOverrides) {
   narrower.replace(narrower.find("\"maximum\":5"), 11, "\"maximum\":3");
   HttpReply minor = Http("PUT", Url("/v1/schemas/ticket"), narrower, {kAcme});
   EXPECT_EQ(minor.status, 400) << minor.body;
-  EXPECT_NE(minor.body.find("/properties/priority: upper bound lowered from maximum 5 to maximum 3"),
-            std::string::npos)
+  EXPECT_NE(
+      minor.body.find("/properties/priority: upper bound lowered from maximum 5 to maximum 3"),
+      std::string::npos)
       << minor.body;
-  EXPECT_NE(minor.body.find("a breaking change needs a new name, e.g. ticket-v2"), std::string::npos)
+  EXPECT_NE(minor.body.find("a breaking change needs a new name, e.g. ticket-v2"),
+            std::string::npos)
       << minor.body;
 
   // A named call resolves along the cascade.
-  HttpReply named = Http("POST", Url("/v1/structure"),
-                         R"({"prompt":"Mike, priority 2","schema":"ticket","schemaMode":"named","project":"billing"})",
-                         {kAcme});
+  HttpReply named = Http(
+      "POST", Url("/v1/structure"),
+      R"({"prompt":"Mike, priority 2","schema":"ticket","schemaMode":"named","project":"billing"})",
+      {kAcme});
   ASSERT_EQ(named.status, 200) << named.body;
-  EXPECT_NE(named.body.find(R"("schemaOrigin":"registry:project:billing")"), std::string::npos) << named.body;
+  EXPECT_NE(named.body.find(R"("schemaOrigin":"registry:project:billing")"), std::string::npos)
+      << named.body;
 
   HttpReply del = Http("DELETE", Url("/v1/schemas/ticket?project=billing"), "", {kAcme});
   EXPECT_EQ(del.status, 204);
@@ -273,12 +293,15 @@ TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
       R"({"schema":{"type":"object","properties":{"name":{"type":"string"},"priority":{"type":"integer","minimum":1,"maximum":5}},"required":["name","priority"],"additionalProperties":false},"version":"1.0"})";
   ASSERT_EQ(Http("PUT", Url("/v1/schemas/metered-ticket"), schema, {kGlobex}).status, 200);
   std::string before = Metrics();
-  ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike, priority 2"), {kGlobex}).status, 200);
-  ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kGlobex}).status, 200);
-  EXPECT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike"), {"X-API-Key: wrong"}).status, 401);
-  HttpReply named = Http("POST", Url("/v1/structure"),
-                         R"({"prompt":"Mike, priority 2","schema":"metered-ticket","schemaMode":"named"})",
-                         {kGlobex});
+  ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike, priority 2"), {kGlobex}).status,
+            200);
+  ASSERT_EQ(Http("POST", Url("/v1/structure"), InlineCall("CASE-STALE Mike", 2), {kGlobex}).status,
+            200);
+  EXPECT_EQ(Http("POST", Url("/v1/structure"), InlineCall("Mike"), {"X-API-Key: wrong"}).status,
+            401);
+  HttpReply named = Http(
+      "POST", Url("/v1/structure"),
+      R"({"prompt":"Mike, priority 2","schema":"metered-ticket","schemaMode":"named"})", {kGlobex});
   ASSERT_EQ(named.status, 200) << named.body;
   std::string after = Metrics();
   EXPECT_EQ(Value(after, ok_series), Value(before, ok_series) + 1) << after;
@@ -293,7 +316,8 @@ TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
   EXPECT_GT(Value(after, schema_tokens), Value(before, schema_tokens));
   EXPECT_EQ(Value(after, override_calls), Value(before, override_calls) + 1) << after;
   EXPECT_NE(after.find(latency), std::string::npos) << after;
-  const char* unauth = R"(structure_http_responses_total{method="POST",route="/v1/structure",code="401"})";
+  const char* unauth =
+      R"(structure_http_responses_total{method="POST",route="/v1/structure",code="401"})";
   EXPECT_EQ(Value(after, unauth), Value(before, unauth) + 1) << after;
   EXPECT_NE(after.find("# TYPE structure_call_duration_seconds histogram"), std::string::npos);
   EXPECT_NE(after.find("# TYPE structure_schema_iterations histogram"), std::string::npos);
@@ -310,10 +334,12 @@ TEST_F(HttpApiTest, OpenApiDocumentListsEveryRoute) {
   EXPECT_EQ(doc->find("openapi")->as_string(), "3.1.0");
   const Json* paths = doc->find("paths");
   ASSERT_NE(paths, nullptr);
-  for (const char* p : {"/v1/structure", "/v1/schemas", "/v1/schemas/{name}", "/healthz", "/metrics", "/v1/openapi.json"}) {
+  for (const char* p : {"/v1/structure", "/v1/schemas", "/v1/schemas/{name}", "/healthz",
+                        "/metrics", "/v1/openapi.json"}) {
     EXPECT_NE(paths->find(p), nullptr) << p;
   }
-  for (const char* m : {"get", "put", "delete"}) EXPECT_NE(paths->find("/v1/schemas/{name}")->find(m), nullptr) << m;
+  for (const char* m : {"get", "put", "delete"})
+    EXPECT_NE(paths->find("/v1/schemas/{name}")->find(m), nullptr) << m;
 }
 
 }  // namespace

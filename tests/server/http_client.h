@@ -14,8 +14,8 @@ struct HttpReply {
   std::string headers;
 };
 
-inline HttpReply Http(const std::string& method, const std::string& url, const std::string& body = "",
-                      const std::vector<std::string>& headers = {}) {
+inline HttpReply Http(const std::string& method, const std::string& url,
+                      const std::string& body = "", const std::vector<std::string>& headers = {}) {
   HttpReply reply;
   CURL* c = curl_easy_init();
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());

@@ -71,7 +71,8 @@ class McpServerTest : public testing::EngineFixture<McpServerTest> {
 };
 
 TEST_F(McpServerTest, InitializeAnswersTheProtocolRevisionAndToolsCapability) {
-  Json r = One(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  Json r = One(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
   EXPECT_EQ(r.find("id")->as_int(), 1);
   const Json* result = r.find("result");
   ASSERT_NE(result, nullptr) << ToJson(r);
@@ -85,9 +86,13 @@ TEST_F(McpServerTest, InitializeAnswersTheProtocolRevisionAndToolsCapability) {
 TEST_F(McpServerTest, MalformedMessagesGetJsonRpcErrors) {
   EXPECT_EQ(One("{oops").find("error")->find("code")->as_int(), -32700);
   EXPECT_EQ(One("[1]").find("error")->find("code")->as_int(), -32600);
-  EXPECT_EQ(One(R"({"jsonrpc":"2.0","id":2,"method":"nope"})").find("error")->find("code")->as_int(), -32601);
+  EXPECT_EQ(
+      One(R"({"jsonrpc":"2.0","id":2,"method":"nope"})").find("error")->find("code")->as_int(),
+      -32601);
   EXPECT_EQ(One(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope"}})")
-                .find("error")->find("code")->as_int(),
+                .find("error")
+                ->find("code")
+                ->as_int(),
             -32602);
 }
 
@@ -109,8 +114,10 @@ TEST_F(McpServerTest, ToolsListHasTheSeedParameters) {
 }
 
 TEST_F(McpServerTest, StructureCallReturnsStructuredContentAndText) {
-  Json r = One(std::string(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","schema":)") +
-               testing::kTicketSchema + "}}}");
+  Json r = One(
+      std::string(
+          R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","schema":)") +
+      testing::kTicketSchema + "}}}");
   const Json* result = r.find("result");
   ASSERT_NE(result, nullptr) << ToJson(r);
   EXPECT_FALSE(result->find("isError")->as_bool()) << ToJson(r);
@@ -126,9 +133,12 @@ TEST_F(McpServerTest, StructureCallReturnsStructuredContentAndText) {
 }
 
 TEST_F(McpServerTest, EvidenceReportAddsEvidenceAndUngrounded) {
-  Json r = One(std::string(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","evidence":"report","schema":)") +
-               testing::kTicketSchema + "}}}");
-  const Json* sc = r.find("result") != nullptr ? r.find("result")->find("structuredContent") : nullptr;
+  Json r = One(
+      std::string(
+          R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","evidence":"report","schema":)") +
+      testing::kTicketSchema + "}}}");
+  const Json* sc =
+      r.find("result") != nullptr ? r.find("result")->find("structuredContent") : nullptr;
   ASSERT_NE(sc, nullptr) << ToJson(r);
   EXPECT_EQ(sc->find("status")->as_string(), "ok");
   ASSERT_NE(sc->find("evidence"), nullptr) << ToJson(*sc);
@@ -137,37 +147,48 @@ TEST_F(McpServerTest, EvidenceReportAddsEvidenceAndUngrounded) {
 }
 
 TEST_F(McpServerTest, StaleIsAResultAndBadArgumentsAreToolErrors) {
-  Json stale = One(std::string(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"CASE-STALE Mike","maxLoops":1,"schema":)") +
-                   testing::kTicketSchema + "}}}");
+  Json stale = One(
+      std::string(
+          R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"CASE-STALE Mike","maxLoops":1,"schema":)") +
+      testing::kTicketSchema + "}}}");
   const Json* sc = stale.find("result")->find("structuredContent");
   ASSERT_NE(sc, nullptr) << ToJson(stale);
   EXPECT_EQ(sc->find("status")->as_string(), "stale");
   EXPECT_EQ(ToJson(*sc->find("errors")), R"J(["/priority: value must be <= 5 (was 9)"])J");
 
-  Json bad = One(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":{},"maxLoops":11}}})");
+  Json bad = One(
+      R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":{},"maxLoops":11}}})");
   EXPECT_TRUE(bad.find("result")->find("isError")->as_bool());
   EXPECT_NE(ToJson(bad).find("maxLoops"), std::string::npos) << ToJson(bad);
 
-  Json unknown = One(R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":"no-such-schema","schemaMode":"named"}}})");
+  Json unknown = One(
+      R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":"no-such-schema","schemaMode":"named"}}})");
   EXPECT_TRUE(unknown.find("result")->find("isError")->as_bool());
   EXPECT_NE(ToJson(unknown).find("unknown_schema"), std::string::npos) << ToJson(unknown);
 }
 
 TEST_F(McpServerTest, PerRequestSettingsAreArgumentsOfTheTool) {
-  Json bad = One(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":"a name","schemaMode":"text","confidenceThreshold":7}}})");
+  Json bad = One(
+      R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":"a name","schemaMode":"text","confidenceThreshold":7}}})");
   EXPECT_TRUE(bad.find("result")->find("isError")->as_bool());
-  EXPECT_NE(ToJson(bad).find("confidenceThreshold: must be a number 0..1 (was 7)"), std::string::npos)
+  EXPECT_NE(ToJson(bad).find("confidenceThreshold: must be a number 0..1 (was 7)"),
+            std::string::npos)
       << ToJson(bad);
-  Json strict = One(R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":{},"requireProviderStrictOutput":"yes"}}})");
-  EXPECT_NE(ToJson(strict).find("requireProviderStrictOutput: must be true or false"), std::string::npos)
+  Json strict = One(
+      R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"x","schema":{},"requireProviderStrictOutput":"yes"}}})");
+  EXPECT_NE(ToJson(strict).find("requireProviderStrictOutput: must be true or false"),
+            std::string::npos)
       << ToJson(strict);
-  Json ok = One(std::string(R"({"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","requireProviderStrictOutput":false,"schema":)") +
-                testing::kTicketSchema + "}}}");
+  Json ok = One(
+      std::string(
+          R"({"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"structure","arguments":{"prompt":"Mike, priority 2","requireProviderStrictOutput":false,"schema":)") +
+      testing::kTicketSchema + "}}}");
   EXPECT_FALSE(ok.find("result")->find("isError")->as_bool()) << ToJson(ok);
 }
 
 TEST_F(McpServerTest, ListSchemasShowsBundledSchemas) {
-  Json r = One(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_schemas","arguments":{}}})");
+  Json r = One(
+      R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_schemas","arguments":{}}})");
   std::string text = ToJson(r);
   EXPECT_NE(text.find(R"("name":"contact")"), std::string::npos) << text;
   EXPECT_NE(text.find(R"("origin":"registry:bundled")"), std::string::npos) << text;
@@ -177,17 +198,20 @@ TEST_F(McpServerTest, ListSchemasShowsBundledSchemas) {
 // message was glued to the bad line and never answered.
 TEST_F(McpServerTest, ALineWithANulIsAParseErrorAndTheNextLineIsAnswered) {
   std::string in = std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping")") + '\0' + "}\n" +
-                   R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\r\n" + std::string("\0\0\n", 3) +
+                   R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\r\n" +
+                   std::string("\0\0\n", 3) +
                    R"({"jsonrpc":"2.0","id":3,"method":"ping"})";  // no final newline
   auto answers = RunOn(*server_, in);
   ASSERT_EQ(answers.size(), 4u);
   EXPECT_EQ(answers[0].find("error")->find("code")->as_int(), -32700);
   EXPECT_TRUE(answers[0].find("id")->is_null());
-  EXPECT_NE(answers[0].find("error")->find("message")->as_string().find("NUL byte at byte 39"), std::string::npos)
+  EXPECT_NE(answers[0].find("error")->find("message")->as_string().find("NUL byte at byte 39"),
+            std::string::npos)
       << ToJson(answers[0]);
   EXPECT_EQ(answers[1].find("id")->as_int(), 2);
   EXPECT_NE(answers[1].find("result"), nullptr) << ToJson(answers[1]);
-  EXPECT_NE(answers[2].find("error")->find("message")->as_string().find("NUL byte at byte 0"), std::string::npos);
+  EXPECT_NE(answers[2].find("error")->find("message")->as_string().find("NUL byte at byte 0"),
+            std::string::npos);
   EXPECT_EQ(answers[3].find("id")->as_int(), 3);
 }
 
@@ -198,12 +222,14 @@ TEST_F(McpServerTest, ALineOverTheLimitIsAParseErrorAndIsNotKept) {
     std::lock_guard<std::mutex> lock(mu_);
     out_.push_back(m);
   });
-  std::string in = R"({"jsonrpc":"2.0","id":1,"method":"ping","pad":")" + std::string(5000, 'x') + "\"}\n" +
-                   R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\n" + std::string(101, 'y');
+  std::string in = R"({"jsonrpc":"2.0","id":1,"method":"ping","pad":")" + std::string(5000, 'x') +
+                   "\"}\n" + R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\n" +
+                   std::string(101, 'y');
   auto answers = RunOn(small, in);
   ASSERT_EQ(answers.size(), 3u);
   EXPECT_EQ(answers[0].find("error")->find("code")->as_int(), -32700);
-  EXPECT_NE(ToJson(answers[0]).find("longer than 100 bytes"), std::string::npos) << ToJson(answers[0]);
+  EXPECT_NE(ToJson(answers[0]).find("longer than 100 bytes"), std::string::npos)
+      << ToJson(answers[0]);
   EXPECT_EQ(answers[1].find("id")->as_int(), 2);
   EXPECT_EQ(answers[2].find("error")->find("code")->as_int(), -32700);
 }

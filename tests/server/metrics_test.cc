@@ -32,7 +32,8 @@ TEST(Metrics, RenderCountsCallsTokensAndIterations) {
            "structure_provider_rate_limited_total 1\n",
            "structure_tokens_total{direction=\"input\"} 100\n",
            "structure_tokens_total{direction=\"output\"} 20\n",
-           "structure_http_responses_total{method=\"POST\",route=\"/v1/structure\",code=\"429\"} 1\n",
+           "structure_http_responses_total{method=\"POST\",route=\"/v1/structure\",code=\"429\"} "
+           "1\n",
        }) {
     EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
   }

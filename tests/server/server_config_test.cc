@@ -21,7 +21,8 @@ max_prompt_bytes = 100
 max_loops = 4
 
 [[server.keys]]
-sha256 = ")") + kHash + R"("
+sha256 = ")") + kHash +
+                     R"("
 tenant = "acme"
 projects = ["billing", "ops"]
 )";
@@ -38,8 +39,10 @@ projects = ["billing", "ops"]
 }
 
 TEST(ServerConfig, ReadsATenantsCheckCommand) {
-  auto r = ParseServerConfig("[server.tenants.acme]\ncheck = \"python3 check.py --strict\"\n"
-                             "check_timeout_ms = 2500\n[server.tenants.globex]\n", "s.toml");
+  auto r = ParseServerConfig(
+      "[server.tenants.acme]\ncheck = \"python3 check.py --strict\"\n"
+      "check_timeout_ms = 2500\n[server.tenants.globex]\n",
+      "s.toml");
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->checks.size(), 1u);
   EXPECT_EQ(r->checks.at("acme").command, "python3 check.py --strict");
@@ -59,8 +62,10 @@ TEST(ServerConfig, ErrorsNameTheKey) {
        "server.keys[0].sha256: must be 64 lowercase hex digits"},
       {"[server]\nmin_loops = 5\nmax_loops = 3", "server.min_loops: must be <= max_loops"},
       {"[server\n", "s.toml:1:"},
-      {"[server.tenants.acme]\ncheck = \"  \"", "s.toml:2: server.tenants.acme.check: must be a command, not empty"},
-      {"[server.tenants.acme]\ncheck_timeout_ms = 5", "server.tenants.acme.check_timeout_ms: needs check"},
+      {"[server.tenants.acme]\ncheck = \"  \"",
+       "s.toml:2: server.tenants.acme.check: must be a command, not empty"},
+      {"[server.tenants.acme]\ncheck_timeout_ms = 5",
+       "server.tenants.acme.check_timeout_ms: needs check"},
       {"[server.tenants.acme]\ncheck = \"x\"\ncheck_timeout_ms = 0",
        "server.tenants.acme.check_timeout_ms: must be 1..3600000 (was 0)"},
       {"[server.tenants.acme]\nchek = \"x\"", "server.tenants.acme.chek: unknown key"},
@@ -77,7 +82,8 @@ TEST(ServerConfig, OneFileServesEngineAndServerWithTrueLineNumbers) {
   std::string path = ::testing::TempDir() + "/serve.toml";
   {
     std::ofstream f(path);
-    f << "[server]\nlisten = \"127.0.0.1:0\"\n\n[providers.sim2]\nkind = \"openai\"\nmodel = \"m\"\n\n"
+    f << "[server]\nlisten = \"127.0.0.1:0\"\n\n[providers.sim2]\nkind = \"openai\"\nmodel = "
+         "\"m\"\n\n"
          "[aliases]\n\"default:fast\" = \"sim2/m\"\n\"default:analyze\" = \"sim2/m\"\n\n"
          "[structure]\nmodel = \"default:fast\"\n";
   }
@@ -92,7 +98,8 @@ TEST(ServerConfig, OneFileServesEngineAndServerWithTrueLineNumbers) {
   // An engine error after the [server] table names its real line (7).
   {
     std::ofstream f(path);
-    f << "[server]\nlisten = \"127.0.0.1:0\"\n\n[providers.sim2]\nkind = \"openai\"\nmodel = \"m\"\n"
+    f << "[server]\nlisten = \"127.0.0.1:0\"\n\n[providers.sim2]\nkind = \"openai\"\nmodel = "
+         "\"m\"\n"
          "bogus = 1\n";
   }
   file = LoadServeConfigFile(path);

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "tests/support/child_process.h"
 #include "tests/server/http_client.h"
+#include "tests/support/child_process.h"
 
 namespace structure::testing {
 
@@ -27,9 +27,10 @@ inline std::unique_ptr<ChildProcess> StartSim(std::string* error) {
 }
 
 inline std::unique_ptr<ChildProcess> StartServe(const std::string& sim_url, std::string* error) {
-  return ChildProcess::StartListening({STRUCTURE_BINARY, "serve", "--config", DataFile("server.toml"),
-                                      "--port", "0", "--base-url", sim_url, "--database", ":memory:"},
-                                     std::chrono::seconds(60), error);
+  return ChildProcess::StartListening(
+      {STRUCTURE_BINARY, "serve", "--config", DataFile("server.toml"), "--port", "0", "--base-url",
+       sim_url, "--database", ":memory:"},
+      std::chrono::seconds(60), error);
 }
 
 class ServerFixture : public ::testing::Test {
@@ -63,7 +64,8 @@ class ServerFixture : public ::testing::Test {
   static double Value(const std::string& text, const std::string& series) {
     size_t at = 0;
     while ((at = text.find(series + " ", at)) != std::string::npos) {
-      if (at == 0 || text[at - 1] == '\n') return std::strtod(text.c_str() + at + series.size() + 1, nullptr);
+      if (at == 0 || text[at - 1] == '\n')
+        return std::strtod(text.c_str() + at + series.size() + 1, nullptr);
       at += series.size();
     }
     return 0;

@@ -1,8 +1,8 @@
 // SIGTERM on `structure serve`: the call under way is answered, then the process exits 0.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <future>
-#include <signal.h>
 
 #include "tests/server/server_fixture.h"
 
@@ -16,7 +16,8 @@ TEST(ServeShutdown, SigtermFinishesTheCallUnderWayAndExitsZero) {
   auto serve = StartServe(sim->base_url(), &error);
   ASSERT_NE(serve, nullptr) << error;
   const std::string url = serve->base_url();
-  std::string body = R"({"prompt":"CASE-SLOW Mike, priority 2","schema":)" + std::string(kTicketSchema) + "}";
+  std::string body =
+      R"({"prompt":"CASE-SLOW Mike, priority 2","schema":)" + std::string(kTicketSchema) + "}";
   auto slow = std::async(std::launch::async, [&] {
     return Http("POST", url + "/v1/structure", body, {"Authorization: Bearer key-acme"});
   });

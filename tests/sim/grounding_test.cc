@@ -29,7 +29,7 @@ TEST(GroundingTest, ValuesAndQuotesComeFromThePrompt) {
   EXPECT_FALSE(GroundAnswer(v, *ParseJson(kForm), kPrompt, 0, rng));
   const Json& answer = *v.find("answer");
   EXPECT_NE(std::string(kPrompt).find(answer.find("name")->as_string()), std::string::npos);
-  EXPECT_EQ(answer.find("priority")->as_int(), 4);  // 9 is out of bounds
+  EXPECT_EQ(answer.find("priority")->as_int(), 4);     // 9 is out of bounds
   EXPECT_EQ(answer.find("kind")->as_string(), "bug");  // a classification keeps its value
   const Json& evidence = *v.find("evidence");
   ASSERT_EQ(evidence.size(), 3u);
@@ -59,11 +59,14 @@ TEST(GroundingTest, KeywordsMovedIntoTheDescriptionStillHold) {
   // The notes exactly as lowering writes them.
   Json& props = (*lowered.find("properties")->find("answer"))["properties"];
   std::string title = pipeline::WithDropNote("A summary.", "minLength", Json(int64_t{5}));
-  props["title"].set("description", Json(pipeline::WithDropNote(title, "maxLength", Json(int64_t{40}))));
+  props["title"].set("description",
+                     Json(pipeline::WithDropNote(title, "maxLength", Json(int64_t{40}))));
   props["email"].set("description", Json(pipeline::WithDropNote("", "format", Json("email"))));
-  constexpr const char* kText = "Hi, Al here (al@example.org): the export is broken, fix by 2026-05-06 please.";
+  constexpr const char* kText =
+      "Hi, Al here (al@example.org): the export is broken, fix by 2026-05-06 please.";
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    Json v = *ParseJson(R"({"answer":{"title":"zz","email":"q@q.q","due":"2000-01-01"},"evidence":[]})");
+    Json v =
+        *ParseJson(R"({"answer":{"title":"zz","email":"q@q.q","due":"2000-01-01"},"evidence":[]})");
     Rng rng(seed);
     EXPECT_FALSE(GroundAnswer(v, lowered, kText, 0, rng));
     const Json& answer = *v.find("answer");

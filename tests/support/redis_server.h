@@ -5,12 +5,11 @@
 #pragma once
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -147,9 +146,11 @@ class RedisServer {
   }
 
   bool Run(std::string* error) {
-    std::vector<std::string> argv = {binary_, "--port", std::to_string(port_),
-                                     "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                                     "--dir", dir_, "--daemonize", "no"};
+    std::vector<std::string> argv = {binary_,  "--port",       std::to_string(port_),
+                                     "--bind", "127.0.0.1",    "--save",
+                                     "",       "--appendonly", "no",
+                                     "--dir",  dir_,           "--daemonize",
+                                     "no"};
     argv.insert(argv.end(), extra_.begin(), extra_.end());
     child_ = ChildProcess::Spawn(argv, ChildIo{"", dir_ + "/log", dir_ + "/stderr"}, error);
     if (!child_) return false;
@@ -159,7 +160,8 @@ class RedisServer {
       if (Answers()) return true;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    *error = "redis-server on port " + std::to_string(port_) + " did not answer (see " + dir_ + "/log)";
+    *error =
+        "redis-server on port " + std::to_string(port_) + " did not answer (see " + dir_ + "/log)";
     child_.reset();
     return false;
   }

@@ -57,8 +57,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   size_t out_pos_ = 0;
   Delivery delivery_;
   uint64_t seq_ = 0;
-  size_t requests_ = 0;             // requests read on this connection
-  std::atomic<bool> idle_{false};   // not being answered: may be closed at the cap
+  size_t requests_ = 0;            // requests read on this connection
+  std::atomic<bool> idle_{false};  // not being answered: may be closed at the cap
   bool busy_ = false;
   bool close_after_ = false;
   bool closed_ = false;

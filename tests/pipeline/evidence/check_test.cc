@@ -15,7 +15,9 @@ Json Parse(std::string_view text) {
   return j.ok() ? *j : Json();
 }
 
-bool States(std::string_view quote, double v) { return QuoteStatesNumber(NormalizeString(quote), v); }
+bool States(std::string_view quote, double v) {
+  return QuoteStatesNumber(NormalizeString(quote), v);
+}
 
 TEST(NumberMatch, DigitsWithCommonSeparators) {
   EXPECT_TRUE(States("Total: 1,234.50 USD", 1234.5));
@@ -50,9 +52,8 @@ Json DateSchema() {
 
 TEST(CheckEvidence, RelativeDateAcceptedWhenTheInputNamesItsDate) {
   Json data = Parse(R"({"when":"2026-05-06T14:30:00","owner":"Jürgen Müller","severity":"high"})");
-  std::vector<Claim> claims = {{"/when", "today at 2:30 PM"},
-                               {"/owner", "Jürgen Müller"},
-                               {"/severity", "broke the build"}};
+  std::vector<Claim> claims = {
+      {"/when", "today at 2:30 PM"}, {"/owner", "Jürgen Müller"}, {"/severity", "broke the build"}};
   EvidenceReport r = CheckEvidence(data, DateSchema(), kMail, claims);
   EXPECT_TRUE(r.ungrounded.empty()) << (r.ungrounded.empty() ? "" : ReasonLine(r.ungrounded[0]));
   ASSERT_EQ(r.grounded.size(), 3u);
@@ -129,8 +130,8 @@ TEST(CheckEvidence, ArraysOfObjectsUseIndexedPointers) {
   EXPECT_EQ(r.grounded[3].span.byte_begin, 41u + 4u + 2u);
 
   Json wrong = Parse(R"({"items":[{"name":"Äpfel","qty":4}]})");
-  EvidenceReport w = CheckEvidence(wrong, schema, prompt, {{"/items/0/name", "Äpfel"},
-                                                           {"/items/0/qty", "3 × Äpfel"}});
+  EvidenceReport w = CheckEvidence(wrong, schema, prompt,
+                                   {{"/items/0/name", "Äpfel"}, {"/items/0/qty", "3 × Äpfel"}});
   ASSERT_EQ(w.ungrounded.size(), 1u);
   EXPECT_EQ(w.ungrounded[0].pointer, "/items/0/qty");
   EXPECT_EQ(w.ungrounded[0].why, "which does not contain this number");

@@ -80,7 +80,9 @@ TEST(Locate, EmojiCountsAsOneCodePointAndFourBytes) {
 }
 
 TEST(Locate, TypographicQuotesFoldToAscii) {
-  std::string prompt = "Er sagte \xE2\x80\x9E" "Ja\xE2\x80\x9C und ging.";
+  std::string prompt =
+      "Er sagte \xE2\x80\x9E"
+      "Ja\xE2\x80\x9C und ging.";
   PromptIndex index(prompt);
   auto span = index.Locate("sagte \"ja\"");
   ASSERT_TRUE(span);

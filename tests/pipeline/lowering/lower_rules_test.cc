@@ -1,8 +1,8 @@
 // Golden table: one entry per rewrite rule (tests/data/lowering/rules.json): the exact provider
 // schema, the dropped constraints, and the lift of a sample provider output.
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
@@ -12,7 +12,8 @@ namespace structure::pipeline {
 namespace {
 
 TEST(LowerRules, EachRuleMatchesItsGoldenEntry) {
-  Result<std::string> text = ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/lowering/rules.json");
+  Result<std::string> text =
+      ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/tests/data/lowering/rules.json");
   ASSERT_TRUE(text.ok());
   Result<Json> rules = ParseJson(*text);
   ASSERT_TRUE(rules.ok()) << rules.status().ToString();
@@ -54,7 +55,8 @@ TEST(LowerRules, RejectsInputThatIsNotASchema) {
   Result<Json> bad = ParseJson(R"({"type":"object","properties":{"a":{"type":"strang"}}})");
   Result<Lowered> l = Lower(*bad, p);
   ASSERT_FALSE(l.ok());
-  EXPECT_NE(l.status().message().find("/properties/a/type"), std::string::npos) << l.status().message();
+  EXPECT_NE(l.status().message().find("/properties/a/type"), std::string::npos)
+      << l.status().message();
 }
 
 TEST(LowerRules, JsonProfileAlwaysFallsBackWithItsReason) {
@@ -68,7 +70,8 @@ TEST(LowerRules, JsonProfileAlwaysFallsBackWithItsReason) {
 TEST(LowerRules, ExceededLimitFallsBackWithTheLimitAsReason) {
   Profile p = *FindProfile("anthropic-strict");
   Json props = Json::MakeObject();
-  for (int i = 0; i < 30; ++i) props.set("p" + std::to_string(i), Json(Json::Object{{"type", Json("string")}}));
+  for (int i = 0; i < 30; ++i)
+    props.set("p" + std::to_string(i), Json(Json::Object{{"type", Json("string")}}));
   Json schema = Json(Json::Object{{"type", Json("object")}, {"properties", props}});
   Result<Lowered> l = Lower(schema, p);
   ASSERT_TRUE(l.ok());

@@ -19,7 +19,8 @@ struct CorpusFile {
 
 inline std::vector<CorpusFile> LoadCorpus() {
   std::vector<CorpusFile> out;
-  std::filesystem::path dir = std::filesystem::path(STRUCTURE_SHARED_DIR) / "corpora" / "realworld-schemas";
+  std::filesystem::path dir =
+      std::filesystem::path(STRUCTURE_SHARED_DIR) / "corpora" / "realworld-schemas";
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     if (entry.path().extension() != ".json") continue;
@@ -36,7 +37,8 @@ inline std::vector<CorpusFile> LoadCorpus() {
     }
     out.push_back(std::move(f));
   }
-  std::sort(out.begin(), out.end(), [](const CorpusFile& a, const CorpusFile& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(),
+            [](const CorpusFile& a, const CorpusFile& b) { return a.name < b.name; });
   return out;
 }
 

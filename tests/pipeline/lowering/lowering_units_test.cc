@@ -2,12 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "pipeline/generate/generate.h"
+#include "pipeline/generate/regex_sample.h"
 #include "pipeline/lowering/drop_note.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/need_channel.h"
 #include "pipeline/lowering/profile.h"
-#include "pipeline/generate/regex_sample.h"
 #include "pipeline/lowering/strict_check.h"
 #include "pipeline/validator/validator.h"
 
@@ -26,8 +26,9 @@ TEST(Profile, FindsEveryBuiltinAndRejectsUnknownNames) {
 }
 
 TEST(Profile, OverridesApplyAndBadKeysAreNamed) {
-  Result<Profile> p = ApplyProfileOverrides(*FindProfile("openai-strict"),
-                                            J(R"({"max_depth":5,"remove_keywords":["pattern"],"need":"root-anyof"})"));
+  Result<Profile> p = ApplyProfileOverrides(
+      *FindProfile("openai-strict"),
+      J(R"({"max_depth":5,"remove_keywords":["pattern"],"need":"root-anyof"})"));
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->max_depth, 5u);
   EXPECT_FALSE(p->keywords.count("pattern"));
@@ -44,7 +45,8 @@ TEST(Profile, PromptCacheSettingsAreOverridablePerModel) {
   Profile base = *FindProfile("anthropic-strict");
   EXPECT_TRUE(base.prompt_cache);
   EXPECT_EQ(base.cache_min_tokens, 0u);  // the model's documented minimum
-  Result<Profile> p = ApplyProfileOverrides(base, J(R"({"prompt_cache":false,"cache_min_tokens":2048})"));
+  Result<Profile> p =
+      ApplyProfileOverrides(base, J(R"({"prompt_cache":false,"cache_min_tokens":2048})"));
   ASSERT_TRUE(p.ok()) << p.status().message();
   EXPECT_FALSE(p->prompt_cache);
   EXPECT_EQ(p->cache_min_tokens, 2048u);
@@ -69,12 +71,15 @@ TEST(StrictCheck, ListsEveryOpenAiViolation) {
 }
 
 TEST(StrictCheck, RootUnionAndRecursionRules) {
-  Json root_union = J(R"({"anyOf":[{"type":"object","properties":{},"required":[],"additionalProperties":false}]})");
+  Json root_union = J(
+      R"({"anyOf":[{"type":"object","properties":{},"required":[],"additionalProperties":false}]})");
   EXPECT_FALSE(CheckProviderSchema(root_union, *FindProfile("openai-strict")).empty());
   EXPECT_TRUE(CheckProviderSchema(root_union, *FindProfile("gemini")).empty());
-  Json rec = J(R"({"type":"object","properties":{"n":{"$ref":"#/$defs/n"}},"required":["n"],"additionalProperties":false,
+  Json rec = J(
+      R"({"type":"object","properties":{"n":{"$ref":"#/$defs/n"}},"required":["n"],"additionalProperties":false,
                   "$defs":{"n":{"type":"object","properties":{"n":{"$ref":"#/$defs/n"}},"required":[],"additionalProperties":false}}})");
-  EXPECT_TRUE(CheckProviderSchema(rec, *FindProfile("openai-strict")).size() == 1);  // n not all-required in the def
+  EXPECT_TRUE(CheckProviderSchema(rec, *FindProfile("openai-strict")).size() ==
+              1);  // n not all-required in the def
   std::vector<std::string> a = CheckProviderSchema(rec, *FindProfile("anthropic-strict"));
   ASSERT_FALSE(a.empty());
   EXPECT_NE(a.back().find("recursive"), std::string::npos);
@@ -83,8 +88,11 @@ TEST(StrictCheck, RootUnionAndRecursionRules) {
 
 TEST(Lift, ReportsDuplicateMapKeysAndBadJsonText) {
   Profile p = *FindProfile("openai-strict");
-  Lowered l = *Lower(J(R"({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}},"any":{}},"required":["m","any"]})"), p);
-  Result<Json> dup = Lift(J(R"({"m":[{"key":"a","value":"1"},{"key":"a","value":"2"}],"any":"1"})"), l.lift_plan);
+  Lowered l = *Lower(
+      J(R"({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}},"any":{}},"required":["m","any"]})"),
+      p);
+  Result<Json> dup =
+      Lift(J(R"({"m":[{"key":"a","value":"1"},{"key":"a","value":"2"}],"any":"1"})"), l.lift_plan);
   ASSERT_FALSE(dup.ok());
   EXPECT_EQ(dup.status().code(), Code::kSchemaViolation);
   // The user's pointer (the map's key), not the list index the provider got.
@@ -99,7 +107,8 @@ TEST(Lift, ReportsDuplicateMapKeysAndBadJsonText) {
   EXPECT_EQ(entry.status().message(), "/m: entry 1 has no \"key\" string and \"value\"");
   Result<Json> in_map = Lift(J(R"({"m":[{"key":"b","value":"x"}],"any":"1"})"), l.lift_plan);
   EXPECT_TRUE(in_map.ok()) << in_map.status().message();
-  Result<Json> good = Lift(J(R"({"m":[{"key":"a","value":"1"}],"any":"[1,{\"x\":null}]"})"), l.lift_plan);
+  Result<Json> good =
+      Lift(J(R"({"m":[{"key":"a","value":"1"}],"any":"[1,{\"x\":null}]"})"), l.lift_plan);
   ASSERT_TRUE(good.ok());
   EXPECT_EQ(*good, J(R"({"m":{"a":"1"},"any":[1,{"x":null}]})"));
 }
@@ -143,7 +152,9 @@ TEST(Generate, ProducesValidInstancesDeterministically) {
       Result<Json> x = GenerateInstance(schema, seed);
       ASSERT_TRUE(x.ok()) << text << ": " << x.status().ToString();
       ValidationResult r = v->Validate(*x, true);
-      EXPECT_TRUE(r.valid) << text << "\n" << ToJson(*x) << "\n" << (r.errors.empty() ? "" : r.errors[0].message);
+      EXPECT_TRUE(r.valid) << text << "\n"
+                           << ToJson(*x) << "\n"
+                           << (r.errors.empty() ? "" : r.errors[0].message);
       EXPECT_EQ(*GenerateInstance(schema, seed), *x);
     }
   }
@@ -157,7 +168,8 @@ TEST(Generate, FailsCleanlyOnUnsatisfiableSchemas) {
 }
 
 TEST(RegexSample, MatchesAndRejectsUnsupportedSyntax) {
-  for (const char* p : {"^[a-f0-9]{8}$", "^(foo|bar)+\\.baz?$", "\\d{3}-\\w+", "^[^@\\s]+@[^@\\s]+$", "^\\u00e9+$"}) {
+  for (const char* p : {"^[a-f0-9]{8}$", "^(foo|bar)+\\.baz?$", "\\d{3}-\\w+",
+                        "^[^@\\s]+@[^@\\s]+$", "^\\u00e9+$"}) {
     Result<std::string> s = SampleRegexMatch(p, 7, 0, 40);
     EXPECT_TRUE(s.ok()) << p << ": " << s.status().ToString();
   }

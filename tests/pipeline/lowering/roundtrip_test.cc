@@ -4,13 +4,13 @@
 //     only through constraints that Lower reported as dropped;
 //  B. every instance generated from the original schema can be expressed in the provider schema
 //     (Embed, then accepted by the provider schema) and lifts back unchanged.
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "pipeline/generate/generate.h"
 #include "pipeline/lowering/lift.h"
@@ -35,11 +35,14 @@ Json NullableToTypeArray(const Json& s) {
   if (!s.is_object()) return s;
   Json out = Json::MakeObject();
   for (const auto& [k, v] : s.as_object())
-    if (k != "nullable" && k != "enum" && k != "const") out.set(k, NullableToTypeArray(v));
-    else if (k != "nullable") out.set(k, v);
+    if (k != "nullable" && k != "enum" && k != "const")
+      out.set(k, NullableToTypeArray(v));
+    else if (k != "nullable")
+      out.set(k, v);
   const Json* n = s.find("nullable");
   if (n && n->is_bool() && n->as_bool()) {
-    if (const Json* t = s.find("type"); t && t->is_string()) out.set("type", Json(Json::Array{*t, Json("null")}));
+    if (const Json* t = s.find("type"); t && t->is_string())
+      out.set("type", Json(Json::Array{*t, Json("null")}));
     if (Json* e = out.find("enum")) e->push_back(Json());
     if (out.contains("anyOf")) out["anyOf"].push_back(Json(Json::Object{{"type", Json("null")}}));
   }
@@ -75,14 +78,16 @@ bool SameModuloAbsentNull(const Json& lifted, const Json& original) {
 bool Explained(const ValidationError& e, const std::set<std::string>& dropped) {
   if (dropped.count(e.keyword) || dropped.count("$subschema")) return true;
   // propertyNames checks a key through any string keyword (its schema may sit behind a $ref).
-  if (dropped.count("propertyNames") && (e.keyword == "enum" || e.keyword == "const" || e.keyword == "pattern" ||
-                                         e.keyword == "minLength" || e.keyword == "maxLength" || e.keyword == "format"))
+  if (dropped.count("propertyNames") &&
+      (e.keyword == "enum" || e.keyword == "const" || e.keyword == "pattern" ||
+       e.keyword == "minLength" || e.keyword == "maxLength" || e.keyword == "format"))
     return true;
   if (e.schema_path.find("Of/") != std::string::npos) return true;
   size_t pos = 0;
   while ((pos = e.schema_path.find('/', pos)) != std::string::npos) {
     size_t next = e.schema_path.find('/', pos + 1);
-    if (dropped.count(e.schema_path.substr(pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1)))
+    if (dropped.count(e.schema_path.substr(
+            pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1)))
       return true;
     pos += 1;
   }
@@ -90,7 +95,8 @@ bool Explained(const ValidationError& e, const std::set<std::string>& dropped) {
 }
 
 struct Tally {
-  size_t schemas = 0, a_checked = 0, a_valid = 0, a_dropped_only = 0, a_lift_rejected = 0, b_checked = 0;
+  size_t schemas = 0, a_checked = 0, a_valid = 0, a_dropped_only = 0, a_lift_rejected = 0,
+         b_checked = 0;
 };
 
 TEST(RoundTrip, ProviderInstancesLiftAndOriginalInstancesEmbed) {
@@ -100,7 +106,9 @@ TEST(RoundTrip, ProviderInstancesLiftAndOriginalInstancesEmbed) {
   gen.max_depth = 4;
   gen.max_array_items = 2;
   gen.max_nodes = 3000;
-  std::printf("| profile | schemas | A: lifted | A: valid | A: invalid only by dropped | A: lift rejected | B: embedded+lifted |\n|---|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| profile | schemas | A: lifted | A: valid | A: invalid only by dropped | A: lift rejected "
+      "| B: embedded+lifted |\n|---|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string& name : BuiltinProfileNames()) {
     if (name == "json") continue;
     Profile profile = *FindProfile(name);
@@ -113,8 +121,8 @@ TEST(RoundTrip, ProviderInstancesLiftAndOriginalInstancesEmbed) {
       Result<Lowered> l = Lower(f.schema, profile);
       ASSERT_TRUE(l.ok()) << f.name;
       if (!l->strict) continue;
-      Result<std::shared_ptr<const Validator>> provider =
-          CompileSchema(name == "gemini-legacy" ? NullableToTypeArray(l->provider_schema) : l->provider_schema);
+      Result<std::shared_ptr<const Validator>> provider = CompileSchema(
+          name == "gemini-legacy" ? NullableToTypeArray(l->provider_schema) : l->provider_schema);
       ASSERT_TRUE(provider.ok()) << name << " " << f.name << ": " << provider.status().ToString();
       ++t.schemas;
       std::set<std::string> dropped;
@@ -132,8 +140,10 @@ TEST(RoundTrip, ProviderInstancesLiftAndOriginalInstancesEmbed) {
             if (v.valid) {
               ++t.a_valid;
             } else {
-              EXPECT_FALSE(dropped.empty()) << name << " " << f.name << ": nothing dropped, yet invalid: "
-                                            << v.errors[0].message << "\n" << ToJson(*y);
+              EXPECT_FALSE(dropped.empty())
+                  << name << " " << f.name
+                  << ": nothing dropped, yet invalid: " << v.errors[0].message << "\n"
+                  << ToJson(*y);
               bool explained = false;
               for (const ValidationError& e : v.errors)
                 explained = explained || Explained(e, dropped);
@@ -148,16 +158,20 @@ TEST(RoundTrip, ProviderInstancesLiftAndOriginalInstancesEmbed) {
         Result<Json> e = Embed(*y0, l->lift_plan);
         ASSERT_TRUE(e.ok()) << f.name;
         ValidationResult pv = (*provider)->Validate(*e, true);
-        EXPECT_TRUE(pv.valid) << name << " " << f.name << ": embedded instance rejected by the provider schema: "
-                              << (pv.errors.empty() ? "" : pv.errors[0].message) << "\n" << ToJson(*e);
+        EXPECT_TRUE(pv.valid) << name << " " << f.name
+                              << ": embedded instance rejected by the provider schema: "
+                              << (pv.errors.empty() ? "" : pv.errors[0].message) << "\n"
+                              << ToJson(*e);
         Result<Json> back = Lift(*e, l->lift_plan);
         ASSERT_TRUE(back.ok()) << name << " " << f.name << ": " << back.status().ToString();
-        EXPECT_TRUE(SameModuloAbsentNull(*back, *y0)) << name << " " << f.name << "\n" << ToJson(*y0) << "\n" << ToJson(*back);
+        EXPECT_TRUE(SameModuloAbsentNull(*back, *y0)) << name << " " << f.name << "\n"
+                                                      << ToJson(*y0) << "\n"
+                                                      << ToJson(*back);
         ++t.b_checked;
       }
     }
-    std::printf("| %s | %zu | %zu | %zu | %zu | %zu | %zu |\n", name.c_str(), t.schemas, t.a_checked, t.a_valid,
-                t.a_dropped_only, t.a_lift_rejected, t.b_checked);
+    std::printf("| %s | %zu | %zu | %zu | %zu | %zu | %zu |\n", name.c_str(), t.schemas,
+                t.a_checked, t.a_valid, t.a_dropped_only, t.a_lift_rejected, t.b_checked);
     EXPECT_GT(t.a_checked, 0u);
     EXPECT_GT(t.b_checked, 0u);
   }

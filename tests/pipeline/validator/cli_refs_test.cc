@@ -1,6 +1,7 @@
 // `structure validate --draft / --ref` (issue 15 item 6): the official suite's remote-reference
 // tests through the CLI, the draft of a schema without $schema, and schema files that are not
 // what they should be (invalid UTF-8, missing, duplicate $id).
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -9,8 +10,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "base/json.h"
 
@@ -27,7 +26,9 @@ struct Outcome {
   std::string err;
 };
 
-void Write(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+void Write(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
 
 std::string Slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -39,8 +40,9 @@ std::string Slurp(const fs::path& path) {
 class ValidatorCliRefs : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("validator_cli_refs_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("validator_cli_refs_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -49,8 +51,9 @@ class ValidatorCliRefs : public ::testing::Test {
   Outcome Validate(const std::string& schema, const std::string& input, const std::string& flags) {
     Write(dir_ / "schema.json", schema);
     Write(dir_ / "in.jsonl", input);
-    std::string cmd = std::string(STRUCTURE_BINARY) + " validate --schema " + (dir_ / "schema.json").string() + " " +
-                      flags + " < " + (dir_ / "in.jsonl").string() + " > " + (dir_ / "out").string() + " 2> " +
+    std::string cmd = std::string(STRUCTURE_BINARY) + " validate --schema " +
+                      (dir_ / "schema.json").string() + " " + flags + " < " +
+                      (dir_ / "in.jsonl").string() + " > " + (dir_ / "out").string() + " 2> " +
                       (dir_ / "err").string();
     int status = std::system(cmd.c_str());
     Outcome run;
@@ -64,7 +67,8 @@ class ValidatorCliRefs : public ::testing::Test {
   static std::string Verdicts(const std::string& out) {
     std::string got;
     std::istringstream lines(out);
-    for (std::string line; std::getline(lines, line);) got += line == "{\"valid\":true}" ? "t" : "f";
+    for (std::string line; std::getline(lines, line);)
+      got += line == "{\"valid\":true}" ? "t" : "f";
     return got;
   }
 
@@ -79,8 +83,11 @@ TEST_F(ValidatorCliRefs, PassesTheSuitesRemoteReferenceTests) {
     const char* flags;
     std::vector<const char*> files;
   };
-  for (const Dir& dir : {Dir{"draft2020-12", "", {"anchor.json", "dynamicRef.json", "ref.json", "refRemote.json", "vocabulary.json"}},
-                         Dir{"draft7", "--draft 7", {"ref.json", "refRemote.json"}}}) {
+  for (const Dir& dir :
+       {Dir{"draft2020-12",
+            "",
+            {"anchor.json", "dynamicRef.json", "ref.json", "refRemote.json", "vocabulary.json"}},
+        Dir{"draft7", "--draft 7", {"ref.json", "refRemote.json"}}}) {
     for (const char* file : dir.files) {
       const std::string label = std::string(dir.name) + "/" + file;
       auto doc = ParseJson(Slurp(kSuite / "tests" / dir.name / file));
@@ -94,8 +101,9 @@ TEST_F(ValidatorCliRefs, PassesTheSuitesRemoteReferenceTests) {
           expected += test.find("valid")->as_bool() ? "t" : "f";
         }
         Outcome r = Validate(schema, input, remotes + " " + dir.flags);
-        EXPECT_EQ(Verdicts(r.out), expected) << label << ": " << group.find("description")->as_string() << "\n"
-                                             << r.out << r.err;
+        EXPECT_EQ(Verdicts(r.out), expected)
+            << label << ": " << group.find("description")->as_string() << "\n"
+            << r.out << r.err;
         EXPECT_EQ(r.exit_code, expected.find('f') == std::string::npos ? 0 : 1) << label << r.err;
         ++groups;
         checked += static_cast<int>(expected.size());
@@ -107,33 +115,47 @@ TEST_F(ValidatorCliRefs, PassesTheSuitesRemoteReferenceTests) {
 }
 
 TEST_F(ValidatorCliRefs, DraftFlagGivesSchemasWithoutDollarSchemaTheirMeaning) {
-  const std::string schema = R"({"items":[{"type":"string"}]})";  // a tuple in draft 7, ignored in 2020-12
+  const std::string schema =
+      R"({"items":[{"type":"string"}]})";  // a tuple in draft 7, ignored in 2020-12
   EXPECT_EQ(Verdicts(Validate(schema, "[1]\n[\"a\"]\n", "--draft 7").out), "ft");
   EXPECT_EQ(Verdicts(Validate(schema, "[1]\n[\"a\"]\n", "--draft 4").out), "ft");
   EXPECT_EQ(Verdicts(Validate(schema, "[1]\n[\"a\"]\n", "").out), "tt");
   // $schema wins over --draft.
-  EXPECT_EQ(Verdicts(Validate(R"({"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]})",
-                              "[1]\n", "--draft 2020-12").out), "f");
+  EXPECT_EQ(
+      Verdicts(
+          Validate(
+              R"({"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]})",
+              "[1]\n", "--draft 2020-12")
+              .out),
+      "f");
   // exclusiveMinimum is a number from draft 6 on, a boolean modifier in draft 4.
   EXPECT_EQ(Validate(R"({"exclusiveMinimum":3})", "1\n", "--draft 6").exit_code, 1);
-  EXPECT_EQ(Verdicts(Validate(R"({"minimum":3,"exclusiveMinimum":true})", "3\n4\n", "--draft 4").out), "ft");
+  EXPECT_EQ(
+      Verdicts(Validate(R"({"minimum":3,"exclusiveMinimum":true})", "3\n4\n", "--draft 4").out),
+      "ft");
   for (const char* bad : {"8", "draft7", "", "2020"}) {
     Outcome r = Validate("{}", "1\n", std::string("--draft '") + bad + "'");
     EXPECT_EQ(r.exit_code, 2) << bad;
-    EXPECT_NE(r.err.find("--draft needs one of 2020-12, 2019-09, 7, 6, 4 (was '" + std::string(bad) + "')"),
-              std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--draft needs one of 2020-12, 2019-09, 7, 6, 4 (was '" +
+                         std::string(bad) + "')"),
+              std::string::npos)
+        << r.err;
   }
 }
 
 TEST_F(ValidatorCliRefs, LoadsReferencedSchemasByTheirIdFromFilesAndFolders) {
   fs::create_directories(dir_ / "defs/more");
-  Write(dir_ / "defs/id.json", R"({"$id":"https://example.com/id.json","type":"string","minLength":2})");
+  Write(dir_ / "defs/id.json",
+        R"({"$id":"https://example.com/id.json","type":"string","minLength":2})");
   Write(dir_ / "defs/more/n.json", R"({"$id":"https://example.com/n.json","type":"integer"})");
   Write(dir_ / "defs/notes.txt", "not a schema");
-  const std::string schema = R"({"properties":{"id":{"$ref":"https://example.com/id.json"},"n":{"$ref":"https://example.com/n.json"}}})";
+  const std::string schema =
+      R"({"properties":{"id":{"$ref":"https://example.com/id.json"},"n":{"$ref":"https://example.com/n.json"}}})";
   const std::string input = "{\"id\":\"ab\",\"n\":1}\n{\"id\":\"a\"}\n{\"n\":\"x\"}\n";
   EXPECT_EQ(Verdicts(Validate(schema, input, "--ref " + (dir_ / "defs").string()).out), "tff");
-  Outcome files = Validate(schema, input, "--ref " + (dir_ / "defs/id.json").string() + " --ref " + (dir_ / "defs/more/n.json").string());
+  Outcome files = Validate(schema, input,
+                           "--ref " + (dir_ / "defs/id.json").string() + " --ref " +
+                               (dir_ / "defs/more/n.json").string());
   EXPECT_EQ(Verdicts(files.out), "tff") << files.err;
   // Without the folder the reference cannot resolve: a schema error that names it.
   Outcome none = Validate(schema, input, "");
@@ -149,14 +171,16 @@ TEST_F(ValidatorCliRefs, RefusesBadRefFilesNamingTheFlagAndTheFile) {
     return r.err;
   };
   const std::string d = dir_.string();
-  EXPECT_NE(error("--ref " + d + "/nosuch.json").find("--ref " + d + "/nosuch.json: " + d + "/nosuch.json does not exist"),
+  EXPECT_NE(error("--ref " + d + "/nosuch.json")
+                .find("--ref " + d + "/nosuch.json: " + d + "/nosuch.json does not exist"),
             std::string::npos);
   fs::create_directories(dir_ / "empty");
   Write(dir_ / "empty/a.txt", "{}");
   EXPECT_NE(error("--ref " + d + "/empty").find("has no .json file in it"), std::string::npos);
   Write(dir_ / "a.json", R"({"$id":"https://example.com/x.json"})");
   Write(dir_ / "b.json", R"({"$id":"https://example.com/x.json","type":"string"})");
-  EXPECT_NE(error("--ref " + d + "/a.json --ref " + d + "/b.json").find(" both claim https://example.com/x.json"),
+  EXPECT_NE(error("--ref " + d + "/a.json --ref " + d + "/b.json")
+                .find(" both claim https://example.com/x.json"),
             std::string::npos);
   Write(dir_ / "noid.json", R"({"type":"string"})");
   EXPECT_NE(error("--ref " + d + "/noid.json").find("has no absolute $id"), std::string::npos);

@@ -1,4 +1,5 @@
 // `structure validate`: spawns the built binary on temp files and checks lines and exit codes.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -8,8 +9,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "base/json.h"
 #include "pipeline/validator/validator.h"
@@ -39,18 +38,21 @@ std::string Slurp(const fs::path& path) {
 class ValidatorCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("validator_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("validator_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  CliRun Validate(const std::string& schema, const std::string& input, const std::string& flags = "") {
+  CliRun Validate(const std::string& schema, const std::string& input,
+                  const std::string& flags = "") {
     Write(dir_ / "schema.json", schema);
     Write(dir_ / "in.jsonl", input);
-    std::string cmd = std::string(STRUCTURE_BINARY) + " validate --schema " + (dir_ / "schema.json").string() +
-                      " " + flags + " < " + (dir_ / "in.jsonl").string() + " > " + (dir_ / "out").string() +
-                      " 2> " + (dir_ / "err").string();
+    std::string cmd = std::string(STRUCTURE_BINARY) + " validate --schema " +
+                      (dir_ / "schema.json").string() + " " + flags + " < " +
+                      (dir_ / "in.jsonl").string() + " > " + (dir_ / "out").string() + " 2> " +
+                      (dir_ / "err").string();
     int status = std::system(cmd.c_str());
     CliRun run;
     run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -114,8 +116,8 @@ TEST_F(ValidatorCli, ExitsTwoWithMessageForBadSchema) {
 
 TEST_F(ValidatorCli, ExitsTwoForUsageErrors) {
   Write(dir_ / "in.jsonl", "1\n");
-  std::string cmd = std::string(STRUCTURE_BINARY) + " validate < " + (dir_ / "in.jsonl").string() + " > /dev/null 2> " +
-                    (dir_ / "err").string();
+  std::string cmd = std::string(STRUCTURE_BINARY) + " validate < " + (dir_ / "in.jsonl").string() +
+                    " > /dev/null 2> " + (dir_ / "err").string();
   int status = std::system(cmd.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 2);
   EXPECT_NE(Slurp(dir_ / "err").find("--schema"), std::string::npos);
@@ -140,12 +142,15 @@ TEST_F(ValidatorCli, ExitsTwoForSchemasTheEngineRefuses) {
     EXPECT_EQ(r.out, "") << schema;
     EXPECT_NE(r.err.find(where), std::string::npos) << schema << ": " << r.err;
   }
-  CliRun allowed = Validate(R"({"$ref":"https://taskfile.dev/schema.json"})", "42\n", "--allow-unresolved-refs");
+  CliRun allowed =
+      Validate(R"({"$ref":"https://taskfile.dev/schema.json"})", "42\n", "--allow-unresolved-refs");
   EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
-  EXPECT_NE(allowed.err.find("warning: schema /$ref: cannot resolve"), std::string::npos) << allowed.err;
+  EXPECT_NE(allowed.err.find("warning: schema /$ref: cannot resolve"), std::string::npos)
+      << allowed.err;
   CliRun items = Validate(R"({"items":[{"type":"string"}]})", "[1]\n");
   EXPECT_EQ(items.exit_code, 0);
-  EXPECT_NE(items.err.find("warning: schema /items: an array has no meaning in draft 2020-12"), std::string::npos);
+  EXPECT_NE(items.err.find("warning: schema /items: an array has no meaning in draft 2020-12"),
+            std::string::npos);
   EXPECT_EQ(Validate(R"({"items":[{"type":"string"}]})", "[1]\n", "--strict").exit_code, 2);
 }
 
@@ -228,7 +233,8 @@ TEST_F(ValidatorCli, PrintsTheValidatorsVerdictForEveryLine) {
 // Issue 15 item 4: the suite's optional bignum.json (2020-12 and draft 7) through the CLI, and
 // integers compared exactly beyond 2^53 and 64 bits.
 TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
-  const std::string suite = std::string(STRUCTURE_SHARED_DIR) + "/corpora/json-schema-test-suite/tests/";
+  const std::string suite =
+      std::string(STRUCTURE_SHARED_DIR) + "/corpora/json-schema-test-suite/tests/";
   int checked = 0;
   for (const char* file : {"draft2020-12/optional/bignum.json", "draft7/optional/bignum.json"}) {
     auto groups = ParseJson(*ReadFile(suite + file));
@@ -242,8 +248,10 @@ TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
       CliRun r = Validate(ToJson(*group.find("schema")), input);
       std::string got;
       std::istringstream lines(r.out);
-      for (std::string line; std::getline(lines, line);) got += line == "{\"valid\":true}" ? "t" : "f";
-      EXPECT_EQ(got, expected) << file << ": " << group.find("description")->as_string() << "\n" << r.out << r.err;
+      for (std::string line; std::getline(lines, line);)
+        got += line == "{\"valid\":true}" ? "t" : "f";
+      EXPECT_EQ(got, expected) << file << ": " << group.find("description")->as_string() << "\n"
+                               << r.out << r.err;
       checked += static_cast<int>(expected.size());
     }
   }
@@ -251,26 +259,44 @@ TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
   auto verdicts = [&](const std::string& schema, const std::string& input) {
     std::string got;
     std::istringstream lines(Validate(schema, input).out);
-    for (std::string line; std::getline(lines, line);) got += line == "{\"valid\":true}" ? "t" : "f";
+    for (std::string line; std::getline(lines, line);)
+      got += line == "{\"valid\":true}" ? "t" : "f";
     return got;
   };
-  EXPECT_EQ(verdicts(R"({"minimum":9007199254740993})", "9007199254740992\n9007199254740993\n9007199254740994\n"), "ftt");
-  EXPECT_EQ(verdicts(R"({"maximum":18446744073709551614})", "18446744073709551615\n18446744073709551614\n"), "ft");
-  EXPECT_EQ(verdicts(R"({"exclusiveMaximum":18446744073709551616})", "18446744073709551615\n18446744073709551616\n"), "tf");
-  EXPECT_EQ(verdicts(R"({"exclusiveMinimum":-9223372036854775809})", "-9223372036854775808\n"), "t");
-  EXPECT_EQ(verdicts(R"({"const":9007199254740993})", "9007199254740992\n9007199254740993\n"), "ft");
-  EXPECT_EQ(verdicts(R"({"enum":[18446744073709551615]})", "18446744073709551614\n18446744073709551615\n"), "ft");
-  EXPECT_EQ(verdicts(R"({"type":"integer"})", "123456789012345678901234567890\n-123456789012345678901234567890\n"), "tt");
+  EXPECT_EQ(verdicts(R"({"minimum":9007199254740993})",
+                     "9007199254740992\n9007199254740993\n9007199254740994\n"),
+            "ftt");
+  EXPECT_EQ(verdicts(R"({"maximum":18446744073709551614})",
+                     "18446744073709551615\n18446744073709551614\n"),
+            "ft");
+  EXPECT_EQ(verdicts(R"({"exclusiveMaximum":18446744073709551616})",
+                     "18446744073709551615\n18446744073709551616\n"),
+            "tf");
+  EXPECT_EQ(verdicts(R"({"exclusiveMinimum":-9223372036854775809})", "-9223372036854775808\n"),
+            "t");
+  EXPECT_EQ(verdicts(R"({"const":9007199254740993})", "9007199254740992\n9007199254740993\n"),
+            "ft");
+  EXPECT_EQ(verdicts(R"({"enum":[18446744073709551615]})",
+                     "18446744073709551614\n18446744073709551615\n"),
+            "ft");
+  EXPECT_EQ(verdicts(R"({"type":"integer"})",
+                     "123456789012345678901234567890\n-123456789012345678901234567890\n"),
+            "tt");
   // Beyond 64 bits, integers that share a nearest double still compare exactly, and the
   // message quotes the digits the user wrote.
-  EXPECT_EQ(verdicts(R"({"items":{"minimum":-18446744073709551615}})", "[-18446744073709551600,-18446744073709551615]\n"
-                     "[-18446744073709551600,-18446744073709551616]\n"), "tf");
-  EXPECT_EQ(verdicts(R"({"uniqueItems":true})", "[18446744073709551617,18446744073709551618]\n"
-                     "[18446744073709551617,18446744073709551617]\n"), "tf");
+  EXPECT_EQ(verdicts(R"({"items":{"minimum":-18446744073709551615}})",
+                     "[-18446744073709551600,-18446744073709551615]\n"
+                     "[-18446744073709551600,-18446744073709551616]\n"),
+            "tf");
+  EXPECT_EQ(verdicts(R"({"uniqueItems":true})",
+                     "[18446744073709551617,18446744073709551618]\n"
+                     "[18446744073709551617,18446744073709551617]\n"),
+            "tf");
   CliRun low = Validate(R"({"minimum":-18446744073709551615})", "-18446744073709551616\n");
   EXPECT_NE(low.out.find("(was -18446744073709551616)"), std::string::npos) << low.out;
   // The limit is quoted as the schema wrote it too, in the message and in params.
-  EXPECT_NE(low.out.find("value must be >= -18446744073709551615 (was"), std::string::npos) << low.out;
+  EXPECT_NE(low.out.find("value must be >= -18446744073709551615 (was"), std::string::npos)
+      << low.out;
   EXPECT_NE(low.out.find("\"limit\":-18446744073709551615}"), std::string::npos) << low.out;
 }
 

@@ -1,10 +1,10 @@
 // Structured errors: instance path, schema path, keyword, params, actual value and the one-line
 // message in the seed's form, collected in a stable order; first-error mode.
+#include <gtest/gtest.h>
+
 #include <cctype>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "pipeline/validator/validator.h"
 
@@ -76,40 +76,70 @@ TEST_P(ValidatorMessageTable, ProducesExactMessages) {
 INSTANTIATE_TEST_SUITE_P(
     Keywords, ValidatorMessageTable,
     ::testing::Values(
-        MessageCase{R"({"type":"integer"})", R"("3")", {R"((root): value must be integer (was "3"))"}},
-        MessageCase{R"({"type":["string","null"]})", "5", {"(root): value must be null or string (was 5)"}},
-        MessageCase{R"({"required":["a","b"]})", R"({"a":1})", {R"((root): missing required property "b")"}},
-        MessageCase{R"({"enum":["x","y"]})", R"("z")", {R"((root): value must be one of ["x","y"] (was "z"))"}},
+        MessageCase{
+            R"({"type":"integer"})", R"("3")", {R"((root): value must be integer (was "3"))"}},
+        MessageCase{
+            R"({"type":["string","null"]})", "5", {"(root): value must be null or string (was 5)"}},
+        MessageCase{R"({"required":["a","b"]})",
+                    R"({"a":1})",
+                    {R"((root): missing required property "b")"}},
+        MessageCase{R"({"enum":["x","y"]})",
+                    R"("z")",
+                    {R"((root): value must be one of ["x","y"] (was "z"))"}},
         MessageCase{R"({"const":1})", "1.0", {}},
-        MessageCase{R"({"properties":{"tags":{"items":{"pattern":"^[a-z][a-z0-9-]+$"}}}})",
-                    R"({"tags":["ok","fine","Camel-Case"]})",
-                    {R"(/tags/2: value must match pattern "^[a-z][a-z0-9-]+$" (was "Camel-Case"))"}},
-        MessageCase{R"({"additionalProperties":false,"properties":{"a":true}})", R"({"a":1,"extra":2})",
+        MessageCase{
+            R"({"properties":{"tags":{"items":{"pattern":"^[a-z][a-z0-9-]+$"}}}})",
+            R"({"tags":["ok","fine","Camel-Case"]})",
+            {R"(/tags/2: value must match pattern "^[a-z][a-z0-9-]+$" (was "Camel-Case"))"}},
+        MessageCase{R"({"additionalProperties":false,"properties":{"a":true}})",
+                    R"({"a":1,"extra":2})",
                     {R"((root): property "extra" is not allowed)"}},
-        MessageCase{R"({"maxLength":3})", R"("abcd")", {"(root): string must have at most 3 characters (was 4)"}},
-        MessageCase{R"({"minItems":2})", "[1]", {"(root): array must have at least 2 items (has 1)"}},
-        MessageCase{R"({"format":"date-time"})", R"("2024-13-01T00:00:00Z")",
+        MessageCase{R"({"maxLength":3})",
+                    R"("abcd")",
+                    {"(root): string must have at most 3 characters (was 4)"}},
+        MessageCase{
+            R"({"minItems":2})", "[1]", {"(root): array must have at least 2 items (has 1)"}},
+        MessageCase{R"({"format":"date-time"})",
+                    R"("2024-13-01T00:00:00Z")",
                     {R"((root): value must be a valid date-time (was "2024-13-01T00:00:00Z"))"}},
-        MessageCase{R"({"uniqueItems":true})", "[1,2,1]", {"(root): array items must be unique (items 0 and 2 are equal)"}},
-        MessageCase{R"({"multipleOf":0.5})", "7.3", {"(root): value must be a multiple of 0.5 (was 7.3)"}},
+        MessageCase{R"({"uniqueItems":true})",
+                    "[1,2,1]",
+                    {"(root): array items must be unique (items 0 and 2 are equal)"}},
+        MessageCase{
+            R"({"multipleOf":0.5})", "7.3", {"(root): value must be a multiple of 0.5 (was 7.3)"}},
         MessageCase{R"({"exclusiveMinimum":0})", "0", {"(root): value must be > 0 (was 0)"}},
-        MessageCase{R"({"dependentRequired":{"a":["b"]}})", R"({"a":1})",
+        MessageCase{R"({"dependentRequired":{"a":["b"]}})",
+                    R"({"a":1})",
                     {R"((root): property "b" is required when "a" is present)"}},
-        MessageCase{R"({"anyOf":[{"type":"string"},{"type":"null"}]})", "5",
-                    {R"((root): value must match at least one schema in anyOf: value must be string (was 5); value must be null (was 5))"}},
-        MessageCase{R"({"oneOf":[{"minimum":0},{"maximum":10}]})", "5",
+        MessageCase{
+            R"({"anyOf":[{"type":"string"},{"type":"null"}]})",
+            "5",
+            {R"((root): value must match at least one schema in anyOf: value must be string (was 5); value must be null (was 5))"}},
+        MessageCase{R"({"oneOf":[{"minimum":0},{"maximum":10}]})",
+                    "5",
                     {"(root): value must match exactly one schema in oneOf (matched 0 and 1)"}},
-        MessageCase{R"({"not":{"type":"string"}})", R"("s")", {R"((root): value must not match the "not" schema (was "s"))"}},
-        MessageCase{R"({"if":{"properties":{"kind":{"const":"card"}}},"then":{"required":["last4"]}})",
-                    R"({"kind":"card"})", {R"((root): missing required property "last4")"}},
-        MessageCase{R"({"contains":{"type":"string"}})", "[1,2]",
-                    {R"((root): array must contain at least 1 item(s) matching the "contains" schema (found 0))"}},
-        MessageCase{R"({"prefixItems":[true],"items":false})", "[1,2,3]", {"(root): array must have at most 1 items (has 3)"}},
-        MessageCase{R"({"unevaluatedProperties":false,"properties":{"a":true}})", R"({"a":1,"b":2})",
+        MessageCase{R"({"not":{"type":"string"}})",
+                    R"("s")",
+                    {R"((root): value must not match the "not" schema (was "s"))"}},
+        MessageCase{
+            R"({"if":{"properties":{"kind":{"const":"card"}}},"then":{"required":["last4"]}})",
+            R"({"kind":"card"})",
+            {R"((root): missing required property "last4")"}},
+        MessageCase{
+            R"({"contains":{"type":"string"}})",
+            "[1,2]",
+            {R"((root): array must contain at least 1 item(s) matching the "contains" schema (found 0))"}},
+        MessageCase{R"({"prefixItems":[true],"items":false})",
+                    "[1,2,3]",
+                    {"(root): array must have at most 1 items (has 3)"}},
+        MessageCase{R"({"unevaluatedProperties":false,"properties":{"a":true}})",
+                    R"({"a":1,"b":2})",
                     {R"((root): property "b" is not allowed (unevaluatedProperties))"}},
-        MessageCase{R"({"properties":{"a~b/c":{"type":"string"}}})", R"({"a~b/c":1})",
+        MessageCase{R"({"properties":{"a~b/c":{"type":"string"}}})",
+                    R"({"a~b/c":1})",
                     {"/a~0b~1c: value must be string (was 1)"}},
-        MessageCase{R"({"properties":{"p":{"minimum":1},"a":{"type":"string"}}})", R"({"p":0,"a":1})",
+        MessageCase{R"({"properties":{"p":{"minimum":1},"a":{"type":"string"}}})",
+                    R"({"p":0,"a":1})",
                     {"/p: value must be >= 1 (was 0)", "/a: value must be string (was 1)"}}),
     // Named after the schema's first keyword, so ctest lists e.g. Keywords/...Messages/minLength_0.
     [](const ::testing::TestParamInfo<MessageCase>& info) {
@@ -123,7 +153,8 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(ValidatorErrors, StopsAtFirstErrorInFastMode) {
-  auto v = CompileText(R"({"properties":{"p":{"minimum":1},"a":{"type":"string"}},"required":["z"]})");
+  auto v =
+      CompileText(R"({"properties":{"p":{"minimum":1},"a":{"type":"string"}},"required":["z"]})");
   auto all = v->ValidateText(R"({"p":0,"a":1})", true);
   auto first = v->ValidateText(R"({"p":0,"a":1})", false);
   ASSERT_TRUE(all.ok() && first.ok());
@@ -159,15 +190,19 @@ namespace {
 // The compiled plan (pipeline/validator/plan.h) fuses `required` into `properties` and lets members
 // skip `$ref`-only nodes; errors keep their order and locations.
 TEST(ValidatorErrors, ReportsFusedRequiredInSchemaOrder) {
-  auto before = CompileText(R"({"required":["a","b"],"properties":{"a":{"type":"string"},"b":true}})");
-  auto after = CompileText(R"({"properties":{"a":{"type":"string"},"b":true},"required":["a","b"]})");
+  auto before =
+      CompileText(R"({"required":["a","b"],"properties":{"a":{"type":"string"},"b":true}})");
+  auto after =
+      CompileText(R"({"properties":{"a":{"type":"string"},"b":true},"required":["a","b"]})");
   const char* instance = R"({"a":1})";
   const std::string missing = R"((root): missing required property "b")";
   const std::string type = "/a: value must be string (was 1)";
   EXPECT_EQ(Messages(*before->ValidateText(instance, false)), std::vector<std::string>{missing});
-  EXPECT_EQ(Messages(*before->ValidateText(instance, true)), (std::vector<std::string>{missing, type}));
+  EXPECT_EQ(Messages(*before->ValidateText(instance, true)),
+            (std::vector<std::string>{missing, type}));
   EXPECT_EQ(Messages(*after->ValidateText(instance, false)), std::vector<std::string>{type});
-  EXPECT_EQ(Messages(*after->ValidateText(instance, true)), (std::vector<std::string>{type, missing}));
+  EXPECT_EQ(Messages(*after->ValidateText(instance, true)),
+            (std::vector<std::string>{type, missing}));
   EXPECT_TRUE(before->ValidateText(R"({"b":null,"a":"x"})")->valid);
 }
 
@@ -190,7 +225,8 @@ TEST(ValidatorErrors, KeepsTargetLocationsThroughSkippedRefs) {
 }
 
 TEST(ValidatorErrors, StopsAtFirstErrorAcrossPropertiesAndPatternProperties) {
-  auto v = CompileText(R"({"properties":{"a":{"type":"string"}},"patternProperties":{"^a":{"minimum":5}}})");
+  auto v = CompileText(
+      R"({"properties":{"a":{"type":"string"}},"patternProperties":{"^a":{"minimum":5}}})");
   EXPECT_EQ(v->ValidateText(R"({"a":1})", false)->errors.size(), 1u);
   EXPECT_EQ(v->ValidateText(R"({"a":1})", true)->errors.size(), 2u);
 }

@@ -1,8 +1,8 @@
 // Fail closed (issue 15 item 3, issue 21 item 8): a keyword the validator cannot honour makes
 // the schema an error that names its location, never "accept anything".
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "pipeline/schema_stage.h"
 #include "pipeline/validator/validator.h"
@@ -16,21 +16,29 @@ std::string CompileError(const std::string& text, const ValidatorOptions& option
 }
 
 TEST(ValidatorFailClosed, RefusesKeywordValuesOfTheWrongType) {
-  EXPECT_EQ(CompileError(R"({"type":5})"),
-            "schema /type: must be a type name (null, boolean, object, array, number, string, integer) "
-            "or an array of them");
+  EXPECT_EQ(
+      CompileError(R"({"type":5})"),
+      "schema /type: must be a type name (null, boolean, object, array, number, string, integer) "
+      "or an array of them");
   EXPECT_EQ(CompileError(R"({"minimum":"x"})"), "schema /minimum: must be a number");
-  EXPECT_EQ(CompileError(R"({"properties":{"a":{"minLength":"3"}}})"), "schema /properties/a/minLength: must be a non-negative integer");
+  EXPECT_EQ(CompileError(R"({"properties":{"a":{"minLength":"3"}}})"),
+            "schema /properties/a/minLength: must be a non-negative integer");
   EXPECT_EQ(CompileError(R"({"properties":{"a":5}})"), "schema /properties/a: must be a schema");
-  EXPECT_EQ(CompileError(R"({"properties":[]})"), "schema /properties: must be an object of schemas");
-  EXPECT_EQ(CompileError(R"({"additionalProperties":1})"), "schema /additionalProperties: must be a schema");
+  EXPECT_EQ(CompileError(R"({"properties":[]})"),
+            "schema /properties: must be an object of schemas");
+  EXPECT_EQ(CompileError(R"({"additionalProperties":1})"),
+            "schema /additionalProperties: must be a schema");
   EXPECT_EQ(CompileError(R"({"items":"x"})"), "schema /items: must be a schema");
   EXPECT_EQ(CompileError(R"({"if":true,"then":3})"), "schema /then: must be a schema");
 }
 
 TEST(ValidatorFailClosed, RefusesInvalidPatternsWithTheirPath) {
-  EXPECT_EQ(CompileError(R"({"properties":{"id":{"pattern":"(("}}})").rfind("schema /properties/id/pattern: invalid pattern", 0), 0u);
-  EXPECT_EQ(CompileError(R"({"patternProperties":{"[":true}})").rfind("schema /patternProperties/[: invalid pattern", 0), 0u);
+  EXPECT_EQ(CompileError(R"({"properties":{"id":{"pattern":"(("}}})")
+                .rfind("schema /properties/id/pattern: invalid pattern", 0),
+            0u);
+  EXPECT_EQ(CompileError(R"({"patternProperties":{"[":true}})")
+                .rfind("schema /patternProperties/[: invalid pattern", 0),
+            0u);
 }
 
 TEST(ValidatorFailClosed, RunsPatternsPastRe2LimitsOnTheBacktracker) {
@@ -65,13 +73,18 @@ TEST(ValidatorFailClosed, BoundsTheBacktrackersStackOnLongSubjects) {
   for (int i = 0; i < 300'000; ++i) subject += "ab";
   auto r = (*v)->ValidateText(subject + "\"");
   ASSERT_FALSE(r->valid);
-  EXPECT_NE(r->errors[0].message.find("step limit"), std::string::npos) << r->errors[0].message.substr(0, 200);
+  EXPECT_NE(r->errors[0].message.find("step limit"), std::string::npos)
+      << r->errors[0].message.substr(0, 200);
 }
 
 TEST(ValidatorFailClosed, RefusesUnresolvableRefNamingItUnlessAllowed) {
   const std::string schema = R"({"properties":{"t":{"$ref":"https://taskfile.dev/schema.json"}}})";
   std::string error = CompileError(schema);
-  EXPECT_EQ(error.rfind("schema /properties/t/$ref: cannot resolve \"https://taskfile.dev/schema.json\"", 0), 0u) << error;
+  EXPECT_EQ(
+      error.rfind("schema /properties/t/$ref: cannot resolve \"https://taskfile.dev/schema.json\"",
+                  0),
+      0u)
+      << error;
   ValidatorOptions allow;
   allow.allow_unresolved_refs = true;
   auto v = CompileSchema(*ParseJson(schema), allow);
@@ -79,7 +92,9 @@ TEST(ValidatorFailClosed, RefusesUnresolvableRefNamingItUnlessAllowed) {
   ASSERT_EQ((*v)->warnings().size(), 1u);
   EXPECT_NE((*v)->warnings()[0].find("accepted as any value"), std::string::npos);
   EXPECT_TRUE((*v)->ValidateText(R"({"t":42})")->valid);
-  EXPECT_EQ(CompileError(R"({"$ref":"#/$defs/missing"})").rfind("schema /$ref: cannot resolve \"#/$defs/missing\"", 0), 0u);
+  EXPECT_EQ(CompileError(R"({"$ref":"#/$defs/missing"})")
+                .rfind("schema /$ref: cannot resolve \"#/$defs/missing\"", 0),
+            0u);
 }
 
 TEST(ValidatorFailClosed, WarnsOnItemsArrayIn2020AndRefusesItUnderStrict) {
@@ -87,12 +102,15 @@ TEST(ValidatorFailClosed, WarnsOnItemsArrayIn2020AndRefusesItUnderStrict) {
   auto lenient = CompileSchema(*ParseJson(schema));
   ASSERT_TRUE(lenient.ok());
   ASSERT_EQ((*lenient)->warnings().size(), 1u);
-  EXPECT_EQ((*lenient)->warnings()[0].rfind("schema /items: an array has no meaning in draft 2020-12", 0), 0u);
+  EXPECT_EQ(
+      (*lenient)->warnings()[0].rfind("schema /items: an array has no meaning in draft 2020-12", 0),
+      0u);
   ValidatorOptions strict;
   strict.strict = true;
   EXPECT_EQ(CompileError(schema, strict).rfind("schema /items: an array has no meaning", 0), 0u);
   // Draft-07 gives the array form its tuple meaning: no warning.
-  auto d7 = CompileSchema(*ParseJson(R"({"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]})"));
+  auto d7 = CompileSchema(*ParseJson(
+      R"({"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]})"));
   ASSERT_TRUE(d7.ok());
   EXPECT_TRUE((*d7)->warnings().empty());
   EXPECT_FALSE((*d7)->ValidateText("[1]")->valid);
@@ -104,7 +122,8 @@ TEST(ValidatorFailClosed, CheckSchemaIsTheEnginesVerdict) {
   EXPECT_EQ(bad.status().message(), "schema /minimum: must be a number");
   auto resolved = ResolveSchema(*ParseJson(R"({"$ref":"other.json"})"), "inline");
   ASSERT_FALSE(resolved.ok());
-  EXPECT_EQ(resolved.status().message().rfind("schema /$ref: cannot resolve \"other.json\"", 0), 0u);
+  EXPECT_EQ(resolved.status().message().rfind("schema /$ref: cannot resolve \"other.json\"", 0),
+            0u);
   EXPECT_TRUE(ResolveSchema(*ParseJson(R"({"$ref":"other.json"})"), "inline", "", "", true).ok());
   EXPECT_TRUE(CheckSchema(Json(true)).ok());
   EXPECT_TRUE(CheckSchema(Json::MakeObject()).ok());

@@ -1,11 +1,11 @@
 // Every real-world schema of the developer corpus compiles (unknown keywords ignored), or is
 // refused only for a $ref to a document that is not there (fail closed; it compiles when that is
 // allowed), and validates a few generic instances without trouble.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "pipeline/validator/validator.h"
 

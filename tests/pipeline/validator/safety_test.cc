@@ -1,19 +1,19 @@
 // Untrusted input never crashes or hangs the validator: long strings against ambiguous
 // patterns, ReDoS patterns, very deep nesting, $ref cycles, huge enums and arrays.
+#include <gtest/gtest.h>
 #include <simdjson.h>
 
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "pipeline/validator/validator.h"
 
 namespace structure::pipeline {
 namespace {
 
-std::shared_ptr<const Validator> MustCompile(std::string_view schema_text, ValidatorOptions options = {}) {
+std::shared_ptr<const Validator> MustCompile(std::string_view schema_text,
+                                             ValidatorOptions options = {}) {
   Result<Json> schema = ParseJson(schema_text);
   EXPECT_TRUE(schema.ok()) << schema.status().ToString();
   auto validator = CompileSchema(*schema, options);
@@ -64,7 +64,8 @@ TEST(ValidatorSafety, RejectsHundredThousandDeepArrayTextWithClearError) {
   auto result = v->ValidateText(text);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), Code::kInvalidArgument);
-  EXPECT_NE(result.status().message().find("nesting"), std::string::npos) << result.status().message();
+  EXPECT_NE(result.status().message().find("nesting"), std::string::npos)
+      << result.status().message();
 }
 
 TEST(ValidatorSafety, StopsDeepParsedInstanceAtMaxDepth) {
@@ -80,13 +81,16 @@ TEST(ValidatorSafety, StopsDeepParsedInstanceAtMaxDepth) {
     EXPECT_FALSE(result.valid);
     ASSERT_EQ(result.errors.size(), 1u);
     EXPECT_EQ(result.errors[0].keyword, "maxDepth");
-    EXPECT_NE(result.errors[0].message.find("1000 levels"), std::string::npos) << result.errors[0].message;
+    EXPECT_NE(result.errors[0].message.find("1000 levels"), std::string::npos)
+        << result.errors[0].message;
   }
 }
 
 TEST(ValidatorSafety, RejectsUnconditionalRefCycleAtCompile) {
-  for (const char* text : {R"({"$ref":"#"})",
-                           R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"})"}) {
+  for (
+      const char* text :
+      {R"({"$ref":"#"})",
+       R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"})"}) {
     auto v = CompileSchema(*ParseJson(text));
     ASSERT_FALSE(v.ok()) << text;
     EXPECT_NE(v.status().message().find("cycle"), std::string::npos) << v.status().message();
@@ -107,7 +111,8 @@ TEST(ValidatorSafety, BoundsExponentialApplicatorTreeWithStepLimit) {
   std::string schema = R"({"$defs":{"l0":{"minimum":5})";
   for (int i = 1; i <= 40; ++i) {
     std::string prev = "#/$defs/l" + std::to_string(i - 1);
-    schema += ",\"l" + std::to_string(i) + "\":{\"anyOf\":[{\"$ref\":\"" + prev + "\"},{\"$ref\":\"" + prev + "\"}]}";
+    schema += ",\"l" + std::to_string(i) + "\":{\"anyOf\":[{\"$ref\":\"" + prev +
+              "\"},{\"$ref\":\"" + prev + "\"}]}";
   }
   schema += R"(},"$ref":"#/$defs/l40"})";
   ValidatorOptions options;

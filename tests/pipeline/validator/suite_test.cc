@@ -1,6 +1,7 @@
 // Runs the official JSON-Schema-Test-Suite (draft2020-12 and draft7, required tests, plus
 // optional/format for the formats we assert) against our validator. Known exceptions live in
 // tests/data/validator/suite_exceptions.txt, one per line with its reason.
+#include <gtest/gtest.h>
 #include <simdjson.h>
 
 #include <filesystem>
@@ -10,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "pipeline/validator/validator.h"
 
@@ -97,7 +96,8 @@ void RunFile(const fs::path& file, const std::string& label, ValidatorOptions op
         ++tally->passed;
       } else {
         ++tally->failed;
-        tally->failures.push_back(key + " (expected " + (expected ? "valid" : "invalid") + "; " + detail + ")");
+        tally->failures.push_back(key + " (expected " + (expected ? "valid" : "invalid") + "; " +
+                                  detail + ")");
       }
     }
   }
@@ -112,7 +112,8 @@ Tally RunDirectory(const std::string& draft, Draft default_draft, bool assert_fo
   Tally tally;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(kSuite / "tests" / draft)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".json")
+      files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) {
@@ -150,7 +151,8 @@ TEST(ValidatorSuite, PassesOptionalTestsExceptListed) {
     Tally t;
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(kSuite / "tests" / draft / "optional")) {
-      if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+      if (entry.is_regular_file() && entry.path().extension() == ".json")
+        files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
@@ -170,7 +172,8 @@ TEST_P(ValidatorFormatSuite, AssertsFormatInAtLeast95PercentOfOptionalTests) {
     ValidatorOptions options;
     options.default_draft = draft == "draft7" ? Draft::kDraft7 : Draft::k2020_12;
     Tally t;
-    RunFile(file, draft + "/optional/format/" + GetParam() + ".json", options, LoadExceptions(), &t);
+    RunFile(file, draft + "/optional/format/" + GetParam() + ".json", options, LoadExceptions(),
+            &t);
     int total = t.passed + t.failed;
     ASSERT_GT(total, 0);
     EXPECT_GE(t.passed * 100, total * 95) << draft << " " << GetParam() << ": " << Report(t);
@@ -178,9 +181,10 @@ TEST_P(ValidatorFormatSuite, AssertsFormatInAtLeast95PercentOfOptionalTests) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, ValidatorFormatSuite,
-                         ::testing::Values("date-time", "date", "time", "duration", "email", "hostname",
-                                           "ipv4", "ipv6", "uuid", "uri", "uri-reference", "json-pointer",
-                                           "relative-json-pointer", "regex"),
+                         ::testing::Values("date-time", "date", "time", "duration", "email",
+                                           "hostname", "ipv4", "ipv6", "uuid", "uri",
+                                           "uri-reference", "json-pointer", "relative-json-pointer",
+                                           "regex"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) {

@@ -4,22 +4,22 @@
 // "<file>|<group>" per line with the reason). valijson lives only in this file: it compiles slowly.
 #define VALIJSON_USE_EXCEPTIONS 1
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
-#include <fstream>
 #include <set>
 #include <string>
-#include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
+#include <vector>
 
 #include "pipeline/validator/validator.h"
 
@@ -42,7 +42,8 @@ const std::map<std::string, Json>& Remotes() {
       std::ifstream in(entry.path());
       std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       auto doc = ParseJson(text);
-      if (doc.ok()) out["http://localhost:1234/" + fs::relative(entry.path(), root).generic_string()] = *doc;
+      if (doc.ok())
+        out["http://localhost:1234/" + fs::relative(entry.path(), root).generic_string()] = *doc;
     }
     return out;
   }();
@@ -131,8 +132,8 @@ TEST(ValidatorValijson, AgreesOnDraft7SuiteExceptKnownValijsonBugs) {
         if (ours == *theirs) {
           ++agree;
         } else {
-          disagreements.push_back(key + "|" + test["description"].get<std::string>() +
-                                  " (ours " + (ours ? "valid" : "invalid") + ")");
+          disagreements.push_back(key + "|" + test["description"].get<std::string>() + " (ours " +
+                                  (ours ? "valid" : "invalid") + ")");
         }
       }
     }
@@ -140,7 +141,8 @@ TEST(ValidatorValijson, AgreesOnDraft7SuiteExceptKnownValijsonBugs) {
   std::string list;
   for (const std::string& d : disagreements) list += "  " + d + "\n";
   EXPECT_TRUE(disagreements.empty()) << disagreements.size() << " disagreements:\n" << list;
-  EXPECT_GT(agree, 600) << "skipped known: " << skipped_known << ", valijson rejected: " << valijson_rejected;
+  EXPECT_GT(agree, 600) << "skipped known: " << skipped_known
+                        << ", valijson rejected: " << valijson_rejected;
 }
 
 // The bench schemas without `format` (valijson 1.0 checks only date/time formats), against the
@@ -169,8 +171,8 @@ TEST(ValidatorValijson, AgreesOnMutatedBenchInstances) {
       removed.erase(key);
       instances.push_back(removed);
       for (const nlohmann::json& replacement :
-           {nlohmann::json(nullptr), nlohmann::json(0), nlohmann::json("x"), nlohmann::json::array(),
-            nlohmann::json::object()}) {
+           {nlohmann::json(nullptr), nlohmann::json(0), nlohmann::json("x"),
+            nlohmann::json::array(), nlohmann::json::object()}) {
         nlohmann::json changed = valid;
         changed[key] = replacement;
         instances.push_back(changed);
