@@ -82,6 +82,7 @@ void Deliver(Self self, uint64_t id, StructureResult r) {
   if (r.schema_origin.empty()) r.schema_origin = call->origin;
   if (r.provider.empty() && call->target.provider != nullptr)
     r.provider = call->target.provider->config.name;
+  if (r.model.empty() && call->target.provider != nullptr) r.model = call->target.model;
   r.usage += call->builder_usage;
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
@@ -165,6 +166,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
       pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, run->spec);
   run->spec.semantic_check = std::move(c.check);
+  run->spec.trace = c.request.trace;
   run->check = CheckFor(*self->state.ctx, c.request.tenant);
   if (run->check) {
     run->spec.external_check = true;

@@ -62,6 +62,13 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   return call;
 }
 
+// The next call, recorded in the trace when there is one.
+SendCall Send(const LoopSpec& spec, LoopState& state, bool nudge = false) {
+  SendCall s{MakeCall(spec, state)};
+  TraceSent(state.trace.get(), s.call, state.iterations + 1, nudge);
+  return s;
+}
+
 // The assistant turn that replays a reply: its text and the reasoning that came with it, which
 // Anthropic and Gemini require back unchanged with a tool call.
 Turn AssistantTurn(const ProviderReply& reply) {
@@ -83,8 +90,28 @@ bool ThinkingUsedTheCap(const ProviderReply& r, bool thinking_asked, int64_t cap
   return r.usage.output_tokens <= 0 || r.usage.output_tokens * 10 >= cap * 9;
 }
 
+// The trace's verdict on the last round when the call ends on it (a stale call's last re-ask
+// gave its own).
+void TraceEnd(LoopState& state, const StructureResult& result) {
+  if (!state.trace || state.trace->rounds.empty()) return;
+  if (result.status == Outcome::kStale && !state.trace->rounds.back().verdict.empty()) return;
+  switch (result.status) {
+    case Outcome::kOk:
+      return TraceVerdict(state.trace.get(), "accepted");
+    case Outcome::kNeedMoreInput:
+      return TraceVerdict(state.trace.get(), "need", {{"", "need", result.need}});
+    case Outcome::kStale:
+      return TraceVerdict(state.trace.get(), "rejected", IssuesOfLines(result.errors, "stale"));
+    case Outcome::kError:
+      return TraceVerdict(state.trace.get(), "error",
+                          IssuesOfLines(result.errors, result.error_code));
+  }
+}
+
 Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   state.pending.reset();
+  TraceEnd(state, result);
+  result.trace = std::move(state.trace);
   result.iterations = state.iterations;
   result.usage = state.usage;
   result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
@@ -182,6 +209,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
   state.ungrounded = Json();
   if (auto stale = OutOfBudget(spec, state)) return *stale;
   CountReask(state.reasks, why);
+  if (state.trace) state.trace->rounds.back().reason = reason;
   Turn first = state.turns.front();
   state.turns.clear();
   state.turns.push_back(std::move(first));
@@ -204,7 +232,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
     state.turns.push_back(std::move(user));
   }
   state.pending.reset();
-  return SendCall{MakeCall(spec, state)};
+  return Send(spec, state);
 }
 
 // Final-tool mode, every final call rejected: the whole reply goes back with one result per
@@ -228,10 +256,14 @@ Step ReaskTools(const LoopSpec& spec, LoopState& state) {
     tool.tool_name = p.reply.tool_calls[i].name;
     tool.is_error = p.rejected[i];
     tool.text = p.results[i].empty() ? "not run" : std::move(p.results[i]);
+    if (state.trace) {
+      std::string& reason = state.trace->rounds.back().reason;
+      reason += (reason.empty() ? "" : "\n\n") + ("[" + tool.tool_name + "] " + tool.text);
+    }
     state.turns.push_back(std::move(tool));
   }
   state.pending.reset();
-  return SendCall{MakeCall(spec, state)};
+  return Send(spec, state);
 }
 
 // Judges the final calls from p.next on; the first accepted one ends the run.
@@ -249,6 +281,7 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
       EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
       if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
       if (e.kind == EvidenceVerdict::Kind::kReask) {
+        if (state.trace) TraceVerdict(state.trace.get(), "ungrounded", IssuesOf(e));
         v.kind = Verdict::Kind::kRejected;
         v.why = ReasonBit(ReaskReason::kSemantic);
         v.reason = std::move(e.reason);
@@ -260,6 +293,7 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
     if (v.kind == Verdict::Kind::kValid && spec.semantic_check) {
       std::vector<std::string> lines = spec.semantic_check(v.data);
       if (!lines.empty()) {
+        if (state.trace) TraceVerdict(state.trace.get(), "check", IssuesOfLines(lines, "check"));
         v.kind = Verdict::Kind::kRejected;
         v.why = ReasonBit(ReaskReason::kSemantic);
         v.reason = BuildCheckReason(lines);
@@ -271,6 +305,9 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
       if (!spec.external_check) return Accept(spec, state, std::move(v.data));
       p.data = v.data;
       return RunCheck{std::move(v.data)};
+    }
+    if (state.trace && v.why != ReasonBit(ReaskReason::kSemantic)) {
+      TraceVerdict(state.trace.get(), "rejected", IssuesOf(v));  // evidence and checks gave theirs
     }
     p.results[i] = std::move(v.reason);
     p.rejected[i] = true;
@@ -305,8 +342,9 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
     Turn nudge;
     nudge.role = Role::kUser;
     nudge.text = FinalToolNudge(plan.final_tool_name);
+    if (state.trace) TraceVerdict(state.trace.get(), "nudged", {}, nudge.text);
     state.turns.push_back(std::move(nudge));
-    return SendCall{MakeCall(spec, state)};
+    return Send(spec, state, true);
   }
   ++state.iterations;
   p.reply = r;
@@ -338,12 +376,14 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
   const ToolCall* call = answer_call < 0 ? nullptr : &r.tool_calls[answer_call];
   if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
   if (v.kind == Verdict::Kind::kRejected) {
+    if (state.trace) TraceVerdict(state.trace.get(), "rejected", IssuesOf(v));
     return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors), v.why);
   }
   if (plan.evidence != config::EvidenceMode::kOff) {
     EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
     if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
     if (e.kind == EvidenceVerdict::Kind::kReask) {
+      if (state.trace) TraceVerdict(state.trace.get(), "ungrounded", IssuesOf(e));
       return Reask(spec, state, r, call, std::move(e.reason), std::move(e.lines),
                    ReasonBit(ReaskReason::kSemantic));
     }
@@ -352,6 +392,7 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
   if (spec.semantic_check) {
     std::vector<std::string> lines = spec.semantic_check(v.data);
     if (!lines.empty()) {
+      if (state.trace) TraceVerdict(state.trace.get(), "check", IssuesOfLines(lines, "check"));
       std::string reason = BuildCheckReason(lines);
       return Reask(spec, state, r, call, std::move(reason), std::move(lines),
                    ReasonBit(ReaskReason::kSemantic));
@@ -397,14 +438,16 @@ Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::s
 
 Step Start(const LoopSpec& spec, LoopState& state) {
   state = LoopState{};
+  if (spec.trace) state.trace = std::make_shared<CallTrace>();
   Turn user;
   user.role = Role::kUser;
   user.text = spec.prompt;
   state.turns.push_back(std::move(user));
-  return SendCall{MakeCall(spec, state)};
+  return Send(spec, state);
 }
 
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>& reply) {
+  TraceReply(state.trace.get(), reply);
   if (!reply.ok())
     return Error(spec, state, ErrorCodeFor(reply.status()), reply.status().message());
   const ProviderReply& r = *reply;
@@ -444,6 +487,7 @@ Step OnCheck(const LoopSpec& spec, LoopState& state,
   }
   PendingReply& p = *state.pending;
   if (lines->empty()) return Accept(spec, state, std::move(p.data));
+  if (state.trace) TraceVerdict(state.trace.get(), "check", IssuesOfLines(*lines, "check"));
   if (spec.plan->final_tool) {
     size_t i = p.finals[p.next];
     p.results[i] = BuildCheckReason(*lines);

@@ -90,6 +90,7 @@ struct LoopSpec {
   // An out-of-process check (a command): a schema-valid answer makes OnReply return RunCheck,
   // and the driver answers with OnCheck once the check is done.
   bool external_check = false;
+  bool trace = false;  // record every round into LoopState::trace (pipeline/call_trace.h)
 };
 
 // The reply being judged while an external check runs on one of its answers.
@@ -116,6 +117,7 @@ struct LoopState {
   ReaskCounts reasks{};                 // re-asks sent, by reason
   Json evidence;                        // evidence on: the accepted answer's (pipeline/result.h)
   Json ungrounded;
+  std::shared_ptr<CallTrace> trace;  // set by Start when LoopSpec::trace; null = not recorded
 };
 
 struct SendCall {

@@ -58,7 +58,10 @@ EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Jso
   if (plan.evidence == config::EvidenceMode::kRequire && !report.ungrounded.empty()) {
     if (may_reask) {
       v.kind = EvidenceVerdict::Kind::kReask;
-      for (const auto& u : report.ungrounded) v.lines.push_back(evidence::ReasonLine(u));
+      for (const auto& u : report.ungrounded) {
+        v.lines.push_back(evidence::ReasonLine(u));
+        v.pointers.push_back(u.pointer);
+      }
       v.reason = BuildEvidenceReason(v.lines);
       return v;
     }

@@ -22,9 +22,10 @@ struct EvidenceVerdict {
   Json data;        // kAccept: the answer (require: ungrounded optional leaves removed)
   Json evidence;    // kAccept, kNeed: pointer -> {quote, offsets, match, kind}
   Json ungrounded;  // kAccept, kNeed: the pointers of ungrounded leaves
-  std::vector<std::string> lines;  // kReask: one reason line per ungrounded leaf
-  std::string reason;              // kReask: the re-ask text
-  std::string need;                // kNeed: what the input does not state
+  std::vector<std::string> lines;     // kReask: one reason line per ungrounded leaf
+  std::vector<std::string> pointers;  // kReask: the ungrounded leaves, one per line
+  std::string reason;                 // kReask: the re-ask text
+  std::string need;                   // kNeed: what the input does not state
 };
 
 // `claims`: the answer's evidence list (null when the answer skipped the form). `may_reask`:

@@ -34,6 +34,7 @@ Verdict Validate(const LoopPlan& plan, Json data) {
     v.reason = BuildReason(vr.errors);
     v.errors = ErrorMessages(vr.errors);
     v.why = ReaskReasonsOf(vr.errors);
+    v.failures = std::move(vr.errors);
     return v;
   }
   Verdict v;

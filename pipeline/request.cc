@@ -99,7 +99,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                  "arrayMode",
                                  "metadata",
                                  "id",
-                                 "evidence"};
+                                 "evidence",
+                                 "trace"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
     for (const char* k : kKnown) known = known || key == k;
@@ -215,8 +216,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   } else if (!priority.empty() && priority != "interactive") {
     return Field("priority", "must be \"interactive\" or \"bulk\" (was \"" + priority + "\")");
   }
-  for (auto [key, out] :
-       {std::pair{"finalTool", &r.final_tool}, std::pair{"arrayMode", &r.array_mode}}) {
+  for (auto [key, out] : {std::pair{"finalTool", &r.final_tool},
+                          std::pair{"arrayMode", &r.array_mode}, std::pair{"trace", &r.trace}}) {
     if (const Json* v = body.find(key)) {
       if (!v->is_bool()) return Field(key, "must be true or false");
       *out = v->as_bool();

@@ -34,7 +34,8 @@ struct StructureRequest {
   // The answer is a list of records: the schema is {type: array, items: T}, or an item schema
   // T that is wrapped so (ArrayModeSchema); JSON Lines and cut-off answers keep their records.
   bool array_mode = false;
-  Json metadata;  // caller metadata, echoed back untouched
+  Json metadata;       // caller metadata, echoed back untouched
+  bool trace = false;  // return every round of the content loop (pipeline/call_trace.h)
 };
 
 struct RequestLimits {
@@ -49,7 +50,7 @@ Status CheckInlineSchema(const Json& schema, const RequestLimits& limits = {});
 
 // Parses {"prompt", "schema" | "schemaName" | "schemaText", "schemaMode", "maxLoops", "tenant",
 // "project", "model", "tokenBudget", "confidenceThreshold", "requireProviderStrictOutput",
-// "priority", "finalTool", "arrayMode", "metadata", "evidence"}.
+// "priority", "finalTool", "arrayMode", "metadata", "evidence", "trace"}.
 // "schema" may be an object (mode json) or a string (mode named, or text when schemaMode is
 // "text"), as the seed's tool definition says. kInvalidArgument names the field, e.g.
 // "maxLoops: must be an integer 1..10 (was 12)". Unknown fields are errors.

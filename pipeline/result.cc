@@ -40,6 +40,12 @@ Json ResultToJson(StructureResult r) {
   if (r.form_ignored) j.set("formIgnored", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
   if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));
+  if (r.trace) {
+    Json trace = TraceToJson(*r.trace);
+    trace.set("provider", std::move(r.provider));
+    trace.set("model", std::move(r.model));
+    j.set("trace", std::move(trace));
+  }
   return j;
 }
 

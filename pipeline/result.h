@@ -1,10 +1,12 @@
 // The request's result, exactly as DESIGN.md §1: one per request, never an exception.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "base/json.h"
+#include "pipeline/call_trace.h"
 #include "pipeline/reask_reason.h"
 #include "providers/call.h"
 
@@ -35,6 +37,10 @@ struct StructureResult {
   // For the metrics (pipeline/call_stats.h), not part of the result JSON:
   ReaskCounts reasks{};  // content-stage re-asks, by reason
   std::string provider;  // configured provider of the content stage ("" = none)
+  std::string model;     // the content stage's model ("" = none)
+  // The request asked for a trace (`trace: true`): every round of the content loop. In the
+  // result JSON as "trace", with "provider" and "model".
+  std::shared_ptr<const CallTrace> trace;
 };
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
