@@ -1,4 +1,5 @@
 # `structure serve` (HTTP JSON API) and `structure mcp` (MCP over stdio).
+include(${PROJECT_SOURCE_DIR}/server/console/console.cmake)
 add_library(structure_server STATIC
   ${CMAKE_CURRENT_LIST_DIR}/server/api.cc
   ${CMAKE_CURRENT_LIST_DIR}/server/auth.cc
@@ -6,7 +7,8 @@ add_library(structure_server STATIC
   ${CMAKE_CURRENT_LIST_DIR}/server/openapi.cc
   ${CMAKE_CURRENT_LIST_DIR}/server/schema_routes.cc
   ${CMAKE_CURRENT_LIST_DIR}/server/serve.cc
-  ${CMAKE_CURRENT_LIST_DIR}/server/server_config.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/server/server_config.cc
+  ${STRUCTURE_CONSOLE_SOURCES})
 target_link_libraries(structure_server
   PUBLIC structure_engine structure_http structure_base Threads::Threads
   PRIVATE tomlplusplus::tomlplusplus)

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "apps/server/openapi.h"
+#include "server/console/console_files.h"
 
 namespace structure::server {
 namespace {
@@ -71,9 +72,19 @@ int HttpStatusForResult(const StructureResult& result) {
 }
 
 Api::Api(Engine& engine, const ServerConfig& config, Metrics& metrics)
-    : engine_(engine), config_(config), metrics_(metrics), keys_(config.keys) {}
+    : engine_(engine), config_(config), metrics_(metrics), keys_(config.keys) {
+  if (config_.console.ui) console_ = std::make_unique<Console>(engine_, config_);
+}
 
 void Api::Handle(HttpRequest request, Responder respond) {
+  // Behind a proxy that keeps its path prefix (--ui-base /structure/), /structure/v1/... is
+  // /v1/...; without the prefix the routes answer too.
+  const std::string& base = config_.console.ui_base;
+  if (base.size() > 1 && request.path.compare(0, base.size() - 1, base, 0, base.size() - 1) == 0 &&
+      (request.path.size() == base.size() - 1 || request.path[base.size() - 1] == '/')) {
+    request.path.erase(0, base.size() - 1);
+    if (request.path.empty()) request.path = "/";
+  }
   const std::string& path = request.path;
   const std::string& method = request.method;
   std::string route = path;
@@ -106,16 +117,25 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (method != "GET") return only("GET");
     return send(JsonResponse(200, ToJson(OpenApiDocument())));
   }
+  if (console_) {
+    if (auto page = ConsoleFile(request, path)) {
+      route = "/ui";
+      return send(std::move(*page));
+    }
+  }
   const std::string kSchemas = "/v1/schemas";
+  const std::string kConsole = "/v1/console/";
+  bool is_console = console_ && path.rfind(kConsole, 0) == 0;
   bool is_structure = path == "/v1/structure";
   bool is_list = path == kSchemas || path == kSchemas + "/";
   bool is_named = !is_list && path.rfind(kSchemas + "/", 0) == 0;
-  if (!is_structure && !is_list && !is_named) {
+  if (!is_structure && !is_list && !is_named && !is_console) {
     route = "other";
     return send(ErrorResponse(404, "not_found", "no such endpoint: " + method + " " + path));
   }
   if (is_list) route = kSchemas;
   if (is_named) route = kSchemas + "/{name}";
+  if (is_console) route = "/v1/console";
 
   // Authentication comes before method checks so an anonymous caller learns nothing more.
   auto who = keys_.Authenticate(request);
@@ -136,8 +156,26 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (method != "GET") return only("GET");
     return send(ListSchemas(request, *who));
   }
+  if (is_console) return send(console_->Handle(request, *who, path.substr(kConsole.size())));
+  std::string name = path.substr(kSchemas.size() + 1);
+  if (size_t slash = name.find('/'); slash != std::string::npos) {
+    std::string what = name.substr(slash + 1);
+    name.resize(slash);
+    if (what == "versions") {
+      route = kSchemas + "/{name}/versions";
+      if (method != "GET") return only("GET");
+      return send(SchemaVersions(request, *who, name));
+    }
+    if (what == "check") {
+      route = kSchemas + "/{name}/check";
+      if (method != "POST") return only("POST");
+      return send(SchemaCheck(request, *who, name));
+    }
+    route = "other";
+    return send(ErrorResponse(404, "not_found", "no such endpoint: " + method + " " + path));
+  }
   if (method != "GET" && method != "PUT" && method != "DELETE") return only("GET, PUT, DELETE");
-  send(SchemaByName(request, *who, path.substr(kSchemas.size() + 1)));
+  send(SchemaByName(request, *who, name));
 }
 
 void Api::Structure(const HttpRequest& request, const Principal& who, Responder respond) {
@@ -209,25 +247,40 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   rl.max_schema_depth = limits.max_schema_depth;
   auto parsed = pipeline::ParseRequest(*body, rl);
   if (!parsed.ok()) return respond(ErrorResponse(400, "bad_request", parsed.status().message()));
+  // What the console keeps of the request; its ring needs every call's re-asks, so the call is
+  // traced, and the trace is answered only when the caller asked for it.
+  bool wants_trace = parsed->trace;
+  auto seen = std::make_shared<pipeline::StructureRequest>();
+  if (console_) {
+    seen->tenant = parsed->tenant;
+    seen->project = parsed->project;
+    seen->mode = parsed->mode;
+    seen->schema_ref = parsed->schema_ref;
+    if (console_->keep_prompts()) seen->prompt = parsed->prompt;
+    if (console_->wants_trace()) parsed->trace = true;
+  }
 
   metrics_.SetInflight(++inflight_);
   auto started = std::chrono::steady_clock::now();
-  engine_.Submit(std::move(*parsed), [this, respond, started](StructureResult result) {
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    StructureResult for_metrics;
-    for_metrics.status = result.status;
-    for_metrics.error_code = result.error_code;
-    for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
-    for_metrics.iterations = result.iterations;
-    for_metrics.usage = result.usage;
-    metrics_.RecordCall(for_metrics, seconds);
-    HttpResponse r =
-        JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
-    if (r.status == 429) r.SetHeader("Retry-After", "1");
-    metrics_.SetInflight(--inflight_);
-    respond(std::move(r));
-  });
+  engine_.Submit(
+      std::move(*parsed), [this, respond, started, seen, wants_trace](StructureResult result) {
+        double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        StructureResult for_metrics;
+        for_metrics.status = result.status;
+        for_metrics.error_code = result.error_code;
+        for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
+        for_metrics.iterations = result.iterations;
+        for_metrics.usage = result.usage;
+        metrics_.RecordCall(for_metrics, seconds);
+        if (console_) console_->Record(*seen, result, seconds);
+        if (!wants_trace) result.trace.reset();
+        HttpResponse r =
+            JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
+        if (r.status == 429) r.SetHeader("Retry-After", "1");
+        metrics_.SetInflight(--inflight_);
+        respond(std::move(r));
+      });
 }
 
 }  // namespace structure::server

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "actors/engine.h"
@@ -13,6 +14,7 @@
 #include "apps/server/auth.h"
 #include "apps/server/metrics.h"
 #include "apps/server/server_config.h"
+#include "server/console/console_api.h"
 
 namespace structure::server {
 
@@ -31,11 +33,17 @@ class Api {
   http::HttpResponse ListSchemas(const http::HttpRequest& request, const Principal& who);
   http::HttpResponse SchemaByName(const http::HttpRequest& request, const Principal& who,
                                   const std::string& name);
+  // GET /v1/schemas/{name}/versions, POST /v1/schemas/{name}/check.
+  http::HttpResponse SchemaVersions(const http::HttpRequest& request, const Principal& who,
+                                    const std::string& name);
+  http::HttpResponse SchemaCheck(const http::HttpRequest& request, const Principal& who,
+                                 const std::string& name);
 
   Engine& engine_;
   const ServerConfig config_;
   Metrics& metrics_;
   KeyRing keys_;
+  std::unique_ptr<Console> console_;  // null with [server] ui = false
   std::atomic<int64_t> inflight_{0};
 };
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "base/json.h"
+#include "server/console/console_config.h"
 
 namespace structure::server {
 namespace {
@@ -80,11 +81,20 @@ class Reader {
 
   void Read(const toml::table& server, ServerConfig& c) {
     const std::string path = "server";
-    CheckKeys(server, path,
-              {"listen", "threads", "stop_grace_ms", "max_body_bytes", "max_prompt_bytes",
-               "header_timeout_ms", "body_timeout_ms", "idle_timeout_ms", "max_connections",
-               "max_requests_per_connection", "max_schema_bytes", "max_schema_depth", "min_loops",
-               "max_loops", "max_inflight", "keys", "tenants"});
+    std::set<std::string> known = {"listen",           "threads",
+                                   "stop_grace_ms",    "max_body_bytes",
+                                   "max_prompt_bytes", "header_timeout_ms",
+                                   "body_timeout_ms",  "idle_timeout_ms",
+                                   "max_connections",  "max_requests_per_connection",
+                                   "max_schema_bytes", "max_schema_depth",
+                                   "min_loops",        "max_loops",
+                                   "max_inflight",     "keys",
+                                   "tenants"};
+    known.insert(std::begin(kConsoleKeys), std::end(kConsoleKeys));
+    CheckKeys(server, path, known);
+    if (Status st = ReadConsoleSettings(server, source_, c.console); !st.ok() && status_.ok()) {
+      status_ = st;
+    }
     std::string listen;
     Str(server, "listen", path, listen);
     if (!listen.empty() && status_.ok()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "server/console/console_settings.h"
 
 namespace structure::server {
 
@@ -54,6 +55,7 @@ struct ServerConfig {
   ServerLimits limits;
   std::vector<ApiKey> keys;
   std::map<std::string, TenantCheck> checks;  // by tenant id
+  ConsoleSettings console;                    // the web console at /ui (docs/console.md)
 };
 
 // Parses the [server] table of a TOML document; other top-level tables are ignored. A document

@@ -82,7 +82,12 @@ export function recordView(prompt, result) {
     rows.map((r) => {
       const b = h(
         'button',
-        { type: 'button', class: `field-button ${r.grounded ? colourOf(fields, r.field) : 'ungrounded'}`, 'aria-pressed': 'false', dataset: { pointer: r.pointer } },
+        {
+          type: 'button',
+          class: `field-button ${r.grounded ? colourOf(fields, r.field) : 'ungrounded'}`,
+          'aria-pressed': 'false',
+          dataset: r.grounded ? { pointer: r.pointer, quote: r.quote, match: r.match, cpStart: r.cpStart, cpEnd: r.cpEnd } : { pointer: r.pointer },
+        },
         h('code', {}, r.pointer || '(root)'),
         ' ',
         valueText(r.value),
