@@ -3,6 +3,8 @@
 structure_add_tests(NAME server_tests LABEL apps USES_BINARY
   SOURCES
     server/connection_limits_test.cc
+    server/console_http_test.cc
+    server/console_unit_test.cc
     server/http_api_test.cc
     server/mcp_server_test.cc
     server/metrics_test.cc
@@ -10,10 +12,8 @@ structure_add_tests(NAME server_tests LABEL apps USES_BINARY
     server/shutdown_test.cc
   LIBS structure_server structure_mcp structure_config CURL::libcurl)
 
-# The MCP server through the official MCP TypeScript SDK client (needs node and npm; the SDK is
-# installed from tests/mcp/package-lock.json on the first run).
-find_program(STRUCTURE_NODE node)
-find_program(STRUCTURE_NPM npm)
+# The MCP server through the official MCP TypeScript SDK client (needs node and npm, found in
+# tests/console.cmake; the SDK is installed from tests/mcp/package-lock.json on the first run).
 if(STRUCTURE_NODE AND STRUCTURE_NPM)
   add_test(NAME mcp_sdk_client
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/mcp/run_test.sh $<TARGET_FILE:structure>
