@@ -84,7 +84,15 @@ async function render() {
   }
 }
 
-window.addEventListener('hashchange', render);
+window.addEventListener('hashchange', () => {
+  takeKeyFromFragment();
+  render();
+});
+// The skip link moves focus to the content without touching the page's address.
+document.querySelector('.skip').addEventListener('click', (e) => {
+  e.preventDefault();
+  document.getElementById('main').focus();
+});
 window.addEventListener('structure-logout', () => render());
 takeKeyFromFragment();
 render();

@@ -48,7 +48,7 @@ export function recordView(prompt, result) {
         class: `span ${colourOf(fields, first.field)}`,
         tabindex: '0',
         role: 'button',
-        'aria-label': `quote for ${seg.pointers.join(', ')}`,
+        'aria-label': `${seg.text} (quote for ${seg.pointers.join(', ')})`,
         dataset: { ptrs: JSON.stringify(seg.pointers) },
       },
       seg.text,

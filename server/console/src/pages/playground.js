@@ -198,7 +198,7 @@ async function showResult(out, body, result, me) {
   const priceKey = trace.provider && trace.model ? `${trace.provider}/${trace.model}` : '';
   const price = fmtCost(cost(me.prices, priceKey, result.usage));
   let schema = body.schema;
-  if (body.schemaName) {
+  if (body.schemaName && result.status !== 'error') {
     const q = body.project ? `?project=${encodeURIComponent(body.project)}` : '';
     schema = await get(`v1/schemas/${encodeURIComponent(body.schemaName)}${q}`).then((s) => s.schema).catch(() => null);
   }
@@ -213,7 +213,7 @@ async function showResult(out, body, result, me) {
     h(
       'div',
       { class: 'card' },
-      h('h2', {}, 'Result ', statusBadge(result.status), h('span', { class: 'muted' }, ` ${result.iterations} iteration(s) · ${result.schemaOrigin || ''} · ${result.mode || ''}`)),
+      h('h2', {}, 'Result ', statusBadge(result.status), h('span', { class: 'muted' }, ` ${result.iterations ?? 0} iteration(s)${result.schemaOrigin ? ` · ${result.schemaOrigin}` : ''}${result.mode ? ` · ${result.mode}` : ''}`)),
       usageLine(result.usage || {}, price),
       result.need ? h('p', { class: 'need' }, h('strong', {}, 'Needs: '), result.need) : null,
       result.errors ? h('ul', { class: 'issues' }, result.errors.map((e) => h('li', {}, e))) : null,

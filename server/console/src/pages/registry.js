@@ -104,13 +104,13 @@ function checkView(report) {
   ];
 }
 
-async function editor(panel, name, me, reload) {
+async function editor(panel, name, me, reload, saved) {
   const entry = await get(`v1/schemas/${enc(name)}${q()}`).catch(() => null);
   const schemaText = h('textarea', { rows: 18, class: 'mono', spellcheck: 'false', value: entry ? pretty(entry.schema) : '{\n  "type": "object"\n}' });
   const manual = h('textarea', { rows: 6, spellcheck: 'false', value: entry ? entry.manual : '' });
   const version = h('input', { type: 'text', value: entry ? entry.version : '1.0', size: 6, spellcheck: 'false' });
   const live = h('div', { class: 'live', 'aria-live': 'polite' });
-  const saveOut = h('div', { 'aria-live': 'polite' });
+  const saveOut = h('div', { 'aria-live': 'polite' }, saved ? notice('ok', saved) : null);
   const target = project ? `project ${project}` : `tenant ${me.tenant}`;
   let timer = null;
   let seq = 0;
@@ -137,8 +137,7 @@ async function editor(panel, name, me, reload) {
     if (problem) return fill(saveOut, notice('error', `Schema JSON: ${problem}`));
     try {
       const r = await call('PUT', `v1/schemas/${enc(name)}${q()}`, body());
-      fill(saveOut, notice('ok', `Saved ${r.body.name} ${r.body.version} at ${r.body.origin}.`));
-      await reload(name);
+      await reload(name, `Saved ${r.body.name} ${r.body.version} at ${r.body.origin}.`);
     } catch (e) {
       fill(saveOut, notice('error', `Not saved: ${e.message}`));
     }
@@ -183,10 +182,10 @@ export async function render(main, params, me) {
   const listBox = h('div');
   const panel = h('section', { class: 'card editor', 'aria-label': 'Schema' });
   const newName = h('input', { type: 'text', placeholder: 'new-schema-name', spellcheck: 'false' });
-  const reload = async (pick) => {
+  const reload = async (pick, saved) => {
     const list = await get(`v1/schemas${q()}`);
     fill(listBox, cascadeTable(list.schemas, (n) => editor(panel, n, me, reload)));
-    if (pick) await editor(panel, pick, me, reload);
+    if (pick) await editor(panel, pick, me, reload, saved);
   };
   control.addEventListener('change', () => {
     project = control.value.trim();
