@@ -2,6 +2,7 @@
 
 #include "pipeline/evidence_step.h"
 #include "pipeline/judge.h"
+#include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure::pipeline {
@@ -23,16 +24,6 @@ std::string_view FinishName(providers::FinishKind kind) {
   return "stop";
 }
 
-Json UsageJson(const providers::Usage& u) {
-  Json j = Json::MakeObject();
-  j.set("inputTokens", u.input_tokens);
-  j.set("outputTokens", u.output_tokens);
-  j.set("cachedInputTokens", u.cached_input_tokens);
-  j.set("cacheWriteTokens", u.cache_write_tokens);
-  j.set("reasoningTokens", u.reasoning_tokens);
-  return j;
-}
-
 Json RoundJson(const TraceRound& r) {
   Json j = Json::MakeObject();
   j.set("iteration", r.iteration);
@@ -48,7 +39,7 @@ Json RoundJson(const TraceRound& r) {
   }
   j.set("toolCalls", std::move(calls));
   j.set("finish", r.finish);
-  j.set("usage", UsageJson(r.usage));
+  j.set("usage", UsageToJson(r.usage));
   if (!r.error.empty()) j.set("error", r.error);
   j.set("verdict", r.verdict);
   Json issues = Json::MakeArray();

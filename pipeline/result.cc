@@ -29,13 +29,7 @@ Json ResultToJson(StructureResult r) {
   }
   if (!r.schema_origin.empty()) j.set("schemaOrigin", std::move(r.schema_origin));
   j.set("iterations", r.iterations);
-  Json usage = Json::MakeObject();
-  usage.set("inputTokens", r.usage.input_tokens);
-  usage.set("outputTokens", r.usage.output_tokens);
-  usage.set("cachedInputTokens", r.usage.cached_input_tokens);
-  usage.set("cacheWriteTokens", r.usage.cache_write_tokens);
-  usage.set("reasoningTokens", r.usage.reasoning_tokens);
-  j.set("usage", std::move(usage));
+  j.set("usage", UsageToJson(r.usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.form_ignored) j.set("formIgnored", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
@@ -47,6 +41,16 @@ Json ResultToJson(StructureResult r) {
     j.set("trace", std::move(trace));
   }
   return j;
+}
+
+Json UsageToJson(const providers::Usage& u) {
+  Json usage = Json::MakeObject();
+  usage.set("inputTokens", u.input_tokens);
+  usage.set("outputTokens", u.output_tokens);
+  usage.set("cachedInputTokens", u.cached_input_tokens);
+  usage.set("cacheWriteTokens", u.cache_write_tokens);
+  usage.set("reasoningTokens", u.reasoning_tokens);
+  return usage;
 }
 
 StructureResult ErrorResult(std::string code, std::string message) {

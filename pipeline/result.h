@@ -52,4 +52,7 @@ Json ResultToJson(StructureResult result);
 
 StructureResult ErrorResult(std::string code, std::string message);
 
+// {"inputTokens","outputTokens","cachedInputTokens","cacheWriteTokens","reasoningTokens"}.
+Json UsageToJson(const providers::Usage& usage);
+
 }  // namespace structure::pipeline

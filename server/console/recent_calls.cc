@@ -115,13 +115,7 @@ Json RecentCallSummary(const RecentCall& c) {
   j.set("seconds", c.seconds);
   j.set("provider", c.provider);
   j.set("model", c.model);
-  Json usage = Json::MakeObject();
-  usage.set("inputTokens", c.usage.input_tokens);
-  usage.set("outputTokens", c.usage.output_tokens);
-  usage.set("cachedInputTokens", c.usage.cached_input_tokens);
-  usage.set("cacheWriteTokens", c.usage.cache_write_tokens);
-  usage.set("reasoningTokens", c.usage.reasoning_tokens);
-  j.set("usage", std::move(usage));
+  j.set("usage", pipeline::UsageToJson(c.usage));
   Json reasks = Json::MakeObject();
   for (size_t i = 0; i < pipeline::kReaskReasonCount; ++i) {
     if (c.reasks[i] == 0) continue;

@@ -383,17 +383,10 @@ async function labelled(page, label) {
 }
 
 async function setField(page, label, value) {
-  const sel = await labelled(page, label);
-  await page.$eval(
-    sel,
-    (el, v) => {
-      el.value = v;
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    value,
-  );
+  await setTextarea(page, await labelled(page, label), value);
 }
 
+// Sets a control's value as typing would (an input event follows).
 async function setTextarea(page, sel, value) {
   await page.$eval(
     sel,
