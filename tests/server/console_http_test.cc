@@ -3,7 +3,9 @@
 // schema check and versions routes, the path prefix and `ui = false`.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
+#include <iterator>
 
 #include "base/json.h"
 #include "tests/server/server_fixture.h"
