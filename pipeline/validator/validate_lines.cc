@@ -1,4 +1,4 @@
-#include "apps/structure/validate_lines.h"
+#include "pipeline/validator/validate_lines.h"
 
 #include <simdjson.h>
 
@@ -8,7 +8,7 @@
 
 #include "base/json.h"
 
-namespace structure::apps {
+namespace structure::pipeline {
 namespace {
 
 constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
@@ -120,4 +120,4 @@ ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FI
   return summary;
 }
 
-}  // namespace structure::apps
+}  // namespace structure::pipeline
