@@ -14,12 +14,12 @@
 #include <string>
 #include <string_view>
 
-#include "actors/engine.h"
-#include "apps/http/http_message.h"
-#include "apps/server/auth.h"
-#include "apps/server/server_config.h"
+#include "engine/engine.h"
+#include "http/http_message.h"
 #include "pipeline/call_stats.h"
+#include "server/auth.h"
 #include "server/console/recent_calls.h"
+#include "server/server_config.h"
 
 namespace structure::server {
 

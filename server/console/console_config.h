@@ -1,9 +1,9 @@
 // Reading the console's keys of the [server] table (console_settings.h) from toml++.
 #pragma once
 
-#include <toml++/toml.h>
-
 #include <string>
+
+#include <toml++/toml.h>
 
 #include "base/status.h"
 #include "server/console/console_settings.h"

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "apps/http/http_message.h"
+#include "http/http_message.h"
 
 namespace structure::server {
 

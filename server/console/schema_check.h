@@ -5,8 +5,8 @@
 // calls it as the user types.
 #pragma once
 
-#include "actors/engine.h"
 #include "base/json.h"
+#include "engine/engine.h"
 #include "registry/registered_schema.h"
 
 namespace structure::server {

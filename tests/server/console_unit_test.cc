@@ -2,9 +2,9 @@
 // static answers (no server process).
 #include <gtest/gtest.h>
 
-#include "apps/server/server_config.h"
 #include "server/console/console_files.h"
 #include "server/console/recent_calls.h"
+#include "server/server_config.h"
 
 namespace structure::server {
 namespace {
