@@ -17,6 +17,7 @@ function takeKeyFromFragment() {
   const m = /^#key=([^&]+)(?:&(.*))?$/.exec(location.hash);
   if (!m) return;
   setKey(decodeURIComponent(m[1]));
+  forgetInfo();
   history.replaceState(null, '', `${location.pathname}${location.search}#${m[2] || '/playground'}`);
 }
 
