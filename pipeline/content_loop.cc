@@ -22,6 +22,7 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   PromptParts parts;
   parts.task = plan.task;
   parts.manual = plan.manual;
+  parts.instructions = spec.instructions;
   parts.schema_in_prompt = !plan.strict || plan.schema_in_prompt;
   parts.enforced = plan.strict;
   std::string original;
@@ -53,6 +54,10 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.final_tool_name = plan.final_tool_name;
   call.max_tokens = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
   call.thinking = spec.thinking;
+  call.temperature = spec.params.temperature;
+  call.top_p = spec.params.top_p;
+  call.seed = spec.params.seed;
+  call.user = spec.params.user;
   if (plan.prompt_cache) {
     call.cache_key = plan.cache_key;
     call.cache_min_tokens = plan.cache_min_tokens;
@@ -397,10 +402,11 @@ Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::s
 
 Step Start(const LoopSpec& spec, LoopState& state) {
   state = LoopState{};
-  Turn user;
-  user.role = Role::kUser;
-  user.text = spec.prompt;
-  state.turns.push_back(std::move(user));
+  if (!spec.turns.empty()) {
+    state.turns = spec.turns;
+  } else {
+    state.turns.push_back(providers::UserTurn(spec.prompt));
+  }
   return SendCall{MakeCall(spec, state)};
 }
 
