@@ -71,10 +71,14 @@ int HttpStatusForResult(const StructureResult& result) {
   return 500;
 }
 
+namespace {
+
 // The routes that answer in the OpenAI error shape.
 bool IsOpenAiRoute(const std::string& path) {
   return path == "/v1/chat/completions" || path == "/v1/models";
 }
+
+}  // namespace
 
 http::HttpResponse LocalErrorFor(const std::string& target, int status, const std::string& code,
                                  const std::string& message) {

@@ -40,3 +40,13 @@ if(STRUCTURE_NODE AND STRUCTURE_NPM)
       FIXTURES_REQUIRED openai_clients)
   endforeach()
 endif()
+
+# The fleet (docs/deploy.md): 3 serve replicas behind haproxy sharing one redis-server, 1 200
+# requests through the official SDK at the simulator's 600 requests/min, one replica SIGKILLed
+# mid-run. About 2.5 minutes; label `fleet`.
+if(STRUCTURE_NODE AND STRUCTURE_NPM)
+  add_test(NAME openai_fleet
+    COMMAND sh ${_clients}/run_test.sh fleet_test.mjs $<TARGET_FILE:structure>)
+  set_tests_properties(openai_fleet PROPERTIES LABELS "fleet;apps" TIMEOUT 400
+    FIXTURES_REQUIRED openai_clients)
+endif()

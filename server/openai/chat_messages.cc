@@ -8,10 +8,6 @@ using providers::Turn;
 
 std::string At(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
-ApiError WrongType(const std::string& param, const std::string& expected, const Json& value) {
-  return BadField(param, "expected " + expected + ", got " + TypeName(value), "invalid_type");
-}
-
 // What a non-text part is, for the refusal that names it; "" for a part type nobody knows.
 std::string NonTextKind(const std::string& type) {
   if (type == "image_url" || type == "input_image" || type == "image") return "image";
@@ -79,26 +75,6 @@ void Append(std::string& to, const std::string& text) {
 }
 
 }  // namespace
-
-std::string TypeName(const Json& value) {
-  switch (value.type()) {
-    case Json::Type::kNull:
-      return "null";
-    case Json::Type::kBool:
-      return "a boolean";
-    case Json::Type::kInt:
-      return "an integer";
-    case Json::Type::kDouble:
-      return "a number";
-    case Json::Type::kString:
-      return "a string";
-    case Json::Type::kArray:
-      return "an array";
-    case Json::Type::kObject:
-      return "an object";
-  }
-  return "a value";
-}
 
 std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t max_prompt_bytes) {
   if (messages == nullptr || messages->is_null()) {

@@ -25,7 +25,4 @@ struct Conversation {
 // least one user message is required; all text together at most `max_prompt_bytes` (413).
 std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t max_prompt_bytes);
 
-// "a string", "an integer", "an object", ... for messages about a wrong type.
-std::string TypeName(const Json& value);
-
 }  // namespace structure::server::openai

@@ -1,6 +1,7 @@
 #include "server/openai/chat_request.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "config/settings.h"
 #include "pipeline/request.h"
@@ -11,7 +12,7 @@ namespace {
 
 using Error = std::optional<ApiError>;
 
-// Fields OpenAI takes that change nothing here; only their absence of nonsense is checked.
+// Fields OpenAI takes that change nothing here: accepted and ignored.
 constexpr const char* kIgnored[] = {"frequency_penalty",
                                     "presence_penalty",
                                     "stop",
@@ -57,10 +58,6 @@ bool Listed(const std::string& key, const auto& list) {
 const Json* Given(const Json& object, std::string_view key) {
   const Json* v = object.find(key);
   return v == nullptr || v->is_null() ? nullptr : v;
-}
-
-ApiError WrongType(const std::string& param, const std::string& expected, const Json& value) {
-  return BadField(param, "expected " + expected + ", got " + TypeName(value), "invalid_type");
 }
 
 Error Number(const Json& body, const char* key, double lo, double hi, std::optional<double>& out) {

@@ -37,6 +37,30 @@ void SetKind(ApiError& e, const std::string& error_code) {
 
 }  // namespace
 
+std::string TypeName(const Json& value) {
+  switch (value.type()) {
+    case Json::Type::kNull:
+      return "null";
+    case Json::Type::kBool:
+      return "a boolean";
+    case Json::Type::kInt:
+      return "an integer";
+    case Json::Type::kDouble:
+      return "a number";
+    case Json::Type::kString:
+      return "a string";
+    case Json::Type::kArray:
+      return "an array";
+    case Json::Type::kObject:
+      return "an object";
+  }
+  return "a value";
+}
+
+ApiError WrongType(const std::string& param, const std::string& expected, const Json& value) {
+  return BadField(param, "expected " + expected + ", got " + TypeName(value), "invalid_type");
+}
+
 ApiError BadField(const std::string& param, const std::string& what, const std::string& code) {
   ApiError e;
   e.param = param;

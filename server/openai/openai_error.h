@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "base/json.h"
 #include "http/http_message.h"
 #include "pipeline/result.h"
 
@@ -23,6 +24,12 @@ struct ApiError {
 // A 400 invalid_request_error naming `param`; the message starts with the field's name.
 ApiError BadField(const std::string& param, const std::string& what,
                   const std::string& code = "invalid_value");
+
+// "a string", "an integer", "an object", ... for messages about a wrong type.
+std::string TypeName(const Json& value);
+
+// A 400 invalid_type naming `param`: "param: expected EXPECTED, got an integer".
+ApiError WrongType(const std::string& param, const std::string& expected, const Json& value);
 
 // {"error": {...}} as JSON text.
 std::string ErrorJson(const ApiError& error);

@@ -71,6 +71,9 @@ export function check(ok, what) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
   if (!ok) failures.push(what);
 }
+export function failureCount() {
+  return failures.length;
+}
 
 // The checks every client makes of a call whose first answer broke the schema's pattern and
 // minimum: the object came back valid after a re-ask, and the usage the client saw is the sum
