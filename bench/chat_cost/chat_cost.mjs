@@ -10,11 +10,13 @@
 // endpoints alternate round by round so drift hits both alike; the medians are reported. The
 // load comes from this process (fetch, C calls in flight), which is not measured.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { serverKeyToml, startProcess, stopAll } from
+  '../../tests/server/openai_clients/harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const binary = process.argv[2];
@@ -53,19 +55,6 @@ function cpuSeconds(pid) {
   return (Number(f[11]) + Number(f[12])) / TICKS;
 }
 
-function start(argv) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/listening on [^:\s]+:(\d+)/);
-      if (m) resolve({ proc, url: `http://127.0.0.1:${m[1]}` });
-    });
-    proc.on('exit', (code) => reject(new Error(`${argv[1]} exited ${code}`)));
-  });
-}
-
 // N calls, C in flight; rejects on any non-200.
 async function load(url, body, calls, concurrency) {
   let next = 0;
@@ -84,10 +73,10 @@ async function load(url, body, calls, concurrency) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dir = mkdtempSync(join(tmpdir(), 'structure-chat-cost-'));
-const procs = [];
+const url = ({ match }) => `http://127.0.0.1:${match[1]}`;
 try {
-  const sim = await start([binary, 'sim', '--port', '0', '--latency-ms', '20']);
-  procs.push(sim.proc);
+  const sim = await startProcess([binary, 'sim', '--port', '0', '--latency-ms', '20']);
+  sim.url = url(sim);
   const config = join(dir, 'bench.toml');
   writeFileSync(config, `
 [providers.simulator]
@@ -98,15 +87,10 @@ max_concurrency = 512
 [server]
 max_inflight = 4096
 max_connections = 4096
-[[server.keys]]
-name = "bench"
-sha256 = "${createHash('sha256').update(KEY).digest('hex')}"
-tenant = "bench"
-projects = ["*"]
-`);
-  const serve = await start([binary, 'serve', '--config', config, '--port', '0', '--base-url',
-    sim.url, '--database', ':memory:']);
-  procs.push(serve.proc);
+${serverKeyToml(KEY, 'bench')}`);
+  const serve = await startProcess([binary, 'serve', '--config', config, '--port', '0',
+    '--base-url', sim.url, '--database', ':memory:']);
+  serve.url = url(serve);
   const rows = [];
   for (const c of [64, 256]) {
     const per = { structure: [], chat: [] };
@@ -140,6 +124,6 @@ projects = ["*"]
       `${(r.chat / r.structure).toFixed(2)}x | ${r.sdk.toFixed(1)} | ${(r.sdk / r.chat).toFixed(1)}x |`);
   }
 } finally {
-  for (const p of procs) p.kill('SIGTERM');
+  stopAll('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }

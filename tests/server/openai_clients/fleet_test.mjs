@@ -7,15 +7,20 @@
 // twice (a request cut off by the kill may reach the simulator once per attempt, never more).
 // Bounded: everything stops by itself after 240 s.
 // Usage: node fleet_test.mjs STRUCTURE_BINARY
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 
-import { check, failureCount, versionOf } from './harness.mjs';
+import {
+  check, failureCount, serverKeyToml, spawnTracked, startProcess, stopAll, versionOf,
+} from './harness.mjs';
+
+// haproxy is in /usr/sbin, which a non-root PATH may lack.
+function haproxyBinary() {
+  return existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
+}
 
 const binary = process.argv[2];
 const TOTAL = 1200;
@@ -25,16 +30,11 @@ const KILL_AT = 480;  // answers before replica 1 is killed
 const KEY = 'key-fleet';
 
 const dir = mkdtempSync(join(tmpdir(), 'structure-fleet-'));
-const children = [];
 const deadline = setTimeout(() => {
   console.log('FAIL the fleet test ran past its 240 s bound');
   stopAll();
   process.exit(1);
 }, 240000);
-
-function stopAll() {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-}
 
 function freePort() {
   return new Promise((resolve) => {
@@ -43,29 +43,6 @@ function freePort() {
       const { port } = s.address();
       s.close(() => resolve(port));
     });
-  });
-}
-
-function start(argv, name, readyLine) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(proc);
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out}`)), 60000);
-    const look = (d) => {
-      out += d;
-      const m = out.match(readyLine);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, match: m });
-      }
-    };
-    proc.stdout.on('data', look);
-    proc.stderr.on('data', (d) => {
-      out += d;
-      if (name !== 'redis') process.stderr.write(`[${name}] ${d}`);
-    });
-    proc.on('exit', (code) => reject(new Error(`${name} exited ${code}: ${out}`)));
   });
 }
 
@@ -82,15 +59,14 @@ async function waitHealthy(url) {
 console.log(`client: openai ${versionOf('openai')}`);
 try {
   const redisPort = await freePort();
-  await start(['redis-server', '--port', String(redisPort), '--bind', '127.0.0.1', '--save', '',
-    '--appendonly', 'no', '--dir', dir], 'redis', /Ready to accept connections/);
+  await startProcess(['redis-server', '--port', String(redisPort), '--bind', '127.0.0.1', '--save',
+    '', '--appendonly', 'no', '--dir', dir], /Ready to accept connections/);
 
   const record = join(dir, 'requests.jsonl');
-  const sim = await start([binary, 'sim', '--port', '0', '--rpm', String(RPM), '--latency-ms',
-    '50', '--record-requests', record], 'sim', /listening on [^:\s]+:(\d+)/);
+  const sim = await startProcess([binary, 'sim', '--port', '0', '--rpm', String(RPM),
+    '--latency-ms', '50', '--record-requests', record]);
   const simUrl = `http://127.0.0.1:${sim.match[1]}`;
 
-  const sha = createHash('sha256').update(KEY).digest('hex');
   const config = join(dir, 'fleet.toml');
   writeFileSync(config, `
 [providers.simulator]
@@ -107,16 +83,11 @@ shared_expected_processes = 3
 [server]
 max_inflight = 1024
 
-[[server.keys]]
-name = "fleet"
-sha256 = "${sha}"
-tenant = "fleet"
-projects = ["*"]
-`);
+${serverKeyToml(KEY, 'fleet')}`);
   const replicas = [];
   for (let i = 0; i < 3; ++i) {
-    replicas.push(await start([binary, 'serve', '--config', config, '--port', '0', '--base-url',
-      simUrl, '--database', ':memory:'], `serve${i}`, /listening on [^:\s]+:(\d+)/));
+    replicas.push(await startProcess([binary, 'serve', '--config', config, '--port', '0',
+      '--base-url', simUrl, '--database', ':memory:']));
   }
 
   const lbPort = await freePort();
@@ -139,8 +110,7 @@ backend serve
   option httpchk GET /healthz
 ${replicas.map((r, i) => `  server s${i} 127.0.0.1:${r.match[1]} check inter 500ms fall 1 rise 2`).join('\n')}
 `);
-  const lb = spawn('haproxy', ['-db', '-f', haproxyCfg], { stdio: ['ignore', 'inherit', 'inherit'] });
-  children.push(lb);
+  spawnTracked([haproxyBinary(), '-db', '-f', haproxyCfg]);
   await waitHealthy(`http://127.0.0.1:${lbPort}/healthz`);
 
   // The SDK's own retries; attempts counted per request id through its fetch.

@@ -2,6 +2,7 @@
 // tests/data/server/openai/scenario.json) and `structure serve` in front of it on free loopback
 // ports, reads the simulator's counters, collects failed checks and reports them.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,22 +16,48 @@ export function versionOf(pkg) {
   return JSON.parse(readFileSync(join(here, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 }
 
-// Starts `argv` and resolves with its port once it prints "listening on HOST:PORT".
-function startListening(argv) {
+// Starts `argv` and resolves with {proc, match} once its stdout matches `ready`; its stderr
+// goes to ours. Every process started is killed by stopAll() (and at exit).
+const started = [];
+export function startProcess(argv, ready = /listening on [^:\s]+:(\d+)/) {
   return new Promise((resolve, reject) => {
     const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+    started.push(proc);
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${argv[1]} did not start: ${out}`)), 60000);
     proc.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/listening on [^:\s]+:(\d+)/);
-      if (m) {
+      const match = out.match(ready);
+      if (match) {
         clearTimeout(timer);
-        resolve({ proc, port: Number(m[1]) });
+        resolve({ proc, match });
       }
     });
-    proc.on('exit', (code) => reject(new Error(`${argv[1]} exited ${code}: ${out}`)));
+    proc.on('exit', (code) => reject(new Error(`${argv[0]} ${argv[1]} exited ${code}: ${out}`)));
   });
+}
+// Starts `argv` without waiting for it (its output goes to ours); stopped by stopAll().
+export function spawnTracked(argv) {
+  const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit'] });
+  started.push(proc);
+  return proc;
+}
+export function stopAll(signal = 'SIGKILL') {
+  for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill(signal);
+}
+process.on('exit', () => stopAll());
+
+// A server prints "listening on HOST:PORT" first: {proc, port}.
+async function startListening(argv) {
+  const { proc, match } = await startProcess(argv);
+  return { proc, port: Number(match[1]) };
+}
+
+// The [[server.keys]] entry of `key` for a config file.
+export function serverKeyToml(key, tenant) {
+  const sha = createHash('sha256').update(key).digest('hex');
+  return `[[server.keys]]\nname = "${tenant}"\nsha256 = "${sha}"\ntenant = "${tenant}"\n` +
+    'projects = ["*"]\n';
 }
 
 // The simulator and the server: { serveUrl (ending in /v1), simUrl, stop() }.
@@ -50,8 +77,7 @@ export async function startStack(binary) {
     serveUrl: `http://127.0.0.1:${serve.port}/v1`,
     simUrl,
     stop() {
-      serve.proc.kill('SIGTERM');
-      sim.proc.kill('SIGTERM');
+      stopAll('SIGTERM');
     },
   };
 }
