@@ -101,9 +101,9 @@ void Api::Handle(HttpRequest request, Responder respond) {
     respond(std::move(r));
   };
   auto only = [&](const char* allowed) {
-    HttpResponse r =
-        ErrorResponse(405, "method_not_allowed",
-                      method + " is not allowed on " + route + " (allowed: " + allowed + ")");
+    std::string message = method + " is not allowed on " + route + " (allowed: " + allowed + ")";
+    HttpResponse r = IsOpenAiRoute(path) ? openai::LocalError(405, "method_not_allowed", message)
+                                         : ErrorResponse(405, "method_not_allowed", message);
     r.SetHeader("Allow", allowed);
     send(std::move(r));
   };
