@@ -11,6 +11,7 @@ const Ticket = z.object({
   priority: z.number().int().min(1),
 });
 
+globalThis.AI_SDK_LOG_WARNINGS = false;
 console.log(`client: ai ${versionOf('ai')}, @ai-sdk/openai-compatible ` +
   `${versionOf('@ai-sdk/openai-compatible')} (zod ${versionOf('zod')})`);
 await run('vercel-ai', process.argv[2], async (stack) => {
