@@ -1,5 +1,7 @@
 #include "pipeline/content_loop.h"
 
+#include <algorithm>
+
 #include "pipeline/evidence_step.h"
 #include "pipeline/extract_json.h"
 #include "pipeline/judge.h"
@@ -177,7 +179,12 @@ EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, c
   return e;
 }
 
-// Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
+// Drops every turn after the user's input (the prompt's turn, or the whole conversation).
+void KeepInput(const LoopSpec& spec, LoopState& state) {
+  state.turns.resize(std::max<size_t>(1, spec.turns.size()));
+}
+
+// Re-asks with the minimal context: the user's input, the previous answer, the reason. Earlier
 // failed rounds are not resent (they only grow the bill).
 Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
            const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
@@ -187,9 +194,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
   state.ungrounded = Json();
   if (auto stale = OutOfBudget(spec, state)) return *stale;
   CountReask(state.reasks, why);
-  Turn first = state.turns.front();
-  state.turns.clear();
-  state.turns.push_back(std::move(first));
+  KeepInput(spec, state);
   Turn assistant = AssistantTurn(reply);
   if (answer_call != nullptr) {
     assistant.tool_calls.push_back(*answer_call);
@@ -220,9 +225,7 @@ Step ReaskTools(const LoopSpec& spec, LoopState& state) {
   state.ungrounded = Json();
   if (auto stale = OutOfBudget(spec, state)) return *stale;
   CountReask(state.reasks, p.why);
-  Turn first = state.turns.front();
-  state.turns.clear();
-  state.turns.push_back(std::move(first));
+  KeepInput(spec, state);
   Turn assistant = AssistantTurn(p.reply);
   assistant.tool_calls = p.reply.tool_calls;
   state.turns.push_back(std::move(assistant));

@@ -24,7 +24,8 @@ async function load(n) {
       const r = await client.chat.completions.create({
         model: 'sim-1',
         messages: [{ role: 'user', content: prompt }],
-        response_format: { type: 'json_schema', json_schema: { name: 'ticket', schema, strict: true } },
+        // Not strict: OpenAI's strict mode refuses maxLength (the engine lowers it away).
+        response_format: { type: 'json_schema', json_schema: { name: 'ticket', schema, strict: false } },
       });
       JSON.parse(r.choices[0].message.content);
     }
