@@ -5,7 +5,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <utility>  // before Boost.Asio, whose awaitable.hpp uses std::exchange
 
 #include "http/body_stream.h"
 #include "http/detail/server_impl.h"
