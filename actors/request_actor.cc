@@ -145,6 +145,7 @@ void HandOver(Self self, uint64_t id, Call& c,
   pipeline::PreparedCall p;
   p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, p.spec);  // the same thinking settings and output cap as a live call
+  pipeline::TakeConversation(c.request, p.spec);
   p.spec.semantic_check = std::move(c.check);
   p.provider = c.target.provider->config.name;
   p.endpoint = c.target.provider->endpoint;
@@ -165,6 +166,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->spec =
       pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, run->spec);
+  pipeline::TakeConversation(c.request, run->spec);
   run->spec.semantic_check = std::move(c.check);
   run->spec.trace = c.request.trace;
   run->check = CheckFor(*self->state.ctx, c.request.tenant);

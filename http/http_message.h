@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,8 @@
 #include <vector>
 
 namespace structure::http {
+
+class BodyStream;  // http/body_stream.h
 
 using Header = std::pair<std::string, std::string>;
 
@@ -45,6 +48,9 @@ struct HttpResponse {
   std::vector<Header> headers;  // Content-Length and Connection are added by the server
   std::string body;
   Delivery delivery;
+  // When set, the body is sent as it is produced (Transfer-Encoding: chunked): `body` first,
+  // then what the handler Sends on the stream, until it Finishes (http/body_stream.h).
+  std::shared_ptr<BodyStream> stream;
 
   // Replaces (case-insensitively) or appends a header.
   void SetHeader(std::string_view name, std::string value);

@@ -1,5 +1,7 @@
 #include "pipeline/content_loop.h"
 
+#include <algorithm>
+
 #include "pipeline/evidence_step.h"
 #include "pipeline/extract_json.h"
 #include "pipeline/judge.h"
@@ -22,6 +24,7 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   PromptParts parts;
   parts.task = plan.task;
   parts.manual = plan.manual;
+  parts.instructions = spec.instructions;
   parts.schema_in_prompt = !plan.strict || plan.schema_in_prompt;
   parts.enforced = plan.strict;
   std::string original;
@@ -53,6 +56,10 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.final_tool_name = plan.final_tool_name;
   call.max_tokens = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
   call.thinking = spec.thinking;
+  call.temperature = spec.params.temperature;
+  call.top_p = spec.params.top_p;
+  call.seed = spec.params.seed;
+  call.user = spec.params.user;
   if (plan.prompt_cache) {
     call.cache_key = plan.cache_key;
     call.cache_min_tokens = plan.cache_min_tokens;
@@ -199,7 +206,12 @@ EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, c
   return e;
 }
 
-// Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
+// Drops every turn after the user's input (the prompt's turn, or the whole conversation).
+void KeepInput(const LoopSpec& spec, LoopState& state) {
+  state.turns.resize(std::max<size_t>(1, spec.turns.size()));
+}
+
+// Re-asks with the minimal context: the user's input, the previous answer, the reason. Earlier
 // failed rounds are not resent (they only grow the bill).
 Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
            const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
@@ -210,9 +222,7 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
   if (auto stale = OutOfBudget(spec, state)) return *stale;
   CountReask(state.reasks, why);
   if (state.trace) state.trace->rounds.back().reason = reason;
-  Turn first = state.turns.front();
-  state.turns.clear();
-  state.turns.push_back(std::move(first));
+  KeepInput(spec, state);
   Turn assistant = AssistantTurn(reply);
   if (answer_call != nullptr) {
     assistant.tool_calls.push_back(*answer_call);
@@ -243,9 +253,7 @@ Step ReaskTools(const LoopSpec& spec, LoopState& state) {
   state.ungrounded = Json();
   if (auto stale = OutOfBudget(spec, state)) return *stale;
   CountReask(state.reasks, p.why);
-  Turn first = state.turns.front();
-  state.turns.clear();
-  state.turns.push_back(std::move(first));
+  KeepInput(spec, state);
   Turn assistant = AssistantTurn(p.reply);
   assistant.tool_calls = p.reply.tool_calls;
   state.turns.push_back(std::move(assistant));
@@ -439,10 +447,11 @@ Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::s
 Step Start(const LoopSpec& spec, LoopState& state) {
   state = LoopState{};
   if (spec.trace) state.trace = std::make_shared<CallTrace>();
-  Turn user;
-  user.role = Role::kUser;
-  user.text = spec.prompt;
-  state.turns.push_back(std::move(user));
+  if (!spec.turns.empty()) {
+    state.turns = spec.turns;
+  } else {
+    state.turns.push_back(providers::UserTurn(spec.prompt));
+  }
   return Send(spec, state);
 }
 

@@ -16,6 +16,7 @@
 #include "base/shared_json.h"
 #include "base/status.h"
 #include "config/engine_config.h"
+#include "pipeline/request.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 #include "providers/call.h"
@@ -78,6 +79,11 @@ struct LoopPlan {
 struct LoopSpec {
   std::shared_ptr<const LoopPlan> plan;  // never null when the loop runs
   std::string prompt;                    // the user's free text
+  // The first call's turns when not empty (a conversation, StructureRequest::turns); else one
+  // user turn holding `prompt`.
+  std::vector<providers::Turn> turns;
+  std::string instructions;  // the caller's (system messages), in the manual block
+  CallParams params;         // temperature, top_p, seed and user go on every call
   std::string model;
   int max_loops = 3;         // 1..10
   int64_t token_budget = 0;  // 0 = none

@@ -49,10 +49,13 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
   // The fixed instructions, then the manual, then the schema: the same for every call on this
   // schema, so a provider's prompt cache can keep the whole system prompt (the user's text
   // follows in its own turn).
-  if (!parts.manual.empty()) {
+  if (!parts.manual.empty() || !parts.instructions.empty()) {
     s += "\nManual for this schema:\n";
-    s += parts.manual;
-    if (s.back() != '\n') s += '\n';
+    for (std::string_view block : {parts.manual, parts.instructions}) {
+      if (block.empty()) continue;
+      s += block;
+      if (s.back() != '\n') s += '\n';
+    }
   }
   if (show_schema) {
     // A server that enforces the schema without showing it to the model gets it for its

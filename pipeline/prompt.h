@@ -16,6 +16,7 @@ namespace structure::pipeline {
 struct PromptParts {
   std::string_view task;          // replaces the default first paragraph when set
   std::string_view manual;        // registry manual (markdown), may be empty
+  std::string_view instructions;  // the caller's own (system messages), after the manual
   bool schema_in_prompt = false;  // the schema is shown (the model does not see it otherwise)
   bool enforced = false;          // ... and the provider enforces it (else: the fallback path)
   std::string_view schema_text;   // the schema to show when schema_in_prompt (compact JSON)

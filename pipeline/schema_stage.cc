@@ -161,6 +161,16 @@ LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
   return spec;
 }
 
+void TakeConversation(StructureRequest& request, LoopSpec& spec) {
+  spec.turns = std::move(request.turns);
+  spec.instructions = std::move(request.instructions);
+  spec.params = request.params;
+  if (request.params.max_tokens) spec.max_tokens = *request.params.max_tokens;
+  if (!request.params.reasoning_effort.empty()) {
+    spec.thinking.effort = request.params.reasoning_effort;
+  }
+}
+
 Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const ResolvedSchema& schema,
                                  const Profile& profile, const config::Settings& settings,
                                  const std::string& model) {

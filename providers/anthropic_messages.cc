@@ -95,6 +95,8 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   }
   body.set("messages", Messages(call));
   if (call.temperature) body.set("temperature", *call.temperature);
+  if (call.top_p) body.set("top_p", *call.top_p);
+  if (!call.user.empty()) body.set("metadata", Json(Json::Object{{"user_id", call.user}}));
   // A budget is manual extended thinking; an effort level is adaptive thinking guided by
   // output_config.effort (the only form newer models take); "none" turns thinking off.
   const Thinking& th = call.thinking;

@@ -90,7 +90,11 @@ struct ProviderCall {
   std::string final_tool_description = "Submit the final answer.";
 
   int64_t max_tokens = 1024;  // the output cap, thinking included
+  // Sampling, sent where the provider takes it (unset: the provider's default).
   std::optional<double> temperature;
+  std::optional<double> top_p;
+  std::optional<int64_t> seed;
+  std::string user;  // an id of the caller's end user (OpenAI user, Anthropic metadata.user_id)
   Thinking thinking;
 
   // Prompt caching (providers/prompt_cache.h). The system prompt and the schemas are the same on

@@ -134,6 +134,8 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   Json gen = Json::MakeObject();
   gen.set("maxOutputTokens", call.max_tokens);
   if (call.temperature) gen.set("temperature", *call.temperature);
+  if (call.top_p) gen.set("topP", *call.top_p);
+  if (call.seed) gen.set("seed", *call.seed);
   if (call.thinking.budget) {
     gen.set("thinkingConfig", Json(Json::Object{{"thinkingBudget", *call.thinking.budget}}));
   } else if (call.thinking.effort == "none") {

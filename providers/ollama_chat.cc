@@ -76,6 +76,8 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   Json options = Json::MakeObject();
   options.set("num_predict", call.max_tokens);
   if (call.temperature) options.set("temperature", *call.temperature);
+  if (call.top_p) options.set("top_p", *call.top_p);
+  if (call.seed) options.set("seed", *call.seed);
   body.set("options", std::move(options));
 
   // The schemas are written from their shared text into the placeholders left above.

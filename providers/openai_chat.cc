@@ -75,6 +75,9 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
   body.set("messages", Messages(call));
   body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", call.max_tokens);
   if (call.temperature) body.set("temperature", *call.temperature);
+  if (call.top_p) body.set("top_p", *call.top_p);
+  if (call.seed) body.set("seed", *call.seed);
+  if (!call.user.empty()) body.set("user", call.user);
   if (dialect.reasoning_object && call.thinking.requested()) {
     Json reasoning = Json::MakeObject();
     if (call.thinking.budget)

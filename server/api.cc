@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "server/console/console_files.h"
+#include "server/openai/openai_error.h"
 #include "server/openapi.h"
 
 namespace structure::server {
@@ -71,6 +72,23 @@ int HttpStatusForResult(const StructureResult& result) {
   return 500;
 }
 
+namespace {
+
+// The routes that answer in the OpenAI error shape.
+bool IsOpenAiRoute(const std::string& path) {
+  return path == "/v1/chat/completions" || path == "/v1/models";
+}
+
+}  // namespace
+
+http::HttpResponse LocalErrorFor(const std::string& target, int status, const std::string& code,
+                                 const std::string& message) {
+  if (IsOpenAiRoute(target.substr(0, target.find('?')))) {
+    return openai::LocalError(status, code, message);
+  }
+  return ErrorResponse(status, code, message);
+}
+
 Api::Api(Engine& engine, const ServerConfig& config, Metrics& metrics)
     : engine_(engine), config_(config), metrics_(metrics), keys_(config.keys) {
   if (config_.console.ui) console_ = std::make_unique<Console>(engine_, config_);
@@ -94,9 +112,9 @@ void Api::Handle(HttpRequest request, Responder respond) {
     respond(std::move(r));
   };
   auto only = [&](const char* allowed) {
-    HttpResponse r =
-        ErrorResponse(405, "method_not_allowed",
-                      method + " is not allowed on " + route + " (allowed: " + allowed + ")");
+    std::string message = method + " is not allowed on " + route + " (allowed: " + allowed + ")";
+    HttpResponse r = IsOpenAiRoute(path) ? openai::LocalError(405, "method_not_allowed", message)
+                                         : ErrorResponse(405, "method_not_allowed", message);
     r.SetHeader("Allow", allowed);
     send(std::move(r));
   };
@@ -129,7 +147,8 @@ void Api::Handle(HttpRequest request, Responder respond) {
   bool is_structure = path == "/v1/structure";
   bool is_list = path == kSchemas || path == kSchemas + "/";
   bool is_named = !is_list && path.rfind(kSchemas + "/", 0) == 0;
-  if (!is_structure && !is_list && !is_named && !is_console) {
+  bool is_openai = IsOpenAiRoute(path);
+  if (!is_structure && !is_list && !is_named && !is_console && !is_openai) {
     route = "other";
     return send(ErrorResponse(404, "not_found", "no such endpoint: " + method + " " + path));
   }
@@ -140,9 +159,21 @@ void Api::Handle(HttpRequest request, Responder respond) {
   // Authentication comes before method checks so an anonymous caller learns nothing more.
   auto who = keys_.Authenticate(request);
   if (!who.ok()) {
-    HttpResponse r = ErrorResponse(401, "unauthenticated", who.status().message());
+    HttpResponse r = is_openai ? openai::LocalError(401, "invalid_api_key", who.status().message())
+                               : ErrorResponse(401, "unauthenticated", who.status().message());
     r.SetHeader("WWW-Authenticate", "Bearer");
     return send(std::move(r));
+  }
+  if (is_openai) {
+    if (path == "/v1/models") {
+      if (method != "GET") return only("GET");
+      return send(Models());
+    }
+    if (method != "POST") return only("POST");
+    return ChatCompletions(request, *who, [this, respond](HttpResponse r) {
+      metrics_.RecordResponse("POST", "/v1/chat/completions", r.status);
+      respond(std::move(r));
+    });
   }
   if (is_structure) {
     if (method != "POST") return only("POST");
@@ -178,9 +209,47 @@ void Api::Handle(HttpRequest request, Responder respond) {
   send(SchemaByName(request, *who, name));
 }
 
+bool Api::Busy() const {
+  return static_cast<size_t>(inflight_.load()) >= config_.limits.max_inflight;
+}
+
+void Api::Run(pipeline::StructureRequest request, const char* endpoint, ResultCallback done) {
+  // What the console keeps of the request; its ring needs every call's re-asks, so the call is
+  // traced, and the trace is answered only when the caller asked for it.
+  bool wants_trace = request.trace;
+  std::shared_ptr<pipeline::StructureRequest> seen;
+  if (console_) {
+    seen = std::make_shared<pipeline::StructureRequest>();
+    seen->tenant = request.tenant;
+    seen->project = request.project;
+    seen->mode = request.mode;
+    seen->schema_ref = request.schema_ref;
+    if (console_->keep_prompts()) seen->prompt = request.prompt;
+    if (console_->wants_trace()) request.trace = true;
+  }
+  metrics_.SetInflight(++inflight_);
+  auto started = std::chrono::steady_clock::now();
+  engine_.Submit(std::move(request), [this, endpoint, done = std::move(done), started, seen,
+                                      wants_trace](StructureResult result) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    StructureResult for_metrics;
+    for_metrics.status = result.status;
+    for_metrics.error_code = result.error_code;
+    for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
+    for_metrics.iterations = result.iterations;
+    for_metrics.usage = result.usage;
+    metrics_.RecordCall(for_metrics, seconds, endpoint);
+    if (console_) console_->Record(*seen, result, seconds);
+    if (!wants_trace) result.trace.reset();
+    metrics_.SetInflight(--inflight_);
+    done(std::move(result));
+  });
+}
+
 void Api::Structure(const HttpRequest& request, const Principal& who, Responder respond) {
   const ServerLimits& limits = config_.limits;
-  if (static_cast<size_t>(inflight_.load()) >= limits.max_inflight) {
+  if (Busy()) {
     HttpResponse r = ErrorResponse(
         429, "busy",
         "the server has " + std::to_string(limits.max_inflight) + " calls under way; retry later");
@@ -247,40 +316,13 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   rl.max_schema_depth = limits.max_schema_depth;
   auto parsed = pipeline::ParseRequest(*body, rl);
   if (!parsed.ok()) return respond(ErrorResponse(400, "bad_request", parsed.status().message()));
-  // What the console keeps of the request; its ring needs every call's re-asks, so the call is
-  // traced, and the trace is answered only when the caller asked for it.
-  bool wants_trace = parsed->trace;
-  auto seen = std::make_shared<pipeline::StructureRequest>();
-  if (console_) {
-    seen->tenant = parsed->tenant;
-    seen->project = parsed->project;
-    seen->mode = parsed->mode;
-    seen->schema_ref = parsed->schema_ref;
-    if (console_->keep_prompts()) seen->prompt = parsed->prompt;
-    if (console_->wants_trace()) parsed->trace = true;
-  }
 
-  metrics_.SetInflight(++inflight_);
-  auto started = std::chrono::steady_clock::now();
-  engine_.Submit(
-      std::move(*parsed), [this, respond, started, seen, wants_trace](StructureResult result) {
-        double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        StructureResult for_metrics;
-        for_metrics.status = result.status;
-        for_metrics.error_code = result.error_code;
-        for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
-        for_metrics.iterations = result.iterations;
-        for_metrics.usage = result.usage;
-        metrics_.RecordCall(for_metrics, seconds);
-        if (console_) console_->Record(*seen, result, seconds);
-        if (!wants_trace) result.trace.reset();
-        HttpResponse r =
-            JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
-        if (r.status == 429) r.SetHeader("Retry-After", "1");
-        metrics_.SetInflight(--inflight_);
-        respond(std::move(r));
-      });
+  Run(std::move(*parsed), "structure", [respond](StructureResult result) {
+    int status = HttpStatusForResult(result);
+    HttpResponse r = JsonResponse(status, ToJson(pipeline::ResultToJson(std::move(result))));
+    if (r.status == 429) r.SetHeader("Retry-After", "1");
+    respond(std::move(r));
+  });
 }
 
 }  // namespace structure::server

@@ -141,10 +141,11 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
 Metrics::Metrics()
     : iterations_({0, 1, 2, 3, 4, 5, 10}), call_seconds_(pipeline::LatencyBounds()) {}
 
-void Metrics::RecordCall(const pipeline::StructureResult& result, double seconds) {
+void Metrics::RecordCall(const pipeline::StructureResult& result, double seconds,
+                         const std::string& endpoint) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string status(pipeline::OutcomeName(result.status));
-  calls_[{status, result.schema_origin.empty() ? "none" : result.schema_origin}]++;
+  calls_[{endpoint, status, result.schema_origin.empty() ? "none" : result.schema_origin}]++;
   if (result.status == pipeline::Outcome::kError) {
     error_codes_[result.error_code.empty() ? "unknown" : result.error_code]++;
     if (result.error_code == "provider_rate_limited") provider_rate_limited_++;
@@ -169,10 +170,11 @@ std::string Metrics::Render() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::string out;
   Header(out, "structure_calls_total", "counter",
-         "Structure calls by result status and schemaOrigin.");
+         "Structure calls by endpoint, result status and schemaOrigin.");
   for (const auto& [k, n] : calls_) {
-    out += "structure_calls_total{status=\"" + Escape(k.first) + "\",schema_origin=\"" +
-           Escape(k.second) + "\"} " + std::to_string(n) + "\n";
+    out += "structure_calls_total{" + Label("endpoint", std::get<0>(k)) + "," +
+           Label("status", std::get<1>(k)) + "," + Label("schema_origin", std::get<2>(k)) + "} " +
+           std::to_string(n) + "\n";
   }
   Header(out, "structure_call_errors_total", "counter", "Calls with status error, by code.");
   for (const auto& [code, n] : error_codes_) {

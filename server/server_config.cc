@@ -81,14 +81,24 @@ class Reader {
 
   void Read(const toml::table& server, ServerConfig& c) {
     const std::string path = "server";
-    std::set<std::string> known = {"listen",           "threads",
-                                   "stop_grace_ms",    "max_body_bytes",
-                                   "max_prompt_bytes", "header_timeout_ms",
-                                   "body_timeout_ms",  "idle_timeout_ms",
-                                   "max_connections",  "max_requests_per_connection",
-                                   "max_schema_bytes", "max_schema_depth",
-                                   "min_loops",        "max_loops",
-                                   "max_inflight",     "keys",
+    std::set<std::string> known = {"listen",
+                                   "threads",
+                                   "stop_grace_ms",
+                                   "max_body_bytes",
+                                   "max_prompt_bytes",
+                                   "header_timeout_ms",
+                                   "body_timeout_ms",
+                                   "idle_timeout_ms",
+                                   "max_connections",
+                                   "max_requests_per_connection",
+                                   "max_schema_bytes",
+                                   "max_schema_depth",
+                                   "min_loops",
+                                   "max_loops",
+                                   "max_inflight",
+                                   "write_timeout_ms",
+                                   "stream_keepalive_ms",
+                                   "keys",
                                    "tenants"};
     known.insert(std::begin(kConsoleKeys), std::end(kConsoleKeys));
     CheckKeys(server, path, known);
@@ -114,6 +124,8 @@ class Reader {
     Int(server, "header_timeout_ms", path, l.header_timeout_ms, 100, 3600000);
     Int(server, "body_timeout_ms", path, l.body_timeout_ms, 100, 3600000);
     Int(server, "idle_timeout_ms", path, l.idle_timeout_ms, 100, 3600000);
+    Int(server, "write_timeout_ms", path, l.write_timeout_ms, 100, 3600000);
+    Int(server, "stream_keepalive_ms", path, l.stream_keepalive_ms, 10, 3600000);
     Int(server, "max_connections", path, l.max_connections, 1, 10000000);
     Int(server, "max_requests_per_connection", path, l.max_requests_per_connection, 1, 100000000);
     if (l.min_loops > l.max_loops) Fail(path + ".min_loops", "must be <= max_loops", &server);

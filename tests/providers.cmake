@@ -14,6 +14,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/gemini_batch_test.cc
     providers/prompt_cache_test.cc
     providers/wire_text_test.cc
+    providers/call_params_test.cc
     providers/http_status_test.cc
     providers/endpoint_test.cc
     providers/rate_limit_test.cc

@@ -1,5 +1,8 @@
 #include "http/detail/connection.h"
 
+#include <array>
+#include <cstdio>
+
 namespace structure::http {
 
 void Connection::Start() {
@@ -90,8 +93,12 @@ void Connection::OnReadError(beast::error_code ec) {
 }
 
 void Connection::SendLocal(int status, const char* code, const std::string& message) {
-  HttpResponse r = ErrorResponse(status, code, message);
+  const auto& local = server_->options_.local_error;
+  std::string target = parser_ ? std::string(parser_->get().target()) : std::string();
+  HttpResponse r =
+      local ? local(target, status, code, message) : ErrorResponse(status, code, message);
   r.delivery.close = true;
+  drain_ = status == 413;
   busy_ = true;
   idle_ = false;
   Write(std::move(r), false);
@@ -157,10 +164,22 @@ void Connection::Write(HttpResponse response, bool keep_alive) {
     out_ += value;
     out_ += "\r\n";
   }
-  out_ += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
+  body_stream_ = std::move(response.stream);
+  stream_done_ = false;
+  if (body_stream_) {
+    out_ += "Transfer-Encoding: chunked\r\n";
+  } else {
+    out_ += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
+  }
   if (close_after_) out_ += "Connection: close\r\n";
   out_ += "\r\n";
-  out_ += response.body;
+  if (!body_stream_) {
+    out_ += response.body;
+  } else if (!response.body.empty()) {
+    char size[20];
+    std::snprintf(size, sizeof(size), "%zx\r\n", response.body.size());
+    out_ += size + response.body + "\r\n";
+  }
   out_pos_ = 0;
   WriteNext();
 }
@@ -168,7 +187,7 @@ void Connection::Write(HttpResponse response, bool keep_alive) {
 void Connection::WriteNext() {
   size_t n = out_.size() - out_pos_;
   if (delivery_.chunk_bytes > 0) n = std::min(n, delivery_.chunk_bytes);
-  stream_.expires_after(std::chrono::seconds(60));
+  stream_.expires_after(server_->options_.write_timeout);
   net::async_write(stream_, net::buffer(out_.data() + out_pos_, n),
                    [self = shared_from_this()](beast::error_code ec, size_t written) {
                      self->OnWrite(ec, written);
@@ -177,6 +196,10 @@ void Connection::WriteNext() {
 
 void Connection::OnWrite(beast::error_code ec, size_t written) {
   if (ec) return Close();
+  if (out_pos_ + written >= out_.size() && body_stream_ && !stream_done_) {
+    out_pos_ += written;
+    return StreamNext();
+  }
   out_pos_ += written;
   if (out_pos_ < out_.size()) {
     if (delivery_.chunk_delay.count() <= 0) return WriteNext();
@@ -187,12 +210,65 @@ void Connection::OnWrite(beast::error_code ec, size_t written) {
     });
     return;
   }
+  OnAnswered();
+}
+
+void Connection::OnAnswered() {
   busy_ = false;
+  body_stream_.reset();
+  if (drain_) return Drain();
   if (close_after_) return Close();
   ReadHeader();
 }
 
+void Connection::StreamNext() {
+  if (closed_) return;
+  if (body_stream_->closed()) return Close();
+  bool finished = false;
+  std::string piece = body_stream_->Take(&finished);
+  if (piece.empty() && !finished) {
+    stream_.expires_never();  // waiting on the producer, not on the client
+    bool waits = body_stream_->WaitForMore([self = shared_from_this()] {
+      self->Post([](Connection& c) {
+        if (c.body_stream_ && !c.stream_done_) c.StreamNext();
+      });
+    });
+    if (!waits) StreamNext();
+    return;
+  }
+  out_.clear();
+  if (!piece.empty()) {
+    char size[20];
+    std::snprintf(size, sizeof(size), "%zx\r\n", piece.size());
+    out_ += size + piece + "\r\n";
+  }
+  if (finished) {
+    out_ += "0\r\n\r\n";
+    stream_done_ = true;
+  }
+  out_pos_ = 0;
+  WriteNext();
+}
+
+void Connection::Drain() {
+  drain_ = false;
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream_.expires_after(server_->options_.body_timeout);
+  DrainMore();
+}
+
+void Connection::DrainMore() {
+  buffer_.consume(buffer_.size());
+  stream_.async_read_some(buffer_.prepare(16384),
+                          [self = shared_from_this()](beast::error_code ec, size_t) {
+                            if (ec) return self->Close();
+                            self->DrainMore();
+                          });
+}
+
 void Connection::Close() {
+  if (body_stream_) body_stream_->Close();
   if (closed_) return;
   closed_ = true;
   beast::error_code ec;

@@ -277,8 +277,10 @@ TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {
 }
 
 TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
-  const char* ok_series = R"(structure_calls_total{status="ok",schema_origin="inline"})";
-  const char* stale_series = R"(structure_calls_total{status="stale",schema_origin="inline"})";
+  const char* ok_series =
+      R"(structure_calls_total{endpoint="structure",status="ok",schema_origin="inline"})";
+  const char* stale_series =
+      R"(structure_calls_total{endpoint="structure",status="stale",schema_origin="inline"})";
   const char* tokens = R"(structure_tokens_total{direction="input"})";
   const char* iterations = "structure_iterations_count";
   // The engine's per-schema metrics: every re-ask, by reason; an override keeps its name.
