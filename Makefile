@@ -9,9 +9,11 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
   libhiredis-dev redis-server libicu-dev \
+  nginx tinyproxy \
   clang-14 libclang-rt-14-dev
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang) build the
-# fuzz targets in build/fuzz.
+# fuzz targets in build/fuzz. nginx (TLS 1.3 + HTTP/2 in front of the simulator) and tinyproxy
+# (a CONNECT proxy) are started by the transport tests and bench_tls on loopback ports.
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -145,7 +145,8 @@ int Drive(Loop& loop, int calls, int* failed, std::vector<double>* done_s) {
 
 }  // namespace
 
-FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls, bool h2c) {
+FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls,
+                       FloorProtocol protocol, const std::string& ca_file) {
   Loop loop;
   loop.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   for (int i = 0; i < inflight; i += kShardTransfers) {
@@ -180,10 +181,16 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
     curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, &OnWrite);
     curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s.body);
     curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
-    if (h2c) {
-      curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION,
-                       static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
+    if (!ca_file.empty()) curl_easy_setopt(s.easy, CURLOPT_CAINFO, ca_file.c_str());
+    curl_easy_setopt(s.easy, CURLOPT_CAPATH, nullptr);
+    if (protocol != FloorProtocol::kHttp1) {
+      curl_easy_setopt(
+          s.easy, CURLOPT_HTTP_VERSION,
+          static_cast<long>(protocol == FloorProtocol::kH2c ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+                                                            : CURL_HTTP_VERSION_2TLS));
       curl_easy_setopt(s.easy, CURLOPT_PIPEWAIT, 1L);
+    } else {
+      curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
     }
   }
   FloorRun run;

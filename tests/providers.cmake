@@ -16,10 +16,12 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/wire_text_test.cc
     providers/http_status_test.cc
     providers/endpoint_test.cc
+    providers/network_test.cc
     providers/rate_limit_test.cc
     providers/shared_admission_test.cc
     providers/dispatch_queue_test.cc
     providers/curl_transport_test.cc
+    providers/tls_transport_test.cc
     providers/epoll_sockets_test.cc
     providers/curl_header_lists_test.cc
   LIBS structure_providers structure_transport structure_validator)
