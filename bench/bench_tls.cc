@@ -7,8 +7,9 @@
 //             [--modes plain,tls1,tls2] [--sdk-max 256] [--no-sdk] [--ca-path DIR]
 //
 // Every cell (one mode, one C, one client) runs in a child process of its own (`bench_tls cell
-// ...`) with a fresh simulator and nginx, so its peak RSS is its own; memory per call in flight
-// is (peak RSS at C - peak RSS at 16) / (C - 16) of the same client and mode. Modes: plain
+// ...`) with a fresh simulator and nginx, so its peak RSS is its own; certificates are checked
+// against the system's CA bundle plus the test CA (a store of real size); memory per call in
+// flight is (peak RSS at C - peak RSS at 16) / (C - 16) of the same client and mode. Modes: plain
 // HTTP/1.1, TLS + HTTP/1.1 (nginx's port without h2), TLS + HTTP/2, all through nginx.
 // Connections and full TLS handshakes come from nginx's access log ($connection,
 // $ssl_session_reused), per 1 000 calls (warm-up wave included). --ca-path sets the
@@ -55,6 +56,9 @@ std::string Url(const testing::NginxTls& rig, const std::string& mode) {
 struct Stage {
   Env env;
   std::unique_ptr<testing::NginxTls> rig;
+  // The system's CA bundle plus the test CA: a store of real size (Debian: ~140 CAs), as a
+  // deployment that adds its company CA to the system store has.
+  std::string bundle;
 };
 
 // The simulator (one thread, `latency` ms) and nginx in front of it.
@@ -73,7 +77,9 @@ bool StartStage(Stage& s, int inflight, int latency, bool actors) {
   o.upstream_keepalive = inflight + 64;
   s.rig = testing::NginxTls::Start(o, &error);
   if (!s.rig) return std::fprintf(stderr, "cannot start nginx: %s\n", error.c_str()), false;
-  return true;
+  s.bundle = s.rig->dir() + "/bundle.pem";
+  return testing::Shell("cat /etc/ssl/certs/ca-certificates.crt '" + s.rig->ca_file() + "' > '" +
+                        s.bundle + "'");
 }
 
 void PrintLog(const testing::NginxTls& rig, double nginx_cpu_s, long calls) {
@@ -93,7 +99,7 @@ int EngineCell(const std::string& mode, int inflight, int latency, int calls,
   Stage s;
   if (!StartStage(s, inflight, latency, true)) return 1;
   providers::CurlOptions curl;
-  curl.network.ca_file = s.rig->ca_file();
+  curl.network.ca_file = s.bundle;
   curl.network.ca_path = ca_path;
   auto pool =
       actors::SpawnProviderPool(*s.env.sys, Config(s.env, "openai", inflight, Url(*s.rig, mode)),
@@ -103,29 +109,33 @@ int EngineCell(const std::string& mode, int inflight, int latency, int calls,
   Run run = Drive(s.env, pool, calls);
   double cpu = CpuSeconds() - cpu0, nginx = s.rig->WorkerCpuSeconds() - nginx0;
   long rss = PeakRssKb();
+  int sockets = OpenSockets();
   caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
   double steady =
       SteadyRateOf(run.done_s, static_cast<long>(std::max<int64_t>(1, run.stats.max_in_flight)));
-  std::printf("cell ok=%d failed=%d cpu_us_per_call=%.1f calls_per_s=%.0f peak_rss_kb=%ld", run.ok,
-              run.failed, 1e6 * cpu / calls, steady, rss);
+  std::printf(
+      "cell ok=%d failed=%d cpu_us_per_call=%.1f calls_per_s=%.0f peak_rss_kb=%ld open_conns=%d",
+      run.ok, run.failed, 1e6 * cpu / calls, steady, rss, sockets);
   PrintLog(*s.rig, nginx, calls);
   std::printf("\n");
   return run.failed == 0 ? 0 : 1;
 }
 
-int FloorCell(const std::string& mode, int inflight, int latency, int calls) {
+int FloorCell(const std::string& mode, int inflight, int latency, int calls,
+              const std::string& ca_path) {
   Stage s;
   if (!StartStage(s, inflight, latency, false)) return 1;
   actors::PoolConfig c = Config(s.env, "openai", inflight, Url(*s.rig, mode));
   auto req = providers::BuildRequest(Call(0).call, c.endpoint);
   if (!req.ok()) return 1;
   double nginx0 = s.rig->WorkerCpuSeconds();
-  FloorRun run =
-      BareCurlFloor(*req, inflight, calls,
-                    mode == "plain" ? FloorProtocol::kHttp1 : FloorProtocol::kH2, s.rig->ca_file());
+  FloorRun run = BareCurlFloor(*req, inflight, calls,
+                               mode == "plain" ? FloorProtocol::kHttp1 : FloorProtocol::kH2,
+                               s.bundle, ca_path);
   double nginx = s.rig->WorkerCpuSeconds() - nginx0;
-  std::printf("cell ok=%d failed=%d cpu_us_per_call=%.1f calls_per_s=%.0f peak_rss_kb=%ld", run.ok,
-              run.failed, 1e6 * run.cpu_s / calls, run.steady_per_s, PeakRssKb());
+  std::printf(
+      "cell ok=%d failed=%d cpu_us_per_call=%.1f calls_per_s=%.0f peak_rss_kb=%ld open_conns=%d",
+      run.ok, run.failed, 1e6 * run.cpu_s / calls, run.steady_per_s, PeakRssKb(), run.sockets);
   PrintLog(*s.rig, nginx, calls);
   std::printf("\n");
   return run.failed == 0 ? 0 : 1;
@@ -205,9 +215,9 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
   int waves = static_cast<int>(Num(f, "waves", 8));
   int sdk_max = f.count("no-sdk") ? 0 : static_cast<int>(Num(f, "sdk-max", 256));
   std::string ca_path = f.count("ca-path") ? f.at("ca-path") : "";
-  std::printf("%-7s %-6s %-6s %8s %7s %9s %7s %9s %9s %9s %8s %s\n", "C", "mode", "client",
-              "calls/s", "%ideal", "CPU us/c", "x floor", "conns/1k", "full hs/1k", "KB/call",
-              "nginx us", "protocol");
+  std::printf("%-7s %-6s %-6s %8s %7s %9s %7s %6s %9s %10s %8s %8s %s\n", "C", "mode", "client",
+              "calls/s", "%ideal", "CPU us/c", "x floor", "open conns", "conns/1k", "full hs/1k",
+              "KB/call", "nginx us", "protocol");
   std::map<std::string, double> baseline_rss;  // by client + mode
   for (const std::string& c_text : cs) {
     int c = std::atoi(c_text.c_str());
@@ -224,10 +234,11 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
         double cpu = D(r, "cpu_us_per_call");
         if (what == "floor") floor_us = cpu;
         double ideal = c / (latency / 1000.0);
-        std::printf("%-7d %-6s %-6s %8.0f %6.1f%% %9.1f %7.2f %9.2f %9.2f %9.1f %8.1f %s%s\n", c,
-                    mode.c_str(), what.c_str(), D(r, "calls_per_s"),
+        std::printf("%-7d %-6s %-6s %8.0f %6.1f%% %9.1f %7.2f %6s %9.2f %10.2f %8.1f %8.1f %s%s\n",
+                    c, mode.c_str(), what.c_str(), D(r, "calls_per_s"),
                     100.0 * D(r, "calls_per_s") / ideal, cpu, floor_us > 0 ? cpu / floor_us : 0,
-                    D(r, "conns_per_1000"), D(r, "full_handshakes_per_1000"),
+                    r.count("open_conns") ? r["open_conns"].c_str() : "-", D(r, "conns_per_1000"),
+                    D(r, "full_handshakes_per_1000"),
                     (D(r, "peak_rss_kb") - baseline_rss[key]) / (c - 16), D(r, "nginx_us_per_call"),
                     r.count("protocol") ? r["protocol"].c_str() : "-",
                     r.count("error") ? ("  " + r["error"] + " failed=" + r["failed"]).c_str() : "");
@@ -257,9 +268,10 @@ int main(int argc, char** argv) {
     int calls = static_cast<int>(Num(f, "calls", inflight * 8));
     std::string what = f.count("what") ? f.at("what") : "engine";
     std::string m = f.count("mode") ? f.at("mode") : "tls2";
-    if (what == "floor") return FloorCell(m, inflight, latency, calls);
+    std::string ca_path = f.count("ca-path") ? f.at("ca-path") : "";
+    if (what == "floor") return FloorCell(m, inflight, latency, calls, ca_path);
     if (what == "sdk") return SdkCell(m, inflight, latency, calls);
-    return EngineCell(m, inflight, latency, calls, f.count("ca-path") ? f.at("ca-path") : "");
+    return EngineCell(m, inflight, latency, calls, ca_path);
   }
   // Flags() skips argv[1]: with no mode word, read them from the start.
   std::vector<char*> args = {argv[0], const_cast<char*>("matrix")};

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/pool_driver.h"
 #include "bench/steady_window.h"
 
 namespace structure::bench {
@@ -146,7 +147,8 @@ int Drive(Loop& loop, int calls, int* failed, std::vector<double>* done_s) {
 }  // namespace
 
 FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls,
-                       FloorProtocol protocol, const std::string& ca_file) {
+                       FloorProtocol protocol, const std::string& ca_file,
+                       const std::string& ca_path) {
   Loop loop;
   loop.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   for (int i = 0; i < inflight; i += kShardTransfers) {
@@ -182,7 +184,7 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
     curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s.body);
     curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
     if (!ca_file.empty()) curl_easy_setopt(s.easy, CURLOPT_CAINFO, ca_file.c_str());
-    curl_easy_setopt(s.easy, CURLOPT_CAPATH, nullptr);
+    curl_easy_setopt(s.easy, CURLOPT_CAPATH, ca_path.empty() ? nullptr : ca_path.c_str());
     if (protocol != FloorProtocol::kHttp1) {
       curl_easy_setopt(
           s.easy, CURLOPT_HTTP_VERSION,
@@ -209,6 +211,7 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
   run.sys_s = Seconds(ru1.ru_stime) - Seconds(ru0.ru_stime);
   run.cpu_s = Seconds(ru1.ru_utime) - Seconds(ru0.ru_utime) + run.sys_s;
   run.steady_per_s = SteadyRateOf(done_s, inflight);
+  run.sockets = OpenSockets();
   for (Slot& s : loop.slots) curl_easy_cleanup(s.easy);
   curl_slist_free_all(headers);
   for (auto& sh : loop.shards) curl_multi_cleanup(sh->multi);

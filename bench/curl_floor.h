@@ -17,6 +17,7 @@ struct FloorRun {
   double sys_s = 0;  // the system (kernel) part of cpu_s
   double wall_s = 0;
   double steady_per_s = 0;  // calls per second over the steady window (bench/steady_window.h)
+  int sockets = 0;          // sockets open after the run: its kept-alive connections
 };
 
 // How the floor talks to the server.
@@ -32,10 +33,11 @@ enum class FloorProtocol {
 
 // `calls` transfers of `request`, `inflight` at a time, after one warm-up wave that opens the
 // connections (not measured). Over TLS the server's certificate is checked against `ca_file`
-// (empty: the system store), with no CA directory, so libcurl parses the CA store once per
-// multi handle, as the transport does (providers/curl_network.h).
+// (empty: the system store), with no CA directory unless `ca_path` names one: libcurl then
+// parses the CA store once per multi handle, as the transport does (providers/curl_network.h);
+// with a directory it parses it for every connection.
 FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls,
                        FloorProtocol protocol = FloorProtocol::kHttp1,
-                       const std::string& ca_file = "");
+                       const std::string& ca_file = "", const std::string& ca_path = "");
 
 }  // namespace structure::bench

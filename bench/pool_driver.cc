@@ -39,6 +39,20 @@ double Num(const std::map<std::string, std::string>& f, const char* k, double de
   return it == f.end() ? def : std::atof(it->second.c_str());
 }
 
+int OpenSockets() {
+  int n = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    char target[64];
+    while (dirent* e = readdir(d)) {
+      std::string path = std::string("/proc/self/fd/") + e->d_name;
+      ssize_t len = readlink(path.c_str(), target, sizeof(target) - 1);
+      if (len > 0 && std::string(target, static_cast<size_t>(len)).rfind("socket:", 0) == 0) ++n;
+    }
+    closedir(d);
+  }
+  return n;
+}
+
 double CpuSeconds() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
