@@ -4,7 +4,10 @@
 // OpenAI Node SDK (bench/sdk/openai_load.mjs) through the same nginx.
 //
 //   bench_tls [--inflight 64,256,10000] [--latency-ms 500] [--waves 8]
-//             [--modes plain,tls1,tls2] [--sdk-max 256] [--no-sdk] [--ca-path DIR]
+//             [--modes plain,tls1,tls2] [--sdk-max 256] [--no-sdk] [--ca-path DIR] [--canned]
+//
+// --canned: no simulator; nginx answers every call at once with a fixed reply (CPU per call
+// at full speed: no latency, so no % of ideal).
 //
 // Every cell (one mode, one C, one client) runs in a child process of its own (`bench_tls cell
 // ...`) with a fresh simulator and nginx, so its peak RSS is its own; certificates are checked
@@ -61,10 +64,13 @@ struct Stage {
   std::string bundle;
 };
 
-// The simulator (one thread, `latency` ms) and nginx in front of it.
+// The simulator (one thread, `latency` ms) and nginx in front of it; with a negative latency
+// (--canned) no simulator: nginx answers at once with a fixed reply.
 bool StartStage(Stage& s, int inflight, int latency, bool actors) {
   std::string error;
-  if (actors) {
+  if (latency < 0) {
+    if (actors) StartActors(s.env);
+  } else if (actors) {
     if (!StartEnv(s.env, {"--latency-ms", std::to_string(latency), "--threads", "1"})) return false;
   } else {
     s.env.sim = testing::StartSim(
@@ -72,7 +78,7 @@ bool StartStage(Stage& s, int inflight, int latency, bool actors) {
     if (!s.env.sim) return std::fprintf(stderr, "cannot start sim: %s\n", error.c_str()), false;
   }
   testing::NginxOptions o;
-  o.upstream_port = s.env.sim->port();
+  o.upstream_port = s.env.sim ? s.env.sim->port() : 0;
   o.worker_connections = 2 * inflight + 1024;
   o.upstream_keepalive = inflight + 64;
   s.rig = testing::NginxTls::Start(o, &error);
@@ -211,7 +217,7 @@ double D(const Fields& f, const char* k) {
 int Matrix(const std::string& self, const std::map<std::string, std::string>& f) {
   std::vector<std::string> cs = Split(f.count("inflight") ? f.at("inflight") : "64,256,10000");
   std::vector<std::string> modes = Split(f.count("modes") ? f.at("modes") : "plain,tls1,tls2");
-  int latency = static_cast<int>(Num(f, "latency-ms", 500));
+  int latency = f.count("canned") ? -1 : static_cast<int>(Num(f, "latency-ms", 500));
   int waves = static_cast<int>(Num(f, "waves", 8));
   int sdk_max = f.count("no-sdk") ? 0 : static_cast<int>(Num(f, "sdk-max", 256));
   std::string ca_path = f.count("ca-path") ? f.at("ca-path") : "";
@@ -227,13 +233,13 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
         if (what == "sdk" && c > sdk_max) continue;
         std::string key = what + "/" + mode;
         if (!baseline_rss.count(key)) {
-          Fields b = RunCell(self, what, mode, 16, 1, 16 * 8, ca_path);
+          Fields b = RunCell(self, what, mode, 16, latency < 0 ? -1 : 1, 16 * 8, ca_path);
           baseline_rss[key] = D(b, "peak_rss_kb");
         }
         Fields r = RunCell(self, what, mode, c, latency, c * waves, ca_path);
         double cpu = D(r, "cpu_us_per_call");
         if (what == "floor") floor_us = cpu;
-        double ideal = c / (latency / 1000.0);
+        double ideal = latency > 0 ? c / (latency / 1000.0) : 1e300;  // --canned: none
         std::printf("%-7d %-6s %-6s %8.0f %6.1f%% %9.1f %7.2f %6s %9.2f %10.2f %8.1f %8.1f %s%s\n",
                     c, mode.c_str(), what.c_str(), D(r, "calls_per_s"),
                     100.0 * D(r, "calls_per_s") / ideal, cpu, floor_us > 0 ? cpu / floor_us : 0,

@@ -161,6 +161,11 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
     curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, &OnTimer);
     curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh.get());
     curl_multi_setopt(sh->multi, CURLMOPT_MAXCONNECTS, static_cast<long>(2 * kShardTransfers));
+    // As the transport does over HTTP/2: one connection in use and one more while a connection
+    // that got GOAWAY drains (otherwise every waiting transfer opens one of its own).
+    if (protocol != FloorProtocol::kHttp1) {
+      curl_multi_setopt(sh->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 2L);
+    }
     loop.shards.push_back(std::move(sh));
   }
   curl_slist* headers = nullptr;

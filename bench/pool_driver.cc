@@ -95,6 +95,11 @@ bool StartEnv(Env& env, const std::vector<std::string>& sim_args) {
     std::fprintf(stderr, "cannot start sim: %s\n", error.c_str());
     return false;
   }
+  StartActors(env);
+  return true;
+}
+
+void StartActors(Env& env) {
   env.cfg.set("scheduler.policy", caf::atom("sharing"));
   // As the engine does: one scheduler thread per core, less the one the curl thread keeps busy.
   unsigned cores = std::thread::hardware_concurrency();
@@ -103,7 +108,6 @@ bool StartEnv(Env& env, const std::vector<std::string>& sim_args) {
   env.cfg.set("scheduler.max-threads", workers);
   env.cfg.add_message_types<caf::id_block::structure>();
   env.sys = std::make_unique<caf::actor_system>(env.cfg);
-  return true;
 }
 
 actors::PoolConfig Config(const Env& env, const std::string& provider, int concurrency,

@@ -39,6 +39,8 @@ struct Env {
 // Starts `structure sim` with `sim_args` and an actor system as the engine sets it up (the
 // `sharing` policy, one worker per core less one; BENCH_POOL_WORKERS=N overrides).
 bool StartEnv(Env& env, const std::vector<std::string>& sim_args);
+// The actor system alone (no simulator).
+void StartActors(Env& env);
 
 // A pool config for `provider` at the simulator (or `base_url` when set).
 actors::PoolConfig Config(const Env& env, const std::string& provider, int concurrency,

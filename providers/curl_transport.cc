@@ -51,9 +51,26 @@ struct Shard {
   size_t active = 0;
   std::optional<Clock::time_point> timer_at;
   class CurlTransport* owner = nullptr;
+  bool multiplexing = false;  // the server answered over HTTP/2: connections capped
 };
 
 constexpr size_t kShardTransfers = 64;
+// Connections per host of a shard once its server is known to multiplex: the one in use and
+// one more while a connection that got GOAWAY drains. Without the cap, every transfer waiting
+// when a GOAWAY arrives opens a connection of its own (libcurl 7.88's PIPEWAIT only waits for
+// a first connection), and a shard ends up holding dozens of idle ones.
+constexpr long kMultiplexedConnections = 2;
+
+// Caps the shard's connections when its transfers run over HTTP/2, lifts the cap when they
+// do not (an HTTP/1.1 server needs one connection per transfer in flight).
+void NoteHttpVersion(Shard& shard, CURL* easy) {
+  long version = 0;
+  curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
+  bool h2 = version == CURL_HTTP_VERSION_2_0;
+  if (h2 == shard.multiplexing) return;
+  shard.multiplexing = h2;
+  curl_multi_setopt(shard.multi, CURLMOPT_MAX_HOST_CONNECTIONS, h2 ? kMultiplexedConnections : 0L);
+}
 
 class CurlTransport final : public Transport {
  public:
@@ -361,6 +378,7 @@ void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
       long status = 0;
       curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
       resp.status = static_cast<int>(status);
+      NoteHttpVersion(shard, t->easy);
     } else {
       DescribeFailure(t->easy, code, t->error, options_.network, &resp);
     }

@@ -30,4 +30,5 @@ add_library(structure_transport STATIC
   ${CMAKE_CURRENT_LIST_DIR}/curl_network.cc
   ${CMAKE_CURRENT_LIST_DIR}/curl_transport.cc
   ${CMAKE_CURRENT_LIST_DIR}/epoll_sockets.cc)
-target_link_libraries(structure_transport PUBLIC structure_base CURL::libcurl Threads::Threads)
+target_link_libraries(structure_transport PUBLIC structure_providers structure_base CURL::libcurl
+  Threads::Threads)

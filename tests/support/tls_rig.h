@@ -109,7 +109,9 @@ inline bool MakeCertificates(const std::string& dir, const std::string& name, st
 }
 
 struct NginxOptions {
-  int upstream_port = 0;             // the plain HTTP server behind nginx (127.0.0.1)
+  // The plain HTTP server behind nginx (127.0.0.1); 0: nginx answers every POST itself, at once,
+  // with one fixed OpenAI chat completion ({"name":"Ada","age":36}) from a server of its own.
+  int upstream_port = 0;
   int keepalive_requests = 1000;     // nginx's default: requests per client connection
   int keepalive_timeout_s = 75;      // nginx's default idle timeout
   int max_concurrent_streams = 128;  // nginx's default HTTP/2 streams per connection
@@ -225,8 +227,21 @@ class NginxTls {
   NginxTls(std::string binary, NginxOptions options)
       : binary_(std::move(binary)), options_(options), dir_(MakeTempDir("structure-nginx")) {}
 
+  // An OpenAI chat completion, as an nginx single-quoted string (backslashes doubled).
+  static constexpr const char* kCannedReply =
+      R"('{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"sim-model",)"
+      R"("choices":[{"index":0,"message":{"role":"assistant","content":)"
+      R"("{\\"name\\":\\"Ada\\",\\"age\\":36}"},"finish_reason":"stop"}],)"
+      R"("usage":{"prompt_tokens":50,"completion_tokens":10,"total_tokens":60}}')";
+
   void WriteConfig() const {
     std::string d = dir_;
+    int upstream = options_.upstream_port != 0 ? options_.upstream_port : canned_port_;
+    std::string canned = options_.upstream_port != 0
+                             ? ""
+                             : "  server {\n    listen 127.0.0.1:" + std::to_string(canned_port_) +
+                                   ";\n    access_log off;\n    default_type application/json;\n" +
+                                   "    location / { return 200 " + kCannedReply + "; }\n  }\n";
     std::string server_body =
         "    ssl_certificate " + d + "/test-server.pem;\n" + "    ssl_certificate_key " + d +
         "/test-server.key;\n" + "    location /reset/ { return 444; }\n" +
@@ -251,7 +266,7 @@ class NginxTls {
         << "  keepalive_timeout " << options_.keepalive_timeout_s << "s;\n"
         << "  http2_max_concurrent_streams " << options_.max_concurrent_streams << ";\n"
         << "  ssl_protocols TLSv1.3;\n"
-        << "  upstream upstream_sim {\n    server 127.0.0.1:" << options_.upstream_port << ";\n"
+        << "  upstream upstream_sim {\n    server 127.0.0.1:" << upstream << ";\n"
         << "    keepalive " << options_.upstream_keepalive
         << ";\n    keepalive_requests 1000000;\n  }\n"
         << "  server {\n    listen 127.0.0.1:" << h2_port_ << " ssl http2;\n"
@@ -260,13 +275,14 @@ class NginxTls {
         << server_body << "  }\n"
         << "  server {\n    listen 127.0.0.1:" << plain_port_ << ";\n"
         << server_body << "  }\n"
-        << "}\n";
+        << canned << "}\n";
   }
 
   bool Run(std::string* error) {
     h2_port_ = FreeLoopbackPort();
     h1_port_ = FreeLoopbackPort();
     plain_port_ = FreeLoopbackPort();
+    canned_port_ = FreeLoopbackPort();
     if (h2_port_ == 0 || h1_port_ == 0 || plain_port_ == 0 || h2_port_ == h1_port_ ||
         plain_port_ == h1_port_ || plain_port_ == h2_port_) {
       return false;
@@ -294,6 +310,7 @@ class NginxTls {
   int h2_port_ = 0;
   int h1_port_ = 0;
   int plain_port_ = 0;
+  int canned_port_ = 0;
   std::unique_ptr<ChildProcess> child_;
 };
 
