@@ -12,7 +12,8 @@
 // Every cell (one mode, one C, one client) runs in a child process of its own (`bench_tls cell
 // ...`) with a fresh simulator and nginx, so its peak RSS is its own; certificates are checked
 // against the system's CA bundle plus the test CA (a store of real size); memory per call in
-// flight is (peak RSS at C - peak RSS at 16) / (C - 16) of the same client and mode. Modes: plain
+// flight is (peak RSS at C - peak RSS at 16 in flight with as many calls, all queued at once)
+// / (C - 16) of the same client and mode. Modes: plain
 // HTTP/1.1, TLS + HTTP/1.1 (nginx's port without h2), TLS + HTTP/2, all through nginx.
 // Connections and full TLS handshakes come from nginx's access log ($connection,
 // $ssl_session_reused), per 1 000 calls (warm-up wave included). --ca-path sets the
@@ -135,9 +136,9 @@ int FloorCell(const std::string& mode, int inflight, int latency, int calls,
   auto req = providers::BuildRequest(Call(0).call, c.endpoint);
   if (!req.ok()) return 1;
   double nginx0 = s.rig->WorkerCpuSeconds();
-  FloorRun run = BareCurlFloor(*req, inflight, calls,
-                               mode == "plain" ? FloorProtocol::kHttp1 : FloorProtocol::kH2,
-                               s.bundle, ca_path);
+  FloorRun run =
+      BareCurlFloor(*req, inflight, calls,
+                    mode == "tls2" ? FloorProtocol::kH2 : FloorProtocol::kHttp1, s.bundle, ca_path);
   double nginx = s.rig->WorkerCpuSeconds() - nginx0;
   std::printf(
       "cell ok=%d failed=%d cpu_us_per_call=%.1f calls_per_s=%.0f peak_rss_kb=%ld open_conns=%d",
@@ -224,16 +225,17 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
   std::printf("%-7s %-6s %-6s %8s %7s %9s %7s %6s %9s %10s %8s %8s %s\n", "C", "mode", "client",
               "calls/s", "%ideal", "CPU us/c", "x floor", "open conns", "conns/1k", "full hs/1k",
               "KB/call", "nginx us", "protocol");
-  std::map<std::string, double> baseline_rss;  // by client + mode
+  std::map<std::string, double> baseline_rss;  // by client + mode + calls
   for (const std::string& c_text : cs) {
     int c = std::atoi(c_text.c_str());
     for (const std::string& mode : modes) {
       double floor_us = 0;
       for (std::string what : {"floor", "engine", "sdk"}) {
         if (what == "sdk" && c > sdk_max) continue;
-        std::string key = what + "/" + mode;
+        // The baseline sends as many calls (all are queued at once) with 16 in flight.
+        std::string key = what + "/" + mode + "/" + std::to_string(c * waves);
         if (!baseline_rss.count(key)) {
-          Fields b = RunCell(self, what, mode, 16, latency < 0 ? -1 : 1, 16 * 8, ca_path);
+          Fields b = RunCell(self, what, mode, 16, latency < 0 ? -1 : 1, c * waves, ca_path);
           baseline_rss[key] = D(b, "peak_rss_kb");
         }
         Fields r = RunCell(self, what, mode, c, latency, c * waves, ca_path);

@@ -16,12 +16,10 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/wire_text_test.cc
     providers/http_status_test.cc
     providers/endpoint_test.cc
-    providers/network_test.cc
     providers/rate_limit_test.cc
     providers/shared_admission_test.cc
     providers/dispatch_queue_test.cc
     providers/curl_transport_test.cc
-    providers/tls_transport_test.cc
     providers/epoll_sockets_test.cc
     providers/curl_header_lists_test.cc
   LIBS structure_providers structure_transport structure_validator)
@@ -32,3 +30,11 @@ structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
     actors/pool_sim_test.cc
     actors/pool_shared_test.cc
   LIBS structure_pool)
+
+# Proxies, CAs and TLS: pure resolution, and the transport against nginx (TLS 1.3 + HTTP/2, its
+# own fixed-reply server behind it) and tinyproxy; needs no `structure` binary.
+structure_add_tests(NAME network_tests LABEL providers
+  SOURCES
+    providers/network_test.cc
+    providers/tls_transport_test.cc
+  LIBS structure_providers structure_transport structure_validator)

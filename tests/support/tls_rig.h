@@ -198,6 +198,26 @@ class NginxTls {
     return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
   }
 
+  // Requests the fixed-reply server behind nginx answered (NginxOptions::upstream_port 0).
+  long CannedRequests() const {
+    std::ifstream log(dir_ + "/canned.log");
+    long n = 0;
+    for (std::string line; std::getline(log, line);) ++n;
+    return n;
+  }
+
+  // nginx writes a log line once a request is finished, which may be after the client has its
+  // answer: waits (up to 5 s) until the access log holds `requests` lines, then reads it.
+  NginxLogStats ReadLogOnce(long requests) const {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    NginxLogStats s = ReadLog();
+    while (s.requests < requests && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      s = ReadLog();
+    }
+    return s;
+  }
+
   NginxLogStats ReadLog() const {
     NginxLogStats s;
     std::ifstream log(access_log());
@@ -240,7 +260,8 @@ class NginxTls {
     std::string canned = options_.upstream_port != 0
                              ? ""
                              : "  server {\n    listen 127.0.0.1:" + std::to_string(canned_port_) +
-                                   ";\n    access_log off;\n    default_type application/json;\n" +
+                                   ";\n    access_log " + d + "/canned.log conn;\n" +
+                                   "    default_type application/json;\n" +
                                    "    location / { return 200 " + kCannedReply + "; }\n  }\n";
     std::string server_body =
         "    ssl_certificate " + d + "/test-server.pem;\n" + "    ssl_certificate_key " + d +
