@@ -8,16 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "tests/providers/fake_env.h"
+
 namespace structure::providers {
 namespace {
-
-GetEnvFn FakeEnv(std::map<std::string, std::string> vars) {
-  auto shared = std::make_shared<std::map<std::string, std::string>>(std::move(vars));
-  return [shared](const char* name) -> const char* {
-    auto it = shared->find(name);
-    return it == shared->end() ? nullptr : it->second.c_str();
-  };
-}
 
 TEST(NetworkTest, ProxyFromEnvReadsTheVariableOfTheSchemeLowerCaseFirst) {
   auto env = FakeEnv({{"https_proxy", "http://lower:3128"},

@@ -13,29 +13,12 @@
 #include "providers/curl_transport.h"
 #include "providers/openai_chat.h"
 #include "tests/providers/golden.h"
+#include "tests/providers/transport_inbox.h"
 #include "tests/support/proxy_rig.h"
 #include "tests/support/tls_rig.h"
 
 namespace structure::providers {
 namespace {
-
-struct Inbox {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<Completion> done;
-
-  CompletionSink Sink() {
-    return [this](std::vector<Completion>&& batch) {
-      std::lock_guard<std::mutex> lock(mu);
-      for (auto& c : batch) done.push_back(std::move(c));
-      cv.notify_all();
-    };
-  }
-  bool WaitFor(size_t n) {
-    std::unique_lock<std::mutex> lock(mu);
-    return cv.wait_for(lock, std::chrono::seconds(20), [&] { return done.size() >= n; });
-  }
-};
 
 HttpRequest Call(const std::string& base_url, int i) {
   Endpoint e;
@@ -48,15 +31,10 @@ HttpRequest Call(const std::string& base_url, int i) {
   return r;
 }
 
-size_t SizeOf(Inbox& inbox) {
-  std::lock_guard<std::mutex> lock(inbox.mu);
-  return inbox.done.size();
-}
-
 // Starts `n` calls at `base_url` and waits for them; the completions, in order of arrival.
 std::vector<Completion> RunCalls(Transport& t, Inbox& inbox, const std::string& base_url, int n,
                                  uint64_t first_id = 1) {
-  size_t before = SizeOf(inbox);
+  size_t before = inbox.size();
   for (int i = 0; i < n; ++i) t.Start(first_id + i, Call(base_url, static_cast<int>(first_id) + i));
   EXPECT_TRUE(inbox.WaitFor(before + n)) << "calls did not all complete within 20 s";
   std::lock_guard<std::mutex> lock(inbox.mu);
