@@ -38,7 +38,7 @@
 #include "bench/steady_window.h"
 #include "providers/curl_transport.h"
 #include "providers/wire.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 #include "tests/support/tls_rig.h"
 
 namespace structure::bench {

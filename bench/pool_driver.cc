@@ -12,7 +12,7 @@
 
 #include "base/json.h"
 #include "providers/wire.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::bench {
 

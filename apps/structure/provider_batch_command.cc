@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "actors/provider_setup.h"
-#include "apps/batch/batch_state.h"
-#include "apps/batch/provider_batch.h"
-#include "apps/batch/provider_batch_stats.h"
-#include "apps/batch/stats_file.h"
+#include "batch/batch_state.h"
+#include "batch/provider_batch.h"
+#include "batch/provider_batch_stats.h"
+#include "batch/stats_file.h"
+#include "engine/provider_setup.h"
 
 namespace structure::apps {
 

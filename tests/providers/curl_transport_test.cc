@@ -9,9 +9,9 @@
 #include <set>
 
 #include "providers/openai_chat.h"
-#include "tests/actors/sim_process.h"
 #include "tests/providers/golden.h"
 #include "tests/providers/transport_inbox.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::providers {
 namespace {
