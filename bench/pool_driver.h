@@ -17,7 +17,7 @@ namespace structure::bench {
 std::map<std::string, std::string> Flags(int argc, char** argv);
 double Num(const std::map<std::string, std::string>& f, const char* k, double def);
 
-// Sockets this process holds open (after a run: its kept-alive connections).
+// TCP connections this process holds open (after a run: its kept-alive connections).
 int OpenSockets();
 // This process's user + system CPU seconds.
 double CpuSeconds();
