@@ -9,14 +9,15 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
-  libhiredis-dev redis-server libicu-dev haproxy \
+  libhiredis-dev redis-server libicu-dev haproxy nginx tinyproxy \
   clang-14 libclang-rt-14-dev chromium curl
 # chromium: the console's browser test (tests/console, driven by puppeteer-core); curl: `make
 # console` sends the demo's records through the server. haproxy: the load balancer in front of
 # the serve replicas of the fleet test (tests/server/openai_clients/fleet_test.mjs,
 # docs/deploy.md).
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang) build the
-# fuzz targets in build/fuzz.
+# fuzz targets in build/fuzz. nginx (TLS 1.3 + HTTP/2 in front of the simulator) and tinyproxy
+# (a CONNECT proxy) are started by the transport tests and bench_tls on loopback ports.
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -26,6 +26,7 @@ struct Pending {
   int64_t est_tokens = 0;
   int attempts = 0;
   int transient_retries = 0;
+  bool resent_unsent = false;  // the one at-once retry of an attempt that never left us is spent
   int rate_limited = 0;
   bool in_flight = false;
   bool asking = false;           // taken from the queue for the shared store's acquire in flight

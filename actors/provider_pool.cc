@@ -195,6 +195,12 @@ void OnCompletion(Self self, providers::Completion& c) {
     } else {
       Retry(self, c.id, p, now + delay, /*front_now=*/true, std::move(status));
     }
+  } else if (status.retryable() && c.response.nothing_sent && !p.resent_unsent) {
+    // Nothing reached the server (no connection, a failed or stalled TLS handshake or proxy
+    // tunnel), so sending again cannot duplicate the call: once, at once, on a new connection
+    // (curl never reuses the one that failed), before the backoff below takes over.
+    p.resent_unsent = true;
+    Retry(self, c.id, p, now, /*front_now=*/true, std::move(status));
   } else if (status.retryable()) {
     ++p.transient_retries;
     auto delay =

@@ -57,6 +57,17 @@ void AddModelSettings(const ModelSettings& m, Json& out) {
   if (m.max_output_tokens) out.set("maxOutputTokens", static_cast<int64_t>(*m.max_output_tokens));
 }
 
+// As written; the environment's proxy and CA variables are applied when the engine starts.
+Json NetworkJson(const NetworkSettings& n) {
+  Json j = Json::MakeObject();
+  j.set("proxy", n.proxy ? Json(*n.proxy) : Json());
+  j.set("caFile", n.ca_file.empty() ? Json() : Json(n.ca_file));
+  j.set("caPath", n.ca_path.empty() ? Json() : Json(n.ca_path));
+  j.set("verifyTls", n.verify_tls);
+  j.set("connectTimeoutMs", n.connect_timeout_ms);
+  return j;
+}
+
 }  // namespace
 
 Json ConfigToJson(const EngineConfig& c) {
@@ -86,6 +97,7 @@ Json ConfigToJson(const EngineConfig& c) {
     batch.set("pollMs", p.batch.poll_ms);
     batch.set("maxPollMs", p.batch.max_poll_ms);
     pj.set("batch", batch);
+    pj.set("network", NetworkJson(p.network));
     if (!p.profile_overrides.is_null()) pj.set("profileOverrides", p.profile_overrides);
     if (!p.model_profiles.empty()) {
       Json models = Json::MakeObject();

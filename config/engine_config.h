@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/json.h"
+#include "config/network_settings.h"
 
 namespace structure::config {
 
@@ -50,6 +51,7 @@ struct ProviderConfig {
   std::map<std::string, ModelSettings> models;  // model -> its own settings
   Limits limits;
   BatchSettings batch;
+  NetworkSettings network;  // proxy, trusted CAs, certificate checks (config/network_settings.h)
 };
 
 struct ModelAlias {

@@ -387,11 +387,34 @@ class Reader {
           static_cast<double>(b.max_poll_ms));
   }
 
+  // proxy, ca_file, ca_path, verify_tls, connect_timeout_ms of a provider table. The proxy URL
+  // and the CA files are checked when the engine plans its providers (providers/network.h).
+  void ReadNetwork(const toml::table& t, const std::string& path, NetworkSettings& n) {
+    OptString(t, "proxy", path, n.proxy);
+    if (n.proxy && n.proxy->find('@') != std::string::npos) {
+      Fail(Join(path, "proxy"),
+           "a proxy password does not belong in the config file: leave proxy out and set "
+           "HTTPS_PROXY=http://USER:PASSWORD@HOST:PORT in the environment",
+           t.get("proxy"));
+    }
+    String(t, "ca_file", path, n.ca_file);
+    String(t, "ca_path", path, n.ca_path);
+    for (auto [key, value] : {std::pair{"ca_file", &n.ca_file}, std::pair{"ca_path", &n.ca_path}}) {
+      if (t.get(key) != nullptr && value->empty())
+        Fail(Join(path, key), "must not be empty (leave it out for the system's CAs)", t.get(key));
+    }
+    std::optional<bool> verify;
+    OptBool(t, "verify_tls", path, verify);
+    n.verify_tls = verify.value_or(true);
+    Whole(t, "connect_timeout_ms", path, 1, 3'600'000, n.connect_timeout_ms, true);
+  }
+
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
     CheckKeys(t, path,
               {"kind", "base_url", "api_key_env", "model", "profile", "limits", "profile_overrides",
-               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch"});
+               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch",
+               "proxy", "ca_file", "ca_path", "verify_tls", "connect_timeout_ms"});
     ProviderConfig p;
     p.name = name;
     String(t, "kind", path, p.kind);
@@ -409,6 +432,7 @@ class Reader {
     }
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
     if (const toml::table* b = Table(t, "batch", path)) ReadBatch(*b, path + ".batch", p.batch);
+    ReadNetwork(t, path, p.network);
     if (const toml::table* o = Table(t, "profile_overrides", path))
       p.profile_overrides = ToJsonValue(*o);
     ReadModelSettings(t, path, p.kind, p.model_settings);

@@ -129,9 +129,12 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;
+    if (!plan.warning.empty()) log(plan.warning);
+    providers::CurlOptions curl;
+    curl.network = h.network;
     if (h.unusable.ok())
-      h.pool =
-          actors::SpawnProviderPool(*impl->system, plan.pool, providers::CurlTransportFactory());
+      h.pool = actors::SpawnProviderPool(*impl->system, plan.pool,
+                                         providers::CurlTransportFactory(curl));
     max_timeout = std::max<int64_t>(max_timeout, h.config.limits.timeout_ms);
     std::string name = h.config.name;
     ctx->providers.emplace(std::move(name), std::move(h));
@@ -216,6 +219,11 @@ pipeline::StructureResult Engine::Run(pipeline::StructureRequest request) {
 registry::SchemaRegistry& Engine::schemas() { return *impl_->ctx->registry; }
 
 const config::EngineConfig& Engine::config() const { return impl_->ctx->config; }
+
+providers::NetworkOptions Engine::network(const std::string& provider) const {
+  auto it = impl_->ctx->providers.find(provider);
+  return it == impl_->ctx->providers.end() ? providers::NetworkOptions{} : it->second.network;
+}
 
 pipeline::StatsSnapshot Engine::stats() const { return impl_->stats->Snapshot(); }
 

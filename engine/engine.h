@@ -18,6 +18,7 @@
 #include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
+#include "providers/network.h"
 
 namespace structure::registry {
 class SchemaRegistry;
@@ -84,6 +85,8 @@ class Engine {
   registry::SchemaRegistry& schemas();
 
   const config::EngineConfig& config() const;
+  // The proxy, CAs and TLS checks the engine uses for `provider` (defaults when unknown).
+  providers::NetworkOptions network(const std::string& provider) const;
 
   // The metrics of every call finished so far, per schema and per provider (docs/engine.md,
   // "Metrics"); a copy, safe to read while calls go on.

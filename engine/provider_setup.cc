@@ -16,6 +16,23 @@ std::string Join(const std::vector<std::string>& names) {
   return out;
 }
 
+// The provider's proxy, CAs and TLS checks from its table and the environment.
+Status PlanNetwork(const config::ProviderConfig& pc, const std::string& base_url,
+                   ProviderPlan& plan) {
+  providers::NetworkConfig n;
+  n.proxy = pc.network.proxy;
+  n.ca_file = pc.network.ca_file;
+  n.ca_path = pc.network.ca_path;
+  n.verify_tls = pc.network.verify_tls;
+  n.connect_timeout_ms = pc.network.connect_timeout_ms;
+  auto network = providers::ResolveNetwork(n, base_url, nullptr, &plan.warning);
+  if (!network.ok())
+    return InvalidArgument("providers." + pc.name + ": " + network.status().message());
+  plan.handle.network = std::move(*network);
+  if (!plan.warning.empty()) plan.warning = "providers." + pc.name + ": " + plan.warning;
+  return Status::Ok();
+}
+
 Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
                                   const std::string& base_override) {
   const std::string where = "providers." + pc.name;
@@ -46,6 +63,12 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
     endpoint->timeout_ms = pc.limits.timeout_ms;
     plan.pool.endpoint = *endpoint;
   }
+  STRUCTURE_RETURN_IF_ERROR(PlanNetwork(
+      pc,
+      endpoint.ok()
+          ? endpoint->base_url
+          : providers::NormalizeBaseUrl(base.empty() ? providers::DefaultBaseUrl(*kind) : base),
+      plan));
 
   std::string profile_name = pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile;
   auto profile = pipeline::FindProfile(profile_name);

@@ -19,6 +19,7 @@ namespace structure::actors {
 struct ProviderPlan {
   ProviderHandle handle;
   PoolConfig pool;
+  std::string warning;  // said once at start (verify_tls = false on a remote host)
 };
 
 // The configuration with the provider `provider` names added when it is a built-in kind not

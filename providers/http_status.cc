@@ -112,6 +112,8 @@ Code CodeFromTransportError(TransportError error) {
       return Code::kDeadlineExceeded;
     case TransportError::kCancelled:
       return Code::kCancelled;
+    case TransportError::kTlsVerify:
+      return Code::kFailedPrecondition;  // waiting does not make a certificate trusted
     case TransportError::kConnect:
     case TransportError::kDns:
     case TransportError::kReset:

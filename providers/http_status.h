@@ -18,7 +18,8 @@ namespace structure::providers {
 Code CodeFromHttpStatus(int status);
 
 // Code for a transport failure: timeouts kDeadlineExceeded (retryable), cancellation
-// kCancelled, everything else (refused, reset, DNS, TLS) kUnavailable.
+// kCancelled, a certificate not accepted kFailedPrecondition (never retried), everything else
+// (refused, reset, DNS, TLS handshake) kUnavailable.
 Code CodeFromTransportError(TransportError error);
 
 // The Status for a finished exchange: ok for 2xx, otherwise the mapped code with a message

@@ -31,3 +31,11 @@ structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
     actors/pool_sim_test.cc
     actors/pool_shared_test.cc
   LIBS structure_pool)
+
+# Proxies, CAs and TLS: pure resolution, and the transport against nginx (TLS 1.3 + HTTP/2, its
+# own fixed-reply server behind it) and tinyproxy; needs no `structure` binary.
+structure_add_tests(NAME network_tests LABEL providers
+  SOURCES
+    providers/network_test.cc
+    providers/tls_transport_test.cc
+  LIBS structure_providers structure_transport structure_validator)

@@ -9,6 +9,7 @@
 #include "batch/provider_batch.h"
 #include "batch/provider_batch_stats.h"
 #include "batch/stats_file.h"
+#include "engine/provider_setup.h"
 
 namespace structure::apps {
 
@@ -174,7 +175,11 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
     auto it = cfg.providers.find(provider);
     return it == cfg.providers.end() ? config::BatchSettings{} : it->second.batch;
   };
-  auto send = batch::MakeCurlSend();
+  // Batch files and polls go to the provider the calls use, through its proxy and CAs.
+  providers::CurlOptions curl;
+  auto in_use = actors::ProvidersInUse(cfg, args.has("provider") ? args.get("provider") : "");
+  if (!in_use.empty()) curl.network = engine.network(in_use.front());
+  auto send = batch::MakeCurlSend(curl);
   if (!send.ok()) return fail(send.status().message());
   env.send = std::move(*send);
 

@@ -5,16 +5,10 @@
 #include <map>
 #include <string>
 
+#include "tests/providers/fake_env.h"
+
 namespace structure::providers {
 namespace {
-
-GetEnvFn FakeEnv(std::map<std::string, std::string> vars) {
-  auto shared = std::make_shared<std::map<std::string, std::string>>(std::move(vars));
-  return [shared](const char* name) -> const char* {
-    auto it = shared->find(name);
-    return it == shared->end() ? nullptr : it->second.c_str();
-  };
-}
 
 TEST(EndpointTest, TakesKeysFromTheSdkVariables) {
   auto env = FakeEnv({{"OPENAI_API_KEY", "a"},
