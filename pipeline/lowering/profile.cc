@@ -27,6 +27,7 @@ const BoolField kBoolFields[] = {
     {"type_arrays", &Profile::type_arrays},
     {"properties_with_anyof", &Profile::properties_with_anyof},
     {"enum_strings_only", &Profile::enum_strings_only},
+    {"enum_booleans", &Profile::enum_booleans},
     {"pattern_simple_only", &Profile::pattern_simple_only},
     {"pattern_anchored", &Profile::pattern_anchored},
     {"numeric_bounds_integer_only", &Profile::numeric_bounds_integer_only},

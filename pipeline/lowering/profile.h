@@ -43,6 +43,7 @@ struct Profile {
   NullStyle null_style = NullStyle::kTypeArray;
   bool properties_with_anyof = true;         // properties and anyOf may share one schema object
   bool enum_strings_only = false;            // enum values must be strings
+  bool enum_booleans = true;                 // enum and const may hold booleans
   bool pattern_simple_only = false;          // no lookaround, back references, \b, large counts
   size_t pattern_max_count = 1000;           // largest {n,m} count accepted when simple-only
   bool pattern_anchored = false;             // pattern must read ^...$
