@@ -474,7 +474,7 @@ class Reader {
     // The model table first: provider settings are checked against it.
     if (const toml::table* f = Table(root, "model_families", "")) ReadModelFamilies(*f, c);
     // [server] belongs to `structure serve`, which reads it from the same file
-    // (apps/server/server_config.h); here it only has to be a table.
+    // (server/server_config.h); here it only has to be a table.
     Table(root, "server", "");
     if (const toml::table* s = Table(root, "structure", "")) {
       c.settings = ApplyOverride(c.settings, ReadSettings(*s, "structure"));
