@@ -55,6 +55,23 @@ TEST(Profile, PromptCacheSettingsAreOverridablePerModel) {
   EXPECT_FALSE(ApplyProfileOverrides(base, J(R"({"prompt_cache":"yes"})")).ok());
 }
 
+// Gemini provider batches: the schema field is a profile setting; responseSchema lowers with the
+// legacy rules.
+TEST(Profile, BatchSchemaFieldPicksTheProfileABatchLowersWith) {
+  Profile gemini = *FindProfile("gemini");
+  EXPECT_EQ(gemini.batch_schema_field, "responseJsonSchema");
+  EXPECT_EQ(BatchProfile(gemini)->name, "gemini");
+  Result<Profile> legacy =
+      ApplyProfileOverrides(gemini, J(R"({"batch_schema_field":"responseSchema"})"));
+  ASSERT_TRUE(legacy.ok()) << legacy.status().message();
+  EXPECT_EQ(BatchProfile(*legacy)->name, "gemini-legacy");
+  EXPECT_EQ(*ProfileToJson(*legacy).find("batch_schema_field"), Json("responseSchema"));
+  Result<Profile> bad = ApplyProfileOverrides(gemini, J(R"({"batch_schema_field":"schema"})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "profile override 'batch_schema_field' must be responseJsonSchema or responseSchema");
+}
+
 TEST(StrictCheck, ListsEveryOpenAiViolation) {
   std::vector<std::string> why = CheckProviderSchema(
       J(R"({"type":"object","properties":{"a":{"type":"string","minLength":1},"b":{"allOf":[]}},"required":["a"]})"),
