@@ -100,6 +100,8 @@ const char* ReplayName(ThinkingReplay r) {
       return "blocks";
     case ThinkingReplay::kSignatures:
       return "signatures";
+    case ThinkingReplay::kSignaturesChecked:
+      return "signatures-checked";
   }
   return "none";
 }
@@ -190,12 +192,17 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       st = flag(f.cache_control);
     } else if (key == "replay") {
       std::string r = v.is_string() ? v.as_string() : "";
-      if (r == "none" || r == "blocks" || r == "signatures") {
-        f.replay = r == "none"     ? ThinkingReplay::kNone
-                   : r == "blocks" ? ThinkingReplay::kBlocks
-                                   : ThinkingReplay::kSignatures;
-      } else {
-        return bad("must be \"none\", \"blocks\" or \"signatures\"");
+      bool known = false;
+      for (ThinkingReplay kind :
+           {ThinkingReplay::kNone, ThinkingReplay::kBlocks, ThinkingReplay::kSignatures,
+            ThinkingReplay::kSignaturesChecked}) {
+        if (r == ReplayName(kind)) {
+          f.replay = kind;
+          known = true;
+        }
+      }
+      if (!known) {
+        return bad("must be \"none\", \"blocks\", \"signatures\" or \"signatures-checked\"");
       }
     } else if (key == "cap_field") {
       const std::vector<std::string> fields = CapFields(f.kind);

@@ -21,9 +21,10 @@ namespace structure::providers {
 
 // What a reply's reasoning must look like when its turn is sent back.
 enum class ThinkingReplay {
-  kNone,        // not replayable (OpenAI chat completions): the reasoning is not sent back
-  kBlocks,      // Anthropic: thinking / redacted_thinking blocks first and unchanged
-  kSignatures,  // Gemini: every part with its thoughtSignature as received
+  kNone,               // not replayable (OpenAI chat completions): the reasoning is not sent back
+  kBlocks,             // Anthropic: thinking / redacted_thinking blocks first and unchanged
+  kSignatures,         // Gemini 2.5: every part with its thoughtSignature as received
+  kSignaturesChecked,  // Gemini 3: the same, and a function call without its signature is a 400
 };
 
 struct ModelFamily {
@@ -101,9 +102,9 @@ struct FamilyOverride {
 
 // Sets the fields of `family` named in `fields`: efforts (array of levels), budget_min,
 // budget_max, dynamic_budget, on_off, thinking_off, thinks_by_default, replay ("none", "blocks",
-// "signatures"), parallel_tool_calls, temperature, top_p, cap_field, output_cap, cache_control,
-// cache_min_tokens, doc, like (handled by the table). kInvalidArgument "<key>: <what is wrong>"
-// for an unknown key or a bad value.
+// "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
+// output_cap, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
+// "<key>: <what is wrong>" for an unknown key or a bad value.
 Status ApplyFamilyFields(ModelFamily& family, const Json& fields);
 
 class ModelTable {

@@ -117,18 +117,19 @@ const Row kRows[] = {
 
     // Gemini generateContent. A model the table does not know is taken for a Gemini 3 one:
     // thinkingLevel, and thinking cannot be turned off. Every part goes back with its
-    // thoughtSignature (Gemini 3 refuses a function call replayed without one).
+    // thoughtSignature; Gemini 3 refuses a function call replayed without one, 2.5 does not
+    // check (ai.google.dev/gemini-api/docs/thought-signatures).
     {kGemini, "", R"({"efforts": ["minimal", "low", "medium", "high"], "thinking_off": false,
-       "thinks_by_default": true, "replay": "signatures", "cap_field": "maxOutputTokens",
+       "thinks_by_default": true, "replay": "signatures-checked", "cap_field": "maxOutputTokens",
        "cache_min_tokens": 4096, "doc": "https://ai.google.dev/gemini-api/docs/thinking"})"},
     // 2.0 does not think: a thinkingConfig is "thinking_config is not supported" (400).
     {kGemini, "gemini-2.0-flash", R"({"efforts": [], "thinks_by_default": false,
-       "output_cap": 8192, "doc": "https://ai.google.dev/gemini-api/docs/models"})"},
+       "replay": "none", "output_cap": 8192, "doc": "https://ai.google.dev/gemini-api/docs/models"})"},
     // "Gemini 2.5 series models don't support thinkingLevel; use thinkingBudget instead":
     // 2.5 Pro 128..32768, cannot be turned off; 2.5 Flash 0..24576; 2.5 Flash-Lite 512..24576,
     // does not think by default; -1 is dynamic. Effort levels go as Google's budgets.
     {kGemini, "gemini-2.5-pro", R"({"efforts": [], "budget_min": 128, "budget_max": 32768,
-       "dynamic_budget": true, "output_cap": 65536, "cache_min_tokens": 2048,
+       "dynamic_budget": true, "replay": "signatures", "output_cap": 65536, "cache_min_tokens": 2048,
        "doc": "https://ai.google.dev/gemini-api/docs/thinking#set-budget"})"},
     {kGemini, "gemini-2.5-flash", R"({"like": "gemini-2.5-pro", "budget_min": 1,
        "budget_max": 24576, "thinking_off": true,

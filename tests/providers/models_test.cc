@@ -123,7 +123,8 @@ TEST(ModelTableTest, BadConfigRowsNameTheKey) {
   EXPECT_EQ(error(R"({"parallel_tool_calls": "no"})"),
             "gemini.\"gemini-9\".parallel_tool_calls: must be true or false");
   EXPECT_EQ(error(R"({"replay": "all"})"),
-            "gemini.\"gemini-9\".replay: must be \"none\", \"blocks\" or \"signatures\"");
+            "gemini.\"gemini-9\".replay: must be \"none\", \"blocks\", \"signatures\" or "
+            "\"signatures-checked\"");
   EXPECT_EQ(error(R"({"budget_min": 900, "budget_max": 800})"),
             "gemini.\"gemini-9\".budget_min: must be at most budget_max (800)");
   EXPECT_NE(error(R"({"thinking": true})").find("gemini.\"gemini-9\".thinking: unknown key"),
