@@ -249,6 +249,8 @@ ModelFamily ModelTable::Find(ProviderKind kind, std::string_view model) const {
         {"anthropic/", ProviderKind::kAnthropic},
         {"google/", ProviderKind::kGemini}};
     const ModelFamily* own = Match(ProviderKind::kOpenRouter, model);
+    // A config row for this very name is taken as it is.
+    if (own && own->from_config && !own->prefix.empty()) return *own;
     for (const auto& [vendor, vendor_kind] : kVendors) {
       if (model.substr(0, vendor.size()) != vendor) continue;
       const ModelFamily* f = Match(vendor_kind, model.substr(vendor.size()));
@@ -277,7 +279,7 @@ std::shared_ptr<const ModelTable> ModelTable::Builtin() {
   static const std::shared_ptr<const ModelTable> kTable = [] {
     std::vector<ModelFamily> rows;
     Status st = AddBuiltinRows(rows);
-    (void)st;  // BuiltinRowsTest checks every row applies
+    (void)st;  // ModelTableTest.EveryBuiltinRowAppliesAndCitesItsPage checks every row applies
     return std::make_shared<const ModelTable>(std::move(rows));
   }();
   return kTable;

@@ -120,7 +120,8 @@ class ModelTable {
   // prefix of the model name ("models/" dropped; for Anthropic '.' and '-' are the same, so
   // OpenRouter's "claude-sonnet-4.5" is "claude-sonnet-4-5"), else the kind's default row.
   // OpenRouter routes "vendor/model" to the vendor's list (openai, anthropic, google) with its
-  // own cap field and thinking (it translates levels and budgets itself).
+  // own cap field and thinking (it translates levels and budgets itself), unless a config row
+  // of the openrouter list names the model.
   ModelFamily Find(ProviderKind kind, std::string_view model) const;
 
   const std::vector<ModelFamily>& rows() const { return rows_; }
