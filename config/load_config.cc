@@ -1,7 +1,5 @@
 #include "config/load_config.h"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -9,6 +7,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <toml++/toml.h>
 
 #include "config/settings.h"
 #include "config/shared_store.h"
