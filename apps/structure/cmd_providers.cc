@@ -106,6 +106,13 @@ std::string ThinkingCell(const providers::ModelFamily& f) {
   return out.empty() ? "-" : out;
 }
 
+// Whether thinking can be turned off: by a level "none" or otherwise; "-" when it does not think.
+std::string OffCell(const providers::ModelFamily& f) {
+  if (f.efforts.empty() && f.budget_max == 0 && !f.on_off) return "-";
+  bool none = std::find(f.efforts.begin(), f.efforts.end(), "none") != f.efforts.end();
+  return f.thinking_off || none ? "yes" : "no";
+}
+
 void PrintModels(const std::vector<providers::ModelFamily>& families) {
   auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
   std::vector<std::vector<std::string>> rows = {{"KIND", "PREFIX", "THINKING", "OFF", "THINKS",
@@ -114,7 +121,7 @@ void PrintModels(const std::vector<providers::ModelFamily>& families) {
   for (const providers::ModelFamily& f : families) {
     Json j = providers::FamilyToJson(f);
     rows.push_back({std::string(providers::InfoOf(f.kind).name),
-                    f.prefix.empty() ? "(other)" : f.prefix, ThinkingCell(f), yes(f.thinking_off),
+                    f.prefix.empty() ? "(other)" : f.prefix, ThinkingCell(f), OffCell(f),
                     yes(f.thinks_by_default), yes(f.parallel_tool_calls), yes(f.temperature),
                     yes(f.top_p), f.cap_field.empty() ? "-" : f.cap_field,
                     f.output_cap > 0 ? std::to_string(f.output_cap) : "-",
