@@ -120,6 +120,7 @@ std::string PlanKey(const Call& c, const std::string& schema_key) {
   key += c.request.array_mode ? " array" : "";
   key += c.settings.allow_unresolved_refs ? " any-ref" : "";
   key += " evidence=" + std::string(config::EvidenceModeName(c.settings.evidence));
+  key += c.prepared ? " batch=" + c.target.profile->batch_schema_field : "";
   key += '\n';
   key += schema_key;
   return key;
@@ -132,7 +133,11 @@ PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
   return self->state.ctx->plans->Get(PlanKey(c, schema_key), [&]() -> PlanResult {
     auto resolved = resolve();
     if (!resolved.ok()) return resolved.status();
-    auto plan = pipeline::MakeLoopPlan(*resolved, *c.target.profile,
+    // A provider batch may take the schema in another form (pipeline::BatchProfile).
+    auto profile = c.prepared ? pipeline::BatchProfile(*c.target.profile)
+                              : Result<pipeline::Profile>(*c.target.profile);
+    if (!profile.ok()) return profile.status();
+    auto plan = pipeline::MakeLoopPlan(*resolved, *profile,
                                        pipeline::PlanOptionsFor(c.request, c.settings));
     if (!plan.ok()) return plan.status();
     return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
@@ -149,6 +154,8 @@ void HandOver(Self self, uint64_t id, Call& c,
   p.spec.semantic_check = std::move(c.check);
   p.provider = c.target.provider->config.name;
   p.endpoint = c.target.provider->endpoint;
+  if (c.target.profile->batch_schema_field == "responseSchema")
+    p.endpoint.gemini_legacy_schema = true;
   p.schema_origin = c.origin;
   p.schema_usage = c.builder_usage;
   auto ready = std::move(c.prepared);

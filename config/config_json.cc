@@ -2,6 +2,8 @@
 
 #include "config/settings.h"
 #include "config/shared_store.h"
+#include "providers/endpoint.h"
+#include "providers/kinds.h"
 
 namespace structure::config {
 
@@ -81,9 +83,12 @@ Json ConfigToJson(const EngineConfig& c) {
     pj.set("baseUrl", p.base_url);
     pj.set("model", p.model);
     pj.set("profile", p.profile);
-    pj.set("apiKeyEnv", p.api_key_env);
-    const char* key = p.api_key_env.empty() ? nullptr : std::getenv(p.api_key_env.c_str());
-    pj.set("apiKey", key != nullptr && *key ? "set" : "not set");
+    // The same description `structure providers` gives: the variable read and its state.
+    if (const providers::KindInfo* k = providers::FindKind(p.kind)) {
+      providers::KeyStatus key = providers::DescribeKey(k->kind, p.api_key_env, p.base_url);
+      pj.set("apiKeyEnv", key.variable);
+      pj.set("apiKey", std::string(providers::KeyStateName(key.state)));
+    }
     Json limits = Json::MakeObject();
     limits.set("maxConcurrency", p.limits.max_concurrency);
     limits.set("requestsPerMinute", p.limits.requests_per_minute);
@@ -117,6 +122,15 @@ Json ConfigToJson(const EngineConfig& c) {
     providers.set(name, pj);
   }
   j.set("providers", providers);
+  if (!c.model_families.empty()) {
+    Json families = Json::MakeObject();
+    for (const providers::FamilyOverride& o : c.model_families) {
+      std::string kind(providers::InfoOf(o.kind).name);
+      if (!families.find(kind)) families.set(kind, Json::MakeObject());
+      families.find(kind)->set(o.prefix, o.fields);
+    }
+    j.set("modelFamilies", std::move(families));
+  }
   Json aliases = Json::MakeObject();
   for (const auto& [a, t] : c.aliases) {
     aliases.set(a, t.model.empty() ? t.provider : t.provider + "/" + t.model);

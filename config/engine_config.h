@@ -6,9 +6,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/json.h"
 #include "config/network_settings.h"
+#include "providers/models.h"
 
 namespace structure::config {
 
@@ -109,6 +111,8 @@ struct TenantConfig {
 
 struct EngineConfig {
   std::string source = "<built-in defaults>";  // where it was loaded from
+  // [model_families.<kind>."<prefix>"]: changes to the built-in model table, in file order.
+  std::vector<providers::FamilyOverride> model_families;
   std::map<std::string, ProviderConfig> providers;
   std::map<std::string, ModelAlias> aliases;  // "default:fast" -> provider + model
   Settings settings;

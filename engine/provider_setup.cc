@@ -6,6 +6,8 @@
 #include "config/load_config.h"
 #include "config/settings.h"
 #include "providers/endpoint.h"
+#include "providers/kinds.h"
+#include "providers/models.h"
 
 namespace structure::actors {
 namespace {
@@ -34,7 +36,8 @@ Status PlanNetwork(const config::ProviderConfig& pc, const std::string& base_url
 }
 
 Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
-                                  const std::string& base_override) {
+                                  const std::string& base_override,
+                                  const std::shared_ptr<const providers::ModelTable>& models) {
   const std::string where = "providers." + pc.name;
   auto kind = providers::ParseProviderKind(pc.kind);
   if (!kind.ok()) return InvalidArgument(where + ".kind: " + kind.status().message());
@@ -56,11 +59,15 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
   } else if (!endpoint.ok()) {
     return Status(endpoint.status().code(), where + ": " + endpoint.status().message());
   } else {
-    // Local servers (the simulator, vLLM, llama.cpp) take any key; send a placeholder so those
-    // that require the header are satisfied. Never done for remote hosts.
-    if (endpoint->api_key.empty() && providers::IsLoopbackUrl(endpoint->base_url))
+    // A hosted provider's format at a local address (the simulator, a local proxy) wants a key
+    // header: a placeholder is sent. Kinds that take no key (Ollama, vLLM, llama.cpp) get no
+    // header at all. Never done for remote hosts.
+    if (endpoint->api_key.empty() && providers::IsLoopbackUrl(endpoint->base_url) &&
+        !providers::InfoOf(*kind).key_env.empty()) {
       endpoint->api_key = "local";
+    }
     endpoint->timeout_ms = pc.limits.timeout_ms;
+    endpoint->models = models;
     plan.pool.endpoint = *endpoint;
   }
   STRUCTURE_RETURN_IF_ERROR(PlanNetwork(
@@ -128,9 +135,11 @@ Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
 
 Result<std::vector<ProviderPlan>> PlanProviders(const config::EngineConfig& config,
                                                 const std::string& base_url_override) {
+  auto models = providers::ModelTable::WithOverrides(config.model_families);
+  if (!models.ok()) return InvalidArgument("model_families." + models.status().message());
   std::vector<ProviderPlan> plans;
   for (const auto& [name, pc] : config.providers) {
-    auto plan = PlanProvider(pc, base_url_override);
+    auto plan = PlanProvider(pc, base_url_override, *models);
     if (!plan.ok()) return plan.status();
     plans.push_back(std::move(*plan));
   }

@@ -329,6 +329,19 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
   return ReaskTools(spec, state);
 }
 
+// What a final-tool reply without a final call did instead; `other` gets the tool it called.
+MissedTool Missed(const ProviderReply& r, std::string& other) {
+  if (!r.tool_calls.empty()) {
+    other = r.tool_calls.front().name;
+    return MissedTool::kOtherTool;
+  }
+  bool blank = r.content.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (blank) return r.finish == FinishKind::kLength ? MissedTool::kCutOff : MissedTool::kEmpty;
+  auto json = ParseStrict(r.content);
+  if (json.ok() && (json->is_object() || json->is_array())) return MissedTool::kJsonText;
+  return MissedTool::kProse;
+}
+
 Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderReply& r) {
   const LoopPlan& plan = *spec.plan;
   PendingReply p;
@@ -338,22 +351,31 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
   const ToolCall* need =
       plan.need == providers::NeedChannel::kTool ? FindTool(r, plan.need_tool_name) : nullptr;
   if (p.finals.empty() && need == nullptr) {
-    // Prose instead of the final tool: a nudge, which is not an iteration of the loop.
+    // No final call: a nudge saying what the reply did instead, which is not an iteration of the
+    // loop. It replaces the previous nudge, so a run of them does not grow the conversation.
+    std::string other;
+    MissedTool what = Missed(r, other);
     if (state.nudges >= plan.max_nudges) {
       return Error(spec, state, "no_final_answer",
-                   "the model answered in prose " + std::to_string(state.nudges + 1) +
-                       " times and never called the final tool \"" + plan.final_tool_name + "\"");
+                   "the model did not call the final tool \"" + plan.final_tool_name + "\" in " +
+                       std::to_string(state.nudges + 1) + " replies (the last was " +
+                       std::string(MissedToolName(what)) + ")");
     }
     ++state.nudges;
     CountReask(state.reasks, ReasonBit(ReaskReason::kParse));  // not in the form asked
+    if (state.nudge_at >= 0 && static_cast<size_t>(state.nudge_at) + 2 == state.turns.size()) {
+      state.turns.resize(state.nudge_at);
+    }
+    state.nudge_at = static_cast<int>(state.turns.size());
     state.turns.push_back(AssistantTurn(r));
     Turn nudge;
     nudge.role = Role::kUser;
-    nudge.text = FinalToolNudge(plan.final_tool_name);
+    nudge.text = FinalToolNudge(plan.final_tool_name, what, other);
     if (state.trace) TraceVerdict(state.trace.get(), "nudged", {}, nudge.text);
     state.turns.push_back(std::move(nudge));
     return Send(spec, state, true);
   }
+  state.nudge_at = -1;
   ++state.iterations;
   p.reply = r;
   p.results.assign(r.tool_calls.size(), std::string());

@@ -115,6 +115,9 @@ struct PendingReply {
 struct LoopState {
   int iterations = 0;
   int nudges = 0;
+  // Where the last nudge's two turns (the reply and the nudge) start in `turns` when the call in
+  // flight is a nudge, else -1: the next nudge replaces them instead of piling up.
+  int nudge_at = -1;
   bool form_ignored = false;  // the accepted answer skipped the form the provider was given
   providers::Usage usage;
   std::vector<providers::Turn> turns;  // the conversation sent on the next call

@@ -56,6 +56,7 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     return Rejected({"(root): the answer was cut off at the token limit; answer more concisely"});
   }
   Json parsed;
+  bool extracted = false;  // strict output that needed the tolerant parser
   auto strict =
       c.strict_parse || plan.array_mode ? ParseStrict(c.text) : Result<Json>(InvalidArgument(""));
   std::optional<Json> lines;
@@ -76,11 +77,13 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     }
     return Validate(plan, std::move(*lines));
   } else {
-    // Strict output that does not parse is rare (a provider bug); the tolerant parser may
-    // still find it, and a reason is sent otherwise.
+    // Strict output that does not parse is rare (a provider bug, or a server that ignored the
+    // form): the tolerant parser may still find it, and the result then says the form was not
+    // kept (formIgnored). A reason is sent otherwise.
     auto e = ExtractJson(c.text);
     if (!e.ok()) return Rejected({"(root): the answer is not valid JSON: " + e.status().message()});
     parsed = std::move(e->value);
+    extracted = c.strict_parse;
   }
   std::optional<std::string> need =
       plan.detect_need ? plan.detect_need(parsed)
@@ -96,7 +99,7 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
   if (plan.array_mode && !plan.strict && parsed.is_object() && !evidence_form) {
     parsed = Json(Json::Array{std::move(parsed)});  // JSON Lines with a single record
   }
-  bool form_ignored = false;
+  bool form_ignored = extracted;
   if (plan.lift) {
     auto lifted = plan.lift(parsed);
     if (lifted.ok()) {

@@ -70,9 +70,40 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
   return s;
 }
 
-std::string FinalToolNudge(const std::string& tool_name) {
-  return "You answered in prose. When you are finished, call the tool \"" + tool_name +
-         "\" with the answer as its arguments; otherwise carry on with the work.";
+std::string_view MissedToolName(MissedTool what) {
+  switch (what) {
+    case MissedTool::kProse:
+      return "prose";
+    case MissedTool::kJsonText:
+      return "the answer as text";
+    case MissedTool::kEmpty:
+      return "an empty reply";
+    case MissedTool::kCutOff:
+      return "a reply cut off before any tool call";
+    case MissedTool::kOtherTool:
+      return "a call of a tool that is not offered";
+  }
+  return "prose";
+}
+
+std::string FinalToolNudge(const std::string& tool_name, MissedTool what,
+                           const std::string& other_tool) {
+  const std::string call = "call the tool \"" + tool_name + "\" with the answer as its arguments";
+  switch (what) {
+    case MissedTool::kProse:
+      return "You answered in prose. When you are finished, " + call +
+             "; otherwise carry on with the work.";
+    case MissedTool::kJsonText:
+      return "You wrote the answer as text. Do not write it: " + call + ".";
+    case MissedTool::kEmpty:
+      return "Your reply was empty. Please " + call + ".";
+    case MissedTool::kCutOff:
+      return "Your reply was cut off at the output limit before it called a tool. Think less and " +
+             call + ".";
+    case MissedTool::kOtherTool:
+      return "You called \"" + other_tool + "\", which is not a tool here. Please " + call + ".";
+  }
+  return call;
 }
 
 }  // namespace structure::pipeline

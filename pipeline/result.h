@@ -27,8 +27,9 @@ struct StructureResult {
   int iterations = 0;         // content-stage LLM calls
   providers::Usage usage;     // summed over every call, schema stage included
   std::string mode;           // "strict" | "fallback": how the provider was asked
-  // kOk only: the answer skipped the form the provider was given (no envelope) but validated
-  // against the user's schema as it was; counted by metrics as "form ignored".
+  // kOk only: the answer skipped the form the provider was given (no envelope, or on the strict
+  // path text around its JSON) but validated against the user's schema as it was; counted by
+  // metrics as "form ignored".
   bool form_ignored = false;
   // Evidence on (issue 20), kOk and kNeedMoreInput: pointer -> {quote, byteStart, byteEnd,
   // cpStart, cpEnd, match, kind} for the grounded leaves, and the pointers of the ungrounded ones.

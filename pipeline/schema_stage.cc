@@ -130,7 +130,9 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   bool identity = lift.envelope_key.empty() && (lift.root < 0 || !lift.nodes);
   plan->lift = [slim, lift, identity](Json& out) -> Result<Json> {
     if (slim.kind == NeedKind::kEnvelope) {
-      Json* target = out.is_object() ? out.find(kEnvelopeResultKey) : nullptr;
+      // By the form asked for, not by a key name: a bare answer with a member "result" of its
+      // own is not unwrapped (kNotFound: judged as it is, formIgnored).
+      Json* target = IsEnvelope(out) ? out.find(kEnvelopeResultKey) : nullptr;
       if (target == nullptr || target->is_null()) return UnwrapNeed(out, slim).status();
       Json inner = std::move(*target);
       out = std::move(inner);

@@ -1,6 +1,7 @@
 #include "providers/ollama_chat.h"
 
 #include "providers/call_check.h"
+#include "providers/models.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers::ollama_chat {
@@ -50,15 +51,22 @@ Json Messages(const ProviderCall& call) {
 
 Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
   STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  ModelFamily family = FamilyFor(endpoint, call.model);
+  auto thinking = ResolveThinking(family, call.model, call.thinking);
+  if (!thinking.ok()) return thinking.status();
   Json body = Json::MakeObject();
   body.set("model", call.model);
   body.set("messages", Messages(call));
   body.set("stream", false);
-  // Ollama's think: false, true or a level; the thinking comes back apart from the content.
-  if (call.thinking.effort == "none")
+  // Ollama's think: false, true or a level (gpt-oss); the thinking comes back apart from the
+  // content.
+  if (thinking->form == WireThinking::Form::kOff) {
     body.set("think", false);
-  else if (!call.thinking.effort.empty())
-    body.set("think", call.thinking.effort);
+  } else if (thinking->form == WireThinking::Form::kLevel) {
+    body.set("think", thinking->level);
+  } else if (thinking->on()) {
+    body.set("think", true);
+  }
   Json tools = Json::MakeArray();
   if (call.final_tool) {
     tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description));
@@ -75,8 +83,8 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (tools.size() > 0) body.set("tools", std::move(tools));
   Json options = Json::MakeObject();
   options.set("num_predict", call.max_tokens);
-  if (call.temperature) options.set("temperature", *call.temperature);
-  if (call.top_p) options.set("top_p", *call.top_p);
+  if (call.temperature && family.temperature) options.set("temperature", *call.temperature);
+  if (call.top_p && family.top_p) options.set("top_p", *call.top_p);
   if (call.seed) options.set("seed", *call.seed);
   body.set("options", std::move(options));
 

@@ -2,6 +2,8 @@
 
 #include "providers/call_check.h"
 #include "providers/http_status.h"
+#include "providers/models.h"
+#include "providers/prompt_cache.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers {
@@ -21,9 +23,17 @@ Json FunctionTool(const std::string& name, const std::string& description, bool 
   return tool;
 }
 
-Json Messages(const ProviderCall& call) {
+// `mark_cache`: the system prompt goes as one text part with cache_control, the form OpenRouter
+// passes on to providers that cache only what is marked (Claude).
+Json Messages(const ProviderCall& call, bool mark_cache) {
   Json msgs = Json::MakeArray();
-  if (!call.system.empty()) {
+  if (mark_cache) {
+    Json part(Json::Object{{"type", "text"},
+                           {"text", call.system},
+                           {"cache_control", Json(Json::Object{{"type", "ephemeral"}})}});
+    msgs.push_back(
+        Json(Json::Object{{"role", "system"}, {"content", Json(Json::Array{std::move(part)})}}));
+  } else if (!call.system.empty()) {
     msgs.push_back(Json(Json::Object{{"role", "system"}, {"content", call.system}}));
   }
   for (const Turn& t : call.turns) {
@@ -65,29 +75,43 @@ FinishKind MapFinish(std::string_view reason) {
   return FinishKind::kStop;
 }
 
+// The reasoning field a family is sent: OpenAI's reasoning_effort, or OpenRouter's reasoning
+// object, which it translates for each upstream.
+void SetReasoning(const WireThinking& t, bool reasoning_object, Json& body) {
+  if (t.form == WireThinking::Form::kUnset) return;
+  if (!reasoning_object) {
+    if (t.form == WireThinking::Form::kLevel) body.set("reasoning_effort", t.level);
+    return;
+  }
+  Json reasoning = Json::MakeObject();
+  if (t.form == WireThinking::Form::kBudget)
+    reasoning.set("max_tokens", t.budget);
+  else if (t.form == WireThinking::Form::kLevel)
+    reasoning.set("effort", t.level);
+  else if (t.form == WireThinking::Form::kOff)
+    reasoning.set("effort", "none");
+  else
+    reasoning.set("enabled", true);
+  body.set("reasoning", std::move(reasoning));
+}
+
 }  // namespace
 
 Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endpoint& endpoint,
                                             const OpenAiDialect& dialect) {
   STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  ModelFamily family = FamilyFor(endpoint, call.model);
+  auto thinking = ResolveThinking(family, call.model, call.thinking);
+  if (!thinking.ok()) return thinking.status();
   Json body = Json::MakeObject();
   body.set("model", call.model);
-  body.set("messages", Messages(call));
-  body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", call.max_tokens);
-  if (call.temperature) body.set("temperature", *call.temperature);
-  if (call.top_p) body.set("top_p", *call.top_p);
+  body.set("messages", Messages(call, ShouldMarkCachePrefix(call, family)));
+  body.set(family.cap_field.empty() ? "max_tokens" : family.cap_field, call.max_tokens);
+  if (call.temperature && family.temperature) body.set("temperature", *call.temperature);
+  if (call.top_p && family.top_p) body.set("top_p", *call.top_p);
   if (call.seed) body.set("seed", *call.seed);
   if (!call.user.empty()) body.set("user", call.user);
-  if (dialect.reasoning_object && call.thinking.requested()) {
-    Json reasoning = Json::MakeObject();
-    if (call.thinking.budget)
-      reasoning.set("max_tokens", *call.thinking.budget);
-    else
-      reasoning.set("effort", call.thinking.effort);
-    body.set("reasoning", std::move(reasoning));
-  } else if (!call.thinking.effort.empty()) {
-    body.set("reasoning_effort", call.thinking.effort);
-  }
+  SetReasoning(*thinking, dialect.reasoning_object, body);
   // Calls on one schema share their prefix; the key sends them to the same cache.
   if (dialect.prompt_cache_key && !call.cache_key.empty()) {
     body.set("prompt_cache_key", call.cache_key);
@@ -134,7 +158,9 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
     } else {
       body.set("tool_choice", call.final_tool ? "required" : "auto");
     }
-    body.set("parallel_tool_calls", false);
+    // Off, so the answer comes as one call; families that refuse the field (o-series) do not
+    // get it.
+    if (family.parallel_tool_calls) body.set("parallel_tool_calls", false);
     body.set("tools", std::move(tools));
   }
   if (dialect.require_parameters) {

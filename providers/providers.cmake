@@ -2,6 +2,9 @@
 add_library(structure_providers STATIC
   ${CMAKE_CURRENT_LIST_DIR}/call.cc
   ${CMAKE_CURRENT_LIST_DIR}/endpoint.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kinds.cc
+  ${CMAKE_CURRENT_LIST_DIR}/models.cc
+  ${CMAKE_CURRENT_LIST_DIR}/models_builtin.cc
   ${CMAKE_CURRENT_LIST_DIR}/network.cc
   ${CMAKE_CURRENT_LIST_DIR}/http_status.cc
   ${CMAKE_CURRENT_LIST_DIR}/wire_util.cc

@@ -47,6 +47,16 @@ struct CheckedSchema {
   SharedJson schema;
 };
 
+// A parameter the requested model does not take, refused the way its provider refuses it
+// (sim/model_checks.h): the status and message, and for OpenAI the `param` and `code` of its
+// error body.
+struct ParamRejection {
+  int status = 400;
+  std::string message;
+  std::string param;
+  std::string code;
+};
+
 struct ChatRequest {
   Provider provider = Provider::kOpenAi;
   std::string model;
@@ -61,8 +71,9 @@ struct ChatRequest {
   // Tokens the simulated model thinks before it answers (the request or the model asks for
   // thinking); 0 = none.
   int64_t thinking_tokens = 0;
-  bool signatures = false;       // Gemini: parts carry thoughtSignature
-  std::string prompt_cache_key;  // OpenAI: the request's prompt_cache_key, if any
+  bool signatures = false;                 // Gemini: parts carry thoughtSignature
+  std::string prompt_cache_key;            // OpenAI: the request's prompt_cache_key, if any
+  std::optional<ParamRejection> rejected;  // answered with the provider's error, not an answer
 
   // Texts used for matching and token estimates.
   std::string LastUser() const;

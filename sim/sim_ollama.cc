@@ -69,7 +69,10 @@ class OllamaDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kOllama; }
 
-  bool Serves(const http::HttpRequest& r) const override { return r.path == "/api/chat"; }
+  // The path of the kind table (providers/kinds.h).
+  bool Serves(const http::HttpRequest& r) const override {
+    return OnPathOf(r.path, providers::ProviderKind::kOllama);
+  }
 
   // Local Ollama needs no key; a key the scenario declares invalid is refused (Ollama Cloud).
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,

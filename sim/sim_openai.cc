@@ -1,7 +1,9 @@
 // OpenAI chat completions (POST /v1/chat/completions) as the simulator serves it.
+#include <algorithm>
 #include <cctype>
 
 #include "sim/dialect.h"
+#include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
 
@@ -30,25 +32,15 @@ bool ContainsJsonWord(const ChatRequest& request) {
   return false;
 }
 
-// OpenAI's reasoning models think whether asked or not.
-bool ReasoningModel(std::string_view model) {
-  for (std::string_view p : {"o1", "o3", "o4", "gpt-5"}) {
-    if (model.substr(0, p.size()) == p) return true;
-  }
-  return false;
-}
-
-// reasoning_effort (OpenAI), or OpenRouter's reasoning {effort | max_tokens}; reasoning models
-// refuse the parameters they do not take, as the API does.
+// reasoning_effort (OpenAI), or OpenRouter's reasoning {effort | max_tokens}: how much the
+// simulated model thinks. Models that think unasked (the model table's thinks_by_default) think
+// at medium. What a model does not take is refused by CheckOpenAiParameters.
 Status ParseReasoning(const Json& body, ChatRequest& out) {
-  bool reasoning_model = ReasoningModel(out.model);
   std::string effort;
   if (const Json* e = body.find("reasoning_effort"); e && !e->is_null()) {
     effort = e->is_string() ? e->as_string() : "";
-    static const char* kLevels[] = {"none", "minimal", "low", "medium", "high", "xhigh", "max"};
-    bool known = false;
-    for (const char* l : kLevels) known = known || effort == l;
-    if (!known) {
+    const auto& levels = providers::ThinkingLevels();
+    if (std::find(levels.begin(), levels.end(), effort) == levels.end()) {
       return InvalidArgument("Invalid value: '" + effort +
                              "'. Supported values are: 'none', 'minimal', 'low', 'medium', "
                              "'high', 'xhigh', and 'max'.");
@@ -61,19 +53,10 @@ Status ParseReasoning(const Json& body, ChatRequest& out) {
       out.thinking_tokens = BudgetTokens(m->as_int());
     else
       out.thinking_tokens = EffortTokens(e && e->is_string() ? e->as_string() : "medium");
-  } else if (reasoning_model) {
+  } else if (FamilyOf(providers::ProviderKind::kOpenAi, out.model).thinks_by_default) {
     out.thinking_tokens = EffortTokens("medium");
   }
-  if (!reasoning_model) return Status::Ok();
-  if (const Json* m = body.find("max_tokens"); m && !m->is_null()) {
-    return InvalidArgument(
-        "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
-        "'max_completion_tokens' instead.");
-  }
-  if (const Json* t = body.find("temperature"); t && t->is_number() && t->as_double() != 1.0) {
-    return InvalidArgument("Unsupported value: 'temperature' does not support " + ToJson(*t) +
-                           " with this model. Only the default (1) value is supported.");
-  }
+  out.rejected = CheckOpenAiParameters(body, out.model);
   return Status::Ok();
 }
 
@@ -251,8 +234,9 @@ class OpenAiDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kOpenAi; }
 
+  // The path of the kind table (providers/kinds.h).
   bool Serves(const http::HttpRequest& r) const override {
-    return r.path == "/v1/chat/completions";
+    return OnPathOf(r.path, providers::ProviderKind::kOpenAi);
   }
 
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,
@@ -416,6 +400,17 @@ class OpenAiDialect final : public Dialect {
     Json body = Json::MakeObject();
     body.set("error", std::move(err));
     return http::JsonResponse(status, ToJson(body));
+  }
+
+  // OpenAI names the parameter and the kind of refusal ("unsupported_parameter").
+  http::HttpResponse ParamError(const ParamRejection& r) const override {
+    Json err = Json::MakeObject();
+    err.set("message", r.message);
+    err.set("type", "invalid_request_error");
+    err.set("param", r.param.empty() ? Json() : Json(r.param));
+    err.set("code",
+            r.code.empty() ? (r.status == 400 ? Json() : Json(int64_t{r.status})) : Json(r.code));
+    return http::JsonResponse(r.status, ToJson(Json(Json::Object{{"error", std::move(err)}})));
   }
 
   std::string SchemaRejection(const CheckedSchema& where, std::string_view issue) const override {

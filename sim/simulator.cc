@@ -170,6 +170,10 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
     int status = parsed.status().code() == Code::kNotFound ? 404 : 400;
     return Finish(status, d.Error(status, parsed.status().message()), 0);
   }
+  if (parsed->rejected) {
+    stats_.CountFault("parameter_rejected");
+    return Finish(parsed->rejected->status, d.ParamError(*parsed->rejected), 0);
+  }
   for (const auto& check : parsed->checks) {
     auto issues = CheckSchema(check);
     if (!issues.empty()) {

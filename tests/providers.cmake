@@ -7,6 +7,8 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/ollama_chat_test.cc
     providers/wire_replies_test.cc
     providers/thinking_test.cc
+    providers/models_test.cc
+    providers/kinds_test.cc
     providers/request_schema_check.cc
     providers/request_schema_test.cc
     providers/openai_batch_test.cc

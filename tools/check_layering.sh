@@ -11,9 +11,9 @@ cd "$root" || exit 2
 # folder: the folders it may include from (itself always allowed).
 declare -A allowed=(
   [base]=""
-  [config]="base"
+  [providers]="base"
+  [config]="providers base"
   [registry]="config base"
-  [providers]="config base"
   [pipeline/validator]="base"
   [pipeline/generate]="base"
   [pipeline/evidence]="pipeline/generate base"

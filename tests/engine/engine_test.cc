@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 
 #include "providers/endpoint.h"
+#include "providers/wire.h"
 #include "registry/schema_registry.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"
@@ -69,6 +70,11 @@ kind = "anthropic"
 model = "claude-test"
 [providers.anthropic_nocache.profile_overrides]
 prompt_cache = false
+[providers.gemini_batch]
+kind = "gemini"
+model = "gemini-2.5-flash"
+[providers.gemini_batch.profile_overrides]
+batch_schema_field = "responseSchema"
 
 [aliases]
 "default:fast" = "openai"
@@ -302,6 +308,42 @@ TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
   StructureResult r = failed.get_future().get();
   EXPECT_EQ(r.status, Outcome::kError);
   EXPECT_EQ(r.error_code, "unknown_schema");
+}
+
+pipeline::PreparedCall PrepareFor(Engine& engine, const std::string& model) {
+  std::promise<pipeline::PreparedCall> ready;
+  auto req = pipeline::ParseRequest(
+      *ParseJson(R"({"prompt":"p","schemaName":"contact","model":")" + model + R"("})"));
+  EXPECT_TRUE(req.ok());
+  engine.Prepare(
+      *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
+      [](StructureResult r) { ADD_FAILURE() << ToJson(pipeline::ResultToJson(r)); });
+  return ready.get_future().get();
+}
+
+std::string FirstBody(const pipeline::PreparedCall& p) {
+  pipeline::LoopState state;
+  auto first = pipeline::Start(p.spec, state);
+  auto req = providers::BuildRequest(std::get<pipeline::SendCall>(first).call, p.endpoint);
+  EXPECT_TRUE(req.ok()) << req.status().ToString();
+  return req.ok() ? req->body : "";
+}
+
+// Gemini provider batches take the schema in the field the profile names (batch_schema_field):
+// responseJsonSchema by default, the live form; responseSchema, lowered with the legacy rules,
+// when the profile says so. Live calls keep responseJsonSchema either way.
+TEST_F(EngineTest, GeminiBatchSchemaFieldIsAProfileSetting) {
+  pipeline::PreparedCall legacy = PrepareFor(*engine_, "gemini_batch");
+  EXPECT_TRUE(legacy.endpoint.gemini_legacy_schema);
+  std::string body = FirstBody(legacy);
+  EXPECT_NE(body.find("\"responseSchema\""), std::string::npos) << body;
+  EXPECT_NE(body.find("\"OBJECT\""), std::string::npos) << body;
+  EXPECT_EQ(body.find("responseJsonSchema"), std::string::npos) << body;
+  pipeline::PreparedCall plain = PrepareFor(*engine_, "gemini");
+  EXPECT_FALSE(plain.endpoint.gemini_legacy_schema);
+  EXPECT_NE(FirstBody(plain).find("\"responseJsonSchema\""), std::string::npos);
+  StructureResult live = RunInline("CASE-GENERATE any record", R"(,"model":"gemini_batch")");
+  EXPECT_EQ(live.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(live));
 }
 
 TEST_F(EngineTest, UnknownSchemaNameIsAnError) {

@@ -355,6 +355,39 @@ TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   EXPECT_EQ(f.result.usage.input_tokens, 30) << "but their tokens count";
 }
 
+// Each nudge says what the reply did (before: "You answered in prose" for everything) and takes
+// the place of the previous one, so the conversation does not grow with every nudge.
+TEST(ContentLoopTest, FinalToolNudgesSayWhatHappenedAndDoNotPileUp) {
+  LoopSpec spec = Spec([](LoopPlan& p) {
+    p.final_tool = true;
+    p.max_nudges = 4;
+  });
+  LoopState st;
+  Start(spec, st);
+  const SendCall& empty = AsSend(OnReply(spec, st, Text("")));
+  ASSERT_EQ(empty.call.turns.size(), 3u);
+  EXPECT_EQ(empty.call.turns.back().text.rfind("Your reply was empty.", 0), 0u)
+      << empty.call.turns.back().text;
+  const SendCall& json = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})")));
+  ASSERT_EQ(json.call.turns.size(), 3u) << "the nudge replaces the previous one";
+  EXPECT_EQ(json.call.turns[1].text, R"({"name":"Mike","priority":2})");
+  EXPECT_EQ(json.call.turns.back().text.rfind("You wrote the answer as text.", 0), 0u);
+  ProviderReply cut = Text("");
+  cut.finish = FinishKind::kLength;
+  const SendCall& cut_off = AsSend(OnReply(spec, st, cut));
+  EXPECT_NE(cut_off.call.turns.back().text.find("cut off at the output limit"), std::string::npos);
+  const SendCall& other = AsSend(OnReply(spec, st, Tool("search", R"({"q":"Mike"})")));
+  EXPECT_EQ(
+      other.call.turns.back().text.rfind("You called \"search\", which is not a tool here.", 0),
+      0u);
+  ASSERT_EQ(other.call.turns.size(), 3u);
+  const Finish& f = AsFinish(OnReply(spec, st, Text("It is Mike.")));
+  EXPECT_EQ(f.result.error_code, "no_final_answer");
+  ASSERT_EQ(f.result.errors.size(), 1u);
+  EXPECT_EQ(f.result.errors.back(),
+            "the model did not call the final tool \"submit\" in 5 replies (the last was prose)");
+}
+
 struct Call {
   std::string id, name, arguments;
 };
