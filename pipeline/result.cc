@@ -35,6 +35,7 @@ Json ResultToJson(StructureResult r) {
   usage.set("cachedInputTokens", r.usage.cached_input_tokens);
   usage.set("cacheWriteTokens", r.usage.cache_write_tokens);
   usage.set("reasoningTokens", r.usage.reasoning_tokens);
+  if (r.usage.reasoning_unreported) usage.set("reasoningTokensUnreported", true);
   j.set("usage", std::move(usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.form_ignored) j.set("formIgnored", true);
