@@ -439,7 +439,7 @@ class Reader {
   void Read(const toml::table& root, EngineConfig& c) {
     CheckKeys(root, "", {"structure", "providers", "aliases", "stores", "tenants", "server"});
     // [server] belongs to `structure serve`, which reads it from the same file
-    // (apps/server/server_config.h); here it only has to be a table.
+    // (server/server_config.h); here it only has to be a table.
     Table(root, "server", "");
     if (const toml::table* s = Table(root, "structure", "")) {
       c.settings = ApplyOverride(c.settings, ReadSettings(*s, "structure"));

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/json.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::testing {
 
