@@ -2,6 +2,11 @@
 // Connection (detail/connection.h). Not part of the API.
 #pragma once
 
+// boost/asio/awaitable.hpp uses std::exchange without including <utility>: it comes first.
+// clang-format off
+#include <utility>
+// clang-format on
+
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -9,7 +14,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <utility>
 
 #include "http/http_server.h"
 
