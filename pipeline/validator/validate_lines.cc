@@ -1,10 +1,10 @@
 #include "pipeline/validator/validate_lines.h"
 
-#include <simdjson.h>
-
 #include <cerrno>
 #include <cstring>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "base/json.h"
 
