@@ -2,15 +2,11 @@
 // Connection (detail/connection.h). Not part of the API.
 #pragma once
 
-// boost/asio/awaitable.hpp uses std::exchange without including <utility>: it comes first.
-// clang-format off
-#include <utility>
-// clang-format on
-
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
