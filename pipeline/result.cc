@@ -50,6 +50,7 @@ Json UsageToJson(const providers::Usage& u) {
   usage.set("cachedInputTokens", u.cached_input_tokens);
   usage.set("cacheWriteTokens", u.cache_write_tokens);
   usage.set("reasoningTokens", u.reasoning_tokens);
+  if (u.reasoning_unreported) usage.set("reasoningTokensUnreported", true);
   return usage;
 }
 

@@ -46,8 +46,9 @@ struct StructureResult {
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
 //  "usage":{"inputTokens":…,"outputTokens":…,"cachedInputTokens":…,"cacheWriteTokens":…,
-//  "reasoningTokens":…}} plus "code" for errors, "mode" when known and "formIgnored": true when
-//  set.
+//  "reasoningTokens":…[,"reasoningTokensUnreported":true]}} plus "code" for errors, "mode" when
+//  known and "formIgnored": true when set. reasoningTokensUnreported: some call thought but its
+//  provider reported no count of it, so reasoningTokens is a lower bound.
 // By value: a caller that is done with the result moves it in, and its data is not copied.
 Json ResultToJson(StructureResult result);
 

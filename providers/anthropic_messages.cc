@@ -187,13 +187,20 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
       ToolCall tc;
       tc.id = StringAt(block, "id");
       tc.name = StringAt(block, "name");
-      const Json* input = block.find("input");
-      tc.arguments = input ? ToJson(*input) : "{}";
+      tc.arguments = ArgumentsText(block.find("input"));
       reply.tool_calls.push_back(std::move(tc));
     }
   }
   reply.finish = MapStop(StringAt(root, "stop_reason"));
-  if (reply.finish == FinishKind::kRefusal) reply.refusal = reply.content;
+  if (reply.finish == FinishKind::kRefusal) {
+    // A refusal may come with no text at all; stop_details then says why.
+    reply.refusal = reply.content;
+    const Json* details = root.find("stop_details");
+    if (reply.refusal.empty() && details && details->is_object()) {
+      reply.refusal = StringAt(*details, "explanation");
+    }
+  }
+  bool reasoning_reported = false;
   if (const Json* usage = root.find("usage"); usage && usage->is_object()) {
     // input_tokens counts only what follows the last cache breakpoint; the prompt is all three.
     reply.usage.cached_input_tokens = IntAt(*usage, "cache_read_input_tokens");
@@ -201,10 +208,14 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
     reply.usage.input_tokens = IntAt(*usage, "input_tokens") + reply.usage.cached_input_tokens +
                                reply.usage.cache_write_tokens;
     reply.usage.output_tokens = IntAt(*usage, "output_tokens");
+    // The thinking share of output_tokens, published with the API's usage in 2026; replies of
+    // older models leave it out, and their thinking is then unreported.
     if (const Json* d = usage->find("output_tokens_details"); d && d->is_object()) {
+      reasoning_reported = d->find("thinking_tokens") != nullptr;
       reply.usage.reasoning_tokens = IntAt(*d, "thinking_tokens");
     }
   }
+  NoteReasoningCount(reply, reasoning_reported);
   return reply;
 }
 

@@ -123,6 +123,10 @@ struct Usage {
   int64_t cached_input_tokens = 0;  // cache reads, part of input_tokens
   int64_t cache_write_tokens = 0;   // cache writes (Anthropic cache creation), part of input_tokens
   int64_t reasoning_tokens = 0;     // the part of output_tokens spent thinking, when reported
+  // The model returned thinking but the provider reported no count of it (Anthropic models
+  // without usage.output_tokens_details, Ollama, OpenAI-compatible servers that send reasoning
+  // text only): reasoning_tokens is then a lower bound, and the thinking is in output_tokens.
+  bool reasoning_unreported = false;
 };
 
 // Sums every count of `b` into `a` (a request's usage over its calls).
@@ -132,6 +136,7 @@ inline Usage& operator+=(Usage& a, const Usage& b) {
   a.cached_input_tokens += b.cached_input_tokens;
   a.cache_write_tokens += b.cache_write_tokens;
   a.reasoning_tokens += b.reasoning_tokens;
+  a.reasoning_unreported = a.reasoning_unreported || b.reasoning_unreported;
   return a;
 }
 

@@ -224,7 +224,9 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   const Json& root = *body;
   ProviderReply reply;
   reply.model = StringAt(root, "modelVersion");
+  bool reasoning_reported = false;
   if (const Json* usage = root.find("usageMetadata"); usage && usage->is_object()) {
+    reasoning_reported = usage->find("thoughtsTokenCount") != nullptr;
     reply.usage.input_tokens = IntAt(*usage, "promptTokenCount");  // cached ones included
     reply.usage.cached_input_tokens = IntAt(*usage, "cachedContentTokenCount");
     reply.usage.reasoning_tokens = IntAt(*usage, "thoughtsTokenCount");
@@ -256,8 +258,7 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
         tc.id = StringAt(*fc, "id");
         if (tc.id.empty()) tc.id = "call_" + std::to_string(reply.tool_calls.size());
         tc.name = StringAt(*fc, "name");
-        const Json* args = fc->find("args");
-        tc.arguments = args ? ToJson(*args) : "{}";
+        tc.arguments = ArgumentsText(fc->find("args"));
         tc.signature = std::move(signature);
         reply.tool_calls.push_back(std::move(tc));
       } else if (const Json* thought = p.find("thought");
@@ -273,6 +274,7 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   if (reply.finish == FinishKind::kStop && !reply.tool_calls.empty()) {
     reply.finish = FinishKind::kToolUse;
   }
+  NoteReasoningCount(reply, reasoning_reported);
   return reply;
 }
 

@@ -47,6 +47,22 @@ Json Messages(const ProviderCall& call) {
   return msgs;
 }
 
+// A thinking model's reasoning comes in message.thinking. With `think` unset such a model thinks
+// (Ollama's default), and some put their whole format-constrained answer there and leave
+// content empty: a complete reply without content or tool calls then takes the thinking as its
+// answer, validated like any other. Otherwise the thinking is kept as a thought (never the
+// answer), so a reply cut off while thinking still reads as one.
+void ReadThinking(std::string thinking, ProviderReply& reply) {
+  if (thinking.empty()) return;
+  bool no_answer =
+      reply.content.find_first_not_of(" \t\r\n") == std::string::npos && reply.tool_calls.empty();
+  if (no_answer && reply.finish == FinishKind::kStop) {
+    reply.content = std::move(thinking);
+    return;
+  }
+  reply.thoughts.push_back({std::move(thinking), "", false});
+}
+
 }  // namespace
 
 Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
@@ -112,10 +128,10 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
       const Json* fn = c.find("function");
       if (!fn || !fn->is_object()) continue;
       ToolCall tc;
-      tc.id = "call_" + std::to_string(reply.tool_calls.size());
+      tc.id = StringAt(c, "id");
+      if (tc.id.empty()) tc.id = "call_" + std::to_string(reply.tool_calls.size());
       tc.name = StringAt(*fn, "name");
-      const Json* args = fn->find("arguments");
-      tc.arguments = !args ? "{}" : args->is_string() ? args->as_string() : ToJson(*args);
+      tc.arguments = ArgumentsText(fn->find("arguments"));
       reply.tool_calls.push_back(std::move(tc));
     }
   }
@@ -123,8 +139,10 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   reply.finish = done == "length"           ? FinishKind::kLength
                  : reply.tool_calls.empty() ? FinishKind::kStop
                                             : FinishKind::kToolUse;
+  ReadThinking(StringAt(*msg, "thinking"), reply);
   reply.usage.input_tokens = IntAt(root, "prompt_eval_count");
-  reply.usage.output_tokens = IntAt(root, "eval_count");
+  reply.usage.output_tokens = IntAt(root, "eval_count");  // thinking included, never split out
+  NoteReasoningCount(reply, false);
   return reply;
 }
 

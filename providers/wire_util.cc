@@ -135,6 +135,18 @@ Json ArgumentsObject(const std::string& text) {
   return o;
 }
 
+std::string ArgumentsText(const Json* args) {
+  if (!args || args->is_null()) return "{}";
+  if (!args->is_string()) return ToJson(*args);
+  const std::string& text = args->as_string();
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return "{}";
+  return text;
+}
+
+void NoteReasoningCount(ProviderReply& reply, bool count_reported) {
+  reply.usage.reasoning_unreported = !count_reported && !reply.thoughts.empty();
+}
+
 std::string StringAt(const Json& object, std::string_view key) {
   const Json* v = object.find(key);
   return v && v->is_string() ? v->as_string() : std::string();

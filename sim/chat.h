@@ -11,6 +11,7 @@
 
 #include "base/json.h"
 #include "base/shared_json.h"
+#include "base/status.h"
 #include "http/http_message.h"
 
 namespace structure::sim {
@@ -85,6 +86,23 @@ struct ChatRequest {
   int Attempt() const;
 };
 
+// The form a dialect gives an answer, beyond the standard one: the variants real providers and
+// compatible servers send (tests/data/providers/recorded/SOURCES.md). A dialect that has no
+// such variant renders the standard form.
+enum class ReplyShape {
+  kStandard,
+  kContentParts,      // OpenAI: message.content as Mistral's parts, a thinking part then the
+                      // text, and usage without the details (Mistral reports none)
+  kArgumentsMissing,  // OpenAI: a call without arguments has no `arguments` member (OpenRouter,
+                      // Vertex-hosted Claude)
+  kThinkingOnly,      // Ollama: the answer in message.thinking and content empty (a thinking
+                      // model asked without `think`)
+};
+
+// "standard", "content_parts", "arguments_missing", "thinking_only"; kInvalidArgument listing
+// them for anything else.
+Result<ReplyShape> ParseReplyShape(std::string_view name);
+
 struct SlowBody {
   size_t chunk_bytes = 0;  // 0 = not slow
   int delay_ms = 0;
@@ -112,6 +130,7 @@ struct Answer {
   std::vector<http::Header> headers;  // extra response headers
   std::optional<int> latency_ms;      // overrides the latency distribution
   SlowBody slow;
+  ReplyShape shape = ReplyShape::kStandard;
   std::string source;               // "scenario:<rule>" or "generate"
   std::vector<std::string> faults;  // fault labels, counted in /stats
 };

@@ -400,7 +400,7 @@ class AnthropicDialect final : public Dialect {
     cache_creation.set("ephemeral_1h_input_tokens", 0);
     u.set("cache_creation", std::move(cache_creation));
     u.set("output_tokens", usage.output_tokens);
-    if (a.thinking_tokens > 0) {
+    if (ReportsThinkingTokens(req.model)) {
       Json details = Json::MakeObject();
       details.set("thinking_tokens", a.thinking_tokens);
       u.set("output_tokens_details", std::move(details));

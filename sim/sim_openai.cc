@@ -230,6 +230,47 @@ Status ParseTools(const Json& body, ChatRequest& out) {
   return Status::Ok();
 }
 
+// A call's function object. Arguments are JSON text; a call without arguments has no
+// `arguments` member at all in the kArgumentsMissing shape.
+Json Function(const std::string& name, const std::string& arguments, ReplyShape shape) {
+  Json fn = Json::MakeObject();
+  fn.set("name", name);
+  auto parsed = ParseJson(arguments);
+  bool none = parsed.ok() && parsed->is_object() && parsed->size() == 0;
+  if (!(none && shape == ReplyShape::kArgumentsMissing)) fn.set("arguments", arguments);
+  return fn;
+}
+
+// Mistral's reasoning-model content: a thinking part (its own list of text parts), then the
+// answer as a text part.
+Json ContentParts(const std::string& text) {
+  Json thinking_text = Json::MakeObject();
+  thinking_text.set("type", "text");
+  thinking_text.set("text", kThinkingText);
+  Json thinking = Json::MakeObject();
+  thinking.set("type", "thinking");
+  thinking.set("thinking", ArrayOf(std::move(thinking_text)));
+  thinking.set("closed", true);
+  Json answer = Json::MakeObject();
+  answer.set("type", "text");
+  answer.set("text", text);
+  Json parts = ArrayOf(std::move(thinking));
+  parts.push_back(std::move(answer));
+  return parts;
+}
+
+// A reply in Mistral's body: its own field order and usage without the details.
+http::HttpResponse Mistral(const ChatRequest& req, Json choice, Json usage, uint64_t id_seed) {
+  Json body = Json::MakeObject();
+  body.set("id", MakeId("", id_seed));
+  body.set("created", UnixNow());
+  body.set("model", req.model);
+  body.set("usage", std::move(usage));
+  body.set("object", "chat.completion");
+  body.set("choices", ArrayOf(std::move(choice)));
+  return http::JsonResponse(200, ToJson(body));
+}
+
 class OpenAiDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kOpenAi; }
@@ -321,15 +362,10 @@ class OpenAiDialect final : public Dialect {
       Json call = Json::MakeObject();
       call.set("id", MakeId("call_", id_seed + 1));
       call.set("type", "function");
-      Json fn = Json::MakeObject();
-      fn.set("name", a.tool_name);
-      fn.set("arguments", a.tool_arguments);
-      call.set("function", std::move(fn));
+      call.set("function", Function(a.tool_name, a.tool_arguments, a.shape));
       Json calls = ArrayOf(std::move(call));
       for (size_t i = 0; i < a.more_tool_calls.size(); ++i) {
-        Json more_fn = Json::MakeObject();
-        more_fn.set("name", a.more_tool_calls[i].first);
-        more_fn.set("arguments", a.more_tool_calls[i].second);
+        Json more_fn = Function(a.more_tool_calls[i].first, a.more_tool_calls[i].second, a.shape);
         Json more = Json::MakeObject();
         more.set("id", MakeId("call_", id_seed + 10 + i));
         more.set("type", "function");
@@ -342,11 +378,13 @@ class OpenAiDialect final : public Dialect {
     } else if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) {
       message.set("content", nullptr);
       message.set("refusal", a.text);
+    } else if (a.shape == ReplyShape::kContentParts) {
+      message.set("content", ContentParts(a.text));
     } else {
       message.set("content", a.text);
       message.set("refusal", nullptr);
     }
-    message.set("annotations", Json::MakeArray());
+    if (a.shape != ReplyShape::kContentParts) message.set("annotations", Json::MakeArray());
     Json choice = Json::MakeObject();
     choice.set("index", 0);
     choice.set("message", std::move(message));
@@ -354,6 +392,8 @@ class OpenAiDialect final : public Dialect {
     choice.set("finish_reason", finish);
 
     Json u = TokenCounts(usage, "prompt_tokens", "completion_tokens", "total_tokens");
+    if (a.shape == ReplyShape::kContentParts)
+      return Mistral(req, std::move(choice), std::move(u), id_seed);
     Json ptd = Json::MakeObject();
     ptd.set("cached_tokens", usage.cached_input_tokens);
     ptd.set("audio_tokens", 0);

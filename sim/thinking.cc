@@ -21,6 +21,15 @@ int64_t BudgetTokens(int64_t budget) {
   return std::min<int64_t>(budget, 1024);
 }
 
+bool ReportsThinkingTokens(std::string_view model) {
+  for (std::string_view older :
+       {"claude-3", "claude-opus-4-0", "claude-opus-4-1", "claude-opus-4-2", "claude-opus-4-5",
+        "claude-sonnet-4-0", "claude-sonnet-4-2", "claude-sonnet-4-5", "claude-haiku-4-5"}) {
+    if (model.substr(0, older.size()) == older) return false;
+  }
+  return true;
+}
+
 std::string Signature(std::string_view what) {
   char hex[17];
   std::snprintf(hex, sizeof(hex), "%016llx",

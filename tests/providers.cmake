@@ -6,6 +6,8 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/gemini_generate_test.cc
     providers/ollama_chat_test.cc
     providers/wire_replies_test.cc
+    providers/recorded_replies_test.cc
+    providers/reply_variants_test.cc
     providers/thinking_test.cc
     providers/models_test.cc
     providers/kinds_test.cc

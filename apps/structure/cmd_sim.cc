@@ -39,6 +39,9 @@ const std::vector<FlagSpec>& Spec() {
       {"rpm", true, "N: enforced requests per minute per provider (429 above)"},
       {"tpm", true, "N: enforced tokens per minute per provider (429 above)"},
       {"seed", true, "S: seed for every random choice (deterministic runs)"},
+      {"reply-shape", true,
+       "SHAPE: answers in a variant real servers send: content_parts (Mistral, OpenAI format), "
+       "arguments_missing (OpenRouter, OpenAI format), thinking_only (Ollama), standard"},
       {"invalid-key", true, "KEY: an API key to reject with the provider's 401", true},
       {"threads", true, "N: event-loop threads (default 1)"},
       {"batch-delay-ms", true, "N: provider batches end N ms after they are created (default 0)"},
@@ -180,6 +183,11 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
     o.seed = static_cast<uint64_t>(*v);
   } else if (o.scenario.seed) {
     o.seed = *o.scenario.seed;
+  }
+  if (a.has("reply-shape")) {
+    auto shape = sim::ParseReplyShape(a.get("reply-shape"));
+    if (!shape.ok()) return InvalidArgument("--reply-shape: " + shape.status().message());
+    o.scenario.shape = *shape;
   }
   for (const auto& k : a.all("invalid-key")) o.scenario.keys.invalid_keys.insert(k);
   STRUCTURE_RETURN_IF_ERROR(ApplyBatchFlags(a, o.batch));
