@@ -182,6 +182,8 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       st = flag(f.thinking_off);
     } else if (key == "thinks_by_default") {
       st = flag(f.thinks_by_default);
+    } else if (key == "reports_thinking_tokens") {
+      st = flag(f.reports_thinking_tokens);
     } else if (key == "parallel_tool_calls") {
       st = flag(f.parallel_tool_calls);
     } else if (key == "temperature") {
@@ -218,7 +220,8 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
     } else if (key != "like") {
       return bad(
           "unknown key (known: efforts, budget_min, budget_max, dynamic_budget, on_off, "
-          "thinking_off, thinks_by_default, replay, parallel_tool_calls, temperature, "
+          "thinking_off, thinks_by_default, reports_thinking_tokens, replay, "
+          "parallel_tool_calls, temperature, "
           "top_p, cap_field, output_cap, cache_control, cache_min_tokens, doc, like)");
     }
     STRUCTURE_RETURN_IF_ERROR(st);
@@ -330,6 +333,7 @@ Json FamilyToJson(const ModelFamily& f) {
   j.set("onOff", f.on_off);
   j.set("thinkingOff", f.thinking_off);
   j.set("thinksByDefault", f.thinks_by_default);
+  j.set("reportsThinkingTokens", f.reports_thinking_tokens);
   j.set("replay", ReplayName(f.replay));
   j.set("parallelToolCalls", f.parallel_tool_calls);
   j.set("temperature", f.temperature);

@@ -47,6 +47,9 @@ struct ModelFamily {
   bool on_off = false;
   bool thinking_off = true;  // thinking can be turned off (effort none, budget 0)
   bool thinks_by_default = false;
+  // The reply counts the thinking tokens on their own (Anthropic's
+  // usage.output_tokens_details.thinking_tokens; the releases before 4.6 leave it out).
+  bool reports_thinking_tokens = true;
   ThinkingReplay replay = ThinkingReplay::kNone;
 
   // Request parameters the family takes.
@@ -101,7 +104,8 @@ struct FamilyOverride {
 };
 
 // Sets the fields of `family` named in `fields`: efforts (array of levels), budget_min,
-// budget_max, dynamic_budget, on_off, thinking_off, thinks_by_default, replay ("none", "blocks",
+// budget_max, dynamic_budget, on_off, thinking_off, thinks_by_default, reports_thinking_tokens,
+// replay ("none", "blocks",
 // "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
 // output_cap, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
 // "<key>: <what is wrong>" for an unknown key or a bad value.

@@ -70,20 +70,25 @@ const Row kRows[] = {
        "doc": "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking"})"},
     // Claude 3 (except 3.7 Sonnet) does not think. Minimum cacheable prompt: 2 048 for the Haiku
     // models, 1 024 for the others.
-    {kAnthropic, "claude-3-haiku", R"({"efforts": [], "output_cap": 4096,
+    {kAnthropic, "claude-3-haiku",
+     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 4096,
        "cache_min_tokens": 2048,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
-    {kAnthropic, "claude-3-opus", R"({"efforts": [], "output_cap": 4096,
+    {kAnthropic, "claude-3-opus",
+     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 4096,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
-    {kAnthropic, "claude-3-5-haiku", R"({"efforts": [], "output_cap": 8192,
+    {kAnthropic, "claude-3-5-haiku",
+     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 8192,
        "cache_min_tokens": 2048,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
-    {kAnthropic, "claude-3-5-sonnet", R"({"efforts": [], "output_cap": 8192,
+    {kAnthropic, "claude-3-5-sonnet",
+     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 8192,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
     // "Older models (Claude Sonnet 4.5, Claude Opus 4.5, etc.) do not support adaptive thinking
     // and require thinking.type: enabled with budget_tokens" (>= 1024, below max_tokens). An
     // effort level is sent as a budget. claude-opus-4 covers Opus 4.1.
-    {kAnthropic, "claude-3-7-sonnet", R"({"efforts": [], "budget_min": 1024,
+    {kAnthropic, "claude-3-7-sonnet",
+     R"({"efforts": [], "reports_thinking_tokens": false, "budget_min": 1024,
        "budget_max": 63999, "output_cap": 64000,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"})"},
     {kAnthropic, "claude-sonnet-4", R"({"like": "claude-3-7-sonnet",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/model_checks.h"
 #include "sim/rng.h"
 
 namespace structure::sim {
@@ -22,12 +23,7 @@ int64_t BudgetTokens(int64_t budget) {
 }
 
 bool ReportsThinkingTokens(std::string_view model) {
-  for (std::string_view older :
-       {"claude-3", "claude-opus-4-0", "claude-opus-4-1", "claude-opus-4-2", "claude-opus-4-5",
-        "claude-sonnet-4-0", "claude-sonnet-4-2", "claude-sonnet-4-5", "claude-haiku-4-5"}) {
-    if (model.substr(0, older.size()) == older) return false;
-  }
-  return true;
+  return FamilyOf(providers::ProviderKind::kAnthropic, model).reports_thinking_tokens;
 }
 
 std::string Signature(std::string_view what) {

@@ -21,9 +21,9 @@ int64_t EffortTokens(std::string_view effort);
 int64_t BudgetTokens(int64_t budget);
 
 // Anthropic: whether replies of `model` carry usage.output_tokens_details.thinking_tokens (0 when
-// it did not think). Recorded replies show it from claude-opus-4-7 on and not from
-// claude-sonnet-4-5 or claude-haiku-4-5 (tests/data/providers/recorded/anthropic/); the older
-// generations (claude-3*, the 4.0 to 4.5 releases) leave it out, any other model reports it.
+// it did not think): the model table's reports_thinking_tokens. Recorded replies show it from
+// claude-opus-4-7 on and not from claude-sonnet-4-5 or claude-haiku-4-5
+// (tests/data/providers/recorded/anthropic/).
 bool ReportsThinkingTokens(std::string_view model);
 
 // A deterministic signature of `what` (base64 text).
