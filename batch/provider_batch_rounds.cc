@@ -6,18 +6,13 @@
 #include <map>
 #include <tuple>
 
+#include "base/time_format.h"
 #include "batch/provider_batch_job.h"
 #include "providers/wire.h"
 
 namespace structure::batch {
 
 namespace {
-
-int64_t NowUnixMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 providers::ItemResult RejectedItem(const std::string& message) {
   providers::ItemResult item;
@@ -195,7 +190,7 @@ Status ProviderBatchJob::SubmitChunk(const std::string& provider, const std::str
   submit.provider = provider;
   submit.model = model;
   submit.key = state_->job_id() + "-" + std::to_string(seq);
-  submit.at_ms = NowUnixMs();
+  submit.at_ms = UnixNowMs();
   for (size_t i : chunk)
     submit.custom_ids.push_back(CustomId(records_[i].line_no, records_[i].round));
   STRUCTURE_RETURN_IF_ERROR(state_->Planned(submit));

@@ -1,5 +1,7 @@
 #include "pipeline/schema_stage.h"
 
+#include "base/hash.h"
+#include "base/hex.h"
 #include "config/settings.h"
 #include "pipeline/evidence/form.h"
 #include "pipeline/lowering/lift.h"
@@ -31,34 +33,13 @@ Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::strin
   return r;
 }
 
-namespace {
-
-// FNV-1a: a stable hash of the schema text, not a secret.
-uint64_t Fnv1a(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-std::string Hex16(uint64_t v) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = kDigits[v & 15];
-  return out;
-}
-
-}  // namespace
-
 std::string PromptCacheKey(const ResolvedSchema& schema) {
   constexpr size_t kMax = 64;
   std::string text = ToJson(schema.schema);
-  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex16(Fnv1a(text));
+  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex64(Fnv1a64(text));
   std::string key = schema.name + "@" + schema.version;
   if (key.size() <= kMax) return key;
-  return key.substr(0, kMax - 17) + "~" + Hex16(Fnv1a(key));
+  return key.substr(0, kMax - 17) + "~" + Hex64(Fnv1a64(key));
 }
 
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,

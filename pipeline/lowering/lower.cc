@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/lower_internal.h"

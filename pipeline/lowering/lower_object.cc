@@ -3,8 +3,8 @@
 
 #include <set>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/regex_sample.h"
-#include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/lower_internal.h"
 
 namespace structure::pipeline::detail {
