@@ -1,13 +1,13 @@
 #include "config/load_config.h"
 
-#include <toml++/toml.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <toml++/toml.h>
 
 #include "config/settings.h"
 #include "config/shared_store.h"

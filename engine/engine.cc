@@ -1,12 +1,13 @@
 #include "engine/engine.h"
 
 #include <atomic>
-#include <caf/all.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
 #include <vector>
+
+#include <caf/all.hpp>
 
 #include "actors/builder_cache_actor.h"
 #include "actors/engine_context.h"

@@ -1,8 +1,8 @@
 #include "server/server_config.h"
 
-#include <toml++/toml.h>
-
 #include <set>
+
+#include <toml++/toml.h>
 
 #include "base/json.h"
 

@@ -3,13 +3,14 @@
 #pragma once
 
 #include <atomic>
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <utility>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 
 #include "http/http_server.h"
 

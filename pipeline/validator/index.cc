@@ -1,9 +1,9 @@
 #include "pipeline/validator/index.h"
 
-#include <simdjson.h>
-
 #include <cstdlib>
 #include <cstring>
+
+#include <simdjson.h>
 
 #include "base/json_pointer.h"
 #include "pipeline/validator/metaschemas.h"

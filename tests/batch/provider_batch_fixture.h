@@ -3,7 +3,6 @@
 // directory, configs and inputs, and readers for OUT, the job's journal and the sim's counters.
 #pragma once
 
-#include <curl/curl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +12,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <curl/curl.h>
 
 #include "base/json.h"
 #include "tests/support/sim_process.h"

@@ -1,11 +1,12 @@
 // Engines sharing a store (a private redis-server): a description built by one engine is reused
 // by another (the shared builder cache), a store that is down costs no call and is reported
 // once, and a password variable the config names but the environment lacks is a config error.
-#include <curl/curl.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <mutex>
+
+#include <curl/curl.h>
 
 #include "engine/engine.h"
 #include "tests/support/redis_server.h"

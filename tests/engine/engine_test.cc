@@ -2,7 +2,6 @@
 // sim` on loopback, one scenario rule per path (tests/data/engine/scenario.json).
 #include "engine/engine.h"
 
-#include <curl/curl.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,6 +9,8 @@
 #include <map>
 #include <mutex>
 #include <vector>
+
+#include <curl/curl.h>
 
 #include "providers/endpoint.h"
 #include "registry/schema_registry.h"

@@ -9,7 +9,7 @@
 
 #include "pipeline/validator/validator.h"
 
-namespace structure::apps {
+namespace structure::pipeline {
 
 struct ValidateLinesOptions {
   bool all_errors = true;
@@ -35,4 +35,4 @@ void AppendVerdictLine(std::string& out, const pipeline::ValidationResult& resul
 // The line for text that is not JSON: {"valid":false,"error":"..."}.
 void AppendNotJsonLine(std::string& out, const std::string& message);
 
-}  // namespace structure::apps
+}  // namespace structure::pipeline

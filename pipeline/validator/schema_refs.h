@@ -13,7 +13,7 @@
 #include "base/json.h"
 #include "base/status.h"
 
-namespace structure::apps {
+namespace structure::pipeline {
 
 // Adds the documents named by the --ref values to resources (absolute URI -> schema).
 // kInvalidArgument that names the --ref value and the file for: a path that does not exist or
@@ -22,4 +22,4 @@ namespace structure::apps {
 // and two different files under one URI.
 Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string, Json>* resources);
 
-}  // namespace structure::apps
+}  // namespace structure::pipeline

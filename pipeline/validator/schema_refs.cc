@@ -1,10 +1,10 @@
-#include "apps/structure/schema_refs.h"
+#include "pipeline/validator/schema_refs.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
 
-namespace structure::apps {
+namespace structure::pipeline {
 namespace {
 
 namespace fs = std::filesystem;
@@ -94,4 +94,4 @@ Status LoadSchemaRefs(const std::vector<std::string>& refs,
   return Status::Ok();
 }
 
-}  // namespace structure::apps
+}  // namespace structure::pipeline

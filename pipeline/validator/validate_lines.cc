@@ -1,14 +1,14 @@
-#include "apps/structure/validate_lines.h"
-
-#include <simdjson.h>
+#include "pipeline/validator/validate_lines.h"
 
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
+#include <simdjson.h>
+
 #include "base/json.h"
 
-namespace structure::apps {
+namespace structure::pipeline {
 namespace {
 
 constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
@@ -120,4 +120,4 @@ ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FI
   return summary;
 }
 
-}  // namespace structure::apps
+}  // namespace structure::pipeline
