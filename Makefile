@@ -10,7 +10,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
   libhiredis-dev redis-server libicu-dev haproxy nginx tinyproxy \
-  clang-14 libclang-rt-14-dev chromium curl
+  clang-14 libclang-rt-14-dev clang-format chromium curl
 # chromium: the console's browser test (tests/console, driven by puppeteer-core); curl: `make
 # console` sends the demo's records through the server. haproxy: the load balancer in front of
 # the serve replicas of the fleet test (tests/server/openai_clients/fleet_test.mjs,
@@ -18,6 +18,8 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang) build the
 # fuzz targets in build/fuzz. nginx (TLS 1.3 + HTTP/2 in front of the simulator) and tinyproxy
 # (a CONNECT proxy) are started by the transport tests and bench_tls on loopback ports.
+# clang-format (version 14 on Debian 12) is run by the format test: every tracked .cc/.h file
+# must be as it writes it.
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/hex.h"
 #include "base/json.h"
 #include "base/json_scan.h"
 #include "base/utf8.h"
@@ -192,13 +193,6 @@ class Parser {
     }
   }
 
-  static int HexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
   bool ParseHex4(uint32_t& out) {
     if (pos_ + 4 > text_.size()) {
       Fail("truncated \\u escape");
@@ -206,7 +200,7 @@ class Parser {
     }
     out = 0;
     for (int i = 0; i < 4; ++i) {
-      int h = HexValue(text_[pos_ + i]);
+      int h = HexDigitValue(text_[pos_ + i]);
       if (h < 0) {
         Fail("invalid hex digit in \\u escape");
         return false;

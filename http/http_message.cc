@@ -2,37 +2,10 @@
 
 #include <cctype>
 
+#include "base/hex.h"
 #include "base/json.h"
 
 namespace structure::http {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string PercentDecode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '+') {
-      out += ' ';
-    } else if (s[i] == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 &&
-               HexValue(s[i + 2]) >= 0) {
-      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 bool HeaderNameEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -58,9 +31,10 @@ std::optional<std::string> HttpRequest::QueryParam(std::string_view name) const 
     std::string_view pair = rest.substr(0, amp);
     rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
     size_t eq = pair.find('=');
-    std::string key = PercentDecode(pair.substr(0, eq));
+    std::string key = PercentDecode(pair.substr(0, eq), PlusIs::kSpace);
     if (key != name) continue;
-    return eq == std::string_view::npos ? std::string() : PercentDecode(pair.substr(eq + 1));
+    return eq == std::string_view::npos ? std::string()
+                                        : PercentDecode(pair.substr(eq + 1), PlusIs::kSpace);
   }
   return std::nullopt;
 }

@@ -1,7 +1,9 @@
 #include "pipeline/evidence_step.h"
 
 #include <cstdlib>
+#include <optional>
 
+#include "base/json_pointer.h"
 #include "pipeline/evidence/check.h"
 #include "pipeline/generate/schema_ref.h"
 
@@ -15,7 +17,10 @@ bool RemoveAt(Json& root, const std::string& pointer) {
   Json* parent =
       const_cast<Json*>(ResolvePointer(root, std::string_view(pointer).substr(0, slash)));
   if (parent == nullptr) return false;
-  std::string token = UnescapePointerToken(std::string_view(pointer).substr(slash + 1));
+  std::optional<std::string> escaped =
+      UnescapePointerToken(std::string_view(pointer).substr(slash + 1));
+  if (!escaped) return false;
+  const std::string& token = *escaped;
   if (parent->is_object()) return parent->erase(token);
   if (!parent->is_array()) return false;
   char* end = nullptr;

@@ -9,6 +9,7 @@
 #include "pipeline/call_trace.h"
 #include "pipeline/reask_reason.h"
 #include "providers/call.h"
+#include "structure/error_code.h"
 
 namespace structure::pipeline {
 
@@ -22,7 +23,7 @@ struct StructureResult {
   Json data;                        // iff kOk
   std::string need;                 // iff kNeedMoreInput
   std::vector<std::string> errors;  // kStale: last validator messages; kError: the error
-  std::string error_code;           // kError: stable code, e.g. "unknown_schema", "refusal"
+  ErrorCode error_code = ErrorCode::kInternal;  // kError: why (ErrorCodeName: the JSON "code")
   std::string schema_origin;  // inline | registry:bundled | registry:tenant:<id> | ... | inferred
   int iterations = 0;         // content-stage LLM calls
   providers::Usage usage;     // summed over every call, schema stage included
@@ -52,7 +53,7 @@ struct StructureResult {
 // By value: a caller that is done with the result moves it in, and its data is not copied.
 Json ResultToJson(StructureResult result);
 
-StructureResult ErrorResult(std::string code, std::string message);
+StructureResult ErrorResult(ErrorCode code, std::string message);
 
 // {"inputTokens","outputTokens","cachedInputTokens","cacheWriteTokens","reasoningTokens"}.
 Json UsageToJson(const providers::Usage& usage);

@@ -1,5 +1,8 @@
 #include "pipeline/schema_stage.h"
 
+#include "base/hash.h"
+#include "base/hex.h"
+#include "config/settings.h"
 #include "pipeline/evidence/form.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
@@ -30,34 +33,13 @@ Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::strin
   return r;
 }
 
-namespace {
-
-// FNV-1a: a stable hash of the schema text, not a secret.
-uint64_t Fnv1a(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-std::string Hex16(uint64_t v) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = kDigits[v & 15];
-  return out;
-}
-
-}  // namespace
-
 std::string PromptCacheKey(const ResolvedSchema& schema) {
   constexpr size_t kMax = 64;
   std::string text = ToJson(schema.schema);
-  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex16(Fnv1a(text));
+  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex64(Fnv1a64(text));
   std::string key = schema.name + "@" + schema.version;
   if (key.size() <= kMax) return key;
-  return key.substr(0, kMax - 17) + "~" + Hex16(Fnv1a(key));
+  return key.substr(0, kMax - 17) + "~" + Hex64(Fnv1a64(key));
 }
 
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
@@ -149,7 +131,20 @@ PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settin
   o.final_tool = request.final_tool;
   o.array_mode = request.array_mode;
   o.evidence = settings.evidence;
+  o.allow_unresolved_refs = settings.allow_unresolved_refs;
   return o;
+}
+
+std::string PlanOptionsKey(const PlanOptions& options) {
+  // Binds every field by name: one more field is a compile error here (too few names).
+  const auto& [strict, final_tool, array_mode, evidence, any_ref] = options;
+  std::string key = strict ? "strict" : "plain";
+  if (final_tool) key += " tool";
+  if (array_mode) key += " array";
+  if (any_ref) key += " any-ref";
+  key += " evidence=";
+  key += config::EvidenceModeName(evidence);
+  return key;
 }
 
 LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,

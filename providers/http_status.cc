@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "base/json.h"
+#include "base/time_format.h"
 
 namespace structure::providers {
 namespace {
@@ -188,7 +189,6 @@ std::optional<std::chrono::milliseconds> ParseDurationText(std::string_view text
 
 std::optional<int64_t> ParseHttpDate(std::string_view text) {
   std::string s(Trim(text));
-  std::tm tm{};
   int day = 0, year = 0, hh = 0, mm = 0, ss = 0;
   char mon[4] = {0};
   // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT".
@@ -196,25 +196,10 @@ std::optional<int64_t> ParseHttpDate(std::string_view text) {
                   &ss) == 6) {
     int month = MonthIndex(mon);
     if (month < 0) return std::nullopt;
-    tm.tm_mon = month;
-  } else {
-    // RFC 3339 (Anthropic's *-reset headers): "2026-11-29T20:00:00Z", fractions ignored.
-    int month = 0;
-    if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &year, &month, &day, &hh, &mm, &ss) !=
-        6) {
-      return std::nullopt;
-    }
-    tm.tm_mon = month - 1;
+    return UnixSecondsOf(year, month + 1, day, hh, mm, ss);
   }
-  if (tm.tm_mon < 0 || tm.tm_mon > 11 || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60) {
-    return std::nullopt;
-  }
-  tm.tm_year = year - 1900;
-  tm.tm_mday = day;
-  tm.tm_hour = hh;
-  tm.tm_min = mm;
-  tm.tm_sec = ss;
-  return static_cast<int64_t>(timegm(&tm));
+  // RFC 3339 (Anthropic's *-reset headers): "2026-11-29T20:00:00Z".
+  return ParseRfc3339(s);
 }
 
 RateHint ParseRateHint(const HttpResponse& r, int64_t now) {

@@ -1,10 +1,10 @@
 #include "registry/schema_registry.h"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <utility>
 
+#include "base/time_format.h"
 #include "registry/bundled_schemas.h"
 #include "registry/schema_compat.h"
 #include "registry/schema_name.h"
@@ -106,9 +106,7 @@ Result<std::unique_ptr<SchemaRegistry>> SchemaRegistry::Open(const std::string& 
 
 int64_t SchemaRegistry::NowMs() const {
   if (options_.now_ms) return options_.now_ms();
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return UnixNowMs();
 }
 
 Result<RegisteredSchema> SchemaRegistry::FromRow(const StoredSchema& row,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/hash.h"
 #include "sim/answer_builder.h"
 #include "sim/rng.h"
 #include "sim/schema_check.h"
@@ -49,7 +50,7 @@ const char* ServerErrorMessage(int status) {
 // A hash of a Json tree's structure and values (member order included), without writing its
 // text: the key of the schema-check cache.
 uint64_t HashJson(const Json& v, uint64_t h) {
-  auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ULL; };
+  auto mix = [&h](uint64_t x) { h = Fnv1a64Word(x, h); };
   mix(static_cast<uint64_t>(v.type()) + 1);
   switch (v.type()) {
     case Json::Type::kNull:
@@ -68,7 +69,7 @@ uint64_t HashJson(const Json& v, uint64_t h) {
       break;
     }
     case Json::Type::kString:
-      h = HashBytes(v.as_string(), h);
+      h = Fnv1a64(v.as_string(), h);
       mix(v.as_string().size());
       break;
     case Json::Type::kArray:
@@ -77,7 +78,7 @@ uint64_t HashJson(const Json& v, uint64_t h) {
       break;
     case Json::Type::kObject:
       for (const auto& [k, m] : v.as_object()) {
-        h = HashBytes(k, h);
+        h = Fnv1a64(k, h);
         mix(k.size());
         h = HashJson(m, h);
       }
@@ -103,7 +104,7 @@ Simulator::Simulator(SimOptions options) : options_(std::move(options)) {
 Simulator::~Simulator() = default;
 
 uint64_t Simulator::RequestSeed(const http::HttpRequest& r) {
-  uint64_t h = HashBytes(r.body, HashBytes(r.path));
+  uint64_t h = Fnv1a64(r.body, Fnv1a64(r.path));
   uint32_t n;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -116,7 +117,7 @@ uint64_t Simulator::RequestSeed(const http::HttpRequest& r) {
 
 std::vector<std::string> Simulator::CheckSchema(const CheckedSchema& check) {
   // Clients send the same few schemas over and over; the check is pure, so cache it.
-  uint64_t key = HashJson(*check.schema, HashBytes(check.profile));
+  uint64_t key = HashJson(*check.schema, Fnv1a64(check.profile));
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = check_cache_.find(key);

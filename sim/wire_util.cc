@@ -1,9 +1,9 @@
 #include "sim/wire_util.h"
 
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 
+#include "base/time_format.h"
 #include "providers/kinds.h"
 #include "sim/rng.h"
 
@@ -57,17 +57,7 @@ std::string Rfc3339(double seconds_from_now, bool nanos) {
     t += 1;
     ns -= 1000000000L;
   }
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  if (nanos) {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
-                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
-  } else {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
-                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-  }
-  return buf;
+  return FormatRfc3339(t, nanos ? std::optional<long>(ns) : std::nullopt);
 }
 
 std::string GoDuration(double seconds) {

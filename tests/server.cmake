@@ -13,6 +13,7 @@ structure_add_tests(NAME server_tests LABEL apps USES_BINARY
     server/openai/chat_request_test.cc
     server/openai/models_test.cc
     server/openai/streamed_answer_test.cc
+    server/result_status_test.cc
     server/server_config_test.cc
     server/shutdown_test.cc
   LIBS structure_server structure_mcp structure_config CURL::libcurl)

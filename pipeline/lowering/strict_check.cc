@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/regex_sample.h"
 #include "pipeline/generate/schema_ref.h"
 
