@@ -34,7 +34,7 @@ RecentCall MakeRecentCall(const pipeline::StructureRequest& request,
   c.schema = pipeline::SchemaLabel(request.mode, request.schema_ref, result);
   c.schema_origin = result.schema_origin;
   c.status = result.status;
-  c.code = result.error_code;
+  if (result.status == pipeline::Outcome::kError) c.code = ErrorCodeName(result.error_code);
   c.iterations = result.iterations;
   c.seconds = seconds;
   c.provider = result.provider;

@@ -21,8 +21,8 @@ std::string Joined(const std::vector<std::string>& lines) {
 // The OpenAI error type and code of a result's error code: the types OpenAI documents, by the
 // status the native endpoint gives the code, and the code's own name (the rate limit under
 // OpenAI's name for it).
-void SetKind(ApiError& e, const std::string& error_code) {
-  e.code = error_code;
+void SetKind(ApiError& e, ErrorCode error_code) {
+  e.code = std::string(ErrorCodeName(error_code));
   if (e.status == 429) {
     e.type = "rate_limit_error";
     e.code = "rate_limit_exceeded";
@@ -113,7 +113,7 @@ ApiError ErrorForResult(const pipeline::StructureResult& result, const std::stri
   e.status = HttpStatusForResult(result);
   SetKind(e, result.error_code);
   e.message = Joined(result.errors);
-  if (result.error_code == "bad_schema") e.param = schema_param;
+  if (result.error_code == ErrorCode::kBadSchema) e.param = schema_param;
   if (e.status == 429) e.retry_after_s = 1;
   return e;
 }

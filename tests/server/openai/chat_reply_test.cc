@@ -125,17 +125,17 @@ TEST(ChatReplyTest, StaleIsA422WithTheValidatorsMessages) {
 
 TEST(ChatReplyTest, ProviderFailuresMapToStatusesTheSdksRetry) {
   auto limited =
-      ResultError(pipeline::ErrorResult("provider_rate_limited", "429 x3"), Context(), "");
+      ResultError(pipeline::ErrorResult(ErrorCode::kProviderRateLimited, "429 x3"), Context(), "");
   ASSERT_TRUE(limited.has_value());
   EXPECT_EQ(limited->status, 429);
   EXPECT_EQ(limited->type, "rate_limit_error");
   EXPECT_EQ(limited->code, "rate_limit_exceeded");
   EXPECT_GT(limited->retry_after_s, 0);
   EXPECT_EQ(*ErrorResponse(*limited).FindHeader("Retry-After"), "1");
-  auto down = ResultError(pipeline::ErrorResult("provider_unavailable", "503"), Context(), "");
+  auto down = ResultError(pipeline::ErrorResult(ErrorCode::kProviderUnavailable, "503"), Context(), "");
   EXPECT_GE(down->status, 500);
   EXPECT_EQ(down->type, "server_error");
-  auto bad = ResultError(pipeline::ErrorResult("bad_schema", "/type: must be a string"), Context(),
+  auto bad = ResultError(pipeline::ErrorResult(ErrorCode::kBadSchema, "/type: must be a string"), Context(),
                          "response_format.json_schema.schema");
   EXPECT_EQ(bad->status, 400);
   EXPECT_EQ(bad->param, "response_format.json_schema.schema");

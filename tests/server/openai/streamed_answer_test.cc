@@ -52,7 +52,7 @@ TEST(StreamedAnswerTest, QuickResultIsAnsweredWholeAsEvents) {
 TEST(StreamedAnswerTest, QuickErrorKeepsItsStatusSoTheSdkCanRetry) {
   Harness h;
   auto a = h.Start();
-  a->Finish(pipeline::ErrorResult("provider_rate_limited", "429"));
+  a->Finish(pipeline::ErrorResult(ErrorCode::kProviderRateLimited, "429"));
   ASSERT_EQ(h.responses.size(), 1u);
   EXPECT_EQ(h.responses[0].status, 429);
   EXPECT_NE(h.responses[0].FindHeader("Retry-After"), nullptr);
