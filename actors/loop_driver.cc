@@ -22,8 +22,8 @@ void Apply(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopR
     return Finish(run, std::move(finish->result));
   if (auto* check = std::get_if<pipeline::RunCheck>(&step)) {
     if (!run->check || !run->check_runner) {
-      return Finish(run,
-                    pipeline::ErrorResult("internal", "an external check with no check runner"));
+      return Finish(run, pipeline::ErrorResult(ErrorCode::kInternal,
+                                               "an external check with no check runner"));
     }
     uint64_t tag = waits.next_tag++;
     caf::actor me = caf::actor_cast<caf::actor>(self);
@@ -50,10 +50,10 @@ void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_p
   try {
     Apply(self, waits, run, next());
   } catch (const std::exception& e) {
-    Finish(run,
-           pipeline::ErrorResult("internal", std::string("unexpected exception: ") + e.what()));
+    Finish(run, pipeline::ErrorResult(ErrorCode::kInternal,
+                                      std::string("unexpected exception: ") + e.what()));
   } catch (...) {
-    Finish(run, pipeline::ErrorResult("internal", "unexpected exception"));
+    Finish(run, pipeline::ErrorResult(ErrorCode::kInternal, "unexpected exception"));
   }
 }
 

@@ -62,7 +62,8 @@ struct HostState {
   ~HostState() {
     RunCallbacks(finished);
     for (auto& [id, call] : calls) {
-      auto r = pipeline::ErrorResult("cancelled", "the engine stopped before the call finished");
+      auto r = pipeline::ErrorResult(ErrorCode::kCancelled,
+                                     "the engine stopped before the call finished");
       r.schema_origin = call->origin;
       call->done(std::move(r));
     }
@@ -87,8 +88,8 @@ void Deliver(Self self, uint64_t id, StructureResult r) {
   self->state.finished.push_back({std::move(call->done), std::move(r)});
 }
 
-void Fail(Self self, uint64_t id, std::string code, std::string message) {
-  Deliver(self, id, pipeline::ErrorResult(std::move(code), std::move(message)));
+void Fail(Self self, uint64_t id, ErrorCode code, std::string message) {
+  Deliver(self, id, pipeline::ErrorResult(code, std::move(message)));
 }
 
 // Runs one step of a call; an exception (a bug, or memory exhausted) ends that call with an
@@ -98,9 +99,9 @@ void Guarded(Self self, uint64_t id, F&& step) {
   try {
     step();
   } catch (const std::exception& e) {
-    Fail(self, id, "internal", std::string("unexpected exception: ") + e.what());
+    Fail(self, id, ErrorCode::kInternal, std::string("unexpected exception: ") + e.what());
   } catch (...) {
-    Fail(self, id, "internal", "unexpected exception");
+    Fail(self, id, ErrorCode::kInternal, "unexpected exception");
   }
 }
 
@@ -108,31 +109,23 @@ Lane LaneOf(const pipeline::StructureRequest& r) {
   return r.priority == pipeline::Priority::kBulk ? Lane::kBulk : Lane::kInteractive;
 }
 
-// The plan cache key: the target, the plan options and `schema_key` (what identifies the
-// schema and its manual).
-std::string PlanKey(const Call& c, const std::string& schema_key) {
-  std::string key = c.target.provider->config.name;
-  key += '/';
-  key += c.target.model;
-  key += c.settings.require_provider_strict_output ? " strict" : " plain";
-  key += c.request.final_tool ? " tool" : "";
-  key += c.request.array_mode ? " array" : "";
-  key += c.settings.allow_unresolved_refs ? " any-ref" : "";
-  key += " evidence=" + std::string(config::EvidenceModeName(c.settings.evidence));
-  key += '\n';
-  key += schema_key;
-  return key;
+// The plan cache key: the target (its profile follows from it), the plan options and
+// `schema_key` (what identifies the schema and its manual).
+std::string PlanKey(const Target& target, const pipeline::PlanOptions& options,
+                    const std::string& schema_key) {
+  return target.provider->config.name + "/" + target.model + " " +
+         pipeline::PlanOptionsKey(options) + "\n" + schema_key;
 }
 
 // The content stage's plan for a schema, from the engine's cache (compiled and lowered once
 // per distinct schema and target). `resolve` compiles the schema on a miss.
 PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
                    const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
-  return self->state.ctx->plans->Get(PlanKey(c, schema_key), [&]() -> PlanResult {
+  pipeline::PlanOptions options = pipeline::PlanOptionsFor(c.request, c.settings);
+  return self->state.ctx->plans->Get(PlanKey(c.target, options, schema_key), [&]() -> PlanResult {
     auto resolved = resolve();
     if (!resolved.ok()) return resolved.status();
-    auto plan = pipeline::MakeLoopPlan(*resolved, *c.target.profile,
-                                       pipeline::PlanOptionsFor(c.request, c.settings));
+    auto plan = pipeline::MakeLoopPlan(*resolved, *c.target.profile, options);
     if (!plan.ok()) return plan.status();
     return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
   });
@@ -157,7 +150,7 @@ void HandOver(Self self, uint64_t id, Call& c,
 // Content stage: drives the loop on the plan. The request's prompt moves into the loop and its
 // schema is released: an in-flight call keeps only what it still needs.
 void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
-  if (!plan.ok()) return Fail(self, id, "bad_schema", plan.status().message());
+  if (!plan.ok()) return Fail(self, id, ErrorCode::kBadSchema, plan.status().message());
   if (c.prepared) return HandOver(self, id, c, *plan);
   auto run = std::make_shared<LoopRun>();
   run->lane = LaneOf(c.request);
@@ -196,7 +189,8 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   auto found = self->state.ctx->registry->Find(c.request.schema_ref, scope);
   if (!found.ok()) {
     bool unknown = found.status().code() == Code::kNotFound;
-    return Fail(self, id, unknown ? "unknown_schema" : "bad_request", found.status().message());
+    return Fail(self, id, unknown ? ErrorCode::kUnknownSchema : ErrorCode::kBadRequest,
+                found.status().message());
   }
   c.origin = found->origin;
   // A stored schema changes its update time with every put; bundled ones never change.
@@ -253,18 +247,16 @@ void RunText(Self self, uint64_t id, Call& c) {
   const EngineContext& ctx = *self->state.ctx;
   c.origin = "inferred";
   auto builder = ResolveTarget(ctx, c.settings.schema_builder_model);
-  if (!builder.ok()) return Fail(self, id, "bad_config", builder.status().message());
-  std::string plan_key = "builder " + builder->provider->config.name + "/" + builder->model +
-                         (c.settings.require_provider_strict_output ? " strict" : " plain");
-  auto plan = ctx.plans->Get(plan_key, [&]() -> PlanResult {
-    pipeline::PlanOptions options = pipeline::PlanOptionsFor({}, c.settings);
-    options.evidence = config::EvidenceMode::kOff;  // the builder's answer is no extraction
+  if (!builder.ok()) return Fail(self, id, ErrorCode::kBadConfig, builder.status().message());
+  pipeline::PlanOptions options = pipeline::PlanOptionsFor({}, c.settings);
+  options.evidence = config::EvidenceMode::kOff;  // the builder's answer is no extraction
+  auto plan = ctx.plans->Get(PlanKey(*builder, options, "builder"), [&]() -> PlanResult {
     auto made = pipeline::MakeLoopPlan(pipeline::BuilderSchema(), *builder->profile, options);
     if (!made.ok()) return made.status();
     pipeline::ConfigureBuilderPlan(**made);
     return std::shared_ptr<const pipeline::LoopPlan>(std::move(*made));
   });
-  if (!plan.ok()) return Fail(self, id, "internal", plan.status().message());
+  if (!plan.ok()) return Fail(self, id, ErrorCode::kInternal, plan.status().message());
   BuildJob job;
   job.normalized = pipeline::NormalizeDescription(c.request.schema_ref);
   // The builder model is part of the key: another model may build another schema.
@@ -280,7 +272,7 @@ void RunText(Self self, uint64_t id, Call& c) {
   self->request(ctx.builder_cache, caf::infinite, build_atom_v, std::move(job))
       .then([self, id](BuildOutcome& o) { Guarded(self, id, [&] { OnBuilt(self, id, o); }); },
             [self, id](caf::error& e) {
-              Fail(self, id, "internal", "builder cache failed: " + caf::to_string(e));
+              Fail(self, id, ErrorCode::kInternal, "builder cache failed: " + caf::to_string(e));
             });
 }
 
@@ -288,10 +280,10 @@ void Start(Self self, uint64_t id, Call& c) {
   const EngineContext& ctx = *self->state.ctx;
   auto settings =
       config::ResolveSettings(ctx.config, c.request.tenant, c.request.project, c.request.settings);
-  if (!settings.ok()) return Fail(self, id, "bad_request", settings.status().message());
+  if (!settings.ok()) return Fail(self, id, ErrorCode::kBadRequest, settings.status().message());
   c.settings = std::move(*settings);
   auto target = ResolveTarget(ctx, c.settings.model);
-  if (!target.ok()) return Fail(self, id, "bad_request", target.status().message());
+  if (!target.ok()) return Fail(self, id, ErrorCode::kBadRequest, target.status().message());
   c.target = std::move(*target);
   switch (c.request.mode) {
     case pipeline::SchemaMode::kJson:

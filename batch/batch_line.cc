@@ -46,21 +46,20 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   ParseOptions po;
   po.source = where;
   po.max_depth = 128;
+  auto fail = [&](std::string problem) {
+    line.error = InvalidArgument(where + ": " + problem);
+    line.problem = std::move(problem);
+    return std::move(line);
+  };
   auto body = ParseJson(text, po);
   if (!body.ok()) {
     line.error = InvalidArgument(body.status().message());
+    line.problem = body.status().message();
     return line;
   }
-  if (!body->is_object()) {
-    line.error =
-        InvalidArgument(where + ": must be a JSON object {\"id\", \"prompt\", \"schema\"...}");
-    return line;
-  }
+  if (!body->is_object()) return fail("must be a JSON object {\"id\", \"prompt\", \"schema\"...}");
   if (const Json* id = body->find("id")) {
-    if (!id->is_string() && !id->is_int()) {
-      line.error = InvalidArgument(where + ": id: must be a string or an integer");
-      return line;
-    }
+    if (!id->is_string() && !id->is_int()) return fail("id: must be a string or an integer");
     line.id = *id;
     line.key = KeyForId(*id);
     body->erase("id");
@@ -68,10 +67,7 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   bool default_schema = !HasSchema(*body);
   ApplyDefaults(defaults, *body);
   auto request = pipeline::ParseRequest(*body, {}, default_schema ? defaults.schema : nullptr);
-  if (!request.ok()) {
-    line.error = InvalidArgument(where + ": " + request.status().message());
-    return line;
-  }
+  if (!request.ok()) return fail(request.status().message());
   line.request = std::move(*request);
   return line;
 }
@@ -88,7 +84,7 @@ std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::Structu
 }
 
 pipeline::StructureResult BadLineResult(const Status& error) {
-  return pipeline::ErrorResult("bad_request", error.message());
+  return pipeline::ErrorResult(ErrorCode::kBadRequest, error.message());
 }
 
 }  // namespace structure::batch

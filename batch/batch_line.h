@@ -37,6 +37,10 @@ struct BatchLine {
   std::string key;       // identity for --resume: KeyForId(id), or KeyForLine(line_no)
   std::optional<pipeline::StructureRequest> request;  // set iff the line is good
   Status error;  // why the line is bad (kInvalidArgument), ok otherwise
+  // What is wrong with a bad line, without the "line N: " that starts error's message (for a
+  // line whose number means nothing to the user: the command's defaults, checked as a line).
+  // A line that is no JSON keeps the parser's position.
+  std::string problem;
 };
 
 // The resume identity of a record: the compact JSON of its id ("\"a-1\"", "17"), or "line:N".
@@ -56,7 +60,7 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
 // {"line": N, ...} when the record has no id.
 std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result);
 
-// The error result for a bad line (code "bad_request").
+// The error result for a bad line (code kBadRequest).
 pipeline::StructureResult BadLineResult(const Status& error);
 
 }  // namespace structure::batch

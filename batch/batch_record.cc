@@ -52,16 +52,16 @@ void ApplyItem(BatchRecord& r, const providers::ItemResult& item, int retries) {
     ++r.tries;  // the same call again, in the next round
     return;
   }
-  if (!item.code.empty()) {
+  if (item.code) {
     return Take(
-        r, pipeline::FailLoop(r.prepared.spec, r.state, item.code, item.reply.status().message()));
+        r, pipeline::FailLoop(r.prepared.spec, r.state, *item.code, item.reply.status().message()));
   }
   Take(r, pipeline::OnReply(r.prepared.spec, r.state, item.reply.status()));
 }
 
-void EndRecord(BatchRecord& r, std::string code, std::string message) {
+void EndRecord(BatchRecord& r, ErrorCode code, std::string message) {
   r.waiting_on = 0;
-  Take(r, pipeline::FailLoop(r.prepared.spec, r.state, std::move(code), std::move(message)));
+  Take(r, pipeline::FailLoop(r.prepared.spec, r.state, code, std::move(message)));
 }
 
 }  // namespace structure::batch

@@ -11,6 +11,7 @@
 #include "batch/batch_line.h"
 #include "batch/output_lock.h"
 #include "batch/posix_file.h"
+#include "structure/error_code.h"
 
 namespace structure::batch {
 namespace {
@@ -78,7 +79,7 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
     }
     const Json* code = rec->find("code");
     if (status->as_string() == "error" && code && code->is_string() &&
-        code->as_string() == "cancelled") {
+        ErrorCodeFromName(code->as_string()) == ErrorCode::kCancelled) {
       ++scan.dropped_cancelled;
       continue;
     }

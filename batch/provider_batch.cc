@@ -186,7 +186,7 @@ void ProviderBatchJob::PrepareAll(
     r.prepared = std::move(*a.prepared);
     if (!HasBatchApi(r.prepared.endpoint.kind)) {
       StartRecord(r);
-      EndRecord(r, "batch_unsupported",
+      EndRecord(r, ErrorCode::kBatchUnsupported,
                 "provider '" + r.prepared.provider + "' (kind " +
                     std::string(providers::ProviderKindName(r.prepared.endpoint.kind)) +
                     ") has no batch API; run this job without --provider-batch");

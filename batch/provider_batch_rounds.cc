@@ -21,7 +21,7 @@ int64_t NowUnixMs() {
 
 providers::ItemResult RejectedItem(const std::string& message) {
   providers::ItemResult item;
-  item.code = "batch_rejected";
+  item.code = ErrorCode::kBatchRejected;
   item.reply = Status(Code::kInvalidArgument, message);
   return item;
 }
@@ -236,7 +236,7 @@ Status ProviderBatchJob::SubmitQueued() {
       int64_t size =
           static_cast<int64_t>(ItemBytes(endpoint.kind, {CustomId(r.line_no, r.round), &*built}));
       if (size > caps.max_bytes) {
-        EndRecord(r, "batch_request_too_large",
+        EndRecord(r, ErrorCode::kBatchRequestTooLarge,
                   "the request for line " + std::to_string(r.line_no) + " is " +
                       std::to_string(size) + " bytes, over the " +
                       std::string(providers::ProviderKindName(endpoint.kind)) + " batch limit of " +

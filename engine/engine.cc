@@ -87,8 +87,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
     for (const actors::ProviderPlan& plan : *plans) {
       if (plan.handle.config.name != name || plan.handle.unusable.ok()) continue;
       if (!builtin) return plan.handle.unusable;
-      std::string why = plan.handle.unusable.message();
-      return Status(Code::kUnauthenticated, "--provider " + name + why.substr(why.find(':')) +
+      return Status(Code::kUnauthenticated, "--provider " + name + ": " + plan.unusable_reason +
                                                 " (or give --base-url URL for a local server)");
     }
   }

@@ -34,8 +34,8 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
   auto endpoint = providers::EndpointFromEnv(*kind, base, nullptr, pc.api_key_env);
   if (endpoint.status().code() == Code::kUnauthenticated) {
     // Not fatal here: a provider nobody calls needs no key (Engine::Create checks those in use).
-    plan.handle.unusable =
-        Status(Code::kUnauthenticated, where + ": " + endpoint.status().message());
+    plan.unusable_reason = endpoint.status().message();
+    plan.handle.unusable = Status(Code::kUnauthenticated, where + ": " + plan.unusable_reason);
   } else if (!endpoint.ok()) {
     return Status(endpoint.status().code(), where + ": " + endpoint.status().message());
   } else {

@@ -19,6 +19,9 @@ namespace structure::actors {
 struct ProviderPlan {
   ProviderHandle handle;
   PoolConfig pool;
+  // What handle.unusable says without naming the provider ("OPENAI_API_KEY is not set ..."),
+  // for a message that names it its own way; empty when the provider is usable.
+  std::string unusable_reason;
 };
 
 // The configuration with the provider `provider` names added when it is a built-in kind not

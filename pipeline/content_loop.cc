@@ -98,8 +98,8 @@ Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   return Finish{std::move(result)};
 }
 
-Finish Error(const LoopSpec& spec, LoopState& state, std::string code, std::string message) {
-  return Done(state, ErrorResult(std::move(code), std::move(message)), spec);
+Finish Error(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string message) {
+  return Done(state, ErrorResult(code, std::move(message)), spec);
 }
 
 Finish Need(const LoopSpec& spec, LoopState& state, std::string need) {
@@ -295,7 +295,7 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
   if (p.finals.empty() && need == nullptr) {
     // Prose instead of the final tool: a nudge, which is not an iteration of the loop.
     if (state.nudges >= plan.max_nudges) {
-      return Error(spec, state, "no_final_answer",
+      return Error(spec, state, ErrorCode::kNoFinalAnswer,
                    "the model answered in prose " + std::to_string(state.nudges + 1) +
                        " times and never called the final tool \"" + plan.final_tool_name + "\"");
     }
@@ -369,30 +369,30 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
 
 }  // namespace
 
-std::string ErrorCodeFor(const Status& status) {
+ErrorCode ErrorCodeFor(const Status& status) {
   switch (status.code()) {
     case Code::kUnauthenticated:
     case Code::kPermissionDenied:
-      return "provider_auth";
+      return ErrorCode::kProviderAuth;
     case Code::kResourceExhausted:
-      return "provider_rate_limited";
+      return ErrorCode::kProviderRateLimited;
     case Code::kUnavailable:
-      return "provider_unavailable";
+      return ErrorCode::kProviderUnavailable;
     case Code::kDeadlineExceeded:
-      return "deadline_exceeded";
+      return ErrorCode::kDeadlineExceeded;
     case Code::kCancelled:
-      return "cancelled";
+      return ErrorCode::kCancelled;
     case Code::kInvalidArgument:
-      return "provider_rejected_request";
+      return ErrorCode::kProviderRejectedRequest;
     case Code::kNotFound:
-      return "not_found";
+      return ErrorCode::kNotFound;
     default:
-      return "internal";
+      return ErrorCode::kInternal;
   }
 }
 
-Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::string message) {
-  return Error(spec, state, std::move(code), std::move(message));
+Finish FailLoop(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string message) {
+  return Error(spec, state, code, std::move(message));
 }
 
 Step Start(const LoopSpec& spec, LoopState& state) {
@@ -411,12 +411,12 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
   state.usage += r.usage;
   if (r.finish == FinishKind::kRefusal) {
     ++state.iterations;
-    return Error(spec, state, "refusal",
+    return Error(spec, state, ErrorCode::kRefusal,
                  "the model declined: " + (r.refusal.empty() ? r.content : r.refusal));
   }
   if (r.finish == FinishKind::kSafety) {
     ++state.iterations;
-    return Error(spec, state, "safety_block",
+    return Error(spec, state, ErrorCode::kSafetyBlock,
                  "the provider blocked the answer" + (r.refusal.empty() ? "" : ": " + r.refusal));
   }
   int64_t cap = spec.max_tokens > 0 ? spec.max_tokens : spec.plan->max_tokens;
@@ -425,7 +425,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
     std::string used = r.usage.reasoning_tokens > 0
                            ? " (" + std::to_string(r.usage.reasoning_tokens) + " reasoning tokens)"
                            : "";
-    return Error(spec, state, "output_cap_exhausted",
+    return Error(spec, state, ErrorCode::kOutputCapExhausted,
                  "the model spent the whole output cap of " + std::to_string(cap) +
                      " tokens thinking" + used + " and wrote no answer; raise " + spec.cap_setting +
                      " or lower the model's reasoning_effort or thinking_budget");
@@ -437,10 +437,11 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
 Step OnCheck(const LoopSpec& spec, LoopState& state,
              const Result<std::vector<std::string>>& lines) {
   if (!state.pending)
-    return Error(spec, state, "internal", "a check verdict with no answer under check");
+    return Error(spec, state, ErrorCode::kInternal, "a check verdict with no answer under check");
   if (!lines.ok()) {
     bool cancelled = lines.status().code() == Code::kCancelled;
-    return Error(spec, state, cancelled ? "cancelled" : "check_failed", lines.status().message());
+    return Error(spec, state, cancelled ? ErrorCode::kCancelled : ErrorCode::kCheckFailed,
+                 lines.status().message());
   }
   PendingReply& p = *state.pending;
   if (lines->empty()) return Accept(spec, state, std::move(p.data));

@@ -145,12 +145,12 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<providers::Pro
 
 // Ends the loop with an error that is no reply of the provider (a provider batch that expired,
 // was cancelled or failed): the result keeps the iterations and usage so far.
-Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::string message);
+Finish FailLoop(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string message);
 // The external check's verdict on RunCheck::data: its violation lines (empty = accepted), or
-// why it could not judge (the call ends `error` with code "check_failed").
+// why it could not judge (the call ends `error` with code kCheckFailed).
 Step OnCheck(const LoopSpec& spec, LoopState& state, const Result<std::vector<std::string>>& lines);
 
-// The stable error code for a transport/provider Status ("provider_unavailable", ...).
-std::string ErrorCodeFor(const Status& status);
+// The result error code for a transport/provider Status (kProviderUnavailable, ...).
+ErrorCode ErrorCodeFor(const Status& status);
 
 }  // namespace structure::pipeline

@@ -21,7 +21,7 @@ Json ResultToJson(StructureResult r) {
   j.set("status", std::string(OutcomeName(r.status)));
   if (r.status == Outcome::kOk) j.set("data", std::move(r.data));
   if (r.status == Outcome::kNeedMoreInput) j.set("need", std::move(r.need));
-  if (r.status == Outcome::kError) j.set("code", std::move(r.error_code));
+  if (r.status == Outcome::kError) j.set("code", ErrorCodeName(r.error_code));
   if (r.status == Outcome::kStale || r.status == Outcome::kError) {
     Json errors = Json::MakeArray();
     for (auto& e : r.errors) errors.push_back(std::move(e));
@@ -43,10 +43,10 @@ Json ResultToJson(StructureResult r) {
   return j;
 }
 
-StructureResult ErrorResult(std::string code, std::string message) {
+StructureResult ErrorResult(ErrorCode code, std::string message) {
   StructureResult r;
   r.status = Outcome::kError;
-  r.error_code = std::move(code);
+  r.error_code = code;
   r.errors.push_back(std::move(message));
   return r;
 }

@@ -7,6 +7,7 @@
 #include "base/json.h"
 #include "pipeline/reask_reason.h"
 #include "providers/call.h"
+#include "structure/error_code.h"
 
 namespace structure::pipeline {
 
@@ -20,7 +21,7 @@ struct StructureResult {
   Json data;                        // iff kOk
   std::string need;                 // iff kNeedMoreInput
   std::vector<std::string> errors;  // kStale: last validator messages; kError: the error
-  std::string error_code;           // kError: stable code, e.g. "unknown_schema", "refusal"
+  ErrorCode error_code = ErrorCode::kInternal;  // kError: why (ErrorCodeName: the JSON "code")
   std::string schema_origin;  // inline | registry:bundled | registry:tenant:<id> | ... | inferred
   int iterations = 0;         // content-stage LLM calls
   providers::Usage usage;     // summed over every call, schema stage included
@@ -44,6 +45,6 @@ struct StructureResult {
 // By value: a caller that is done with the result moves it in, and its data is not copied.
 Json ResultToJson(StructureResult result);
 
-StructureResult ErrorResult(std::string code, std::string message);
+StructureResult ErrorResult(ErrorCode code, std::string message);
 
 }  // namespace structure::pipeline

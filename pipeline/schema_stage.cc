@@ -1,5 +1,6 @@
 #include "pipeline/schema_stage.h"
 
+#include "config/settings.h"
 #include "pipeline/evidence/form.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
@@ -147,7 +148,20 @@ PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settin
   o.final_tool = request.final_tool;
   o.array_mode = request.array_mode;
   o.evidence = settings.evidence;
+  o.allow_unresolved_refs = settings.allow_unresolved_refs;
   return o;
+}
+
+std::string PlanOptionsKey(const PlanOptions& options) {
+  // Binds every field by name: one more field is a compile error here (too few names).
+  const auto& [strict, final_tool, array_mode, evidence, any_ref] = options;
+  std::string key = strict ? "strict" : "plain";
+  if (final_tool) key += " tool";
+  if (array_mode) key += " array";
+  if (any_ref) key += " any-ref";
+  key += " evidence=";
+  key += config::EvidenceModeName(evidence);
+  return key;
 }
 
 LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "base/error_codes.h"
 #include "server/openapi.h"
 
 namespace structure::server {
@@ -57,17 +58,7 @@ int HttpStatusFor(Code code) {
 
 int HttpStatusForResult(const StructureResult& result) {
   if (result.status != pipeline::Outcome::kError) return 200;
-  const std::string& c = result.error_code;
-  if (c == "bad_request" || c == "bad_schema") return 400;
-  if (c == "unknown_schema") return 404;
-  if (c == "provider_rate_limited") return 429;
-  if (c == "provider_auth" || c == "provider_unavailable" || c == "provider_rejected_request") {
-    return 502;
-  }
-  if (c == "deadline_exceeded") return 504;
-  if (c == "cancelled") return 503;
-  if (c == "refusal" || c == "safety_block" || c == "no_final_answer") return 422;
-  return 500;
+  return ErrorCodeFactsOf(result.error_code).http_status;
 }
 
 Api::Api(Engine& engine, const ServerConfig& config, Metrics& metrics)

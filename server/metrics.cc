@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "structure/error_code.h"
+
 namespace structure::server {
 namespace {
 
@@ -146,8 +148,8 @@ void Metrics::RecordCall(const pipeline::StructureResult& result, double seconds
   std::string status(pipeline::OutcomeName(result.status));
   calls_[{status, result.schema_origin.empty() ? "none" : result.schema_origin}]++;
   if (result.status == pipeline::Outcome::kError) {
-    error_codes_[result.error_code.empty() ? "unknown" : result.error_code]++;
-    if (result.error_code == "provider_rate_limited") provider_rate_limited_++;
+    error_codes_[std::string(ErrorCodeName(result.error_code))]++;
+    if (result.error_code == ErrorCode::kProviderRateLimited) provider_rate_limited_++;
   }
   iterations_.Observe(result.iterations);
   call_seconds_.Observe(seconds);

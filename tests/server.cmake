@@ -6,6 +6,7 @@ structure_add_tests(NAME server_tests LABEL apps USES_BINARY
     server/http_api_test.cc
     server/mcp_server_test.cc
     server/metrics_test.cc
+    server/result_status_test.cc
     server/server_config_test.cc
     server/shutdown_test.cc
   LIBS structure_server structure_mcp structure_config CURL::libcurl)

@@ -114,11 +114,7 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
     probe_defaults.schema = std::make_shared<const Json>(Json::MakeObject());
   }
   batch::BatchLine probe = batch::ParseBatchLine(R"({"prompt": "-"})", 0, probe_defaults);
-  if (!probe.error.ok()) {
-    std::string why = probe.error.message();
-    if (why.rfind("line 0: ", 0) == 0) why = why.substr(8);
-    return InvalidArgument("the default flags: " + why);
-  }
+  if (!probe.error.ok()) return InvalidArgument("the default flags: " + probe.problem);
   return d;
 }
 

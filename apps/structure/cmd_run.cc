@@ -12,14 +12,15 @@
 #include "apps/structure/check_flags.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "base/error_codes.h"
 #include "base/utf8.h"
 #include "config/settings.h"
 
 namespace structure::apps {
 namespace {
 
-int ExitCode(pipeline::Outcome o) {
-  switch (o) {
+int ExitCode(const pipeline::StructureResult& r) {
+  switch (r.status) {
     case pipeline::Outcome::kOk:
       return 0;
     case pipeline::Outcome::kNeedMoreInput:
@@ -27,7 +28,7 @@ int ExitCode(pipeline::Outcome o) {
     case pipeline::Outcome::kStale:
       return 4;
     case pipeline::Outcome::kError:
-      return 1;
+      return ErrorCodeFactsOf(r.error_code).exit_code;
   }
   return 1;
 }
@@ -157,7 +158,7 @@ int RunRun(const std::vector<std::string>& argv) {
   std::lock_guard<std::mutex> lock(*mu);
   if (*result) std::printf("%s\n", ToJson(pipeline::ResultToJson(**result), true).c_str());
   if (interrupted) return 130;
-  return *result ? ExitCode((*result)->status) : 1;
+  return *result ? ExitCode(**result) : 1;
 }
 
 }  // namespace

@@ -100,15 +100,21 @@ Status CheckIsSchema(const Json& schema) { return SchemaShape().Check(schema, ""
 
 namespace {
 
-// One lowering attempt; `retry` is set when a second attempt in another mode may succeed.
-Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, bool& retry,
-                bool& depth_exceeded) {
-  retry = false;
-  depth_exceeded = false;
+// What another lowering attempt in another mode may do about a fallback.
+enum class Retry {
+  kNo,          // nothing: the fallback stands
+  kInlineRefs,  // the schema is recursive: inline its references
+  kCutDepth,    // too deep: inline references and carry deep subtrees as JSON text
+  kCapEnums,    // too many enum values or too many strings: check large enums locally
+};
+
+// One lowering attempt; `retry` says what a next attempt may change.
+Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, Retry& retry) {
+  retry = Retry::kNo;
   detail::Lowerer lowerer(schema, profile, mode);
   detail::Out out = lowerer.Node(schema, "", 0);
   if (!lowerer.fatal().empty()) {
-    retry = lowerer.recursion_fatal();
+    if (lowerer.recursion_fatal()) retry = Retry::kInlineRefs;
     return Fallback(schema, lowerer.fatal());
   }
   if (out.never) return Fallback(schema, "the schema accepts no value");
@@ -133,15 +139,46 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, b
   plan.nodes = std::make_shared<const std::vector<LiftNode>>(std::move(lowerer.plan()));
   plan.defs = std::make_shared<const Json>(lowerer.defs());
   r.need = MakeNeedForm(provider, profile.need, profile.keywords.count("additionalProperties") > 0);
-  std::string limit = detail::ExceededLimit(r.need.schema, profile);
-  if (!limit.empty()) {
-    depth_exceeded = limit.rfind("nesting depth", 0) == 0;
-    retry = depth_exceeded;
-    return Fallback(schema, limit);
+  detail::LimitExceeded limit = detail::ExceededLimit(r.need.schema, profile);
+  switch (limit.limit) {
+    case detail::Limit::kNone:
+      break;
+    case detail::Limit::kDepth:
+      retry = Retry::kCutDepth;
+      return Fallback(schema, std::move(limit.message));
+    case detail::Limit::kEnumValues:
+    case detail::Limit::kStringBudget:
+      retry = Retry::kCapEnums;
+      return Fallback(schema, std::move(limit.message));
+    case detail::Limit::kProperties:
+    case detail::Limit::kOptional:
+    case detail::Limit::kUnions:
+      return Fallback(schema, std::move(limit.message));
   }
   r.provider_schema = std::move(provider);
   r.dropped = std::move(lowerer.dropped());
   return r;
+}
+
+// Changes `mode` for the next attempt after a fallback; false when no attempt can do better.
+bool NextMode(Retry retry, const Profile& profile, detail::Mode& mode) {
+  switch (retry) {
+    case Retry::kCapEnums:
+      mode.enum_cap = mode.enum_cap ? mode.enum_cap / 2 : 64;
+      return mode.enum_cap >= 2;
+    case Retry::kCutDepth:
+      mode.inline_refs = true;
+      mode.cut_depth =
+          mode.cut_depth ? mode.cut_depth - 1 : (profile.max_depth > 1 ? profile.max_depth - 1 : 1);
+      return mode.cut_depth >= 2;
+    case Retry::kInlineRefs:
+      if (mode.inline_refs) return false;
+      mode.inline_refs = true;
+      return true;
+    case Retry::kNo:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -166,30 +203,14 @@ Result<Lowered> Lower(const Json& schema, const Profile& profile) {
   if (AcceptsAnyValue(schema)) return Fallback(schema, "the schema accepts any JSON value");
   if (!profile.enforces)
     return Fallback(schema, "profile '" + profile.name + "' does not enforce schemas");
-  bool retry = false, deep = false;
+  Retry retry = Retry::kNo;
   detail::Mode mode;
-  Lowered result = Attempt(schema, profile, mode, retry, deep);
+  Lowered result = Attempt(schema, profile, mode, retry);
   // Further attempts: inline refs and carry recursion and too-deep subtrees as JSON text; check
   // large enums locally when the schema-wide enum or string budget is exceeded.
   for (int round = 0; round < 8 && !result.strict; ++round) {
-    const std::string& why = result.reason;
-    if (why.rfind("enum value count", 0) == 0 || why.rfind("string budget", 0) == 0) {
-      mode.enum_cap = mode.enum_cap ? mode.enum_cap / 2 : 64;
-      if (mode.enum_cap < 2) break;
-    } else if (deep) {
-      mode.inline_refs = true;
-      mode.cut_depth =
-          mode.cut_depth ? mode.cut_depth - 1 : (profile.max_depth > 1 ? profile.max_depth - 1 : 1);
-      if (mode.cut_depth < 2) break;
-    } else if (retry && !mode.inline_refs) {
-      mode.inline_refs = true;
-    } else {
-      break;
-    }
-    bool was_deep = deep;
-    result = Attempt(schema, profile, mode, retry, deep);
-    deep = deep || (was_deep && !result.strict && mode.cut_depth > 0 &&
-                    result.reason.rfind("nesting", 0) == 0);
+    if (!NextMode(retry, profile, mode)) break;
+    result = Attempt(schema, profile, mode, retry);
   }
   return result;
 }

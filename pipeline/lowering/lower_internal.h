@@ -102,7 +102,15 @@ Json BranchShape(const Json& schema);
 // Keywords that constrain only values of one JSON type.
 bool AppliesToType(const std::string& keyword, const std::string& type);
 
-// Counts the size measures of a provider schema and returns the first limit it exceeds, or "".
-std::string ExceededLimit(const Json& wire_schema, const Profile& profile);
+// A size limit of a profile, named in the order ExceededLimit checks them.
+enum class Limit { kNone, kDepth, kProperties, kEnumValues, kStringBudget, kOptional, kUnions };
+
+struct LimitExceeded {
+  Limit limit = Limit::kNone;
+  std::string message;  // "nesting depth 12 exceeds the provider limit of 10"; "" for kNone
+};
+
+// Counts the size measures of a provider schema and returns the first limit it exceeds.
+LimitExceeded ExceededLimit(const Json& wire_schema, const Profile& profile);
 
 }  // namespace structure::pipeline::detail

@@ -88,7 +88,7 @@ class Counter {
 
 }  // namespace
 
-std::string ExceededLimit(const Json& wire, const Profile& p) {
+LimitExceeded ExceededLimit(const Json& wire, const Profile& p) {
   Counter counter(wire);
   size_t depth = counter.Walk(wire, true);
   if (const Json* defs = wire.find("$defs"); defs && defs->is_object())
@@ -98,21 +98,22 @@ std::string ExceededLimit(const Json& wire, const Profile& p) {
     }
   const Counts& c = counter.counts();
   auto over = [](size_t v, size_t limit) { return limit && v > limit; };
-  auto say = [](const char* what, size_t v, size_t limit) {
-    return std::string(what) + " " + std::to_string(v) + " exceeds the provider limit of " +
-           std::to_string(limit);
+  auto say = [](Limit kind, const char* what, size_t v, size_t limit) {
+    return LimitExceeded{kind, std::string(what) + " " + std::to_string(v) +
+                                   " exceeds the provider limit of " + std::to_string(limit)};
   };
-  if (over(depth, p.max_depth)) return say("nesting depth", depth, p.max_depth);
+  if (over(depth, p.max_depth)) return say(Limit::kDepth, "nesting depth", depth, p.max_depth);
   if (over(c.properties, p.max_properties))
-    return say("property count", c.properties, p.max_properties);
+    return say(Limit::kProperties, "property count", c.properties, p.max_properties);
   if (over(c.enum_values, p.max_enum_values))
-    return say("enum value count", c.enum_values, p.max_enum_values);
+    return say(Limit::kEnumValues, "enum value count", c.enum_values, p.max_enum_values);
   if (over(c.budget, p.max_string_budget))
-    return say("string budget", c.budget, p.max_string_budget);
+    return say(Limit::kStringBudget, "string budget", c.budget, p.max_string_budget);
   if (over(c.optional, p.max_optional))
-    return say("optional property count", c.optional, p.max_optional);
-  if (over(c.unions, p.max_unions)) return say("union count", c.unions, p.max_unions);
-  return "";
+    return say(Limit::kOptional, "optional property count", c.optional, p.max_optional);
+  if (over(c.unions, p.max_unions))
+    return say(Limit::kUnions, "union count", c.unions, p.max_unions);
+  return {};
 }
 
 }  // namespace structure::pipeline::detail

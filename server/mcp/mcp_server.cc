@@ -1,5 +1,6 @@
 #include "server/mcp/mcp_server.h"
 
+#include "base/error_codes.h"
 #include "pipeline/result.h"
 #include "registry/schema_registry.h"
 
@@ -99,6 +100,17 @@ Json ToolOk(Json structured) {
   r.set("structuredContent", std::move(structured));
   r.set("isError", false);
   return r;
+}
+
+// The reply to a call that ended `error`, in the form the code's row says.
+Json ResultError(const pipeline::StructureResult& result) {
+  switch (ErrorCodeFactsOf(result.error_code).mcp) {
+    case McpErrorForm::kToolError:
+      break;
+  }
+  std::string text = "error " + std::string(ErrorCodeName(result.error_code)) + ":";
+  for (const auto& e : result.errors) text += " " + e;
+  return ToolError(text);
 }
 
 // The seed's return fields only, plus the evidence the caller asked for.
@@ -223,9 +235,7 @@ void McpServer::CallStructure(const Json& id, const Json& arguments) {
   }
   engine_.Submit(std::move(*request), [this, id](pipeline::StructureResult result) {
     if (result.status == pipeline::Outcome::kError) {
-      std::string text = "error " + result.error_code + ":";
-      for (const auto& e : result.errors) text += " " + e;
-      Reply(id, ToolError(text));
+      Reply(id, ResultError(result));
     } else {
       Reply(id, ToolOk(StructuredResult(result)));
     }

@@ -301,20 +301,20 @@ TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
       [&](StructureResult r) { failed.set_value(std::move(r)); });
   StructureResult r = failed.get_future().get();
   EXPECT_EQ(r.status, Outcome::kError);
-  EXPECT_EQ(r.error_code, "unknown_schema");
+  EXPECT_EQ(r.error_code, ErrorCode::kUnknownSchema);
 }
 
 TEST_F(EngineTest, UnknownSchemaNameIsAnError) {
   StructureResult r = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
   ASSERT_EQ(r.status, Outcome::kError);
-  EXPECT_EQ(r.error_code, "unknown_schema");
+  EXPECT_EQ(r.error_code, ErrorCode::kUnknownSchema);
   EXPECT_NE(r.errors.at(0).find("no-such-schema"), std::string::npos);
 }
 
 TEST_F(EngineTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   StructureResult r = RunInline("CASE-FINAL-PROSE who did it", R"(,"finalTool":true)");
   ASSERT_EQ(r.status, Outcome::kError) << ToJson(pipeline::ResultToJson(r));
-  EXPECT_EQ(r.error_code, "no_final_answer");
+  EXPECT_EQ(r.error_code, ErrorCode::kNoFinalAnswer);
   EXPECT_EQ(r.iterations, 0) << "answers in prose get nudges, not iterations";
 }
 
@@ -404,11 +404,11 @@ TEST_F(EngineCheckTest, AFailingOrHangingCheckEndsTheCallCheckFailed) {
       {{"", {"echo 'tracker down' >&2; exit 4", 60000}}, {"slow", {"sleep 30", 300}}}));
   StructureResult failed = RunInline("CASE-OK Mike, priority two");
   ASSERT_EQ(failed.status, Outcome::kError) << ToJson(pipeline::ResultToJson(failed));
-  EXPECT_EQ(failed.error_code, "check_failed");
+  EXPECT_EQ(failed.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(failed.errors.at(0), "check command exited with status 4: tracker down");
   StructureResult hung = RunInline("CASE-OK Mike, priority two", R"(,"tenant":"slow")");
   ASSERT_EQ(hung.status, Outcome::kError) << ToJson(pipeline::ResultToJson(hung));
-  EXPECT_EQ(hung.error_code, "check_failed");
+  EXPECT_EQ(hung.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(hung.errors.at(0), "check command timed out after 300 ms and was killed");
 }
 
@@ -527,7 +527,7 @@ TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
 TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
   StructureResult r =
       Run(R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"no-such","arrayMode":true})");
-  EXPECT_EQ(r.error_code, "unknown_schema");
+  EXPECT_EQ(r.error_code, ErrorCode::kUnknownSchema);
   ASSERT_TRUE(
       engine_->schemas().Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""}).ok());
   StructureResult named = Run(
@@ -546,7 +546,7 @@ TEST_F(EngineTest, StatsCountEveryCallPerSchemaAndProvider) {
   StructureResult reask = RunInline("CASE-REASK Mike broke the build, priority seven");
   ASSERT_EQ(reask.iterations, 2) << ToJson(pipeline::ResultToJson(reask));
   StructureResult missing = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
-  ASSERT_EQ(missing.error_code, "unknown_schema");
+  ASSERT_EQ(missing.error_code, ErrorCode::kUnknownSchema);
 
   pipeline::StatsSnapshot s = engine_->stats();
   ASSERT_EQ(s.schemas.size(), 3u);

@@ -153,7 +153,7 @@ TEST_F(EngineThinkingTest, ReasoningTokensCountAgainstTheTokenBudget) {
 TEST_F(EngineThinkingTest, ThinkingThatUsesTheWholeCapIsOutputCapExhausted) {
   StructureResult r = Run("CASE-GENERATE any record", "openai/o3-tight");
   ASSERT_EQ(r.status, Outcome::kError) << Show(r);
-  EXPECT_EQ(r.error_code, "output_cap_exhausted");
+  EXPECT_EQ(r.error_code, ErrorCode::kOutputCapExhausted);
   EXPECT_EQ(r.iterations, 1);
   EXPECT_EQ(r.usage.reasoning_tokens, 512);
   ASSERT_EQ(r.errors.size(), 1u);

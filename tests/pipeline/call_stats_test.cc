@@ -178,7 +178,7 @@ TEST(CallStatsTest, SchemaLabelIsTheRegistryNameOnceFound) {
   StructureResult found = Result(Outcome::kOk, 1);
   found.schema_origin = "registry:tenant:acme";  // an override keeps its name
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", found), "ticket");
-  StructureResult missing = ErrorResult("unknown_schema", "no such schema");
+  StructureResult missing = ErrorResult(ErrorCode::kUnknownSchema, "no such schema");
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "made-up-name", missing), "unknown");
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "other", found), "other");
   EXPECT_EQ(SchemaLabel(SchemaMode::kJson, "", found), "inline");

@@ -249,7 +249,7 @@ TEST(ContentLoopTest, ProviderFailureIsAnErrorWithAStableCode) {
   const Finish& f =
       AsFinish(OnReply(spec, st, Result<ProviderReply>(Status(Code::kUnauthenticated, "bad key"))));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "provider_auth");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kProviderAuth);
   EXPECT_EQ(f.result.iterations, 0);
 }
 
@@ -261,7 +261,7 @@ TEST(ContentLoopTest, RefusalIsAnError) {
   r.finish = FinishKind::kRefusal;
   r.refusal = "I can't help with that.";
   const Finish& f = AsFinish(OnReply(spec, st, r));
-  EXPECT_EQ(f.result.error_code, "refusal");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kRefusal);
   EXPECT_NE(f.result.errors[0].find("I can't help with that."), std::string::npos);
 }
 
@@ -350,7 +350,7 @@ TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   AsSend(OnReply(spec, st, Text("Still thinking.")));
   const Finish& f = AsFinish(OnReply(spec, st, Text("Done, it's Mike.")));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "no_final_answer");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kNoFinalAnswer);
   EXPECT_EQ(f.result.iterations, 0) << "nudged answers are not iterations";
   EXPECT_EQ(f.result.usage.input_tokens, 30) << "but their tokens count";
 }
@@ -483,7 +483,7 @@ TEST(ContentLoopTest, ExternalCheckFailureEndsTheCallWithCheckFailed) {
       Status(Code::kInternal, "check command exited with status 3");
   const Finish& f = AsFinish(OnCheck(spec, st, failed));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "check_failed");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(f.result.errors.at(0), "check command exited with status 3");
 }
 
@@ -584,7 +584,7 @@ TEST(ContentLoopTest, ThinkingThatUsesTheWholeCapEndsWithOutputCapExhausted) {
   r.usage.reasoning_tokens = 512;
   const Finish& f = AsFinish(OnReply(spec, st, r));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "output_cap_exhausted");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kOutputCapExhausted);
   ASSERT_EQ(f.result.errors.size(), 1u);
   EXPECT_EQ(f.result.errors[0],
             "the model spent the whole output cap of 512 tokens thinking (512 reasoning tokens) "

@@ -111,7 +111,7 @@ TEST(OpenAiBatchTest, ParsesOutputAndErrorLinesAsTheLiveCallWould) {
   EXPECT_FALSE(out["l2-r1"].transient);
   EXPECT_TRUE(out["l3-r1"].transient);
   EXPECT_TRUE(out["l4-r1"].transient);
-  EXPECT_EQ(out["l4-r1"].code, "batch_expired");
+  EXPECT_EQ(out["l4-r1"].code, ErrorCode::kBatchExpired);
 }
 
 TEST(OpenAiBatchTest, RejectsResultLinesWithoutCustomId) {
@@ -136,10 +136,10 @@ TEST(BatchWireTest, UnansweredItemsFollowTheBatchState) {
   info.id = "b1";
   info.state = BatchState::kExpired;
   EXPECT_TRUE(UnansweredItem(info, "openai").transient);
-  EXPECT_EQ(UnansweredItem(info, "openai").code, "batch_expired");
+  EXPECT_EQ(UnansweredItem(info, "openai").code, ErrorCode::kBatchExpired);
   info.state = BatchState::kCancelled;
   EXPECT_FALSE(UnansweredItem(info, "openai").transient);
-  EXPECT_EQ(UnansweredItem(info, "openai").code, "batch_cancelled");
+  EXPECT_EQ(UnansweredItem(info, "openai").code, ErrorCode::kBatchCancelled);
   info.state = BatchState::kFailed;
   info.error = "invalid_json_line: bad";
   ItemResult failed = UnansweredItem(info, "openai");

@@ -15,7 +15,7 @@ TEST(Metrics, RenderCountsCallsTokensAndIterations) {
   stale.usage.input_tokens = 100;
   stale.usage.output_tokens = 20;
   m.RecordCall(stale, 0.2);
-  pipeline::StructureResult limited = pipeline::ErrorResult("provider_rate_limited", "429");
+  pipeline::StructureResult limited = pipeline::ErrorResult(ErrorCode::kProviderRateLimited, "429");
   limited.schema_origin = "registry:bundled";
   m.RecordCall(limited, 0.01);
   m.RecordResponse("POST", "/v1/structure", 429);
