@@ -376,6 +376,8 @@ ErrorCode ErrorCodeFor(const Status& status) {
       return ErrorCode::kProviderAuth;
     case Code::kResourceExhausted:
       return ErrorCode::kProviderRateLimited;
+    case Code::kQuotaExhausted:
+      return ErrorCode::kProviderQuotaExhausted;
     case Code::kUnavailable:
       return ErrorCode::kProviderUnavailable;
     case Code::kDeadlineExceeded:
