@@ -43,6 +43,7 @@ struct Engine::Impl {
   std::atomic<uint64_t> next_host{0};
   // Shared with every call's callback: a call cancelled while the engine stops still counts.
   std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
+  bool hide_tenant_schemas = false;
 
   // Also runs when Create gives up half way: any of ctx, its pools and the cache may be missing.
   ~Impl() {
@@ -181,11 +182,12 @@ void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
                     pipeline::SemanticCheck check) {
   size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
   ResultCallback counted = [stats = impl_->stats, mode = request.mode, name = request.schema_ref,
+                            hide = impl_->hide_tenant_schemas,
                             started = std::chrono::steady_clock::now(),
                             done = std::move(done)](pipeline::StructureResult r) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    stats->Record(pipeline::SchemaLabel(mode, name, r), r, seconds);
+    stats->Record(pipeline::SchemaLabel(mode, name, r, hide), r, seconds);
     done(std::move(r));
   };
   actors::SubmitRequest(impl_->hosts[i],

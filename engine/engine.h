@@ -29,9 +29,12 @@ struct EngineOptions {
   config::EngineConfig config = config::DefaultConfig();
   std::string provider;      // use this provider for every call ("" = the settings' model)
   std::string base_url;      // replace the provider's base URL (e.g. a local `structure sim`)
-  std::string registry_dir;  // bundled schemas ("" = config, else the installed default)
+  std::string registry_dir;  // bundled schemas, must exist ("" = config, else the installed ones)
   std::string database;      // SQLite file for overrides and caches ("" = config; ":memory:" ok)
   int call_timeout_ms = 0;   // per provider call incl. retries; 0 = 10 x the provider timeout
+  // Stats (and so the server's /metrics) count a tenant's or project's own schemas under
+  // "tenant" / "project", never by name (pipeline/call_stats.h). serve sets it.
+  bool hide_tenant_schemas = false;
   // Where the engine reports state changes of its own (the shared store lost, back); one line
   // each, no newline. Default: "structure: ..." on stderr.
   std::function<void(const std::string&)> log;
