@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -14,26 +13,13 @@
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
 #include "config/shared_store.h"
+#include "engine/engine_checks.h"
 #include "engine/provider_setup.h"
 #include "engine/shared_store.h"
 #include "pipeline/validator/validator.h"
 #include "providers/curl_transport.h"
 
 namespace structure {
-
-namespace {
-
-std::string BundledDir(const EngineOptions& o) {
-  if (!o.registry_dir.empty()) return o.registry_dir;
-  const std::string& configured = o.config.stores.registry_dir;
-  if (!configured.empty() && std::filesystem::is_directory(configured)) return configured;
-  for (const char* dir : {STRUCTURE_INSTALLED_SCHEMAS, STRUCTURE_SOURCE_SCHEMAS}) {
-    if (std::filesystem::is_directory(dir)) return dir;
-  }
-  return "";
-}
-
-}  // namespace
 
 struct Engine::Impl {
   caf::actor_system_config cfg;
@@ -67,34 +53,19 @@ struct Engine::Impl {
 Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Engine::~Engine() = default;
 
-Status Engine::Check(const EngineOptions& options) {
-  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
-  auto effective = actors::WithProviderFlag(options.config, options.provider, options.base_url);
-  if (!effective.ok()) return effective.status();
-  return actors::PlanProviders(*effective, options.base_url).status();
-}
+Status Engine::Check(const EngineOptions& options) { return CheckEngineOptions(options).status(); }
+
+std::string Engine::RegistryDir(const EngineOptions& options) { return BundledSchemasDir(options); }
 
 Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
-  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
-  bool builtin = !options.provider.empty() && !options.config.providers.count(options.provider);
-  auto effective =
-      actors::WithProviderFlag(std::move(options.config), options.provider, options.base_url);
-  if (!effective.ok()) return effective.status();
-  options.config = std::move(*effective);
-  auto plans = actors::PlanProviders(options.config, options.base_url);
-  if (!plans.ok()) return plans.status();
-  // A provider every call uses must be callable before the first call.
-  for (const std::string& name : actors::ProvidersInUse(options.config, options.provider)) {
-    for (const actors::ProviderPlan& plan : *plans) {
-      if (plan.handle.config.name != name || plan.handle.unusable.ok()) continue;
-      if (!builtin) return plan.handle.unusable;
-      return Status(Code::kUnauthenticated, "--provider " + name + ": " + plan.unusable_reason +
-                                                " (or give --base-url URL for a local server)");
-    }
-  }
+  auto checked = CheckEngineOptions(options);
+  if (!checked.ok()) return checked.status();
+  options.config = std::move(checked->config);
+  std::vector<actors::ProviderPlan>* plans = &checked->plans;
 
   providers::InitCurlOnce();
   auto impl = std::make_unique<Impl>();
+  impl->hide_tenant_schemas = options.hide_tenant_schemas;
   impl->cfg.set("scheduler.policy", caf::atom("sharing"));
   // One scheduler thread per core, less the one the curl I/O thread keeps busy (CAF's default,
   // at least 4, only adds sleeps and wake-ups: 1 thread instead of 2 cut ~20 us of CPU per
@@ -139,9 +110,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   ctx->call_timeout = std::chrono::milliseconds(
       options.call_timeout_ms > 0 ? options.call_timeout_ms : 10 * max_timeout);
 
-  std::string database =
-      !options.database.empty() ? options.database : options.config.stores.database;
-  if (database.empty()) database = ":memory:";
+  const std::string& database = checked->database;
   registry::RegistryOptions registry_options;
   // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
   // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
@@ -153,7 +122,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
     return Status::Ok();
   };
   auto registry =
-      registry::SchemaRegistry::Open(BundledDir(options), database, std::move(registry_options));
+      registry::SchemaRegistry::Open(checked->bundled_dir, database, std::move(registry_options));
   if (!registry.ok()) return registry.status();
   ctx->registry = std::move(*registry);
   auto cache = registry::BuilderCacheStore::Open(database);
@@ -163,13 +132,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
       *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
       shared.client);
   for (const auto& [tenant, check] : options.checks) {
-    if (check.command.empty()) continue;
-    if (check.timeout_ms <= 0) {
-      return InvalidArgument("check command" + (tenant.empty() ? "" : " of tenant " + tenant) +
-                             ": the timeout must be > 0 ms (was " +
-                             std::to_string(check.timeout_ms) + ")");
-    }
-    ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
+    if (!check.command.empty())
+      ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
   }
   if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
   // One request host per scheduler thread, so calls run in parallel on every one.

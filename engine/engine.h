@@ -55,9 +55,15 @@ class Engine {
   // kUnauthenticated naming the variable when a provider every call uses has no API key.
   static Result<std::unique_ptr<Engine>> Create(EngineOptions options);
 
-  // The checks Create makes of `options` (configuration, provider, base URL, profiles), without
-  // starting anything or looking at API keys: what `structure config check` reports.
+  // Every check Create makes of `options` before it starts anything (engine/engine_checks.h:
+  // configuration, provider, base URL, profiles, the key variable of each provider every call
+  // uses, the schemas directory, the database's folder, the shared store's settings): what
+  // `structure config check` reports, so it passes exactly what run/batch/serve/mcp accept.
   static Status Check(const EngineOptions& options);
+
+  // The bundled schemas directory `options` give (--registry-dir, stores.registry_dir, else the
+  // installed schemas); "" when there is none.
+  static std::string RegistryDir(const EngineOptions& options);
 
   // Finishes nothing new: in-flight calls are answered (cancelled if still waiting on a
   // provider), then the actors stop. Blocks until they have.
