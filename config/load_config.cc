@@ -11,6 +11,7 @@
 
 #include "config/settings.h"
 #include "config/shared_store.h"
+#include "config/unknown_key.h"
 
 namespace structure::config {
 
@@ -75,7 +76,7 @@ class Reader {
     for (const auto& [key, node] : table) {
       bool ok = false;
       for (auto k : known) ok = ok || key.str() == k;
-      if (!ok) Fail(Join(path, key.str()), "unknown key", &node);
+      if (!ok) Fail(Join(path, key.str()), UnknownKeyMessage(key.str(), known), &node);
     }
   }
 
