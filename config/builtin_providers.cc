@@ -6,17 +6,19 @@ namespace {
 struct Builtin {
   const char* kind;
   const char* model;  // what `--model` replaces; a model every account of the kind can use
+  bool needs_base_url = false;
 };
 
 // openai-compatible servers (vLLM, llama.cpp) serve whatever they loaded; llama.cpp ignores the
-// name and vLLM needs its served name, given with --model.
+// name and vLLM needs its served name, given with --model. Where such a server listens only the
+// user knows: --base-url.
 constexpr Builtin kBuiltins[] = {
     {"openai", "gpt-4o-mini"},
     {"anthropic", "claude-haiku-4-5"},
     {"gemini", "gemini-2.5-flash"},
     {"ollama", "llama3.1"},
     {"openrouter", "openai/gpt-4o-mini"},
-    {"openai-compatible", "default"},
+    {"openai-compatible", "default", true},
 };
 
 }  // namespace
@@ -41,6 +43,13 @@ std::optional<ProviderConfig> BuiltinProvider(std::string_view name) {
     return p;
   }
   return std::nullopt;
+}
+
+bool BuiltinNeedsBaseUrl(std::string_view name) {
+  for (const Builtin& b : kBuiltins) {
+    if (name == b.kind) return b.needs_base_url;
+  }
+  return false;
 }
 
 const std::vector<std::string>& BuiltinProviderNames() {

@@ -19,6 +19,10 @@ std::optional<ProviderConfig> BuiltinProvider(std::string_view name);
 // The names BuiltinProvider knows, in the order `structure providers` lists them.
 const std::vector<std::string>& BuiltinProviderNames();
 
+// True for a built-in provider whose server has no address of its own (openai-compatible): it
+// needs --base-url URL, and `structure providers` lists no base URL for it.
+bool BuiltinNeedsBaseUrl(std::string_view name);
+
 // The capability profile a provider of `kind` uses when its config names none.
 std::string DefaultProfileFor(std::string_view kind);
 

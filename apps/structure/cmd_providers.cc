@@ -26,22 +26,31 @@ std::string Number(double v) {
 }
 
 // "set", "not set" or "not needed" (no key for the kind, or a local server).
+// A built-in provider that needs --base-url lists no base URL: `run` has none to call.
 Json Describe(const config::ProviderConfig& pc, bool builtin) {
   auto kind = providers::ParseProviderKind(pc.kind);
+  bool needs_url = builtin && config::BuiltinNeedsBaseUrl(pc.name);
   std::string base = !pc.base_url.empty() ? pc.base_url
+                     : needs_url          ? ""
                      : kind.ok()          ? providers::DefaultBaseUrl(*kind)
                                           : "";
-  base = providers::NormalizeBaseUrl(base);
+  if (!base.empty()) base = providers::NormalizeBaseUrl(base);
   std::string key_env = kind.ok() ? providers::KeyEnvFor(*kind, pc.api_key_env) : pc.api_key_env;
   const char* key = key_env.empty() ? nullptr : std::getenv(key_env.c_str());
   std::string key_state = key != nullptr && *key ? "set" : "not set";
-  if (key_env.empty() || (key_state == "not set" && providers::IsLoopbackUrl(base)))
+  if (key_env.empty() ||
+      (key_state == "not set" && !base.empty() && providers::IsLoopbackUrl(base)))
     key_state = "not needed";
   Json j = Json::MakeObject();
   j.set("name", pc.name);
   j.set("kind", pc.kind);
   j.set("source", builtin ? "built in" : "config");
-  j.set("baseUrl", base);
+  if (needs_url) {
+    j.set("baseUrl", nullptr);
+    j.set("needs", "--base-url URL: the server's address");
+  } else {
+    j.set("baseUrl", base);
+  }
   j.set("model", pc.model);
   j.set("profile", pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile);
   Json limits = Json::MakeObject();
@@ -63,8 +72,10 @@ void PrintTable(const Json& list) {
     const Json& l = *p.find("limits");
     std::string key = p.find("keyEnv")->as_string();
     key = key.empty() ? "not needed" : key + " " + p.find("key")->as_string();
+    const Json* base = p.find("baseUrl");
     rows.push_back({p.find("name")->as_string(), p.find("kind")->as_string(),
-                    p.find("source")->as_string(), p.find("baseUrl")->as_string(),
+                    p.find("source")->as_string(),
+                    base->is_string() ? base->as_string() : "(give --base-url URL)",
                     p.find("model")->as_string(), p.find("profile")->as_string(),
                     std::to_string(l.find("maxConcurrency")->as_int()),
                     Number(l.find("requestsPerMinute")->as_double()),
