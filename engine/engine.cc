@@ -182,6 +182,16 @@ registry::SchemaRegistry& Engine::schemas() { return *impl_->ctx->registry; }
 
 const config::EngineConfig& Engine::config() const { return impl_->ctx->config; }
 
+Status Engine::CheckModel(const std::string& model_ref, const std::string& tenant,
+                          const std::string& project) const {
+  const actors::EngineContext& ctx = *impl_->ctx;
+  config::SettingsOverride request;
+  if (!model_ref.empty()) request.model = model_ref;
+  auto settings = config::ResolveSettings(ctx.config, tenant, project, request);
+  if (!settings.ok()) return settings.status();
+  return actors::ResolveTarget(ctx, settings->model).status();
+}
+
 pipeline::StatsSnapshot Engine::stats() const { return impl_->stats->Snapshot(); }
 
 std::shared_ptr<const pipeline::CallStats> Engine::call_stats() const { return impl_->stats; }

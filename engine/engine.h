@@ -94,6 +94,12 @@ class Engine {
 
   const config::EngineConfig& config() const;
 
+  // What a call with this model reference ("" = the settings' model) in this scope would be
+  // refused with before it starts (an unknown alias or provider, a provider without its key),
+  // as each call checks it: `structure batch` checks its --model once, up front.
+  Status CheckModel(const std::string& model_ref, const std::string& tenant = "",
+                    const std::string& project = "") const;
+
   // The metrics of every call finished so far, per schema and per provider (docs/engine.md,
   // "Metrics"); a copy, safe to read while calls go on.
   pipeline::StatsSnapshot stats() const;
