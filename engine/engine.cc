@@ -12,6 +12,7 @@
 #include "actors/engine_context.h"
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
+#include "config/settings.h"
 #include "config/shared_store.h"
 #include "engine/engine_checks.h"
 #include "engine/provider_setup.h"

@@ -197,18 +197,29 @@ TEST(RedisClientAuthTest, AuthenticatesSelectsTheDatabaseAndNeverShowsThePasswor
   EXPECT_NE(ping.message().find("SELECT refused"), std::string::npos) << ping.message();
 }
 
-TEST(RedisClientTimeoutTest, AServerThatNeverAnswersIsUnavailableAfterTheTimeout) {
-  // A listening socket nobody accepts on: connect succeeds (the kernel's backlog), replies never
-  // come.
+// A listening socket on a free loopback port (its port in *port); -1 when one cannot be made.
+int LoopbackListener(uint16_t* port) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof(a);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-  ASSERT_EQ(listen(fd, 16), 0);
-  ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
-  RedisOptions o = OptionsFor(ntohs(a.sin_port));
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0 || listen(fd, 16) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  *port = ntohs(a.sin_port);
+  return fd;
+}
+
+TEST(RedisClientTimeoutTest, AServerThatNeverAnswersIsUnavailableAfterTheTimeout) {
+  // A listening socket nobody accepts on: connect succeeds (the kernel's backlog), replies never
+  // come.
+  uint16_t port = 0;
+  int fd = LoopbackListener(&port);
+  ASSERT_GE(fd, 0);
+  RedisOptions o = OptionsFor(port);
   o.timeout = 200ms;
   RedisClient client(o);
   auto r = Send(client, {"PING"});
@@ -224,15 +235,10 @@ TEST(RedisClientTimeoutTest, AServerThatNeverAnswersIsUnavailableAfterTheTimeout
 class FakeServer {
  public:
   explicit FakeServer(std::string reply) : reply_(std::move(reply)) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(a);
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-    EXPECT_EQ(listen(fd_, 16), 0);
-    EXPECT_EQ(getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len), 0);
-    port_ = ntohs(a.sin_port);
+    uint16_t port = 0;
+    fd_ = LoopbackListener(&port);
+    EXPECT_GE(fd_, 0);
+    port_ = port;
     thread_ = std::thread([this] {
       for (;;) {
         int c = accept(fd_, nullptr, nullptr);
