@@ -10,6 +10,7 @@ cd "$root" || exit 2
 
 # folder: the folders it may include from (itself always allowed).
 declare -A allowed=(
+  [include]=""  # the public API: include/structure/ includes nothing but itself
   [base]=""
   [config]="base"
   [registry]="config base"
