@@ -20,6 +20,11 @@ constexpr ErrorCodeFacts kFacts[] = {
      "provider_auth"},
     {ErrorCode::kProviderRateLimited, "provider_rate_limited", 429, 1, M::kToolError,
      "rate_limit_error", "rate_limit_exceeded"},
+    // The server's provider account has no quota or credit left (OpenAI insufficient_quota,
+    // Anthropic billing, a Gemini daily quota): never retried, and waiting does not help the
+    // caller; the operator must add credit or raise the quota. OpenAI's own code for it.
+    {ErrorCode::kProviderQuotaExhausted, "provider_quota_exhausted", 502, 1, M::kToolError,
+     "server_error", "insufficient_quota"},
     {ErrorCode::kProviderUnavailable, "provider_unavailable", 502, 1, M::kToolError, "server_error",
      "provider_unavailable"},
     {ErrorCode::kProviderRejectedRequest, "provider_rejected_request", 502, 1, M::kToolError,

@@ -51,6 +51,8 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
     line.problem = std::move(problem);
     return std::move(line);
   };
+  // A byte order mark some editors put at the start of a UTF-8 file is not part of record 1.
+  if (line_no == 1 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   auto body = ParseJson(text, po);
   if (!body.ok()) {
     line.error = InvalidArgument(body.status().message());

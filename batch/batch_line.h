@@ -53,7 +53,7 @@ bool IsBlankLine(std::string_view text);
 // Parses one input line {"id", "prompt", "schema" | "schemaName" | "schemaText", "maxLoops",
 // "tenant", "project", ...} (any field of pipeline::ParseRequest). Never fails: a bad line
 // comes back with `error` set, naming the line and what is wrong, keyed by id when the id
-// could be read, else by line number.
+// could be read, else by line number. A UTF-8 byte order mark at the start of line 1 is skipped.
 BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefaults& defaults);
 
 // The output line for a result, newline included: {"id": ID, ...ResultToJson(result)}, or

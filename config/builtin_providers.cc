@@ -20,6 +20,11 @@ std::optional<ProviderConfig> BuiltinProvider(std::string_view name) {
   return p;
 }
 
+bool BuiltinNeedsBaseUrl(std::string_view name) {
+  const providers::KindInfo* k = providers::FindKind(name);
+  return k != nullptr && name == k->name && !k->builtin_model.empty() && k->builtin_needs_base_url;
+}
+
 const std::vector<std::string>& BuiltinProviderNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;

@@ -19,6 +19,11 @@ std::optional<ProviderConfig> BuiltinProvider(std::string_view name);
 // The names BuiltinProvider knows, in the order `structure providers` lists them.
 const std::vector<std::string>& BuiltinProviderNames();
 
+// True for a built-in provider whose server has no address of its own (openai-compatible, the
+// kind table's builtin_needs_base_url): it needs --base-url URL, and `structure providers` lists
+// no base URL for it.
+bool BuiltinNeedsBaseUrl(std::string_view name);
+
 // The capability profile a provider of `kind` uses when its config names none (the kind table's;
 // openai-strict for an unknown kind).
 std::string DefaultProfileFor(std::string_view kind);

@@ -92,7 +92,9 @@ struct SettingsOverride {
 };
 
 struct Stores {
-  std::string registry_dir = "registry/schemas";  // bundled schemas: <name>.json + .manual.md
+  // Bundled schemas: <name>.json + .manual.md. "" = the installed schemas; a directory named here
+  // must exist (relative to the working directory).
+  std::string registry_dir;
   std::string database;  // SQLite file: tenant/project overrides, caches ("" = in memory)
   int builder_cache_ttl_days = 7;
   // "redis://HOST:PORT/DB": provider limits and the builder cache shared by every process that

@@ -12,6 +12,7 @@
 
 #include "config/settings.h"
 #include "config/shared_store.h"
+#include "config/unknown_key.h"
 #include "providers/kinds.h"
 #include "providers/models.h"
 
@@ -78,7 +79,7 @@ class Reader {
     for (const auto& [key, node] : table) {
       bool ok = false;
       for (auto k : known) ok = ok || key.str() == k;
-      if (!ok) Fail(Join(path, key.str()), "unknown key", &node);
+      if (!ok) Fail(Join(path, key.str()), UnknownKeyMessage(key.str(), known), &node);
     }
   }
 

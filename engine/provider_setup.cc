@@ -125,9 +125,10 @@ Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
     return NotFound("unknown provider '" + provider + "' (configured: " + Join(configured) +
                     "; built in: " + Join(config::BuiltinProviderNames()) + ")");
   }
-  if (builtin->kind == "openai-compatible" && base_url.empty()) {
-    return InvalidArgument(
-        "provider 'openai-compatible' needs the server's address: give --base-url URL");
+  if (config::BuiltinNeedsBaseUrl(provider) && base_url.empty()) {
+    return InvalidArgument("provider '" + provider +
+                           "' needs the server's address: give --base-url URL (e.g. "
+                           "http://127.0.0.1:8000/v1 for a local vLLM)");
   }
   config.providers.emplace(provider, std::move(*builtin));
   return config;

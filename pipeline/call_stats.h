@@ -58,9 +58,11 @@ const std::vector<double>& LatencyBounds();
 
 // The label a call counts under: "inline", "inferred", the registry name (overrides keep their
 // name), or "unknown" for a named schema that was not found ("other" for a registry schema
-// named like one of these labels).
+// named like one of these labels). With `hide_tenant_schemas` (a server for several tenants:
+// its metrics are read by every one) a tenant's or project's own schema counts under "tenant"
+// or "project", never by its name; bundled schemas keep theirs.
 std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref,
-                        const StructureResult& result);
+                        const StructureResult& result, bool hide_tenant_schemas = false);
 
 // Thread-safe. At most `max_schemas` distinct registry names get their own label; the rest
 // count under "other" ("inline", "inferred", "unknown" and "other" are always there). The

@@ -196,9 +196,10 @@ bool MayReask(const LoopSpec& spec, const LoopState& state) {
 
 // Evidence on: judges the quotes of a schema-valid answer (pipeline/evidence_step.h). The
 // verdict's evidence is kept in the state for the result.
-EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims) {
-  EvidenceVerdict e =
-      JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims, MayReask(spec, state));
+EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims,
+                            bool list_missing) {
+  EvidenceVerdict e = JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims,
+                                    MayReask(spec, state), list_missing);
   if (e.kind != EvidenceVerdict::Kind::kReask) {
     state.evidence = std::move(e.evidence);
     state.ungrounded = std::move(e.ungrounded);
@@ -286,7 +287,8 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
     Verdict v = JudgeCandidate(plan, c);
     if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
     if (v.kind == Verdict::Kind::kValid && plan.evidence != config::EvidenceMode::kOff) {
-      EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
+      EvidenceVerdict e =
+          CheckQuotes(spec, state, std::move(v.data), v.evidence, v.evidence_list_missing);
       if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
       if (e.kind == EvidenceVerdict::Kind::kReask) {
         if (state.trace) TraceVerdict(state.trace.get(), "ungrounded", IssuesOf(e));
@@ -410,7 +412,8 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
     return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors), v.why);
   }
   if (plan.evidence != config::EvidenceMode::kOff) {
-    EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
+    EvidenceVerdict e =
+        CheckQuotes(spec, state, std::move(v.data), v.evidence, v.evidence_list_missing);
     if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
     if (e.kind == EvidenceVerdict::Kind::kReask) {
       if (state.trace) TraceVerdict(state.trace.get(), "ungrounded", IssuesOf(e));
@@ -447,6 +450,8 @@ ErrorCode ErrorCodeFor(const Status& status) {
       return ErrorCode::kProviderAuth;
     case Code::kResourceExhausted:
       return ErrorCode::kProviderRateLimited;
+    case Code::kQuotaExhausted:
+      return ErrorCode::kProviderQuotaExhausted;
     case Code::kUnavailable:
       return ErrorCode::kProviderUnavailable;
     case Code::kDeadlineExceeded:

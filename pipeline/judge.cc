@@ -94,8 +94,9 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     v.need = std::move(*need);
     return v;
   }
-  bool evidence_form = plan.evidence != config::EvidenceMode::kOff && parsed.is_object() &&
-                       parsed.contains(evidence::kEvidenceKey);
+  bool evidence_form =
+      plan.evidence != config::EvidenceMode::kOff && parsed.is_object() &&
+      (parsed.contains(evidence::kEvidenceKey) || parsed.contains(evidence::kAnswerKey));
   if (plan.array_mode && !plan.strict && parsed.is_object() && !evidence_form) {
     parsed = Json(Json::Array{std::move(parsed)});  // JSON Lines with a single record
   }
@@ -113,15 +114,22 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     }
   }
   Json claims;
+  bool list_missing = false;
   if (plan.evidence != config::EvidenceMode::kOff) {
     // The answer is split out of the evidence form; an answer that skipped the form has none.
-    evidence::SplitAnswer split = evidence::SplitEvidence(std::move(parsed));
+    // The form's names never reach the user's errors: {"answer": ...} alone is the answer
+    // without its list, unless the user's schema takes the object as it is.
+    bool whole_is_answer = parsed.is_object() && parsed.contains(evidence::kAnswerKey) &&
+                           plan.validator->Validate(parsed, false).valid;
+    evidence::SplitAnswer split = evidence::SplitEvidence(std::move(parsed), whole_is_answer);
     parsed = std::move(split.answer);
     claims = std::move(split.evidence);
+    list_missing = split.list_missing;
   }
   Verdict v = Validate(plan, std::move(parsed));
   v.form_ignored = form_ignored;
   v.evidence = std::move(claims);
+  v.evidence_list_missing = list_missing;
   return v;
 }
 

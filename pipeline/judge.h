@@ -29,6 +29,7 @@ struct Verdict {
   bool form_ignored = false;              // the answer skipped the provider's form (envelope)
   ReaskReasons why = 0;                   // kRejected: the re-ask's categories, for the metrics
   Json evidence;  // evidence on: the answer's {path, quote} list (null if none)
+  bool evidence_list_missing = false;  // evidence on: the answer came in the form without a list
 };
 
 Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& candidate);

@@ -53,6 +53,8 @@ int HttpStatusFor(Code code) {
       return 504;
     case Code::kFailedPrecondition:
       return 409;
+    case Code::kQuotaExhausted:
+      return ErrorCodeFactsOf(ErrorCode::kProviderQuotaExhausted).http_status;
     default:
       return 500;
   }

@@ -52,6 +52,8 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+  // /metrics answers without a key: nothing in it may name what one tenant owns.
+  engine_options.hide_tenant_schemas = true;
   auto engine = Engine::Create(std::move(engine_options));
   if (!engine.ok()) {
     // What stops the engine from starting is the user's config or flags, as in run and mcp.

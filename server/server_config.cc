@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include "base/json.h"
+#include "config/unknown_key.h"
 #include "server/console/console_config.h"
 
 namespace structure::server {
@@ -28,7 +29,9 @@ class Reader {
                  const std::set<std::string>& known) {
     for (const auto& [key, node] : t) {
       if (!known.count(std::string(key.str()))) {
-        Fail(path + "." + std::string(key.str()), "unknown key", &node);
+        std::vector<std::string_view> names(known.begin(), known.end());
+        Fail(path + "." + std::string(key.str()), config::UnknownKeyMessage(key.str(), names),
+             &node);
       }
     }
   }

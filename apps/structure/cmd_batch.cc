@@ -288,6 +288,13 @@ int RunBatch(const std::vector<std::string>& raw) {
   std::unique_ptr<Engine> engine = std::move(*created);
   Status schema_name = CheckDefaultSchemaName(*engine, options.defaults);
   if (!schema_name.ok()) return Fail(schema_name.message());
+  // --model as every default line would use it: wrong, it is a usage error, not N errors.
+  if (Status model = engine->CheckModel(options.defaults.model, options.defaults.tenant,
+                                        options.defaults.project);
+      !model.ok()) {
+    return Fail((options.defaults.model.empty() ? "" : "--model " + options.defaults.model + ": ") +
+                model.message());
+  }
   InFlightCap cap =
       CapOf(engine->config(), options.concurrency, args->get("provider"), options.defaults.model);
   if (cap.capped) {

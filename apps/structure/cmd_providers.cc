@@ -30,13 +30,16 @@ std::string Number(double v) {
 }
 
 // The key as providers::DescribeKey states it: "set", "not set" or "not needed" (no key for the
-// kind, or a local server), the same words `config check` uses.
+// kind, or a local server), the same words `config check` uses. A built-in provider that needs
+// --base-url lists no base URL: `run` has none to call.
 Json Describe(const config::ProviderConfig& pc, bool builtin) {
   const providers::KindInfo* kind = providers::FindKind(pc.kind);
+  bool needs_url = builtin && config::BuiltinNeedsBaseUrl(pc.name);
   std::string base = !pc.base_url.empty() ? pc.base_url
+                     : needs_url          ? ""
                      : kind               ? providers::DefaultBaseUrl(kind->kind)
                                           : "";
-  base = providers::NormalizeBaseUrl(base);
+  if (!base.empty()) base = providers::NormalizeBaseUrl(base);
   providers::KeyStatus key{pc.api_key_env, providers::KeyState::kNotSet};
   if (kind) key = providers::DescribeKey(kind->kind, pc.api_key_env, base);
   std::string key_env = key.variable;
@@ -45,7 +48,12 @@ Json Describe(const config::ProviderConfig& pc, bool builtin) {
   j.set("name", pc.name);
   j.set("kind", pc.kind);
   j.set("source", builtin ? "built in" : "config");
-  j.set("baseUrl", base);
+  if (needs_url) {
+    j.set("baseUrl", nullptr);
+    j.set("needs", "--base-url URL: the server's address");
+  } else {
+    j.set("baseUrl", base);
+  }
   j.set("model", pc.model);
   j.set("profile", pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile);
   Json limits = Json::MakeObject();
@@ -82,8 +90,10 @@ void PrintTable(const Json& list) {
     const Json& l = *p.find("limits");
     std::string key = p.find("keyEnv")->as_string();
     key = key.empty() ? "not needed" : key + " " + p.find("key")->as_string();
+    const Json* base = p.find("baseUrl");
     rows.push_back({p.find("name")->as_string(), p.find("kind")->as_string(),
-                    p.find("source")->as_string(), p.find("baseUrl")->as_string(),
+                    p.find("source")->as_string(),
+                    base->is_string() ? base->as_string() : "(give --base-url URL)",
                     p.find("model")->as_string(), p.find("profile")->as_string(),
                     std::to_string(l.find("maxConcurrency")->as_int()),
                     Number(l.find("requestsPerMinute")->as_double()),

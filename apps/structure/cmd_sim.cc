@@ -71,7 +71,9 @@ Status ApplyRate(const Args& a, const char* flag, double* out) {
   if (!a.has(flag)) return Status::Ok();
   auto v = a.GetDouble(flag, 0);
   if (!v.ok()) return v.status();
-  if (*v < 0 || *v > 1) return InvalidArgument(std::string("--") + flag + ": expected 0..1");
+  if (*v < 0 || *v > 1) {
+    return InvalidArgument(std::string("--") + flag + ": must be 0..1 (was " + a.get(flag) + ")");
+  }
   *out = *v;
   return Status::Ok();
 }
@@ -91,11 +93,14 @@ Status ApplyBatchFlags(const Args& a, sim::BatchOptions& b) {
     if (!a.has(flag)) continue;
     auto v = a.GetInt(flag, 0);
     if (!v.ok()) return v.status();
-    if (*v < 0 || *v > (int64_t{1} << 40))
-      return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
     std::string f(flag);
-    if (f == "batch-delay-ms" || f == "batch-slow-download-ms") {
-      if (*v > 86'400'000) return InvalidArgument("--" + f + ": at most 86400000 (a day)");
+    bool ms = f == "batch-delay-ms" || f == "batch-slow-download-ms";
+    int64_t max = ms ? 86'400'000 : int64_t{1} << 40;
+    if (*v < 0 || *v > max) {
+      return InvalidArgument("--" + f + ": must be 0.." + std::to_string(max) + " (was " +
+                             a.get(flag) + ")");
+    }
+    if (ms) {
       (f == "batch-delay-ms" ? b.delay_ms : b.slow_download_ms) = static_cast<int>(*v);
     } else {
       (f == "batch-max-requests" ? b.max_requests : b.max_bytes) = *v;
@@ -174,7 +179,9 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
     if (!a.has(flag)) continue;
     auto v = a.GetInt(flag, 0);
     if (!v.ok()) return v.status();
-    if (*v < 0) return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
+    if (*v < 0) {
+      return InvalidArgument(std::string("--") + flag + ": must be >= 0 (was " + a.get(flag) + ")");
+    }
     (std::string(flag) == "rpm" ? o.scenario.rpm : o.scenario.tpm) = *v;
   }
   if (a.has("seed")) {

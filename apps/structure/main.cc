@@ -1,5 +1,6 @@
 // `structure`: git-style dispatch to the registered subcommands. A two-word command such as
-// "schema lower" is matched before a one-word command of the same first word.
+// "schema lower" is matched before a one-word command of the same first word. `structure help
+// CMD` shows CMD's --help, `structure --version` the version.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -12,8 +13,8 @@ namespace {
 void PrintHelp() {
   std::printf(
       "structure: free text in, one schema-valid JSON object out (or an honest 'need more "
-      "input').\n\nusage: structure <command> [flags]   (structure <command> --help for its "
-      "flags)\n\ncommands:\n");
+      "input').\n\nusage: structure <command> [flags]   (structure <command> --help, or structure "
+      "help <command>, for its flags)\n\ncommands:\n");
   for (const auto& c : structure::apps::Commands()) std::printf("  %-16s %s\n", c.name, c.summary);
 }
 
@@ -21,6 +22,13 @@ void PrintHelp() {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  // `structure --version` is `structure version`; `structure help CMD ...` is
+  // `structure CMD ... --help`.
+  if (!args.empty() && (args[0] == "--version" || args[0] == "-V")) args[0] = "version";
+  if (args.size() >= 2 && args[0] == "help") {
+    args.erase(args.begin());
+    args.push_back("--help");
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     PrintHelp();
     return args.empty() ? 2 : 0;

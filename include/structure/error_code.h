@@ -9,7 +9,7 @@
 //   - the request: kBadRequest, kBadSchema, kUnknownSchema;
 //   - the operator's configuration: kBadConfig, kProviderAuth;
 //   - the provider, transiently: kProviderRateLimited, kProviderUnavailable, kDeadlineExceeded;
-//   - the provider, for good: kProviderRejectedRequest, kNotFound;
+//   - the provider, for good: kProviderRejectedRequest, kNotFound, kProviderQuotaExhausted;
 //   - the model's answer: kRefusal, kSafetyBlock, kNoFinalAnswer, kOutputCapExhausted;
 //   - the caller's semantic check: kCheckFailed;
 //   - the run itself: kCancelled, kInternal;
@@ -28,6 +28,7 @@ enum class ErrorCode : int {
   kBadConfig,                // bad_config: the configuration names something unusable
   kProviderAuth,             // provider_auth: the provider refused the API key (401/403)
   kProviderRateLimited,      // provider_rate_limited: the provider kept answering 429
+  kProviderQuotaExhausted,   // provider_quota_exhausted: the account's quota or credit is spent
   kProviderUnavailable,      // provider_unavailable: 5xx, connection failures, retries spent
   kProviderRejectedRequest,  // provider_rejected_request: the provider answered 400
   kDeadlineExceeded,         // deadline_exceeded: the call's time ran out

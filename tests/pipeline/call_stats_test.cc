@@ -185,6 +185,29 @@ TEST(CallStatsTest, SchemaLabelIsTheRegistryNameOnceFound) {
   EXPECT_EQ(SchemaLabel(SchemaMode::kText, "a ticket", found), "inferred");
 }
 
+// A server's metrics are read by every tenant: a tenant's or project's own schema is counted
+// without its name (an override of a bundled schema too: its existence is the tenant's).
+TEST(CallStatsTest, TenantAndProjectSchemasAreCountedWithoutTheirNamesWhenHidden) {
+  StructureResult tenant = Result(Outcome::kOk, 1);
+  tenant.schema_origin = "registry:tenant:acme";
+  StructureResult project = Result(Outcome::kOk, 1);
+  project.schema_origin = "registry:project:acme/billing";
+  StructureResult bundled = Result(Outcome::kOk, 1);
+  bundled.schema_origin = "registry:bundled";
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "acme-merger-form", tenant, true), "tenant");
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", project, true), "project");
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", bundled, true), "ticket");
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "acme-merger-form", tenant, false), "acme-merger-form");
+  // The labels are fixed ones: never "other", whatever the number of names.
+  CallStats stats(1);
+  stats.Record("a", bundled, 0.1);
+  stats.Record("tenant", tenant, 0.1);
+  stats.Record("project", project, 0.1);
+  std::string labels;
+  for (const auto& [label, st] : stats.Snapshot().schemas) labels += label + " ";
+  EXPECT_EQ(labels, "a project tenant ");
+}
+
 TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
   CallStats stats;
   StructureResult r = Result(Outcome::kOk, 2);
