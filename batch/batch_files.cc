@@ -40,11 +40,10 @@ Status CheckBelongs(const JournalScan& scan, const FileOptions& o) {
 
 }  // namespace
 
-Result<std::vector<std::string>> InputKeys(const std::string& path) {
+Status ForEachInputLine(const std::string& path,
+                        const std::function<void(std::string_view, uint64_t)>& each) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "r"), &std::fclose);
   if (!f) return NotFound("cannot open " + path + ": " + std::strerror(errno));
-  std::vector<std::string> keys;
-  std::unordered_set<std::string> seen;
   char* buf = nullptr;
   size_t cap = 0;
   uint64_t line_no = 0;
@@ -52,15 +51,37 @@ Result<std::vector<std::string>> InputKeys(const std::string& path) {
   while ((n = getline(&buf, &cap, f.get())) >= 0) {
     ++line_no;
     std::string_view text(buf, static_cast<size_t>(n));
-    if (IsBlankLine(text)) continue;
+    if (!IsBlankLine(text)) each(text, line_no);
+  }
+  std::free(buf);
+  if (std::ferror(f.get())) return Unavailable("cannot read " + path + ": " + std::strerror(errno));
+  return Status::Ok();
+}
+
+Result<std::vector<std::string>> InputKeys(const std::string& path) {
+  std::vector<std::string> keys;
+  std::unordered_set<std::string> seen;
+  Status read = ForEachInputLine(path, [&](std::string_view text, uint64_t line_no) {
     BatchLine line = ParseBatchLine(text, line_no, {});
     std::string key = line.key;
     if (!line.id.is_null() && !seen.insert(key).second) key = KeyForLine(line_no);
     keys.push_back(std::move(key));
-  }
-  std::free(buf);
-  if (std::ferror(f.get())) return Unavailable("cannot read " + path + ": " + std::strerror(errno));
+  });
+  if (!read.ok()) return read;
   return keys;
+}
+
+Result<uint64_t> CountRecords(const std::string& path, const Shard& shard) {
+  uint64_t n = 0;
+  Status read = ForEachInputLine(path, [&](std::string_view text, uint64_t line_no) {
+    if (shard.count > 1) {
+      BatchLine line = ParseBatchLine(text, line_no, {});
+      if (ShardOf(ShardKey(line.id, line_no), shard.count) != shard.index) return;
+    }
+    ++n;
+  });
+  if (!read.ok()) return read;
+  return n;
 }
 
 Result<JobFiles> OpenJobFiles(const FileOptions& o) {

@@ -4,7 +4,9 @@
 // input.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include "base/status.h"
 #include "batch/journal.h"
+#include "batch/shard.h"
 
 namespace structure::batch {
 
@@ -43,5 +46,14 @@ Result<JobFiles> OpenJobFiles(const FileOptions& options);
 // The record keys of an input file, as the batch runner gives them (batch_line.h KeyForId, or
 // KeyForLine for a line without a readable id or with an id already used).
 Result<std::vector<std::string>> InputKeys(const std::string& path);
+
+// The records of an input file in `shard` (its non-blank lines, sharded as the runner does), for
+// the progress line's ETA.
+Result<uint64_t> CountRecords(const std::string& path, const Shard& shard);
+
+// Calls `each(line, line_no)` for every non-blank line of the file at `path` (line_no 1-based,
+// counting blank lines). kNotFound when it cannot be opened, kUnavailable when a read fails.
+Status ForEachInputLine(const std::string& path,
+                        const std::function<void(std::string_view, uint64_t)>& each);
 
 }  // namespace structure::batch

@@ -1,5 +1,7 @@
 #include "batch/batch_line.h"
 
+#include "pipeline/validator/validator.h"
+
 namespace structure::batch {
 
 std::string KeyForId(const Json& id) { return ToJson(id); }
@@ -74,6 +76,33 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   }
   line.request = std::move(*request);
   return line;
+}
+
+Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  ParseOptions po;
+  po.source = path;
+  auto schema = ParseJson(*text, po);
+  if (!schema.ok()) return schema.status();
+  Status checked = pipeline::CheckInlineSchema(*schema);
+  if (!checked.ok()) return InvalidArgument("--schema " + path + ": " + checked.message());
+  auto compiled = pipeline::CompileSchema(*schema);
+  if (!compiled.ok())
+    return InvalidArgument("--schema " + path + ": " + compiled.status().message());
+  return std::make_shared<const Json>(std::move(*schema));
+}
+
+Status CheckDefaults(const LineDefaults& defaults) {
+  LineDefaults probe = defaults;
+  if (!probe.schema && probe.schema_name.empty() && probe.schema_text.empty()) {
+    probe.schema = std::make_shared<const Json>(Json::MakeObject());
+  }
+  BatchLine line = ParseBatchLine(R"({"prompt": "-"})", 0, probe);
+  if (line.error.ok()) return Status::Ok();
+  std::string why = line.error.message();
+  if (why.rfind("line 0: ", 0) == 0) why = why.substr(8);
+  return InvalidArgument("the default flags: " + why);
 }
 
 std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result) {

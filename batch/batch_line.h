@@ -56,6 +56,16 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
 // {"line": N, ...} when the record has no id.
 std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result);
 
+// The inline schema of --schema FILE: read, checked (pipeline::CheckInlineSchema) and compiled
+// once, so a schema that would fail every line fails the command before any call.
+// kInvalidArgument "--schema FILE: ..."; a file that cannot be read as ReadFile says.
+Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& path);
+
+// Checks the defaults as a line that names nothing would see them, so what is wrong with them
+// is one usage error now rather than an error on every line later. kInvalidArgument "the default
+// flags: ...".
+Status CheckDefaults(const LineDefaults& defaults);
+
 // The error result for a bad line (code "bad_request").
 pipeline::StructureResult BadLineResult(const Status& error);
 
