@@ -31,6 +31,8 @@ void ApplyDefaults(const LineDefaults& d, Json& body) {
     }
   }
   if (d.max_loops && !body.contains("maxLoops")) body.set("maxLoops", *d.max_loops);
+  if (d.call_timeout_ms && !body.contains("callTimeoutMs"))
+    body.set("callTimeoutMs", *d.call_timeout_ms);
   if (!d.tenant.empty() && !body.contains("tenant")) body.set("tenant", d.tenant);
   if (!d.project.empty() && !body.contains("project")) body.set("project", d.project);
   if (!d.model.empty() && !body.contains("model")) body.set("model", d.model);
@@ -79,7 +81,7 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
 }
 
 Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
   if (!text.ok()) return text.status();
   ParseOptions po;
   po.source = path;
@@ -103,6 +105,16 @@ Status CheckDefaults(const LineDefaults& defaults) {
   std::string why = line.error.message();
   if (why.rfind("line 0: ", 0) == 0) why = why.substr(8);
   return InvalidArgument("the default flags: " + why);
+}
+
+BatchLine LineTooLong(uint64_t line_no, size_t max_bytes) {
+  BatchLine line;
+  line.line_no = line_no;
+  line.key = KeyForLine(line_no);
+  line.error =
+      InvalidArgument("line " + std::to_string(line_no) + ": longer than " +
+                      std::to_string(max_bytes) + " bytes (the limit of one input line): not read");
+  return line;
 }
 
 std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result) {

@@ -24,6 +24,7 @@ struct LineDefaults {
   std::string schema_name;  // --schema-name
   std::string schema_text;  // --schema-text
   std::optional<int64_t> max_loops;
+  std::optional<int64_t> call_timeout_ms;  // --call-timeout-ms
   std::string tenant;
   std::string project;
   std::string model;
@@ -39,6 +40,10 @@ struct BatchLine {
   Status error;  // why the line is bad (kInvalidArgument), ok otherwise
 };
 
+// The longest input line read (a prompt and an inline schema of 1 MiB each, escaped); a
+// longer one is a bad line (LineTooLong), its bytes dropped.
+inline constexpr size_t kMaxLineBytes = size_t{16} << 20;
+
 // The resume identity of a record: the compact JSON of its id ("\"a-1\"", "17"), or "line:N".
 std::string KeyForId(const Json& id);
 std::string KeyForLine(uint64_t line_no);
@@ -51,6 +56,9 @@ bool IsBlankLine(std::string_view text);
 // comes back with `error` set, naming the line and what is wrong, keyed by id when the id
 // could be read, else by line number.
 BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefaults& defaults);
+
+// The bad line for an input line longer than `max_bytes` (keyed by its line number).
+BatchLine LineTooLong(uint64_t line_no, size_t max_bytes);
 
 // The output line for a result, newline included: {"id": ID, ...ResultToJson(result)}, or
 // {"line": N, ...} when the record has no id.

@@ -32,13 +32,18 @@ namespace {
 std::atomic<int> g_interrupts{0};
 std::atomic<bool> g_provider_batch{false};
 
-void OnInterrupt(int) {
+// SIGINT (Ctrl-C) and SIGTERM alike: the first stops reading and waits for the calls in flight,
+// the second cancels them.
+void OnInterrupt(int sig) {
   int n = g_interrupts.fetch_add(1) + 1;
   const char* msg = g_provider_batch.load() ? "\nstructure batch: stopping; submitted batches keep "
                                               "running at the provider (--resume collects them)\n"
-                    : n == 1 ? "\nstructure batch: stopping: waiting for the calls in flight "
-                               "(Ctrl-C again cancels them)\n"
-                             : "\nstructure batch: cancelling the calls in flight\n";
+                    : n > 1                 ? "\nstructure batch: cancelling the calls in flight\n"
+                    : sig == SIGTERM
+                        ? "\nstructure batch: terminated: waiting for the calls in flight (a "
+                          "second SIGTERM or Ctrl-C cancels them)\n"
+                        : "\nstructure batch: stopping: waiting for the calls in flight "
+                          "(Ctrl-C again cancels them)\n";
   ssize_t ignored = ::write(STDERR_FILENO, msg, std::char_traits<char>::length(msg));
   (void)ignored;
 }
@@ -49,7 +54,13 @@ void CatchInterrupts() {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: a blocking read of stdin must wake up
   sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);  // a closed stdout becomes a write error, reported
+}
+
+void RestoreInterrupts() {
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
 }
 
 int Fail(const std::string& message) {
@@ -94,6 +105,7 @@ std::vector<FlagSpec> BatchFlags() {
       {"schema-name", true, "NAME: default registry schema for lines without one"},
       {"schema-text", true, "TEXT: default schema description for lines without one"},
       {"max-loops", true, "N: default content-stage attempts, 1..10"},
+      CallTimeoutFlag(),
       {"tenant", true, "ID: default tenant scope"},
       {"project", true, "ID: default project scope"},
       {"model", true, "REF: default model alias or provider/model"},
@@ -152,6 +164,9 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
       return InvalidArgument("--max-loops: must be 1..10 (was " + args.get("max-loops") + ")");
     d.max_loops = *n;
   }
+  auto timeout = CallTimeoutFromArgs(args);
+  if (!timeout.ok()) return timeout.status();
+  d.call_timeout_ms = *timeout;
   d.tenant = args.get("tenant");
   d.project = args.get("project");
   d.model = args.get("model");
@@ -228,18 +243,19 @@ Status CheckDefaultSchemaName(Engine& engine, const batch::LineDefaults& d) {
                 "--schema-name " + d.schema_name + ": " + found.status().message());
 }
 
-// The engine, started with SIGINT blocked in its threads, so the signal reaches this thread and
-// wakes a blocking read of stdin.
+// The engine, started with SIGINT and SIGTERM blocked in its threads, so they reach this thread
+// and wake a blocking read of stdin.
 Result<std::unique_ptr<Engine>> StartEngine(const Args& args, EngineOptions checks) {
   auto engine_options = EngineOptionsFromArgs(args);
   if (!engine_options.ok()) return engine_options.status();
   engine_options->checks = std::move(checks.checks);
-  sigset_t sigint;
-  sigemptyset(&sigint);
-  sigaddset(&sigint, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &sigint, nullptr);
+  sigset_t stops;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stops, nullptr);
   auto created = Engine::Create(std::move(*engine_options));
-  pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
+  pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
   return created;
 }
 
@@ -259,7 +275,7 @@ int RunLive(const Args& args, batch::BatchOptions options, const batch::FileOpti
       &*files.journal, paths.resume ? &files.scan : nullptr);
   batch::BatchReport report = runner.Run(files.in);
   engine.reset();
-  signal(SIGINT, SIG_DFL);
+  RestoreInterrupts();
   std::fprintf(stderr, "%s\n", batch::LiveSummary(report, cap).c_str());
   if (paths.resume && paths.in_path == "-") {
     std::string warning = batch::ForeignResultsWarning(report, files.scan, paths.out_path);
@@ -288,6 +304,7 @@ int RunBatch(const std::vector<std::string>& raw) {
   EngineOptions checks;  // --check is checked before any file is touched
   if (Status st = ApplyCheckFlags(*args, checks); !st.ok()) return Fail(st.message());
 
+  paths->shard = options->shard;
   auto files = batch::OpenJobFiles(*paths);
   if (!files.ok()) return Fail(files.status().message());
   for (const std::string& note : files->notes)
@@ -313,7 +330,7 @@ int RunBatch(const std::vector<std::string>& raw) {
                                    *files->journal, paths->resume ? &files->scan : nullptr,
                                    &g_interrupts);
   engine->reset();
-  signal(SIGINT, SIG_DFL);
+  RestoreInterrupts();
   return rc;
 }
 
