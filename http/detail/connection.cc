@@ -2,6 +2,13 @@
 
 namespace structure::http {
 
+namespace {
+
+// Bytes a lingering close reads and drops at most.
+constexpr size_t kMaxDrain = 1 << 20;
+
+}  // namespace
+
 void Connection::Start() {
   seq_ = server_->Register(weak_from_this());
   ReadHeader();
@@ -24,6 +31,7 @@ void Connection::ReadHeader() {
   parser_.emplace();
   parser_->body_limit(server_->options_.max_body_bytes);
   parser_->header_limit(static_cast<uint32_t>(server_->options_.max_header_bytes));
+  head_ = false;
   idle_ = true;
   if (requests_ == 0 || buffer_.size() > 0) return ReadHeaderBytes();
   // Keep-alive: the next request may take idle_timeout to start, then header_timeout.
@@ -100,7 +108,11 @@ void Connection::SendLocal(int status, const char* code, const std::string& mess
 HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req) {
   HttpRequest request;
   request.method = std::string(req.method_string());
-  request.target = std::string(req.target());
+  if (req.method() == bhttp::verb::head) {
+    request.method = "GET";
+    request.head = true;
+  }
+  request.target = OriginForm(std::string_view(req.target().data(), req.target().size()));
   size_t q = request.target.find('?');
   request.path = request.target.substr(0, q);
   if (q != std::string::npos) request.query = request.target.substr(q + 1);
@@ -123,6 +135,7 @@ void Connection::Dispatch() {
   request.remote = remote_;
   size_t max_requests = server_->options_.max_requests_per_connection;
   if (++requests_ == max_requests) keep_alive = false;
+  head_ = request.head;
 
   busy_ = true;
   idle_ = false;
@@ -160,7 +173,7 @@ void Connection::Write(HttpResponse response, bool keep_alive) {
   out_ += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
   if (close_after_) out_ += "Connection: close\r\n";
   out_ += "\r\n";
-  out_ += response.body;
+  if (!head_) out_ += response.body;  // HEAD: GET's headers, Content-Length included
   out_pos_ = 0;
   WriteNext();
 }
@@ -188,8 +201,31 @@ void Connection::OnWrite(beast::error_code ec, size_t written) {
     return;
   }
   busy_ = false;
-  if (close_after_) return Close();
+  if (close_after_) return Linger();
   ReadHeader();
+}
+
+void Connection::Linger() {
+  if (closed_) return;
+  if (server_->stopping() || server_->options_.linger.count() <= 0) return Close();
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  if (ec) return Close();
+  idle_ = true;  // may be closed at once to make room
+  buffer_.clear();
+  DrainSome(std::chrono::steady_clock::now() + server_->options_.linger);
+}
+
+void Connection::DrainSome(std::chrono::steady_clock::time_point until) {
+  if (closed_) return;
+  stream_.expires_at(until);
+  stream_.async_read_some(buffer_.prepare(4096),
+                          [self = shared_from_this(), until](beast::error_code ec, size_t n) {
+                            self->drained_ += n;
+                            if (ec || self->drained_ > kMaxDrain) return self->Close();
+                            self->buffer_.clear();
+                            self->DrainSome(until);
+                          });
 }
 
 void Connection::Close() {
