@@ -1,5 +1,7 @@
 #include "engine/engine.h"
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "actors/engine_context.h"
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
+#include "base/output_file.h"
 #include "config/shared_store.h"
 #include "engine/provider_setup.h"
 #include "engine/shared_store.h"
@@ -66,8 +69,26 @@ struct Engine::Impl {
 Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Engine::~Engine() = default;
 
+namespace {
+
+// The database (--database, stores.database): ":memory:", or a regular file SQLite may create.
+// A device or FIFO would be read and written as a database (a FIFO blocks), so they are refused.
+Status CheckDatabase(const EngineOptions& options) {
+  const std::string& path =
+      !options.database.empty() ? options.database : options.config.stores.database;
+  if (path.empty() || path == ":memory:") return Status::Ok();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return Status::Ok();
+  std::string flag = !options.database.empty() ? "--database " : "stores.database ";
+  return InvalidArgument(flag + path + " is " + std::string(FileTypeName(st.st_mode)) +
+                         ": the database must be a regular file (or :memory:)");
+}
+
+}  // namespace
+
 Status Engine::Check(const EngineOptions& options) {
   STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
+  STRUCTURE_RETURN_IF_ERROR(CheckDatabase(options));
   auto effective = actors::WithProviderFlag(options.config, options.provider, options.base_url);
   if (!effective.ok()) return effective.status();
   return actors::PlanProviders(*effective, options.base_url).status();
@@ -75,6 +96,7 @@ Status Engine::Check(const EngineOptions& options) {
 
 Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
+  STRUCTURE_RETURN_IF_ERROR(CheckDatabase(options));
   bool builtin = !options.provider.empty() && !options.config.providers.count(options.provider);
   auto effective =
       actors::WithProviderFlag(std::move(options.config), options.provider, options.base_url);
@@ -125,19 +147,15 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   actors::SharedLimitConfig shared;
   shared.client = *store;
   shared.fallback_share = config::FallbackShare(options.config.stores);
-  int64_t max_timeout = 0;
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;
     if (h.unusable.ok())
       h.pool =
           actors::SpawnProviderPool(*impl->system, plan.pool, providers::CurlTransportFactory());
-    max_timeout = std::max<int64_t>(max_timeout, h.config.limits.timeout_ms);
     std::string name = h.config.name;
     ctx->providers.emplace(std::move(name), std::move(h));
   }
-  ctx->call_timeout = std::chrono::milliseconds(
-      options.call_timeout_ms > 0 ? options.call_timeout_ms : 10 * max_timeout);
 
   std::string database =
       !options.database.empty() ? options.database : options.config.stores.database;

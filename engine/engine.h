@@ -31,7 +31,6 @@ struct EngineOptions {
   std::string base_url;      // replace the provider's base URL (e.g. a local `structure sim`)
   std::string registry_dir;  // bundled schemas ("" = config, else the installed default)
   std::string database;      // SQLite file for overrides and caches ("" = config; ":memory:" ok)
-  int call_timeout_ms = 0;   // per provider call incl. retries; 0 = 10 x the provider timeout
   // Where the engine reports state changes of its own (the shared store lost, back); one line
   // each, no newline. Default: "structure: ..." on stderr.
   std::function<void(const std::string&)> log;

@@ -116,6 +116,11 @@ struct LoopState {
   ReaskCounts reasks{};                 // re-asks sent, by reason
   Json evidence;                        // evidence on: the accepted answer's (pipeline/result.h)
   Json ungrounded;
+  // Array mode: the complete records of the cut-off answers so far, while a continuation asks
+  // for the rest (null otherwise); `truncated`: the accepted records lack some at the end.
+  Json partial;
+  bool truncated = false;
+  int64_t last_call_cost = 0;  // the last call's estimate: prompt tokens + output cap
 };
 
 struct SendCall {

@@ -26,6 +26,7 @@ struct Verdict {
   std::vector<std::string> errors;  // kRejected: the result's errors (validator messages)
   std::string reason;               // kRejected: the re-ask text for the model
   bool form_ignored = false;        // the answer skipped the provider's form (envelope)
+  bool truncated = false;           // array mode: the complete records of a cut-off answer
   ReaskReasons why = 0;             // kRejected: the re-ask's categories, for the metrics
   Json evidence;                    // evidence on: the answer's {path, quote} list (null if none)
 };

@@ -42,4 +42,8 @@ std::string BuildSystemPrompt(const PromptParts& parts);
 // The nudge sent when the model answered in prose instead of calling the final tool.
 std::string FinalToolNudge(const std::string& tool_name);
 
+// Array mode, after an answer cut off at the output cap: asks for the records after the `kept`
+// complete ones, in the same form, without repeating any.
+std::string ContinuationText(size_t kept);
+
 }  // namespace structure::pipeline

@@ -66,7 +66,10 @@ int HttpStatusForResult(const StructureResult& result) {
   }
   if (c == "deadline_exceeded") return 504;
   if (c == "cancelled") return 503;
-  if (c == "refusal" || c == "safety_block" || c == "no_final_answer") return 422;
+  if (c == "refusal" || c == "safety_block" || c == "no_final_answer" ||
+      c == "token_budget_exhausted") {
+    return 422;
+  }
   return 500;
 }
 
@@ -75,14 +78,18 @@ Api::Api(Engine& engine, const ServerConfig& config, Metrics& metrics)
 
 void Api::Handle(HttpRequest request, Responder respond) {
   const std::string& path = request.path;
-  const std::string& method = request.method;
+  // HEAD arrives as GET (the server sends GET's headers without the body); messages and
+  // metrics name what the client sent.
+  const std::string method = request.head ? "HEAD" : request.method;
   std::string route = path;
   // Records the response under its route template, then sends it.
   auto send = [this, method, &route, &respond](HttpResponse r) {
     metrics_.RecordResponse(method, route, r.status);
     respond(std::move(r));
   };
-  auto only = [&](const char* allowed) {
+  // GET routes take HEAD too (RFC 9110 9.3.2).
+  auto only = [&](std::string allowed) {
+    if (allowed.find("GET") != std::string::npos) allowed += ", HEAD";
     HttpResponse r =
         ErrorResponse(405, "method_not_allowed",
                       method + " is not allowed on " + route + " (allowed: " + allowed + ")");
@@ -90,12 +97,13 @@ void Api::Handle(HttpRequest request, Responder respond) {
     send(std::move(r));
   };
 
+  const bool get = request.method == "GET";
   if (path == "/healthz") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(JsonResponse(200, R"({"status":"ok"})"));
   }
   if (path == "/metrics") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     HttpResponse r;
     r.status = 200;
     r.body = metrics_.Render() + RenderEngineStats(engine_.stats());
@@ -103,7 +111,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     return send(std::move(r));
   }
   if (path == "/v1/openapi.json") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(JsonResponse(200, ToJson(OpenApiDocument())));
   }
   const std::string kSchemas = "/v1/schemas";
@@ -125,7 +133,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     return send(std::move(r));
   }
   if (is_structure) {
-    if (method != "POST") return only("POST");
+    if (request.method != "POST") return only("POST");
     // The answer comes later, from an engine thread; it records its own metrics.
     return Structure(request, *who, [this, respond](HttpResponse r) {
       metrics_.RecordResponse("POST", "/v1/structure", r.status);
@@ -133,10 +141,10 @@ void Api::Handle(HttpRequest request, Responder respond) {
     });
   }
   if (is_list) {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(ListSchemas(request, *who));
   }
-  if (method != "GET" && method != "PUT" && method != "DELETE") return only("GET, PUT, DELETE");
+  if (!get && method != "PUT" && method != "DELETE") return only("GET, PUT, DELETE");
   send(SchemaByName(request, *who, path.substr(kSchemas.size() + 1)));
 }
 
