@@ -442,9 +442,16 @@ TEST_F(ProviderBatchCliTest, AnOutputErrorExits2AsOnTheLivePath) {
   for (bool provider_batch : {false, true}) {
     std::string out = dir_ + (provider_batch ? "batch.jsonl" : "live.jsonl");
     std::string tag = provider_batch ? "batch" : "live";
-    std::vector<std::string> argv = {"/bin/sh", "-c", "ulimit -f 16 && exec \"$0\" \"$@\"",
-                                     STRUCTURE_BINARY, "batch", "--database", ":memory:", in,
-                                     "-o", out};
+    std::vector<std::string> argv = {"/bin/sh",
+                                     "-c",
+                                     "ulimit -f 16 && exec \"$0\" \"$@\"",
+                                     STRUCTURE_BINARY,
+                                     "batch",
+                                     "--database",
+                                     ":memory:",
+                                     in,
+                                     "-o",
+                                     out};
     std::vector<std::string> flags = Base(sim, {});
     if (!provider_batch) flags.erase(flags.begin() + 4, flags.end());  // --base-url, --schema
     argv.insert(argv.end(), flags.begin(), flags.end());
