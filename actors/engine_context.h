@@ -42,7 +42,6 @@ struct EngineContext {
   std::map<std::string, ProviderHandle> providers;
   std::shared_ptr<registry::SchemaRegistry> registry;
   caf::actor builder_cache;
-  std::chrono::milliseconds call_timeout{0};
   std::shared_ptr<PlanCache> plans = std::make_shared<PlanCache>();
   // External semantic checks: by tenant ("" = the default), run on `check_runner`'s thread.
   std::map<std::string, std::shared_ptr<const CheckCommand>> checks;

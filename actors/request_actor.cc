@@ -21,6 +21,7 @@ using pipeline::StructureResult;
 
 // One call in a host.
 struct Call {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   pipeline::StructureRequest request;
   ResultCallback done;
   pipeline::SemanticCheck check;
@@ -178,7 +179,8 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   c.request.schema.reset();
   c.request.metadata = Json();
   run->pool = c.target.provider->pool;
-  run->timeout = self->state.ctx->call_timeout;
+  run->timeout_ms = c.settings.call_timeout_ms;
+  run->deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
   run->on_finish = [self, id](StructureResult r) { Deliver(self, id, std::move(r)); };
   StartLoop(self, self->state.waits, run);
 }
@@ -280,7 +282,8 @@ void RunText(Self self, uint64_t id, Call& c) {
   pipeline::ConfigureBuilderLoop(job.spec);
   job.pool = builder->provider->pool;
   job.lane = LaneOf(c.request);
-  job.timeout = ctx.call_timeout;
+  job.timeout_ms = c.settings.call_timeout_ms;
+  job.deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
   self->request(ctx.builder_cache, caf::infinite, build_atom_v, std::move(job))
       .then([self, id](BuildOutcome& o) { Guarded(self, id, [&] { OnBuilt(self, id, o); }); },
             [self, id](caf::error& e) {

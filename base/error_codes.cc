@@ -42,6 +42,9 @@ constexpr ErrorCodeFacts kFacts[] = {
     // The output cap the request or its settings allow was too small for the model's thinking.
     {ErrorCode::kOutputCapExhausted, "output_cap_exhausted", 422, 1, M::kToolError,
      "invalid_request_error", "output_cap_exhausted"},
+    // The request's tokenBudget cannot pay for its first call (prompt estimate + output cap).
+    {ErrorCode::kTokenBudgetExhausted, "token_budget_exhausted", 422, 1, M::kToolError,
+     "invalid_request_error", "token_budget_exhausted"},
     // The configured check program failed (crashed, timed out): an upstream of the server.
     {ErrorCode::kCheckFailed, "check_failed", 502, 1, M::kToolError, "server_error",
      "check_failed"},

@@ -17,6 +17,7 @@ Json SettingsJson(const Settings& s) {
   j.set("requireProviderStrictOutput", s.require_provider_strict_output);
   j.set("maxLoops", s.max_loops);
   j.set("tokenBudget", static_cast<int64_t>(s.token_budget));
+  j.set("callTimeoutMs", static_cast<int64_t>(s.call_timeout_ms));
   j.set("allowUnresolvedRefs", s.allow_unresolved_refs);
   j.set("evidence", Json(EvidenceModeName(s.evidence)));
   return j;
@@ -33,6 +34,7 @@ Json OverrideJson(const SettingsOverride& s) {
   }
   if (s.max_loops) j.set("maxLoops", *s.max_loops);
   if (s.token_budget) j.set("tokenBudget", static_cast<int64_t>(*s.token_budget));
+  if (s.call_timeout_ms) j.set("callTimeoutMs", static_cast<int64_t>(*s.call_timeout_ms));
   if (s.allow_unresolved_refs) j.set("allowUnresolvedRefs", *s.allow_unresolved_refs);
   if (s.evidence) j.set("evidence", Json(EvidenceModeName(*s.evidence)));
   return j;

@@ -68,6 +68,10 @@ struct ModelAlias {
 // need-more-input (kRequire).
 enum class EvidenceMode { kOff, kReport, kRequire };
 
+// A call's whole time, every provider call, retry and re-ask included (callTimeoutMs).
+inline constexpr long long kDefaultCallTimeoutMs = 300'000;  // 5 minutes
+inline constexpr long long kMaxCallTimeoutMs = 86'400'000;   // a day
+
 struct Settings {
   std::string model = "default:fast";
   std::string schema_builder_model = "default:fast";
@@ -75,6 +79,7 @@ struct Settings {
   bool require_provider_strict_output = true;
   int max_loops = 3;           // 1..10
   long long token_budget = 0;  // tokens per call over all iterations; 0 = no budget
+  long long call_timeout_ms = kDefaultCallTimeoutMs;  // 1..kMaxCallTimeoutMs
   // An unresolvable $ref in a schema accepts any value (with a warning) instead of bad_schema.
   bool allow_unresolved_refs = false;
   EvidenceMode evidence = EvidenceMode::kOff;
@@ -87,6 +92,7 @@ struct SettingsOverride {
   std::optional<bool> require_provider_strict_output;
   std::optional<int> max_loops;
   std::optional<long long> token_budget;
+  std::optional<long long> call_timeout_ms;
   std::optional<bool> allow_unresolved_refs;
   std::optional<EvidenceMode> evidence;
 };

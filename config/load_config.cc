@@ -228,7 +228,7 @@ class Reader {
   SettingsOverride ReadSettings(const toml::table& t, const std::string& path) {
     CheckKeys(t, path,
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
-               "maxLoops", "tokenBudget", "allowUnresolvedRefs", "evidence"});
+               "maxLoops", "tokenBudget", "callTimeoutMs", "allowUnresolvedRefs", "evidence"});
     SettingsOverride s;
     for (auto [key, out] :
          {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
@@ -241,6 +241,7 @@ class Reader {
     OptBool(t, "allowUnresolvedRefs", path, s.allow_unresolved_refs);
     OptWhole(t, "maxLoops", path, 1, 10, s.max_loops, true);
     OptWhole(t, "tokenBudget", path, 0, std::numeric_limits<int64_t>::max(), s.token_budget);
+    OptWhole(t, "callTimeoutMs", path, 1, kMaxCallTimeoutMs, s.call_timeout_ms, true);
     std::optional<std::string> evidence;
     OptString(t, "evidence", path, evidence);
     if (evidence) {
@@ -642,7 +643,7 @@ Result<EngineConfig> ParseConfig(std::string_view toml_text, const std::string& 
 }
 
 Result<EngineConfig> LoadConfigFile(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxConfigBytes, "the config file limit");
   if (!text.ok()) return text.status();
   return ParseConfig(*text, path);
 }

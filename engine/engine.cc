@@ -1,5 +1,7 @@
 #include "engine/engine.h"
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -97,7 +99,6 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   actors::SharedLimitConfig shared;
   shared.client = *store;
   shared.fallback_share = config::FallbackShare(options.config.stores);
-  int64_t max_timeout = 0;
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;
@@ -107,12 +108,9 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
     if (h.unusable.ok())
       h.pool = actors::SpawnProviderPool(*impl->system, plan.pool,
                                          providers::CurlTransportFactory(curl));
-    max_timeout = std::max<int64_t>(max_timeout, h.config.limits.timeout_ms);
     std::string name = h.config.name;
     ctx->providers.emplace(std::move(name), std::move(h));
   }
-  ctx->call_timeout = std::chrono::milliseconds(
-      options.call_timeout_ms > 0 ? options.call_timeout_ms : 10 * max_timeout);
 
   const std::string& database = checked->database;
   registry::RegistryOptions registry_options;

@@ -32,7 +32,6 @@ struct EngineOptions {
   std::string base_url;      // replace the provider's base URL (e.g. a local `structure sim`)
   std::string registry_dir;  // bundled schemas, must exist ("" = config, else the installed ones)
   std::string database;      // SQLite file for overrides and caches ("" = config; ":memory:" ok)
-  int call_timeout_ms = 0;   // per provider call incl. retries; 0 = 10 x the provider timeout
   // Stats (and so the server's /metrics) count a tenant's or project's own schemas under
   // "tenant" / "project", never by name (pipeline/call_stats.h). serve sets it.
   bool hide_tenant_schemas = false;

@@ -1,7 +1,10 @@
 #include "engine/engine_checks.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
+#include "base/output_file.h"
 #include "engine/shared_store.h"
 
 namespace structure {
@@ -38,6 +41,13 @@ Status CheckDatabase(const EngineOptions& o, const std::string& database) {
   std::error_code ec;
   if (fs::is_directory(database, ec)) {
     return InvalidArgument(from + ": " + Where(database) + " is a directory; name a file");
+  }
+  // A device or FIFO would be read and written as a database (a FIFO blocks): refused.
+  struct stat st {};
+  if (::stat(database.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return InvalidArgument(from + " " + Where(database) + " is " +
+                           std::string(FileTypeName(st.st_mode)) +
+                           ": the database must be a regular file (or :memory:)");
   }
   fs::path folder = fs::path(database).parent_path();
   if (!folder.empty() && !fs::is_directory(folder, ec)) {

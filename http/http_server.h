@@ -45,6 +45,10 @@ struct ServerOptions {
   // being answered (waiting, or still sending its request); when every one is being answered
   // the new one gets 503 and a close. 0: no cap.
   size_t max_connections = 0;
+  // After an answer that ends the connection, what the client still sends is read and dropped
+  // for up to this long before the socket closes, so a reset does not destroy answers it has
+  // not read yet (pipelined requests past the last answer).
+  std::chrono::milliseconds linger{2000};
   size_t max_requests_per_connection = 0;  // 0: no limit; the last answer says Connection: close
   std::chrono::milliseconds stop_grace{5000};  // Stop() waits this long for pending answers
   int threads = 1;                             // event-loop threads started by Run()

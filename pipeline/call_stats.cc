@@ -82,6 +82,11 @@ void CallStats::Record(const std::string& schema, const StructureResult& result,
   s.cache_write_tokens += Tokens(result.usage.cache_write_tokens);
   s.reasoning_tokens += Tokens(result.usage.reasoning_tokens);
   if (result.form_ignored) s.form_ignored++;
+  if (result.truncated) s.truncated++;
+  if (result.budget_exhausted ||
+      (result.status == Outcome::kError && result.error_code == ErrorCode::kTokenBudgetExhausted)) {
+    s.budget_exhausted++;
+  }
 
   if (result.provider.empty()) return;
   auto p = stats_.providers.find(result.provider);
@@ -129,6 +134,8 @@ Json StatsToJson(const StatsSnapshot& stats) {
     o.set("reasks", std::move(reasks));
     o.set("tokens", std::move(tokens));
     o.set("formIgnored", static_cast<int64_t>(s.form_ignored));
+    o.set("truncated", static_cast<int64_t>(s.truncated));
+    o.set("tokenBudgetExhausted", static_cast<int64_t>(s.budget_exhausted));
     schemas.set(label, std::move(o));
   }
   Json providers = Json::MakeObject();

@@ -69,13 +69,6 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   return call;
 }
 
-// The next call, recorded in the trace when there is one.
-SendCall Send(const LoopSpec& spec, LoopState& state, bool nudge = false) {
-  SendCall s{MakeCall(spec, state)};
-  TraceSent(state.trace.get(), s.call, state.iterations + 1, nudge);
-  return s;
-}
-
 // The assistant turn that replays a reply: its text and the reasoning that came with it, which
 // Anthropic and Gemini require back unchanged with a tool call.
 Turn AssistantTurn(const ProviderReply& reply) {
@@ -122,6 +115,7 @@ Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   result.iterations = state.iterations;
   result.usage = state.usage;
   result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
+  result.truncated = result.status == Outcome::kOk && state.truncated;
   result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
   if ((result.status == Outcome::kOk || result.status == Outcome::kNeedMoreInput) &&
@@ -168,30 +162,57 @@ const ToolCall* FindTool(const ProviderReply& r, const std::string& name) {
   return nullptr;
 }
 
-// Stale when the loop is out of iterations or tokens; nullopt when it may ask again.
-std::optional<Finish> OutOfBudget(const LoopSpec& spec, LoopState& state) {
-  if (state.iterations < spec.max_loops) {
-    // Output tokens include the thinking, so the budget counts reasoning tokens too.
-    int64_t used = state.usage.input_tokens + state.usage.output_tokens;
-    if (spec.token_budget <= 0 || used < spec.token_budget) return std::nullopt;
-    StructureResult r;
-    r.status = Outcome::kStale;
-    r.errors = state.last_errors;
-    r.errors.push_back("token budget exhausted: used " + std::to_string(used) + " of " +
-                       std::to_string(spec.token_budget) + " tokens");
-    return Done(state, std::move(r), spec);
-  }
+// Tokens the loop has used: input and output (thinking included) over every call.
+int64_t Used(const LoopState& state) {
+  return state.usage.input_tokens + state.usage.output_tokens;
+}
+
+// Stale when the loop is out of iterations; nullopt when it may ask again (the token budget is
+// checked with the call itself, SendNext).
+std::optional<Finish> OutOfLoops(const LoopSpec& spec, LoopState& state) {
+  if (state.iterations < spec.max_loops) return std::nullopt;
   StructureResult r;
   r.status = Outcome::kStale;
   r.errors = state.last_errors;
   return Done(state, std::move(r), spec);
 }
 
-// The loop may send another call: it has rounds and tokens left.
+// The loop may send another call: it has rounds left, and tokens for a call like the last one.
 bool MayReask(const LoopSpec& spec, const LoopState& state) {
   if (state.iterations >= spec.max_loops) return false;
-  int64_t used = state.usage.input_tokens + state.usage.output_tokens;
-  return spec.token_budget <= 0 || used < spec.token_budget;
+  return spec.token_budget <= 0 || Used(state) + state.last_call_cost <= spec.token_budget;
+}
+
+// The token budget does not allow `call`: an error before any answer, else stale with the last
+// answer's errors; the result says the budget ended it.
+Finish OverBudget(const LoopSpec& spec, LoopState& state, int64_t prompt, int64_t cap) {
+  std::string why = "tokenBudget " + std::to_string(spec.token_budget) +
+                    ": the next call needs about " + std::to_string(prompt) +
+                    " prompt tokens + its output cap of " + std::to_string(cap) + ", and " +
+                    std::to_string(Used(state)) + " are used";
+  if (state.iterations == 0 && state.last_errors.empty()) {
+    return Error(spec, state, ErrorCode::kTokenBudgetExhausted,
+                 why + "; raise tokenBudget (or lower the model's max_output_tokens)");
+  }
+  StructureResult r;
+  r.status = Outcome::kStale;
+  r.errors = state.last_errors;
+  r.errors.push_back("token budget exhausted: " + why);
+  r.budget_exhausted = true;
+  return Done(state, std::move(r), spec);
+}
+
+// Sends the conversation as the next call, unless the call (its prompt estimate plus its
+// output cap) would take the loop over its token budget.
+Step SendNext(const LoopSpec& spec, LoopState& state, bool nudge = false) {
+  ProviderCall call = MakeCall(spec, state);
+  int64_t prompt = providers::EstimatePromptTokens(call);
+  state.last_call_cost = prompt + call.max_tokens;
+  if (spec.token_budget > 0 && Used(state) + state.last_call_cost > spec.token_budget) {
+    return OverBudget(spec, state, prompt, call.max_tokens);
+  }
+  TraceSent(state.trace.get(), call, state.iterations + 1, nudge);
+  return SendCall{std::move(call)};
 }
 
 // Evidence on: judges the quotes of a schema-valid answer (pipeline/evidence_step.h). The
@@ -212,17 +233,12 @@ void KeepInput(const LoopSpec& spec, LoopState& state) {
   state.turns.resize(std::max<size_t>(1, spec.turns.size()));
 }
 
-// Re-asks with the minimal context: the user's input, the previous answer, the reason. Earlier
-// failed rounds are not resent (they only grow the bill).
-Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
-           ReaskReasons why) {
-  state.last_errors = std::move(errors);
-  state.evidence = Json();
-  state.ungrounded = Json();
-  if (auto stale = OutOfBudget(spec, state)) return *stale;
-  CountReask(state.reasks, why);
-  if (state.trace) state.trace->rounds.back().reason = reason;
+// Asks again with the minimal context: the user's text, the previous answer, then `text` (as
+// the answer tool's result when the answer came in a tool call, an error unless `ok`). Earlier
+// rounds are not resent (they only grow the bill).
+Step AskAgain(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
+              const ToolCall* answer_call, std::string text, bool ok, ReaskReasons why) {
+  if (state.trace) state.trace->rounds.back().reason = text;
   KeepInput(spec, state);
   Turn assistant = AssistantTurn(reply);
   if (answer_call != nullptr) {
@@ -232,18 +248,57 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
     tool.role = Role::kTool;
     tool.tool_call_id = answer_call->id;
     tool.tool_name = answer_call->name;
-    tool.is_error = true;
-    tool.text = std::move(reason);
+    tool.is_error = !ok;
+    tool.text = std::move(text);
     state.turns.push_back(std::move(tool));
   } else {
     state.turns.push_back(std::move(assistant));
     Turn user;
     user.role = Role::kUser;
-    user.text = std::move(reason);
+    user.text = std::move(text);
     state.turns.push_back(std::move(user));
   }
   state.pending.reset();
-  return Send(spec, state);
+  Step next = SendNext(spec, state);
+  if (std::holds_alternative<SendCall>(next)) CountReask(state.reasks, why);
+  return next;
+}
+
+// Re-asks: the previous answer and why it was rejected.
+Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
+           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
+           ReaskReasons why) {
+  state.last_errors = std::move(errors);
+  state.evidence = Json();
+  state.ungrounded = Json();
+  if (auto stale = OutOfLoops(spec, state)) return *stale;
+  return AskAgain(spec, state, reply, answer_call, std::move(reason), false, why);
+}
+
+// Array mode: the records of an answer cut off at the output cap are kept, and while calls are
+// left the records after the last complete one are asked for (a continuation); the parts are
+// joined when an answer ends whole or no call is left. nullopt: `v.data` holds the records to
+// judge further (and state.truncated says whether some are missing).
+std::optional<Step> JoinRecords(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
+                                const ToolCall* answer_call, Verdict& v) {
+  Json joined = state.partial.is_null() ? Json::MakeArray() : state.partial;
+  for (Json& record : v.data.as_array()) joined.push_back(std::move(record));
+  if (v.truncated && MayReask(spec, state)) {
+    size_t kept = joined.size();
+    state.partial = std::move(joined);
+    return AskAgain(spec, state, reply, answer_call, ContinuationText(kept), true,
+                    ReasonBit(ReaskReason::kParse));
+  }
+  if (!state.partial.is_null() && !spec.plan->validator->Validate(joined, false).valid) {
+    // The last part does not fit with the ones before (a repeated record, too many): the
+    // records before it stand, as the answer of a cut-off reply.
+    joined = std::move(state.partial);
+    v.truncated = true;
+  }
+  state.partial = Json();
+  state.truncated = v.truncated;
+  v.data = std::move(joined);
+  return std::nullopt;
 }
 
 // Final-tool mode, every final call rejected: the whole reply goes back with one result per
@@ -252,8 +307,8 @@ Step ReaskTools(const LoopSpec& spec, LoopState& state) {
   PendingReply& p = *state.pending;
   state.evidence = Json();
   state.ungrounded = Json();
-  if (auto stale = OutOfBudget(spec, state)) return *stale;
-  CountReask(state.reasks, p.why);
+  if (auto stale = OutOfLoops(spec, state)) return *stale;
+  ReaskReasons why = p.why;
   KeepInput(spec, state);
   Turn assistant = AssistantTurn(p.reply);
   assistant.tool_calls = p.reply.tool_calls;
@@ -272,7 +327,9 @@ Step ReaskTools(const LoopSpec& spec, LoopState& state) {
     state.turns.push_back(std::move(tool));
   }
   state.pending.reset();
-  return Send(spec, state);
+  Step next = SendNext(spec, state);
+  if (std::holds_alternative<SendCall>(next)) CountReask(state.reasks, why);
+  return next;
 }
 
 // Judges the final calls from p.next on; the first accepted one ends the run.
@@ -375,7 +432,7 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
     nudge.text = FinalToolNudge(plan.final_tool_name, what, other);
     if (state.trace) TraceVerdict(state.trace.get(), "nudged", {}, nudge.text);
     state.turns.push_back(std::move(nudge));
-    return Send(spec, state, true);
+    return SendNext(spec, state, true);
   }
   state.nudge_at = -1;
   ++state.iterations;
@@ -407,9 +464,17 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
   Verdict v = JudgeCandidate(plan, c);
   const ToolCall* call = answer_call < 0 ? nullptr : &r.tool_calls[answer_call];
   if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
-  if (v.kind == Verdict::Kind::kRejected) {
+  if (v.kind == Verdict::Kind::kRejected && !state.partial.is_null()) {
+    // A continuation that failed: the records of the parts before it stand, cut off.
+    v.data = std::move(state.partial);
+    state.partial = Json();
+    state.truncated = true;
+  } else if (v.kind == Verdict::Kind::kRejected) {
     if (state.trace) TraceVerdict(state.trace.get(), "rejected", IssuesOf(v));
     return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors), v.why);
+  }
+  if (plan.array_mode && (v.truncated || !state.partial.is_null())) {
+    if (auto next = JoinRecords(spec, state, r, call, v)) return std::move(*next);
   }
   if (plan.evidence != config::EvidenceMode::kOff) {
     EvidenceVerdict e =
@@ -479,7 +544,7 @@ Step Start(const LoopSpec& spec, LoopState& state) {
   } else {
     state.turns.push_back(providers::UserTurn(spec.prompt));
   }
-  return Send(spec, state);
+  return SendNext(spec, state);
 }
 
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>& reply) {

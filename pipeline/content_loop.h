@@ -127,6 +127,11 @@ struct LoopState {
   Json evidence;                        // evidence on: the accepted answer's (pipeline/result.h)
   Json ungrounded;
   std::shared_ptr<CallTrace> trace;  // set by Start when LoopSpec::trace; null = not recorded
+  // Array mode: the complete records of the cut-off answers so far, while a continuation asks
+  // for the rest (null otherwise); `truncated`: the accepted records lack some at the end.
+  Json partial;
+  bool truncated = false;
+  int64_t last_call_cost = 0;  // the last call's estimate: prompt tokens + output cap
 };
 
 struct SendCall {

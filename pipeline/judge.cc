@@ -49,9 +49,17 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
   if (c.truncated) {
     if (plan.array_mode) {
       // The complete records of a cut-off answer: JSON Lines, or the elements of an array.
-      if (auto lines = ParseJsonLines(c.text, true)) return Validate(plan, std::move(*lines));
-      auto records = RecoverArrayPrefix(c.text);
-      if (records.ok() && records->size() > 0) return Validate(plan, std::move(*records));
+      Verdict v;
+      if (auto lines = ParseJsonLines(c.text, true)) {
+        v = Validate(plan, std::move(*lines));
+      } else if (auto records = RecoverArrayPrefix(c.text); records.ok() && records->size() > 0) {
+        v = Validate(plan, std::move(*records));
+      } else {
+        return Rejected(
+            {"(root): the answer was cut off at the token limit; answer more concisely"});
+      }
+      v.truncated = true;
+      return v;
     }
     return Rejected({"(root): the answer was cut off at the token limit; answer more concisely"});
   }

@@ -27,6 +27,7 @@ struct Verdict {
   std::vector<ValidationError> failures;  // kRejected by the validator: the errors themselves
   std::string reason;                     // kRejected: the re-ask text for the model
   bool form_ignored = false;              // the answer skipped the provider's form (envelope)
+  bool truncated = false;                 // array mode: the complete records of a cut-off answer
   ReaskReasons why = 0;                   // kRejected: the re-ask's categories, for the metrics
   Json evidence;  // evidence on: the answer's {path, quote} list (null if none)
   bool evidence_list_missing = false;  // evidence on: the answer came in the form without a list

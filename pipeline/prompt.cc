@@ -106,4 +106,11 @@ std::string FinalToolNudge(const std::string& tool_name, MissedTool what,
   return call;
 }
 
+std::string ContinuationText(size_t kept) {
+  return "Your answer was cut off at the output limit after " + std::to_string(kept) +
+         " complete record" + (kept == 1 ? "" : "s") +
+         ", which are kept. Answer with the records that come after the last complete one, in "
+         "the same form, and do not repeat any record already given.";
+}
+
 }  // namespace structure::pipeline

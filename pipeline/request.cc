@@ -92,6 +92,7 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                  "project",
                                  "model",
                                  "tokenBudget",
+                                 "callTimeoutMs",
                                  "confidenceThreshold",
                                  "requireProviderStrictOutput",
                                  "priority",
@@ -175,6 +176,15 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       return Field("tokenBudget", "must be a whole number >= 0 (was " + ToJson(*v) + ")");
     }
     r.settings.token_budget = v->as_int();
+  }
+  if (const Json* v = body.find("callTimeoutMs")) {
+    if (!v->is_integral() || v->as_double() < 1 ||
+        v->as_double() > static_cast<double>(config::kMaxCallTimeoutMs)) {
+      return Field("callTimeoutMs", "must be a whole number of milliseconds 1.." +
+                                        std::to_string(config::kMaxCallTimeoutMs) + " (was " +
+                                        ToJson(*v) + ")");
+    }
+    r.settings.call_timeout_ms = v->as_int();
   }
   if (const Json* v = body.find("confidenceThreshold")) {
     if (!v->is_number() || !(v->as_double() >= 0 && v->as_double() <= 1)) {

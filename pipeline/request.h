@@ -63,8 +63,8 @@ struct StructureRequest {
 };
 
 struct RequestLimits {
-  size_t max_prompt_bytes = 1 << 20;  // 1 MiB
-  size_t max_schema_bytes = 1 << 20;
+  size_t max_prompt_bytes = kMaxPromptBytes;  // 1 MiB
+  size_t max_schema_bytes = kMaxSchemaBytes;
   size_t max_schema_depth = 64;
 };
 
@@ -73,8 +73,9 @@ struct RequestLimits {
 Status CheckInlineSchema(const Json& schema, const RequestLimits& limits = {});
 
 // Parses {"prompt", "schema" | "schemaName" | "schemaText", "schemaMode", "maxLoops", "tenant",
-// "project", "model", "tokenBudget", "confidenceThreshold", "requireProviderStrictOutput",
-// "priority", "finalTool", "arrayMode", "metadata", "evidence", "trace"}.
+// "project", "model", "tokenBudget", "callTimeoutMs", "confidenceThreshold",
+// "requireProviderStrictOutput", "priority", "finalTool", "arrayMode", "metadata", "evidence",
+// "trace"}.
 // "schema" may be an object (mode json) or a string (mode named, or text when schemaMode is
 // "text"), as the seed's tool definition says. kInvalidArgument names the field, e.g.
 // "maxLoops: must be an integer 1..10 (was 12)". Unknown fields are errors.

@@ -32,6 +32,12 @@ Json ResultToJson(StructureResult r) {
   j.set("usage", UsageToJson(r.usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.form_ignored) j.set("formIgnored", true);
+  if (r.truncated) {
+    j.set("truncated", true);
+    const Json* data = j.find("data");
+    j.set("completeRecords", static_cast<int64_t>(data && data->is_array() ? data->size() : 0));
+  }
+  if (r.budget_exhausted) j.set("tokenBudgetExhausted", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
   if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));
   if (r.trace) {

@@ -32,6 +32,11 @@ struct StructureResult {
   // path text around its JSON) but validated against the user's schema as it was; counted by
   // metrics as "form ignored".
   bool form_ignored = false;
+  // kOk, array mode: the answer was cut off at the output cap and no continuation completed it:
+  // `data` holds its complete records only ("truncated": true, "completeRecords": N).
+  bool truncated = false;
+  // kStale: the token budget ended the loop (the next call would have gone over it).
+  bool budget_exhausted = false;
   // Evidence on (issue 20), kOk and kNeedMoreInput: pointer -> {quote, byteStart, byteEnd,
   // cpStart, cpEnd, match, kind} for the grounded leaves, and the pointers of the ungrounded ones.
   Json evidence;

@@ -153,4 +153,8 @@ struct ProviderReply {
 
 std::string_view FinishKindName(FinishKind kind);
 
+// The prompt tokens a call will likely cost, before it is sent: its text (system prompt, turns,
+// tool calls, thoughts, schemas) at 4 bytes a token, the rule the tokens/min bucket uses too.
+int64_t EstimatePromptTokens(const ProviderCall& call);
+
 }  // namespace structure::providers

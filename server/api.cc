@@ -97,14 +97,18 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (request.path.empty()) request.path = "/";
   }
   const std::string& path = request.path;
-  const std::string& method = request.method;
+  // HEAD arrives as GET (the server sends GET's headers without the body); messages and
+  // metrics name what the client sent.
+  const std::string method = request.head ? "HEAD" : request.method;
   std::string route = path;
   // Records the response under its route template, then sends it.
   auto send = [this, method, &route, &respond](HttpResponse r) {
     metrics_.RecordResponse(method, route, r.status);
     respond(std::move(r));
   };
-  auto only = [&](const char* allowed) {
+  // GET routes take HEAD too (RFC 9110 9.3.2).
+  auto only = [&](std::string allowed) {
+    if (allowed.find("GET") != std::string::npos) allowed += ", HEAD";
     std::string message = method + " is not allowed on " + route + " (allowed: " + allowed + ")";
     HttpResponse r = IsOpenAiRoute(path) ? openai::LocalError(405, "method_not_allowed", message)
                                          : ErrorResponse(405, "method_not_allowed", message);
@@ -112,12 +116,13 @@ void Api::Handle(HttpRequest request, Responder respond) {
     send(std::move(r));
   };
 
+  const bool get = request.method == "GET";
   if (path == "/healthz") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(JsonResponse(200, R"({"status":"ok"})"));
   }
   if (path == "/metrics") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     HttpResponse r;
     r.status = 200;
     r.body = metrics_.Render() + RenderEngineStats(engine_.stats());
@@ -125,7 +130,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     return send(std::move(r));
   }
   if (path == "/v1/openapi.json") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(JsonResponse(200, ToJson(OpenApiDocument())));
   }
   if (console_) {
@@ -159,17 +164,17 @@ void Api::Handle(HttpRequest request, Responder respond) {
   }
   if (is_openai) {
     if (path == "/v1/models") {
-      if (method != "GET") return only("GET");
+      if (!get) return only("GET");
       return send(Models());
     }
-    if (method != "POST") return only("POST");
+    if (request.method != "POST") return only("POST");
     return ChatCompletions(request, *who, [this, respond](HttpResponse r) {
       metrics_.RecordResponse("POST", "/v1/chat/completions", r.status);
       respond(std::move(r));
     });
   }
   if (is_structure) {
-    if (method != "POST") return only("POST");
+    if (request.method != "POST") return only("POST");
     // The answer comes later, from an engine thread; it records its own metrics.
     return Structure(request, *who, [this, respond](HttpResponse r) {
       metrics_.RecordResponse("POST", "/v1/structure", r.status);
@@ -177,7 +182,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     });
   }
   if (is_list) {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(ListSchemas(request, *who));
   }
   if (is_console) return send(console_->Handle(request, *who, path.substr(kConsole.size())));
@@ -187,7 +192,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     name.resize(slash);
     if (what == "versions") {
       route = kSchemas + "/{name}/versions";
-      if (method != "GET") return only("GET");
+      if (!get) return only("GET");
       return send(SchemaVersions(request, *who, name));
     }
     if (what == "check") {
@@ -198,7 +203,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     route = "other";
     return send(ErrorResponse(404, "not_found", "no such endpoint: " + method + " " + path));
   }
-  if (method != "GET" && method != "PUT" && method != "DELETE") return only("GET, PUT, DELETE");
+  if (!get && method != "PUT" && method != "DELETE") return only("GET, PUT, DELETE");
   send(SchemaByName(request, *who, name));
 }
 

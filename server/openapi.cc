@@ -47,6 +47,8 @@ constexpr const char* kDocument = R"JSON({
           "project": {"type": "string"},
           "model": {"type": "string"},
           "tokenBudget": {"type": "integer", "minimum": 0},
+          "callTimeoutMs": {"type": "integer", "minimum": 1, "maximum": 86400000, "default": 300000,
+                            "description": "The call's whole time, every retry and re-ask included; then deadline_exceeded."},
           "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
                                   "description": "Overrides the tenant/project setting for this request."},
           "requireProviderStrictOutput": {"type": "boolean",
@@ -74,6 +76,9 @@ constexpr const char* kDocument = R"JSON({
           "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}, "reasoningTokens": {"type": "integer", "description": "Part of outputTokens spent thinking, where the provider reports it."}, "reasoningTokensUnreported": {"type": "boolean", "description": "Present (true) when a call thought but its provider reported no count of it: reasoningTokens is then a lower bound."}}},
           "mode": {"type": "string"},
           "formIgnored": {"type": "boolean", "description": "ok only: the answer skipped the form the provider was given but fits the schema."},
+          "truncated": {"type": "boolean", "description": "ok, arrayMode only: the answer was cut off at the output cap; data holds its complete records."},
+          "completeRecords": {"type": "integer", "description": "With truncated: how many records data holds."},
+          "tokenBudgetExhausted": {"type": "boolean", "description": "stale only: the token budget ended the loop."},
           "evidence": {"type": "object", "description": "evidence report|require: JSON pointer -> {quote, byteStart, byteEnd, cpStart, cpEnd, match, kind}."},
           "ungrounded": {"type": "array", "items": {"type": "string"}, "description": "evidence report|require: pointers of values no quote of the input supports."},
           "trace": {"type": "object", "description": "trace: true only: {provider, model, rounds: [{iteration, nudge?, model, mode, schema, system, answer, toolCalls, finish, usage, error?, verdict, issues: [{pointer, keyword, message}], reason?}]}."}

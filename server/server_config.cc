@@ -225,7 +225,7 @@ Result<ServerConfig> ParseServerConfig(std::string_view toml_text, const std::st
 }
 
 Result<ServeConfigFile> LoadServeConfigFile(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxConfigBytes, "the config file limit");
   if (!text.ok()) return text.status();
   auto root = Parse(*text, path);
   if (!root.ok()) return root.status();

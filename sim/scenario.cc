@@ -366,7 +366,7 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& source)
 }
 
 Result<Scenario> LoadScenario(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxFileBytes, "the scenario file limit");
   if (!text.ok()) return text.status();
   return ParseScenario(*text, path);
 }

@@ -32,6 +32,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
 structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
   SOURCES
     actors/provider_pool_test.cc
+    actors/pool_deadline_test.cc
     actors/pool_sim_test.cc
     actors/pool_shared_test.cc
   LIBS structure_pool)

@@ -86,7 +86,7 @@ int RunValidate(const std::vector<std::string>& args) {
     options.max_errors = static_cast<size_t>(n);
   }
   std::string path = parsed->get("schema");
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
   if (!text.ok()) return Usage(text.status().message());
   ParseOptions parse_options;
   parse_options.source = path;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "base/output_file.h"
 #include "batch/batch_state.h"
 #include "batch/provider_batch.h"
 #include "batch/provider_batch_stats.h"
@@ -134,6 +135,11 @@ Status CheckProviderBatchFlags(const Args& args, const std::string& in_path,
     return InvalidArgument("--concurrency does not apply to --provider-batch");
   batch::ProviderBatchOptions numbers;
   STRUCTURE_RETURN_IF_ERROR(ApplyProviderBatchNumbers(args, numbers));
+  auto out = ResolveOutput(out_path);
+  if (out.ok() && out->in_place()) {
+    return InvalidArgument("--provider-batch needs a regular file to write and resume: " +
+                           out_path + " is " + std::string(OutputKindName(out->kind)));
+  }
   std::string dir = ProviderBatchStateDir(out_path);
   if (batch::BatchState::Exists(dir) && !resume) {
     if (!args.has("overwrite")) {
@@ -159,8 +165,10 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
   std::error_code ec;
   if (std::filesystem::is_directory(in_path, ec))
     return fail("cannot read " + in_path + ": it is a directory");
-  auto input = ReadFile(in_path);
-  if (!input.ok()) return fail("cannot read " + in_path + ": " + input.status().message());
+  // Read whole (each round goes over every record): bounded, so /dev/zero stops.
+  auto input = ReadFile(in_path, size_t{1} << 30,
+                        "the --provider-batch input limit: split the input into smaller files");
+  if (!input.ok()) return fail(input.status().message());
   batch::ProviderBatchOptions o;
   o.ordered = options.ordered;
   o.no_wait = args.has("no-wait");

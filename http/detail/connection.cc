@@ -5,6 +5,13 @@
 
 namespace structure::http {
 
+namespace {
+
+// Bytes a lingering close reads and drops at most.
+constexpr size_t kMaxDrain = 1 << 20;
+
+}  // namespace
+
 void Connection::Start() {
   seq_ = server_->Register(weak_from_this());
   ReadHeader();
@@ -27,6 +34,7 @@ void Connection::ReadHeader() {
   parser_.emplace();
   parser_->body_limit(server_->options_.max_body_bytes);
   parser_->header_limit(static_cast<uint32_t>(server_->options_.max_header_bytes));
+  head_ = false;
   idle_ = true;
   if (requests_ == 0 || buffer_.size() > 0) return ReadHeaderBytes();
   // Keep-alive: the next request may take idle_timeout to start, then header_timeout.
@@ -107,7 +115,11 @@ void Connection::SendLocal(int status, const char* code, const std::string& mess
 HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req) {
   HttpRequest request;
   request.method = std::string(req.method_string());
-  request.target = std::string(req.target());
+  if (req.method() == bhttp::verb::head) {
+    request.method = "GET";
+    request.head = true;
+  }
+  request.target = OriginForm(std::string_view(req.target().data(), req.target().size()));
   size_t q = request.target.find('?');
   request.path = request.target.substr(0, q);
   if (q != std::string::npos) request.query = request.target.substr(q + 1);
@@ -130,6 +142,7 @@ void Connection::Dispatch() {
   request.remote = remote_;
   size_t max_requests = server_->options_.max_requests_per_connection;
   if (++requests_ == max_requests) keep_alive = false;
+  head_ = request.head;
 
   busy_ = true;
   idle_ = false;
@@ -174,7 +187,7 @@ void Connection::Write(HttpResponse response, bool keep_alive) {
   if (close_after_) out_ += "Connection: close\r\n";
   out_ += "\r\n";
   if (!body_stream_) {
-    out_ += response.body;
+    if (!head_) out_ += response.body;  // HEAD: GET's headers, Content-Length included
   } else if (!response.body.empty()) {
     char size[20];
     std::snprintf(size, sizeof(size), "%zx\r\n", response.body.size());
@@ -217,7 +230,7 @@ void Connection::OnAnswered() {
   busy_ = false;
   body_stream_.reset();
   if (drain_) return Drain();
-  if (close_after_) return Close();
+  if (close_after_) return Linger();
   ReadHeader();
 }
 
@@ -264,6 +277,29 @@ void Connection::DrainMore() {
                           [self = shared_from_this()](beast::error_code ec, size_t) {
                             if (ec) return self->Close();
                             self->DrainMore();
+                          });
+}
+
+void Connection::Linger() {
+  if (closed_) return;
+  if (server_->stopping() || server_->options_.linger.count() <= 0) return Close();
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  if (ec) return Close();
+  idle_ = true;  // may be closed at once to make room
+  buffer_.clear();
+  DrainSome(std::chrono::steady_clock::now() + server_->options_.linger);
+}
+
+void Connection::DrainSome(std::chrono::steady_clock::time_point until) {
+  if (closed_) return;
+  stream_.expires_at(until);
+  stream_.async_read_some(buffer_.prepare(4096),
+                          [self = shared_from_this(), until](beast::error_code ec, size_t n) {
+                            self->drained_ += n;
+                            if (ec || self->drained_ > kMaxDrain) return self->Close();
+                            self->buffer_.clear();
+                            self->DrainSome(until);
                           });
 }
 

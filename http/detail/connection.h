@@ -52,6 +52,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // (or body_timeout), so it reads the answer instead of a reset.
   void Drain();
   void DrainMore();
+  // Ends the connection after an answer: no more is sent, what the client still sends is
+  // dropped for up to options.linger, then the socket closes (a close with unread data would
+  // reset the connection and destroy answers the client has not read).
+  void Linger();
+  void DrainSome(std::chrono::steady_clock::time_point until);
   void Close();
   void Reset();
 
@@ -70,6 +75,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   uint64_t seq_ = 0;
   size_t requests_ = 0;            // requests read on this connection
   std::atomic<bool> idle_{false};  // not being answered: may be closed at the cap
+  bool head_ = false;              // the request being answered was HEAD: no body
+  size_t drained_ = 0;             // bytes dropped while lingering
   bool busy_ = false;
   bool close_after_ = false;
   bool closed_ = false;

@@ -11,6 +11,7 @@
 //   - the provider, transiently: kProviderRateLimited, kProviderUnavailable, kDeadlineExceeded;
 //   - the provider, for good: kProviderRejectedRequest, kNotFound, kProviderQuotaExhausted;
 //   - the model's answer: kRefusal, kSafetyBlock, kNoFinalAnswer, kOutputCapExhausted;
+//   - the request's own budget: kTokenBudgetExhausted;
 //   - the caller's semantic check: kCheckFailed;
 //   - the run itself: kCancelled, kInternal;
 //   - provider batch APIs (`structure batch --provider-batch` only): kBatch*.
@@ -37,6 +38,7 @@ enum class ErrorCode : int {
   kSafetyBlock,              // safety_block: the provider's filter blocked the answer
   kNoFinalAnswer,            // no_final_answer: the model never called the final tool
   kOutputCapExhausted,       // output_cap_exhausted: thinking used the whole output cap
+  kTokenBudgetExhausted,     // token_budget_exhausted: tokenBudget cannot pay for the first call
   kCheckFailed,              // check_failed: the semantic check could not judge the answer
   kNotFound,                 // not_found: the provider answered 404 (an unknown model)
   kInternal,                 // internal: a bug; the message says where

@@ -122,6 +122,14 @@ ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FI
     if (text.size() >= kFlushAt) flush();
   };
   bool eof = false;
+  bool skipping = false;  // dropping the rest of a line longer than max_line_bytes
+  auto too_long = [&] {
+    ++summary.instances;
+    ++summary.invalid;
+    AppendNotJsonLine(text, "a line is longer than " + std::to_string(options.max_line_bytes) +
+                                " bytes (the limit of one line): skipped");
+    text += '\n';
+  };
   while (!eof) {
     // Keep the unread tail at the front and fill the rest of the block.
     if (begin > 0) {
@@ -143,11 +151,17 @@ ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FI
       const void* nl = std::memchr(data + begin, '\n', end - begin);
       if (nl == nullptr) break;
       size_t at = static_cast<const char*>(nl) - data;
-      handle(data + begin, at - begin);
+      if (!skipping) handle(data + begin, at - begin);
+      skipping = false;
       begin = at + 1;
     }
+    if (skipping || end - begin > options.max_line_bytes) {
+      if (!skipping) too_long();
+      skipping = true;
+      begin = end;  // the line's bytes so far are dropped
+    }
   }
-  if (begin < end) handle(buf.data() + begin, end - begin);  // a last line without '\n'
+  if (begin < end && !skipping) handle(buf.data() + begin, end - begin);  // no '\n' at the end
   flush();
   std::fflush(out);
   return summary;

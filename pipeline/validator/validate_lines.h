@@ -16,6 +16,9 @@ namespace structure::pipeline {
 struct ValidateLinesOptions {
   bool all_errors = true;
   size_t block_size = size_t{1} << 20;  // bytes read at a time (a longer line grows the block)
+  // A longer line gets a "longer than" verdict and is skipped to its end, so an input without
+  // newlines (/dev/zero) costs bounded memory.
+  size_t max_line_bytes = size_t{64} << 20;
 };
 
 struct ValidateLinesSummary {

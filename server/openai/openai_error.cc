@@ -1,5 +1,6 @@
 #include "server/openai/openai_error.h"
 
+#include "base/error_codes.h"
 #include "base/json.h"
 #include "server/api.h"
 
@@ -18,21 +19,11 @@ std::string Joined(const std::vector<std::string>& lines) {
   return out;
 }
 
-// The OpenAI error type and code of a result's error code: the types OpenAI documents, by the
-// status the native endpoint gives the code, and the code's own name (the rate limit under
-// OpenAI's name for it).
+// The OpenAI error type and code of a result's error code (the error-code table's).
 void SetKind(ApiError& e, ErrorCode error_code) {
-  e.code = std::string(ErrorCodeName(error_code));
-  if (e.status == 429) {
-    e.type = "rate_limit_error";
-    e.code = "rate_limit_exceeded";
-  } else if (e.status == 503) {
-    e.type = "service_unavailable_error";
-  } else if (e.status >= 500) {
-    e.type = "server_error";
-  } else {
-    e.type = "invalid_request_error";
-  }
+  const ErrorCodeFacts& facts = ErrorCodeFactsOf(error_code);
+  e.type = std::string(facts.openai_type);
+  e.code = std::string(facts.openai_code);
 }
 
 }  // namespace

@@ -209,7 +209,7 @@ TEST_F(PoolTest, RequestsPerMinuteBucketSpacesDispatches) {
 TEST_F(PoolTest, QueuedRequestFailsAtItsDeadline) {
   Spawn(Config(1));
   Send(Request());
-  PoolRequest r = Request();
+  PoolRequest r = Request(Lane::kInteractive);  // a bulk one waits for its turn (deadline test)
   r.timeout = milliseconds(500);
   Send(r);
   EXPECT_EQ(io_->started.size(), 1u);
