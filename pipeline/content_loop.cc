@@ -104,7 +104,7 @@ void TraceEnd(LoopState& state, const StructureResult& result) {
       return TraceVerdict(state.trace.get(), "rejected", IssuesOfLines(result.errors, "stale"));
     case Outcome::kError:
       return TraceVerdict(state.trace.get(), "error",
-                          IssuesOfLines(result.errors, result.error_code));
+                          IssuesOfLines(result.errors, ErrorCodeName(result.error_code)));
   }
 }
 
