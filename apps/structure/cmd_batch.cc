@@ -230,6 +230,11 @@ int RunBatch(const std::vector<std::string>& raw) {
   std::string in_path = args->positional().empty() ? "-" : args->positional()[0];
   bool resume = args->has("resume");
   if (out_path == "-") out_path.clear();
+  // "-o dir/" names a folder, whether or not it exists: say so, not the system's "Is a directory".
+  if (!out_path.empty() && out_path.back() == '/') {
+    return Fail("-o " + out_path + ": ends with '/', so it names a folder; give a file, e.g. -o " +
+                out_path + "out.jsonl");
+  }
   if (resume && out_path.empty()) return Fail("--resume needs an output file (-o OUT.jsonl)");
   if (resume && args->has("overwrite")) return Fail("give one of --resume, --overwrite");
   Status provider_batch = CheckProviderBatchFlags(*args, in_path, out_path, resume);
