@@ -194,6 +194,12 @@ Result<batch::FileOptions> FileOptionsFromArgs(const Args& args) {
   f.overwrite = args.has("overwrite");
   f.fsync = args.has("fsync");
   if (f.out_path == "-") f.out_path.clear();
+  // "-o dir/" names a folder, whether or not it exists: say so, not the system's "Is a directory".
+  if (!f.out_path.empty() && f.out_path.back() == '/') {
+    return InvalidArgument("-o " + f.out_path +
+                           ": ends with '/', so it names a folder; give a file, e.g. -o " +
+                           f.out_path + "out.jsonl");
+  }
   if (f.resume && f.out_path.empty())
     return InvalidArgument("--resume needs an output file (-o OUT.jsonl)");
   if (f.resume && f.overwrite) return InvalidArgument("give one of --resume, --overwrite");
