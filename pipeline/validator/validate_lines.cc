@@ -124,10 +124,13 @@ ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FI
   bool eof = false;
   bool skipping = false;  // dropping the rest of a line longer than max_line_bytes
   auto too_long = [&] {
+    ++line_number;
     ++summary.instances;
     ++summary.invalid;
-    AppendNotJsonLine(text, "a line is longer than " + std::to_string(options.max_line_bytes) +
-                                " bytes (the limit of one line): skipped");
+    AppendNotJsonLine(text,
+                      "a line is longer than " + std::to_string(options.max_line_bytes) +
+                          " bytes (the limit of one line): skipped",
+                      NotJsonAt{line_number, 1, consumed + begin});
     text += '\n';
   };
   while (!eof) {
