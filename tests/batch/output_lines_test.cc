@@ -47,7 +47,7 @@ TEST(OutputLinesTest, CountsOnlyTheLinesWrittenWholeBeforeAFailure) {
   small.rlim_cur = 100;
   ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
   OutputLines lines;
-  std::string line = "{\"id\":\"" + std::string(31, 'x') + "\"}\n";  // 40 bytes
+  std::string line = "{\"id\":\"" + std::string(30, 'x') + "\"}\n";  // 40 bytes
   ASSERT_EQ(line.size(), 40u);
   for (int i = 0; i < 3; ++i) lines.Add({line, Ok()});
   BatchCounts counts;

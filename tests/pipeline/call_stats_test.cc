@@ -235,7 +235,8 @@ TEST(CallStatsTest, CountsTruncatedAnswersAndCallsTheBudgetEnded) {
   error.error_code = ErrorCode::kTokenBudgetExhausted;
   for (const StructureResult& r : {cut, stale, error, Result(Outcome::kOk, 1)})
     stats.Record("ticket", r, 0.1);
-  const SchemaStats& s = stats.Snapshot().schemas.at("ticket");
+  const StatsSnapshot snapshot = stats.Snapshot();
+  const SchemaStats& s = snapshot.schemas.at("ticket");
   EXPECT_EQ(s.truncated, 1u);
   EXPECT_EQ(s.budget_exhausted, 2u);
 }
