@@ -247,7 +247,8 @@ void OnCompletion(Self self, providers::Completion& c) {
     // tunnel), so sending again cannot duplicate the call: once, at once, on a new connection
     // (curl never reuses the one that failed), before the backoff below takes over.
     p.resent_unsent = true;
-    Retry(self, c.id, p, now, /*front_now=*/true, std::move(status));
+    p.eligible_since = now;
+    st.queue.PushFront(c.id);
   } else if (status.retryable()) {
     ++p.transient_retries;
     auto delay =
