@@ -111,13 +111,14 @@ Lane LaneOf(const pipeline::StructureRequest& r) {
   return r.priority == pipeline::Priority::kBulk ? Lane::kBulk : Lane::kInteractive;
 }
 
-// The plan cache key: the target (its profile follows from it), the plan options, the form a
-// provider batch takes the schema in, and `schema_key` (what identifies the schema and its manual).
-std::string PlanKey(const Call& c, const pipeline::PlanOptions& options,
-                    const std::string& schema_key) {
-  std::string key = c.target.provider->config.name + "/" + c.target.model + " " +
-                    pipeline::PlanOptionsKey(options);
-  if (c.prepared) key += " batch=" + c.target.profile->batch_schema_field;
+// The plan cache key: the target (its profile follows from it), the plan options, whether the
+// plan is for a provider batch (which may take the schema in another form) and `schema_key`
+// (what identifies the schema and its manual).
+std::string PlanKey(const Target& target, const pipeline::PlanOptions& options,
+                    const std::string& schema_key, bool prepared = false) {
+  std::string key =
+      target.provider->config.name + "/" + target.model + " " + pipeline::PlanOptionsKey(options);
+  if (prepared) key += " batch=" + target.profile->batch_schema_field;
   return key + "\n" + schema_key;
 }
 
@@ -126,17 +127,18 @@ std::string PlanKey(const Call& c, const pipeline::PlanOptions& options,
 PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
                    const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
   pipeline::PlanOptions options = pipeline::PlanOptionsFor(c.request, c.settings);
-  return self->state.ctx->plans->Get(PlanKey(c, options, schema_key), [&]() -> PlanResult {
-    auto resolved = resolve();
-    if (!resolved.ok()) return resolved.status();
-    // A provider batch may take the schema in another form (pipeline::BatchProfile).
-    auto profile = c.prepared ? pipeline::BatchProfile(*c.target.profile)
-                              : Result<pipeline::Profile>(*c.target.profile);
-    if (!profile.ok()) return profile.status();
-    auto plan = pipeline::MakeLoopPlan(*resolved, *profile, options);
-    if (!plan.ok()) return plan.status();
-    return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
-  });
+  return self->state.ctx->plans->Get(
+      PlanKey(c.target, options, schema_key, c.prepared != nullptr), [&]() -> PlanResult {
+        auto resolved = resolve();
+        if (!resolved.ok()) return resolved.status();
+        // A provider batch may take the schema in another form (pipeline::BatchProfile).
+        auto profile = c.prepared ? pipeline::BatchProfile(*c.target.profile)
+                                  : Result<pipeline::Profile>(*c.target.profile);
+        if (!profile.ok()) return profile.status();
+        auto plan = pipeline::MakeLoopPlan(*resolved, *profile, options);
+        if (!plan.ok()) return plan.status();
+        return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
+      });
 }
 
 // Prepare (provider batch APIs): the caller drives the content loop; the call leaves the host.
