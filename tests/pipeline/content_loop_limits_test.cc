@@ -40,7 +40,7 @@ TEST(ContentLoopTest, TokenBudgetIsCheckedBeforeTheFirstCall) {
   LoopState st;
   const Finish& f = AsFinish(Start(spec, st));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "token_budget_exhausted");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kTokenBudgetExhausted);
   EXPECT_NE(f.result.errors[0].find("tokenBudget 20: the next call needs about "),
             std::string::npos)
       << f.result.errors[0];

@@ -332,7 +332,7 @@ TEST(ContentLoopTest, FinalToolNudgesSayWhatHappenedAndDoNotPileUp) {
       0u);
   ASSERT_EQ(other.call.turns.size(), 3u);
   const Finish& f = AsFinish(OnReply(spec, st, Text("It is Mike.")));
-  EXPECT_EQ(f.result.error_code, "no_final_answer");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kNoFinalAnswer);
   ASSERT_EQ(f.result.errors.size(), 1u);
   EXPECT_EQ(f.result.errors.back(),
             "the model did not call the final tool \"submit\" in 5 replies (the last was prose)");
