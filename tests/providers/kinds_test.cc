@@ -14,7 +14,9 @@ TEST(KindsTest, EveryKindHasOneRowFoundByNameAndAlias) {
     EXPECT_TRUE(names.insert(k.name).second) << k.name;
     EXPECT_EQ(&InfoOf(k.kind), &k);
     EXPECT_EQ(FindKind(k.name), &k);
-    if (!k.alias.empty()) EXPECT_EQ(FindKind(k.alias), &k);
+    if (!k.alias.empty()) {
+      EXPECT_EQ(FindKind(k.alias), &k);
+    }
     EXPECT_NE(k.build, nullptr);
     EXPECT_NE(k.parse, nullptr);
     EXPECT_FALSE(k.profile.empty());

@@ -38,7 +38,7 @@ ProviderCall NeedToolOnly() {
   return c;
 }
 
-ProviderCall Thinking(ProviderCall c, const char* effort) {
+ProviderCall WithEffort(ProviderCall c, const char* effort) {
   c.thinking.effort = effort;
   return c;
 }
@@ -62,9 +62,9 @@ const Variant kVariants[] = {
     {"final_tool_reask", [] { return testing::ToolCallHistory(); }},
     {"need_tool", [] { return NeedToolOnly(); }},
     {"reask_after_empty_reply", [] { return testing::ReaskAfterEmptyReply(); }},
-    {"effort_low", [] { return Thinking(testing::BasicCall(), "low"); }},
-    {"effort_none", [] { return Thinking(testing::BasicCall(), "none"); }},
-    {"effort_final_tool", [] { return Thinking(testing::ToolCallHistory(), "high"); }},
+    {"effort_low", [] { return WithEffort(testing::BasicCall(), "low"); }},
+    {"effort_none", [] { return WithEffort(testing::BasicCall(), "none"); }},
+    {"effort_final_tool", [] { return WithEffort(testing::ToolCallHistory(), "high"); }},
     {"budget_replay", [] { return ThinkingReplay(); }, true},
 };
 
