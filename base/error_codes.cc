@@ -64,8 +64,8 @@ constexpr ErrorCodeFacts kFacts[] = {
      "batch_rejected"},
     {ErrorCode::kBatchRequestTooLarge, "batch_request_too_large", 413, 1, M::kToolError,
      "invalid_request_error", "batch_request_too_large"},
-    {ErrorCode::kBatchUnsupported, "batch_unsupported", 501, 1, M::kToolError,
-     "invalid_request_error", "batch_unsupported"},
+    {ErrorCode::kBatchUnsupported, "batch_unsupported", 501, 1, M::kToolError, "server_error",
+     "batch_unsupported"},
 };
 
 }  // namespace

@@ -54,11 +54,10 @@ Json RoundJson(const TraceRound& r) {
 
 }  // namespace
 
-void TraceSent(CallTrace* trace, const providers::ProviderCall& call, int iteration, bool nudge) {
+void TraceSent(CallTrace* trace, const providers::ProviderCall& call, int iteration) {
   if (trace == nullptr) return;
   TraceRound r;
   r.iteration = iteration;
-  r.nudge = nudge;
   r.model = call.model;
   r.strict = call.strict;
   r.schema = call.schema;

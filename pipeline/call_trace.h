@@ -31,7 +31,7 @@ struct TraceIssue {
 // One provider call of the loop and what came of it.
 struct TraceRound {
   int iteration = 0;   // the content iteration it belongs to (1-based)
-  bool nudge = false;  // final-tool mode: a prose answer's nudge (not an iteration)
+  bool nudge = false;  // final-tool mode: its prose answer was nudged (not an iteration)
   // Sent.
   std::string model;
   bool strict = true;  // the provider enforced `schema`; false: plain JSON, schema in the prompt
@@ -56,7 +56,7 @@ struct CallTrace {
 };
 
 // Recording steps; each does nothing when `trace` is null.
-void TraceSent(CallTrace* trace, const providers::ProviderCall& call, int iteration, bool nudge);
+void TraceSent(CallTrace* trace, const providers::ProviderCall& call, int iteration);
 void TraceReply(CallTrace* trace, const Result<providers::ProviderReply>& reply);
 // Sets the last round's verdict and adds `issues` to its issues (final-tool mode judges several
 // calls of one reply). `reason` is the text sent back, "" when none was.

@@ -204,14 +204,14 @@ Finish OverBudget(const LoopSpec& spec, LoopState& state, int64_t prompt, int64_
 
 // Sends the conversation as the next call, unless the call (its prompt estimate plus its
 // output cap) would take the loop over its token budget.
-Step SendNext(const LoopSpec& spec, LoopState& state, bool nudge = false) {
+Step SendNext(const LoopSpec& spec, LoopState& state) {
   ProviderCall call = MakeCall(spec, state);
   int64_t prompt = providers::EstimatePromptTokens(call);
   state.last_call_cost = prompt + call.max_tokens;
   if (spec.token_budget > 0 && Used(state) + state.last_call_cost > spec.token_budget) {
     return OverBudget(spec, state, prompt, call.max_tokens);
   }
-  TraceSent(state.trace.get(), call, state.iterations + 1, nudge);
+  TraceSent(state.trace.get(), call, state.iterations + 1);
   return SendCall{std::move(call)};
 }
 
@@ -430,9 +430,12 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
     Turn nudge;
     nudge.role = Role::kUser;
     nudge.text = FinalToolNudge(plan.final_tool_name, what, other);
-    if (state.trace) TraceVerdict(state.trace.get(), "nudged", {}, nudge.text);
+    if (state.trace) {
+      TraceVerdict(state.trace.get(), "nudged", {}, nudge.text);
+      state.trace->rounds.back().nudge = true;
+    }
     state.turns.push_back(std::move(nudge));
-    return SendNext(spec, state, true);
+    return SendNext(spec, state);
   }
   state.nudge_at = -1;
   ++state.iterations;

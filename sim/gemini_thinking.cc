@@ -58,11 +58,17 @@ Status CheckGeminiSignatures(const Json& contents) {
   for (size_t i = turn; i < list.size(); ++i) {
     const Json* parts = list[i].find("parts");
     if (StringAtKey(list[i], "role") != "model" || !parts || !parts->is_array()) continue;
+    // Of parallel calls only the first carries a signature (Gemini's thought-signatures guide):
+    // the first call of each model turn must have one, any other may.
+    bool first = true;
     for (const auto& p : parts->as_array()) {
       const Json* fc = p.find("functionCall");
       if (!fc) continue;
       std::string name = StringAtKey(*fc, "name");
       const Json* sig = p.find("thoughtSignature");
+      bool required = first;
+      first = false;
+      if (!sig && !required) continue;
       if (!sig) {
         return InvalidArgument(
             "Function call is missing a thought_signature in functionCall parts. This is "

@@ -32,7 +32,7 @@ model = "claude-test"
 [providers.anthropic.models."claude-sonnet-4-5"]
 thinking_budget = 2048
 [providers.anthropic.models."claude-opus-4-7"]
-thinking_budget = 2048
+reasoning_effort = "low"
 
 [aliases]
 "default:fast" = "mistral"

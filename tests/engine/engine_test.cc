@@ -483,10 +483,20 @@ TEST_F(EngineCheckTest, ManyCallsAreCheckedAtOnce) {
 
 TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   std::string schema = std::string(R"({"type":"array","items":)") + kSchema + "}";
+  // Cut off after two records: with a call left, the records after them are asked for and joined.
   StructureResult r =
       Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
-  EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  EXPECT_EQ(ToJson(r.data),
+            R"([{"name":"a","priority":1},{"name":"b","priority":2},{"name":"c","priority":3}])");
+  EXPECT_FALSE(r.truncated);
+  // With no call left the two complete records stand, and the result says records are missing.
+  StructureResult cut = Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"maxLoops":1,)"
+                            R"("schema":)" +
+                            schema + "}");
+  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
+  EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  EXPECT_TRUE(cut.truncated);
 }
 
 // A registry schema whose manual makes the stable prefix long enough to cache; `tag` keeps it
@@ -556,7 +566,8 @@ TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
   EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
   StructureResult cut = RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true)");
   ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
-  EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  EXPECT_EQ(ToJson(cut.data),
+            R"([{"name":"a","priority":1},{"name":"b","priority":2},{"name":"c","priority":3}])");
   // Each line is validated as an item: the bad record is named by its position.
   StructureResult bad = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true,"maxLoops":1)");
   ASSERT_EQ(bad.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(bad));
