@@ -125,6 +125,7 @@ TEST_F(RedisClientTest, RunsScriptsAndReloadsThemAfterAFlush) {
 TEST_F(RedisClientTest, ReportsAnOutageOnceFailsFastAndComesBack) {
   std::atomic<int> downs{0}, ups{0};
   RedisOptions o = OptionsFor(server_->port());
+  o.report_every = std::chrono::milliseconds(0);  // every change reported at once
   o.on_down = [&](const std::string&, int) { ++downs; };
   o.on_up = [&](int) { ++ups; };
   RedisClient client(o);

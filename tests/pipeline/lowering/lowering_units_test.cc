@@ -173,7 +173,7 @@ TEST(Lowering, GeminiSendsNoBooleanEnum) {
   ASSERT_TRUE(gemini.strict);
   EXPECT_EQ(ToJson(gemini.provider_schema).find("enum"), std::string::npos)
       << ToJson(gemini.provider_schema);
-  EXPECT_EQ(ToJson(gemini.provider_schema).find("const"), std::string::npos);
+  EXPECT_EQ(ToJson(gemini.provider_schema).find("\"const\""), std::string::npos);
   Lowered openai = *Lower(schema, *FindProfile("openai-strict"));
   EXPECT_NE(ToJson(openai.provider_schema).find("\"enum\":[false]"), std::string::npos)
       << ToJson(openai.provider_schema);

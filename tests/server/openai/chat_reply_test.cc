@@ -132,11 +132,12 @@ TEST(ChatReplyTest, ProviderFailuresMapToStatusesTheSdksRetry) {
   EXPECT_EQ(limited->code, "rate_limit_exceeded");
   EXPECT_GT(limited->retry_after_s, 0);
   EXPECT_EQ(*ErrorResponse(*limited).FindHeader("Retry-After"), "1");
-  auto down = ResultError(pipeline::ErrorResult(ErrorCode::kProviderUnavailable, "503"), Context(), "");
+  auto down =
+      ResultError(pipeline::ErrorResult(ErrorCode::kProviderUnavailable, "503"), Context(), "");
   EXPECT_GE(down->status, 500);
   EXPECT_EQ(down->type, "server_error");
-  auto bad = ResultError(pipeline::ErrorResult(ErrorCode::kBadSchema, "/type: must be a string"), Context(),
-                         "response_format.json_schema.schema");
+  auto bad = ResultError(pipeline::ErrorResult(ErrorCode::kBadSchema, "/type: must be a string"),
+                         Context(), "response_format.json_schema.schema");
   EXPECT_EQ(bad->status, 400);
   EXPECT_EQ(bad->param, "response_format.json_schema.schema");
 }
