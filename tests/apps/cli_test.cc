@@ -49,10 +49,12 @@ TEST(CliTest, ConfigCheckPrintsEffectiveConfig) {
   // The example names OPENAI_API_KEY; config check makes run's checks, the key's among them.
   std::string check =
       std::string("config check ") + STRUCTURE_SOURCE_DIR + "/examples/structure.toml";
-  CommandRun unset = Structure(check, "env -u OPENAI_API_KEY ");
+  // From the source tree: the example's registry_dir is relative to it.
+  std::string in_tree = std::string("cd ") + STRUCTURE_SOURCE_DIR + " && ";
+  CommandRun unset = Structure(check, in_tree + "env -u OPENAI_API_KEY ");
   EXPECT_EQ(unset.exit_code, 2) << unset.out;
   EXPECT_NE(unset.out.find("no API key: set OPENAI_API_KEY"), std::string::npos) << unset.out;
-  CommandRun r = Structure(check, "env OPENAI_API_KEY=sk-test ");
+  CommandRun r = Structure(check, in_tree + "env OPENAI_API_KEY=sk-test ");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("\"maxConcurrency\": 256"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"apiKeyEnv\": \"OPENAI_API_KEY\""), std::string::npos);
