@@ -564,9 +564,12 @@ TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
   StructureResult r = RunInline("CASE-JSONL-FENCED two people", R"(,"arrayMode":true)");
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
-  StructureResult cut = RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true)");
+  // Cut off with no call left: the complete lines stand, marked truncated.
+  StructureResult cut =
+      RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true,"maxLoops":1)");
   ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
   EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  EXPECT_TRUE(cut.truncated);
   // Each line is validated as an item: the bad record is named by its position.
   StructureResult bad = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true,"maxLoops":1)");
   ASSERT_EQ(bad.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(bad));
