@@ -283,9 +283,19 @@ class OpenAiDialect final : public Dialect {
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,
                                               const KeyPolicy& keys) const override {
     // No key at all is how local OpenAI-compatible servers (vLLM, llama.cpp, llamafile) are
-    // called, and the simulator stands in for them too: answered. A key it was told to reject
-    // gets OpenAI's 401.
+    // called, and the simulator stands in for them too: chat completions without a key are
+    // answered. The Files and Batch APIs (OpenAI's own) want one, and a key the simulator was
+    // told to reject gets OpenAI's 401.
     std::string key = BearerToken(r);
+    if (key.empty() && !OnPathOf(r.path, providers::ProviderKind::kOpenAi)) {
+      return Error(401,
+                   "You didn't provide an API key. You need to provide your API key in an "
+                   "Authorization header using Bearer auth (i.e. Authorization: Bearer "
+                   "YOUR_KEY), or as the password field (with blank username) if you're "
+                   "accessing the API from your browser and are prompted for a username "
+                   "and password. You can obtain an API key from "
+                   "https://platform.openai.com/account/api-keys.");
+    }
     if (keys.invalid_keys.count(key)) {
       auto resp = Error(401, "Incorrect API key provided: " + MaskKey(key) +
                                  ". You can find your API key at "
