@@ -144,8 +144,11 @@ Result<WireThinking> ResolveThinking(const ModelFamily& family, std::string_view
 
 Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
   if (!fields.is_object()) return InvalidArgument("must be a table");
-  for (const auto& [key, v] : fields.as_object()) {
-    auto bad = [&, k = key](const std::string& what) { return InvalidArgument(k + ": " + what); };
+  for (const auto& entry : fields.as_object()) {
+    // Named references, not a structured binding: the lambdas below capture them.
+    const std::string& key = entry.first;
+    const Json& v = entry.second;
+    auto bad = [&](const std::string& what) { return InvalidArgument(key + ": " + what); };
     auto flag = [&](bool& out) -> Status {
       if (!v.is_bool()) return bad("must be true or false");
       out = v.as_bool();
