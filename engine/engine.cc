@@ -1,7 +1,5 @@
 #include "engine/engine.h"
 
-#include <sys/stat.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdio>
+#include <limits>
 
 namespace structure::http {
 
@@ -267,17 +268,9 @@ void Connection::Drain() {
   drain_ = false;
   beast::error_code ec;
   stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-  stream_.expires_after(server_->options_.body_timeout);
-  DrainMore();
-}
-
-void Connection::DrainMore() {
-  buffer_.consume(buffer_.size());
-  stream_.async_read_some(buffer_.prepare(16384),
-                          [self = shared_from_this()](beast::error_code ec, size_t) {
-                            if (ec) return self->Close();
-                            self->DrainMore();
-                          });
+  buffer_.clear();
+  DrainSome(std::chrono::steady_clock::now() + server_->options_.body_timeout,
+            std::numeric_limits<size_t>::max());
 }
 
 void Connection::Linger() {
@@ -288,19 +281,19 @@ void Connection::Linger() {
   if (ec) return Close();
   idle_ = true;  // may be closed at once to make room
   buffer_.clear();
-  DrainSome(std::chrono::steady_clock::now() + server_->options_.linger);
+  DrainSome(std::chrono::steady_clock::now() + server_->options_.linger, kMaxDrain);
 }
 
-void Connection::DrainSome(std::chrono::steady_clock::time_point until) {
+void Connection::DrainSome(std::chrono::steady_clock::time_point until, size_t max_bytes) {
   if (closed_) return;
   stream_.expires_at(until);
-  stream_.async_read_some(buffer_.prepare(4096),
-                          [self = shared_from_this(), until](beast::error_code ec, size_t n) {
-                            self->drained_ += n;
-                            if (ec || self->drained_ > kMaxDrain) return self->Close();
-                            self->buffer_.clear();
-                            self->DrainSome(until);
-                          });
+  stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this(), until, max_bytes](
+                                                     beast::error_code ec, size_t n) {
+    self->drained_ += n;
+    if (ec || self->drained_ > max_bytes) return self->Close();
+    self->buffer_.clear();
+    self->DrainSome(until, max_bytes);
+  });
 }
 
 void Connection::Close() {

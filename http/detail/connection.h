@@ -51,12 +51,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // After a local 413: the rest of the body is read and dropped until the client stops sending
   // (or body_timeout), so it reads the answer instead of a reset.
   void Drain();
-  void DrainMore();
   // Ends the connection after an answer: no more is sent, what the client still sends is
   // dropped for up to options.linger, then the socket closes (a close with unread data would
   // reset the connection and destroy answers the client has not read).
   void Linger();
-  void DrainSome(std::chrono::steady_clock::time_point until);
+  // Reads and drops what the client sends until `until` or past `max_bytes`, then closes.
+  void DrainSome(std::chrono::steady_clock::time_point until, size_t max_bytes);
   void Close();
   void Reset();
 
@@ -76,7 +76,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   size_t requests_ = 0;            // requests read on this connection
   std::atomic<bool> idle_{false};  // not being answered: may be closed at the cap
   bool head_ = false;              // the request being answered was HEAD: no body
-  size_t drained_ = 0;             // bytes dropped while lingering
+  size_t drained_ = 0;             // bytes dropped by DrainSome
   bool busy_ = false;
   bool close_after_ = false;
   bool closed_ = false;
