@@ -47,6 +47,22 @@ Result<int> Rewrite(const std::string& path, std::string_view content) {
   return fd;
 }
 
+// A line of OUT that batch did not write, named by its one position (the file's line) with
+// what to do: --resume never guesses past it.
+Status NotAResultLine(const std::string& path, uint64_t line_no, const std::string& why) {
+  std::string n = std::to_string(line_no);
+  return InvalidArgument(path + ":" + n + ": not a result line of structure batch (" + why +
+                         "): --resume continues only what batch wrote; delete or fix line " + n +
+                         ", or start over with --overwrite");
+}
+
+// ParseJson's "<input>:1:COL: what" of a one-line text as "column COL: what".
+std::string JsonError(const std::string& message) {
+  const std::string prefix = ParseOptions().source + ":1:";
+  if (message.rfind(prefix, 0) != 0) return message;
+  return "column " + message.substr(prefix.size());
+}
+
 }  // namespace
 
 Status CheckResumable(const OutputTarget& target, const std::string& path) {
@@ -77,21 +93,19 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
     pos = nl + 1;
     ++line_no;
     if (IsBlankLine(line)) continue;
-    ParseOptions po;
-    po.source = path + ":" + std::to_string(line_no);
-    auto rec = ParseJson(line, po);
-    std::string where = path + ":" + std::to_string(line_no) + ": ";
-    if (!rec.ok()) return InvalidArgument(rec.status().message() + " (not a batch result line)");
+    auto rec = ParseJson(line);
+    if (!rec.ok())
+      return NotAResultLine(path, line_no, "not JSON at " + JsonError(rec.status().message()));
     const Json* status = rec->find("status");
     if (!status || !status->is_string())
-      return InvalidArgument(where + "no \"status\": not a batch result line");
+      return NotAResultLine(path, line_no, "it has no \"status\"");
     std::string key;
     if (const Json* id = rec->find("id")) {
       key = KeyForId(*id);
     } else if (const Json* n = rec->find("line"); n && n->is_int()) {
       key = KeyForLine(static_cast<uint64_t>(n->as_int()));
     } else {
-      return InvalidArgument(where + "neither \"id\" nor \"line\": not a batch result line");
+      return NotAResultLine(path, line_no, "it has neither \"id\" nor \"line\"");
     }
     const Json* code = rec->find("code");
     if (status->as_string() == "error" && code && code->is_string() &&

@@ -102,7 +102,12 @@ Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& m
   if (model_ref.find(':') != std::string::npos) {
     return NotFound("unknown model alias '" + model_ref + "'");
   }
-  return NotFound("unknown provider '" + provider + "' in model '" + model_ref + "'");
+  std::string known;
+  for (const auto& [name, p] : config.providers) known += (known.empty() ? "" : ", ") + name;
+  return NotFound("unknown provider '" + provider + "' in model '" + model_ref +
+                  "': a model is PROVIDER, PROVIDER/MODEL or an alias of [aliases]; the configured "
+                  "providers are " +
+                  known + " (structure providers lists the built-in ones)");
 }
 
 ModelSettings ModelSettingsFor(const ProviderConfig& provider, const std::string& model) {

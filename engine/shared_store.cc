@@ -8,10 +8,20 @@
 namespace structure::actors {
 namespace {
 
+constexpr int kReportEverySeconds = 30;
+
 std::string Percent(double share) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.3g %%", share * 100);
   return buf;
+}
+
+// The count of a report that waited for its interval (registry/redis_client.h).
+std::string Flapped(int changes) {
+  if (changes <= 1) return "";
+  return " (it changed state " + std::to_string(changes) +
+         " times since the last message; messages are at most one per " +
+         std::to_string(kReportEverySeconds) + " s)";
 }
 
 }  // namespace
@@ -25,6 +35,7 @@ Result<registry::RedisOptions> SharedStoreOptions(const config::Stores& s) {
   o.db = url->db;
   o.username = url->username;
   o.name = s.shared;
+  o.report_every = std::chrono::seconds(kReportEverySeconds);
   if (!s.shared_password_env.empty()) {
     const char* pw = std::getenv(s.shared_password_env.c_str());
     if (pw == nullptr || *pw == 0) {
@@ -43,12 +54,13 @@ Result<std::shared_ptr<registry::RedisClient>> OpenSharedStore(
   if (!o.ok()) return o.status();
   std::string share = Percent(config::FallbackShare(s));
   std::string name = s.shared;
-  o->on_down = [log, name, share](const std::string& error) {
+  o->on_down = [log, name, share](const std::string& error, int changes) {
     log("shared store " + name + " unreachable (" + error + "): each provider limit falls back " +
-        "to a local share of " + share + " until it answers");
+        "to a local share of " + share + " until it answers" + Flapped(changes));
   };
-  o->on_up = [log, name] {
-    log("shared store " + name + " answers again: provider limits are shared again");
+  o->on_up = [log, name](int changes) {
+    log("shared store " + name + " answers again: provider limits are shared again" +
+        Flapped(changes));
   };
   return std::make_shared<registry::RedisClient>(std::move(*o));
 }

@@ -18,7 +18,8 @@ Result<registry::RedisOptions> SharedStoreOptions(const config::Stores& stores);
 
 // The client when stores.shared is set, else null. It connects in the background: a store that
 // is down at start only means the fallback share rules until it answers. `log` gets one line
-// when the store becomes unreachable and one when it answers again.
+// when the store becomes unreachable and one when it answers again (a PONG to a PING), at most
+// one line per state per 30 s (a line after a pause says how often the state changed meanwhile).
 Result<std::shared_ptr<registry::RedisClient>> OpenSharedStore(
     const config::Stores& stores, std::function<void(const std::string&)> log);
 

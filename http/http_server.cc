@@ -37,7 +37,12 @@ void HttpServer::Impl::Accept() {
     beast::error_code opt_ec;
     s.set_option(tcp::no_delay(true), opt_ec);
     if (options_.max_connections > 0 && Count() >= options_.max_connections && !MakeRoom()) {
-      Refuse(std::move(s));
+      if (!options_.reserved_paths.empty() &&
+          reserved_in_use_.load() < options_.reserved_connections) {
+        std::make_shared<Connection>(std::move(s), this, /*reserved=*/true)->Start();
+      } else {
+        Refuse(std::move(s));
+      }
     } else {
       std::make_shared<Connection>(std::move(s), this)->Start();
     }
@@ -123,6 +128,14 @@ void HttpServer::Impl::Refuse(tcp::socket socket) {
     });
     r->Drain();
   });
+}
+
+bool HttpServer::Impl::IsReserved(const HttpRequest& request) const {
+  if (request.method != "GET") return false;  // HEAD arrives as GET
+  for (const std::string& path : options_.reserved_paths) {
+    if (request.path == path) return true;
+  }
+  return false;
 }
 
 void HttpServer::Impl::Run() {

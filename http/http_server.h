@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "http/http_message.h"
@@ -38,13 +39,23 @@ struct ServerOptions {
   std::chrono::milliseconds body_timeout{120000};
   std::chrono::milliseconds idle_timeout{
       120000};  // keep-alive: answer .. next request's first byte
-  // Each write of an answer (or of a piece of a streamed one) must complete within this; a
-  // client that stops reading is disconnected then, and its stream closed.
+  // Writing an answer (or a piece of a streamed one) must make progress within this: a client
+  // that takes nothing for this long is reset (its unsent output dropped) and its stream
+  // closed; one that reads slowly is not.
   std::chrono::milliseconds write_timeout{60000};
+  // What a connection may hold of output its client has not taken: the kernel's send buffer
+  // (SO_SNDBUF; Linux doubles it) besides the one answer being written (the server reads the
+  // next request only after it). 0: the system's default.
+  size_t send_buffer_bytes = 0;
   // Open connections at most. At the cap a new connection closes the oldest one that is not
   // being answered (waiting, or still sending its request); when every one is being answered
   // the new one gets 503 and a close. 0: no cap.
   size_t max_connections = 0;
+  // Beyond the cap, up to this many more connections are kept for `reserved_paths` (health
+  // probes): a GET or HEAD of one of them is answered, anything else gets 503; the connection
+  // closes after its one answer, and its header must arrive within 2 s.
+  size_t reserved_connections = 2;
+  std::vector<std::string> reserved_paths;  // e.g. {"/healthz"}; empty: nothing is reserved
   // After an answer that ends the connection, what the client still sends is read and dropped
   // for up to this long before the socket closes, so a reset does not destroy answers it has
   // not read yet (pipelined requests past the last answer).

@@ -64,6 +64,7 @@ std::string ContextError(const redisContext* c, const RedisOptions& o) {
     return "no answer within " + std::to_string(o.timeout.count()) + " ms";
   }
   if (c->err == REDIS_ERR_EOF) return "the server closed the connection";
+  if (c->err == REDIS_ERR_PROTOCOL) return "it does not answer as Redis does (" + err + ")";
   return err;
 }
 
@@ -97,6 +98,9 @@ redisContext* Open(const RedisOptions& o, std::string* error) {
     }
   }
   if (o.db != 0) setup.push_back({"SELECT", std::to_string(o.db)});
+  // A connection is not an answer: a port that accepts but does not speak Redis (another
+  // server, a paused redis-server whose backlog takes the connection) fails here.
+  setup.push_back({"PING"});
   for (const auto& argv : setup) {
     ReplyPtr r = Call(c, argv);
     if (!r) {
@@ -104,9 +108,18 @@ redisContext* Open(const RedisOptions& o, std::string* error) {
       redisFree(c);
       return nullptr;
     }
+    std::string_view text = r->str != nullptr ? std::string_view(r->str, r->len) : "";
     if (r->type == REDIS_REPLY_ERROR) {
       // The server's words ("WRONGPASS ...", "ERR DB index is out of range"), never the password.
-      *error = argv[0] + " refused: " + std::string(r->str, r->len);
+      *error = argv[0] + " refused: " + std::string(text);
+      if (text.rfind("NOAUTH", 0) == 0) {
+        *error += " (name the variable that holds the password in stores.shared_password_env)";
+      }
+      redisFree(c);
+      return nullptr;
+    }
+    if (argv[0] == "PING" && (r->type != REDIS_REPLY_STATUS || text != "PONG")) {
+      *error = "it answered PING with something other than PONG: not a Redis server";
       redisFree(c);
       return nullptr;
     }
@@ -175,16 +188,8 @@ Status RedisClient::Ping(const RedisOptions& options) {
   std::string error;
   redisContext* c = Open(options, &error);
   if (c == nullptr) return Status(Code::kUnavailable, options.name + ": " + error);
-  ReplyPtr r = Call(c, {"PING"});
-  Status st = Status::Ok();
-  if (!r) {
-    st = Status(Code::kUnavailable, options.name + ": " + ContextError(c, options));
-  } else if (r->type == REDIS_REPLY_ERROR) {
-    st =
-        Status(Code::kUnavailable, options.name + ": PING refused: " + std::string(r->str, r->len));
-  }
-  redisFree(c);
-  return st;
+  redisFree(c);  // Open has had PONG
+  return Status::Ok();
 }
 
 bool RedisClient::Connect() {
@@ -200,10 +205,11 @@ bool RedisClient::Connect() {
     std::lock_guard<std::mutex> lock(mu_);
     up_ = true;
   }
-  if (reported_down_) {
-    reported_down_ = false;
-    if (options_.on_up) options_.on_up();
+  if (down_) {
+    down_ = false;
+    ++changes_;
   }
+  Report();
   return true;
 }
 
@@ -215,9 +221,35 @@ void RedisClient::MarkDown(const std::string& error) {
   }
   last_error_ = error;
   next_attempt_ = std::chrono::steady_clock::now() + options_.retry_every;
-  if (!reported_down_) {
-    reported_down_ = true;
-    if (options_.on_down) options_.on_down(error);
+  if (!down_) {
+    down_ = true;
+    ++changes_;
+  }
+  Report();
+}
+
+void RedisClient::Report() {
+  if (down_ == reported_down_) {
+    report_due_.reset();  // back where the last report left it; the changes count on
+    return;
+  }
+  // Each state has its own interval: an outage and the recovery after it are both logged at
+  // once; only a state reported less than report_every ago waits.
+  auto now = std::chrono::steady_clock::now();
+  auto& last = last_report_[down_ ? 1 : 0];
+  if (last && now < *last + options_.report_every) {
+    report_due_ = *last + options_.report_every;
+    return;
+  }
+  reported_down_ = down_;
+  last = now;
+  report_due_.reset();
+  int changes = changes_;
+  changes_ = 0;
+  if (down_) {
+    if (options_.on_down) options_.on_down(last_error_, changes);
+  } else if (options_.on_up) {
+    options_.on_up(changes);
   }
 }
 
@@ -227,21 +259,25 @@ void RedisClient::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     auto ready = [&] { return stop_ || !queue_.empty(); };
-    if (up_) {
-      cv_.wait(lock, ready);
+    // Wakes to reconnect, and to make a report that waited for its interval, even when idle.
+    std::optional<std::chrono::steady_clock::time_point> wake = report_due_;
+    if (!up_ && (!wake || next_attempt_ < *wake)) wake = next_attempt_;
+    if (wake) {
+      cv_.wait_until(lock, *wake, ready);
     } else {
-      cv_.wait_until(lock, next_attempt_, ready);  // wakes to reconnect even when idle
+      cv_.wait(lock, ready);
     }
     if (stop_) break;
     ops.swap(queue_);
     lock.unlock();
     if (!conn_ && std::chrono::steady_clock::now() >= next_attempt_) Connect();
     if (conn_) {
-      RunBatch(ops);
+      if (!ops.empty()) RunBatch(ops);
     } else {
       Status down(Code::kUnavailable, options_.name + ": " + last_error_);
       for (Op& op : ops) op.done(down);
     }
+    if (report_due_ && std::chrono::steady_clock::now() >= *report_due_) Report();
     ops.clear();
     lock.lock();
   }

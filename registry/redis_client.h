@@ -2,7 +2,11 @@
 // commands queued from any thread are pipelined (all that are waiting go out in one write, their
 // replies come back in order), so no caller ever blocks on the network. While the server is
 // unreachable every command fails at once with kUnavailable and the thread reconnects in the
-// background; on_down / on_up report each change of state once.
+// background. The store "answers" only once a PING on the new connection got Redis's reply: a
+// port that accepts connections but does not speak Redis (another server, a paused redis-server)
+// stays down. on_down / on_up report changes of state, each state at most once per report_every:
+// an outage and the recovery after it are reported at once, but a store that flaps is reported
+// when the interval ends, in the state it is in then, with the number of changes in between.
 #pragma once
 
 #include <chrono>
@@ -11,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,10 +39,13 @@ struct RedisOptions {
   std::string username;  // Redis 6 ACL user; empty: AUTH with the password only
   std::string password;  // empty: no AUTH
   std::string name;      // how messages name the store (its URL, never the password)
-  std::chrono::milliseconds timeout{1000};                // connect and each round trip
-  std::chrono::milliseconds retry_every{500};             // reconnect attempts while down
-  std::function<void(const std::string& error)> on_down;  // called on the client's thread
-  std::function<void()> on_up;
+  std::chrono::milliseconds timeout{1000};        // connect and each round trip
+  std::chrono::milliseconds retry_every{500};     // reconnect attempts while down
+  std::chrono::milliseconds report_every{30000};  // at most one on_down (on_up) per
+  // Called on the client's thread. `changes`: the changes of state since the previous report
+  // (1 unless the store flapped within report_every).
+  std::function<void(const std::string& error, int changes)> on_down;
+  std::function<void(int changes)> on_up;
 };
 
 // A Lua script run with EVALSHA; the client loads it (SCRIPT LOAD) on first use per connection
@@ -86,6 +94,9 @@ class RedisClient {
   void RunBatch(std::vector<Op>& ops);
   bool Connect();
   void MarkDown(const std::string& error);
+  // Reports the current state when it differs from the last one reported and report_every has
+  // passed since this state was last reported; otherwise leaves it for the loop (report_due_).
+  void Report();
 
   RedisOptions options_;
   mutable std::mutex mu_;
@@ -95,7 +106,12 @@ class RedisClient {
   bool up_ = false;        // guarded by mu_
   // Owned by the thread.
   std::unique_ptr<Conn> conn_;
-  bool reported_down_ = false;
+  bool down_ = false;           // as the reports see it (a change is counted here)
+  bool reported_down_ = false;  // the state the last report gave
+  int changes_ = 0;             // since the last report
+  // When each state was last reported: [0] up, [1] down.
+  std::optional<std::chrono::steady_clock::time_point> last_report_[2];
+  std::optional<std::chrono::steady_clock::time_point> report_due_;  // a change waits until then
   std::string last_error_;
   std::chrono::steady_clock::time_point next_attempt_{};
   std::thread thread_;

@@ -73,6 +73,10 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   so.body_timeout = std::chrono::milliseconds(config.limits.body_timeout_ms);
   so.idle_timeout = std::chrono::milliseconds(config.limits.idle_timeout_ms);
   so.write_timeout = std::chrono::milliseconds(config.limits.write_timeout_ms);
+  so.send_buffer_bytes = config.limits.send_buffer_bytes;
+  // Health probes still get an answer when every connection is busy (docs/server.md).
+  so.reserved_connections = config.limits.health_connections;
+  so.reserved_paths = {"/healthz"};
   so.local_error = LocalErrorFor;
   so.max_connections = ConnectionCap(config.limits.max_connections);
   so.max_requests_per_connection = config.limits.max_requests_per_connection;

@@ -101,6 +101,8 @@ class Reader {
                                    "max_inflight",
                                    "write_timeout_ms",
                                    "stream_keepalive_ms",
+                                   "send_buffer_bytes",
+                                   "health_connections",
                                    "keys",
                                    "tenants"};
     known.insert(std::begin(kConsoleKeys), std::end(kConsoleKeys));
@@ -128,6 +130,8 @@ class Reader {
     Int(server, "body_timeout_ms", path, l.body_timeout_ms, 100, 3600000);
     Int(server, "idle_timeout_ms", path, l.idle_timeout_ms, 100, 3600000);
     Int(server, "write_timeout_ms", path, l.write_timeout_ms, 100, 3600000);
+    Int(server, "send_buffer_bytes", path, l.send_buffer_bytes, 4096, int64_t{1} << 30);
+    Int(server, "health_connections", path, l.health_connections, 0, 1000);
     Int(server, "stream_keepalive_ms", path, l.stream_keepalive_ms, 10, 3600000);
     Int(server, "max_connections", path, l.max_connections, 1, 10000000);
     Int(server, "max_requests_per_connection", path, l.max_requests_per_connection, 1, 100000000);

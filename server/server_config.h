@@ -33,14 +33,16 @@ struct ServerLimits {
   int max_loops = 10;
   size_t max_inflight = 256;  // structure calls under way; more get 429
   // Connections (http::ServerOptions): read deadlines, the cap and keep-alive reuse.
-  int header_timeout_ms = 10000;  // connection open (or first byte) .. header complete
-  int body_timeout_ms = 30000;    // header .. body complete
-  int idle_timeout_ms = 60000;    // keep-alive: answer .. next request
-  int write_timeout_ms = 30000;   // each write to the client; then it is dropped
+  int header_timeout_ms = 10000;      // connection open (or first byte) .. header complete
+  int body_timeout_ms = 30000;        // header .. body complete
+  int idle_timeout_ms = 60000;        // keep-alive: answer .. next request
+  int write_timeout_ms = 30000;       // a write the client takes nothing of: then it is dropped
+  size_t send_buffer_bytes = 262144;  // kernel send buffer per connection (SO_SNDBUF)
   // A streamed answer (stream: true) sends a keep-alive comment this often while the call runs.
   int stream_keepalive_ms = 15000;
   size_t max_connections = 10000;             // at the cap the oldest idle one is closed
   size_t max_requests_per_connection = 1000;  // then Connection: close
+  size_t health_connections = 2;              // over max_connections, kept for GET /healthz
 };
 
 // A tenant's semantic check command (actors::CheckCommand): [server.tenants.<id>] check = "CMD",

@@ -44,7 +44,10 @@ int RunConfigCheck(const std::vector<std::string>& args) {
   std::string path = parsed->get("config");
   if (path.empty() && !parsed->positional().empty()) path = parsed->positional()[0];
   if (parsed->positional().size() > 1) {
-    std::fprintf(stderr, "structure config check: expected at most one FILE\n");
+    std::fprintf(stderr,
+                 "structure config check: give at most one config FILE (%zu given): structure "
+                 "config check [FILE]\n",
+                 parsed->positional().size());
     return 2;
   }
   // The loader and checks of run/batch/serve/mcp, so the verdict is theirs.

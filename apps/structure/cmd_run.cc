@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -36,6 +37,25 @@ int ExitCode(const pipeline::StructureResult& r) {
 int Fail(const std::string& message) {
   std::fprintf(stderr, "structure run: %s\n", message.c_str());
   return 2;
+}
+
+// A request error names the field the flag filled ("maxLoops: must be ..."): the user typed the
+// flag, so the message names it.
+std::string AsFlags(const std::string& message) {
+  static const std::pair<const char*, const char*> kFlags[] = {
+      {"maxLoops", "--max-loops"},
+      {"schemaText", "--schema-text"},
+      {"schemaName", "--schema-name"},
+      {"callTimeoutMs", "--call-timeout-ms"},
+      {"tenant", "--tenant"},
+      {"project", "--project"},
+      {"model", "--model"},
+      {"prompt", "--prompt"}};
+  for (const auto& [field, flag] : kFlags) {
+    std::string prefix = std::string(field) + ":";
+    if (message.rfind(prefix, 0) == 0) return flag + message.substr(std::strlen(field));
+  }
+  return message;
 }
 
 int RunRun(const std::vector<std::string>& argv) {
@@ -75,7 +95,9 @@ int RunRun(const std::vector<std::string>& argv) {
 
   Json body = Json::MakeObject();
   if (args->has("prompt") == args->has("prompt-file"))
-    return Fail("give exactly one of --prompt, --prompt-file");
+    return Fail(
+        "give the text to structure with exactly one of --prompt TEXT or --prompt-file FILE "
+        "(--prompt-file - reads stdin)");
   // Raw text is checked here, so the error names the flag or file it came from.
   if (args->has("prompt")) {
     if (std::string e = Utf8Error(args->get("prompt")); !e.empty()) return Fail("--prompt: " + e);
@@ -84,17 +106,21 @@ int RunRun(const std::vector<std::string>& argv) {
     std::string path = args->get("prompt-file");
     Result<std::string> text =
         ReadFile(path == "-" ? "/dev/stdin" : path, kMaxPromptBytes, "the prompt limit");
-    if (!text.ok()) return Fail("--prompt-file " + text.status().message());
+    if (!text.ok()) return Fail("--prompt-file: " + text.status().message());
     if (std::string e = Utf8Error(*text); !e.empty()) {
       return Fail("--prompt-file " + (path == "-" ? std::string("- (stdin)") : path) + ": " + e);
     }
     body.set("prompt", *text);
   }
   int schemas = args->has("schema") + args->has("schema-name") + args->has("schema-text");
-  if (schemas != 1) return Fail("give exactly one of --schema, --schema-name, --schema-text");
+  if (schemas != 1) {
+    return Fail(
+        "give exactly one of --schema FILE (a JSON Schema), --schema-name NAME (a "
+        "registered schema) or --schema-text TEXT (the fields in words)");
+  }
   if (args->has("schema")) {
     auto text = ReadFile(args->get("schema"), kMaxSchemaBytes, "the schema limit");
-    if (!text.ok()) return Fail(text.status().message());
+    if (!text.ok()) return Fail("--schema: " + text.status().message());
     ParseOptions po;
     po.source = args->get("schema");
     auto schema = ParseJson(*text, po);
@@ -128,7 +154,7 @@ int RunRun(const std::vector<std::string>& argv) {
     body.set("evidence", args->get("evidence"));
   }
   auto request = pipeline::ParseRequest(body);
-  if (!request.ok()) return Fail(request.status().message());
+  if (!request.ok()) return Fail(AsFlags(request.status().message()));
 
   auto options = EngineOptionsFromArgs(*args);
   if (!options.ok()) return Fail(options.status().message());
@@ -142,6 +168,13 @@ int RunRun(const std::vector<std::string>& argv) {
   pthread_sigmask(SIG_BLOCK, &wake, nullptr);
   auto engine = Engine::Create(std::move(*options));
   if (!engine.ok()) return Fail(engine.status().message());
+  // A --model that names nothing is a usage error, as in batch, not a paid call's result.
+  if (Status model =
+          (*engine)->CheckModel(args->get("model"), args->get("tenant"), args->get("project"));
+      !model.ok()) {
+    return Fail((args->has("model") ? "--model " + args->get("model") + ": " : "") +
+                model.message());
+  }
   auto result = std::make_shared<std::optional<pipeline::StructureResult>>();
   auto mu = std::make_shared<std::mutex>();
   pthread_t self = pthread_self();

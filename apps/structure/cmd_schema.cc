@@ -37,7 +37,11 @@ int Fail(const char* cmd, const std::string& message) {
 
 // The profile and the schema FILE the parsed arguments name; errors are a usage problem.
 Result<Input> ReadInput(const char* cmd, const Args& parsed) {
-  if (parsed.positional().size() != 1) return InvalidArgument("expected exactly one FILE");
+  if (parsed.positional().size() != 1) {
+    return InvalidArgument("give exactly one schema FILE: structure " + std::string(cmd) +
+                           " FILE [--provider NAME] (" +
+                           std::to_string(parsed.positional().size()) + " given)");
+  }
   std::string name = parsed.get("provider", kDefaultProfile);
   Result<pipeline::Profile> profile = pipeline::FindProfile(name);
   if (!profile.ok()) {

@@ -54,7 +54,8 @@ int RunServe(const std::vector<std::string>& argv) {
   if (args->has("port")) {
     auto port = args->GetInt("port", 0);
     if (!port.ok()) return Fail(port.status().message());
-    if (*port < 0 || *port > 65535) return Fail("--port: must be 0..65535");
+    if (*port < 0 || *port > 65535)
+      return Fail("--port: must be 0..65535 (was " + args->get("port") + ")");
     config.port = static_cast<uint16_t>(*port);
   }
   return server::Serve(std::move(*options), config);

@@ -134,7 +134,7 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
   sim::SimOptions o;
   if (a.has("scenario")) {
     auto s = sim::LoadScenario(a.get("scenario"));
-    if (!s.ok()) return s.status();
+    if (!s.ok()) return InvalidArgument("--scenario: " + s.status().message());
     o.scenario = std::move(*s);
   }
   if (!o.scenario.latency.empty()) {

@@ -10,8 +10,29 @@ namespace {
 
 // Bytes a lingering close reads and drops at most.
 constexpr size_t kMaxDrain = 1 << 20;
+// The header of a request on a reserved connection must arrive within this.
+constexpr std::chrono::milliseconds kReservedHeaderTimeout{2000};
 
 }  // namespace
+
+Connection::Connection(tcp::socket socket, HttpServer::Impl* server, bool reserved)
+    : stream_(std::move(socket)),
+      server_(server),
+      pace_timer_(stream_.get_executor()),
+      reserved_(reserved) {
+  if (reserved_) ++server_->reserved_in_use_;
+  if (server_->options_.send_buffer_bytes > 0) {
+    beast::error_code ec;
+    stream_.socket().set_option(
+        net::socket_base::send_buffer_size(static_cast<int>(server_->options_.send_buffer_bytes)),
+        ec);
+  }
+}
+
+Connection::~Connection() {
+  if (reserved_) --server_->reserved_in_use_;
+  server_->Unregister(seq_);
+}
 
 void Connection::Start() {
   seq_ = server_->Register(weak_from_this());
@@ -36,7 +57,7 @@ void Connection::ReadHeader() {
   parser_->body_limit(server_->options_.max_body_bytes);
   parser_->header_limit(static_cast<uint32_t>(server_->options_.max_header_bytes));
   head_ = false;
-  idle_ = true;
+  idle_ = !reserved_;  // a reserved connection is never the one closed to make room
   if (requests_ == 0 || buffer_.size() > 0) return ReadHeaderBytes();
   // Keep-alive: the next request may take idle_timeout to start, then header_timeout.
   stream_.expires_after(server_->options_.idle_timeout);
@@ -49,7 +70,9 @@ void Connection::ReadHeader() {
 }
 
 void Connection::ReadHeaderBytes() {
-  stream_.expires_after(server_->options_.header_timeout);
+  auto timeout = server_->options_.header_timeout;
+  if (reserved_) timeout = std::min<std::chrono::milliseconds>(timeout, kReservedHeaderTimeout);
+  stream_.expires_after(timeout);
   bhttp::async_read_header(
       stream_, buffer_, *parser_,
       [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
@@ -148,6 +171,16 @@ void Connection::Dispatch() {
   busy_ = true;
   idle_ = false;
   stream_.expires_never();
+  if (reserved_) {
+    if (!server_->IsReserved(request)) {
+      HttpResponse r = ErrorResponse(503, "too_many_connections",
+                                     "the server is at its connection limit; retry later");
+      r.SetHeader("Retry-After", "1");
+      r.delivery.close = true;
+      return Write(std::move(r), false);
+    }
+    keep_alive = false;
+  }
   auto once = std::make_shared<std::atomic<bool>>(false);
   Responder respond = [self = shared_from_this(), once, keep_alive](HttpResponse response) {
     if (once->exchange(true)) return;
@@ -199,16 +232,27 @@ void Connection::Write(HttpResponse response, bool keep_alive) {
 }
 
 void Connection::WriteNext() {
-  size_t n = out_.size() - out_pos_;
-  if (delivery_.chunk_bytes > 0) n = std::min(n, delivery_.chunk_bytes);
+  // Each step must make progress within the write timeout: a client that reads nothing is
+  // dropped, one that reads slowly is not.
   stream_.expires_after(server_->options_.write_timeout);
-  net::async_write(stream_, net::buffer(out_.data() + out_pos_, n),
-                   [self = shared_from_this()](beast::error_code ec, size_t written) {
-                     self->OnWrite(ec, written);
-                   });
+  auto done = [self = shared_from_this()](beast::error_code ec, size_t written) {
+    self->OnWrite(ec, written);
+  };
+  if (delivery_.chunk_bytes > 0) {
+    size_t n = std::min(out_.size() - out_pos_, delivery_.chunk_bytes);
+    return net::async_write(stream_, net::buffer(out_.data() + out_pos_, n), std::move(done));
+  }
+  stream_.async_write_some(net::buffer(out_.data() + out_pos_, out_.size() - out_pos_),
+                           std::move(done));
 }
 
 void Connection::OnWrite(beast::error_code ec, size_t written) {
+  // A client that took nothing for write_timeout: a reset frees what its socket holds at once
+  // (a plain close would keep the unsent answer queued in the kernel).
+  if (ec == beast::error::timeout) {
+    if (body_stream_) body_stream_->Close();
+    return Reset();
+  }
   if (ec) return Close();
   if (out_pos_ + written >= out_.size() && body_stream_ && !stream_done_) {
     out_pos_ += written;
@@ -216,7 +260,7 @@ void Connection::OnWrite(beast::error_code ec, size_t written) {
   }
   out_pos_ += written;
   if (out_pos_ < out_.size()) {
-    if (delivery_.chunk_delay.count() <= 0) return WriteNext();
+    if (delivery_.chunk_bytes == 0 || delivery_.chunk_delay.count() <= 0) return WriteNext();
     pace_timer_.expires_after(delivery_.chunk_delay);
     pace_timer_.async_wait([self = shared_from_this()](beast::error_code tec) {
       if (tec) return self->Close();
@@ -231,6 +275,7 @@ void Connection::OnAnswered() {
   busy_ = false;
   body_stream_.reset();
   if (drain_) return Drain();
+  if (reserved_) return Close();  // frees the slot for the next probe at once
   if (close_after_) return Linger();
   ReadHeader();
 }

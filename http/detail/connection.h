@@ -15,9 +15,9 @@ namespace structure::http {
 // handler and writes the answer, honouring Delivery (reset, paced writes, close).
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, HttpServer::Impl* server)
-      : stream_(std::move(socket)), server_(server), pace_timer_(stream_.get_executor()) {}
-  ~Connection() { server_->Unregister(seq_); }
+  // `reserved`: a connection over the cap, kept for one request to a reserved path.
+  Connection(tcp::socket socket, HttpServer::Impl* server, bool reserved = false);
+  ~Connection();
 
   void Start();
 
@@ -75,6 +75,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   uint64_t seq_ = 0;
   size_t requests_ = 0;            // requests read on this connection
   std::atomic<bool> idle_{false};  // not being answered: may be closed at the cap
+  const bool reserved_;            // over the cap: one request to a reserved path
   bool head_ = false;              // the request being answered was HEAD: no body
   size_t drained_ = 0;             // bytes dropped by DrainSome
   bool busy_ = false;

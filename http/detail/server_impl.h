@@ -62,12 +62,15 @@ class HttpServer::Impl {
   // Answers a connection over the cap with 503 and closes it (reading what the client sent
   // meanwhile for up to options_.linger, so the answer is not lost to a reset).
   void Refuse(tcp::socket socket);
+  // Whether a reserved connection may ask for this (options_.reserved_paths, GET or HEAD).
+  bool IsReserved(const HttpRequest& request) const;
   bool stopping() const { return stopping_.load(); }
 
   const ServerOptions options_;
   const Handler handler_;
   uint16_t port_ = 0;
   std::atomic<size_t> capped_{0};
+  std::atomic<size_t> reserved_in_use_{0};  // reserved connections open now
 
  private:
   // Declared before ioc_ so they outlive the handlers (and connections) ioc_ destroys.

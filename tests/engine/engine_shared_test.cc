@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include "engine/engine.h"
+#include "tests/support/fake_tcp_server.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/sim_process.h"
 
@@ -138,6 +139,36 @@ TEST_F(EngineSharedTest, AStoreThatIsDownCostsNoCallAndIsReportedOnce) {
   ASSERT_EQ(log.size(), 1u);
   EXPECT_EQ(log[0].rfind("shared store " + redis_->url() + " unreachable (", 0), 0u) << log[0];
   EXPECT_NE(log[0].find("a local share of 100 %"), std::string::npos) << log[0];
+}
+
+// A port that takes the connection and answers garbage (here an HTTP server's words) is no store
+// that answers: one line says it is unreachable and why, none says it answers again, however
+// often the client reconnects and the calls use it.
+TEST_F(EngineSharedTest, AServerThatIsNotRedisIsLoggedOnceAndNeverAnswersAgain) {
+  testing::FakeTcpServer fake("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+  std::string url = "redis://127.0.0.1:" + std::to_string(fake.port()) + "/0";
+  auto a = Make("[stores]\nshared = \"" + url + "\"\n");
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  for (int i = 0; i < 3; ++i) {
+    StructureResult r = Run(**a, "not redis " + std::to_string(i));
+    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  }
+  // Bounded: reconnects come every 500 ms.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (fake.connections() < 6 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GE(fake.connections(), 6);
+  auto log = Log();
+  size_t down = 0, up = 0;
+  for (const auto& line : log) {
+    if (line.find(" unreachable (") != std::string::npos) ++down;
+    if (line.find(" answers again") != std::string::npos) ++up;
+  }
+  EXPECT_EQ(down, 1u);
+  EXPECT_EQ(up, 0u);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("does not answer as Redis does"), std::string::npos) << log[0];
 }
 
 TEST_F(EngineSharedTest, ANamedPasswordVariableThatIsNotSetIsAConfigError) {

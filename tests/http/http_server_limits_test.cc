@@ -199,45 +199,106 @@ TEST(HttpServerLimitsTest, AtTheCapANewConnectionClosesTheOldestIdleOne) {
   for (int fd : slow) close(fd);
 }
 
-TEST(HttpServerLimitsTest, AtTheCapWithEveryConnectionBusyANewOneGets503) {
+// Answers /healthz at once and holds every other request's responder until Release().
+struct Holder {
+  Handler handler() {
+    return [this](HttpRequest req, Responder respond) {
+      if (req.path == "/healthz") return respond(HttpResponse{});
+      std::lock_guard<std::mutex> lock(mu);
+      held.push_back(std::move(respond));
+    };
+  }
+  // Opens n connections whose requests are held; returns once the handler has all of them.
+  std::vector<int> Fill(uint16_t port, size_t n) {
+    std::vector<int> busy;
+    for (size_t i = 0; i < n; ++i) {
+      busy.push_back(Connect(port));
+      EXPECT_TRUE(Send(busy.back(), "GET /hold HTTP/1.1\r\nHost: h\r\n\r\n"));
+    }
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (held.size() == n) break;
+      }
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    return busy;
+  }
+  // Answers what is held; responders hold their connection, so none may outlive the server.
+  void Release() {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto& respond : held) respond(HttpResponse{});
+    held.clear();
+  }
   std::mutex mu;
   std::vector<Responder> held;
+};
+
+TEST(HttpServerLimitsTest, AtTheCapWithEveryConnectionBusyANewOneGets503) {
+  Holder holder;
   ServerOptions o;
   o.max_connections = 2;
-  Running s(
-      [&](HttpRequest, Responder respond) {
-        std::lock_guard<std::mutex> lock(mu);
-        held.push_back(std::move(respond));
-      },
-      o);
-  std::vector<int> busy;
-  for (int i = 0; i < 2; ++i) {
-    busy.push_back(Connect(s.server().port()));
-    ASSERT_TRUE(Send(busy.back(), "GET /hold HTTP/1.1\r\nHost: h\r\n\r\n"));
-  }
-  while (true) {  // both requests are with the handler
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      if (held.size() == 2) break;
-    }
-    std::this_thread::sleep_for(milliseconds(5));
-  }
+  Running s(holder.handler(), o);
+  std::vector<int> busy = holder.Fill(s.server().port(), 2);
   int extra = Connect(s.server().port());
   std::string got;
   EXPECT_TRUE(ReadUntilClosed(extra, &got));
   EXPECT_NE(got.find("HTTP/1.1 503"), std::string::npos) << got;
   EXPECT_NE(got.find("Retry-After: 1"), std::string::npos) << got;
   close(extra);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    for (auto& respond : held) respond(HttpResponse{});
-    held.clear();  // responders hold their connection; none may outlive the server
-  }
+  holder.Release();
   for (int i = 0; i < 2; ++i) {
     EXPECT_NE(ReadResponse(busy[i]).find("200 OK"), std::string::npos)
         << "held answers still arrive";
     close(busy[i]);
   }
+}
+
+// Over the cap, reserved_connections more connections are kept for reserved_paths: a health
+// probe is answered while every connection is busy, anything else on such a connection gets
+// 503, and past the reserved ones a new connection is refused as before.
+TEST(HttpServerLimitsTest, AReservedSlotAnswersHealthProbesWhileEveryConnectionIsBusy) {
+  Holder holder;
+  ServerOptions o;
+  o.max_connections = 2;
+  o.reserved_connections = 1;
+  o.reserved_paths = {"/healthz"};
+  Running s(holder.handler(), o);
+  std::vector<int> busy = holder.Fill(s.server().port(), 2);
+  for (const char* method : {"GET", "HEAD"}) {
+    int probe = Connect(s.server().port());
+    ASSERT_TRUE(Send(probe, std::string(method) + " /healthz HTTP/1.1\r\nHost: h\r\n\r\n"));
+    std::string got;
+    EXPECT_TRUE(ReadUntilClosed(probe, &got)) << "a reserved connection closes after its answer";
+    EXPECT_EQ(got.rfind("HTTP/1.1 200", 0), 0u) << method << ": " << got;
+    close(probe);
+  }
+  int other = Connect(s.server().port());
+  ASSERT_TRUE(Send(other, "GET /hold HTTP/1.1\r\nHost: h\r\n\r\n"));
+  std::string got;
+  EXPECT_TRUE(ReadUntilClosed(other, &got));
+  EXPECT_EQ(got.rfind("HTTP/1.1 503", 0), 0u) << got;
+  EXPECT_NE(got.find("too_many_connections"), std::string::npos) << got;
+  close(other);
+  // The one reserved slot taken by a client that sends nothing: the next one is refused.
+  auto open_is = [&](size_t n) {
+    auto deadline = std::chrono::steady_clock::now() + milliseconds(kPatienceMs);
+    while (s.server().open_connections() != n && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    return s.server().open_connections() == n;
+  };
+  ASSERT_TRUE(open_is(2)) << "the probes' connections are gone";
+  int silent = Connect(s.server().port());
+  ASSERT_TRUE(open_is(3)) << "the silent client holds the reserved slot";
+  int refused = Connect(s.server().port());
+  got.clear();
+  EXPECT_TRUE(ReadUntilClosed(refused, &got));
+  EXPECT_NE(got.find("HTTP/1.1 503"), std::string::npos) << got;
+  close(refused);
+  close(silent);
+  holder.Release();
+  for (int fd : busy) close(fd);
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // The shared store's client against a real redis-server on a private loopback port: pipelined
 // commands, scripts (also after SCRIPT FLUSH), AUTH and SELECT, and what happens while the
 // server is down: commands fail at once, the outage is reported once, the client reconnects.
+// A port that takes connections without answering as Redis (another server, a paused
+// redis-server) is not a store that answers, and a flapping store is reported at most once per
+// interval.
 #include "registry/redis_client.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +13,7 @@
 #include <atomic>
 #include <future>
 
+#include "tests/support/fake_tcp_server.h"
 #include "tests/support/redis_server.h"
 
 namespace structure::registry {
@@ -122,8 +126,9 @@ TEST_F(RedisClientTest, RunsScriptsAndReloadsThemAfterAFlush) {
 TEST_F(RedisClientTest, ReportsAnOutageOnceFailsFastAndComesBack) {
   std::atomic<int> downs{0}, ups{0};
   RedisOptions o = OptionsFor(server_->port());
-  o.on_down = [&](const std::string&) { ++downs; };
-  o.on_up = [&] { ++ups; };
+  o.report_every = std::chrono::milliseconds(0);  // every change reported at once
+  o.on_down = [&](const std::string&, int) { ++downs; };
+  o.on_up = [&](int) { ++ups; };
   RedisClient client(o);
   ASSERT_TRUE(Send(client, {"SET", "a", "1"}).ok());
   server_->Stop();
@@ -153,7 +158,7 @@ TEST(RedisClientDownTest, StartsWhileTheServerIsDownAndPingSaysWhy) {
   server->Stop();
   std::atomic<int> downs{0};
   RedisOptions o = OptionsFor(port);
-  o.on_down = [&](const std::string& why) {
+  o.on_down = [&](const std::string& why, int) {
     EXPECT_NE(why.find("refused"), std::string::npos) << why;
     ++downs;
   };
@@ -197,15 +202,10 @@ TEST(RedisClientAuthTest, AuthenticatesSelectsTheDatabaseAndNeverShowsThePasswor
 TEST(RedisClientTimeoutTest, AServerThatNeverAnswersIsUnavailableAfterTheTimeout) {
   // A listening socket nobody accepts on: connect succeeds (the kernel's backlog), replies never
   // come.
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(a);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-  ASSERT_EQ(listen(fd, 16), 0);
-  ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
-  RedisOptions o = OptionsFor(ntohs(a.sin_port));
+  uint16_t port = 0;
+  int fd = testing::LoopbackListener(&port);
+  ASSERT_GE(fd, 0);
+  RedisOptions o = OptionsFor(port);
   o.timeout = 200ms;
   RedisClient client(o);
   auto r = Send(client, {"PING"});
@@ -214,6 +214,140 @@ TEST(RedisClientTimeoutTest, AServerThatNeverAnswersIsUnavailableAfterTheTimeout
   EXPECT_NE(r.status().message().find("no answer within 200 ms"), std::string::npos)
       << r.status().message();
   close(fd);
+}
+
+TEST(RedisClientNotRedisTest, AServerThatIsNotRedisNeverAnswersAgain) {
+  for (std::string reply : {std::string("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"),
+                            std::string("+OK\r\n"), std::string()}) {
+    SCOPED_TRACE(reply);
+    testing::FakeTcpServer fake(reply);
+    std::atomic<int> downs{0}, ups{0};
+    std::string why;
+    std::mutex mu;
+    RedisOptions o = OptionsFor(fake.port());
+    o.timeout = 500ms;
+    o.on_down = [&](const std::string& error, int) {
+      std::lock_guard<std::mutex> lock(mu);
+      why = error;
+      ++downs;
+    };
+    o.on_up = [&](int) { ++ups; };
+    RedisClient client(o);
+    // Many reconnects (every 50 ms), each taking the connection and getting no PONG.
+    ASSERT_TRUE(Eventually([&] { return fake.connections() >= 10; }));
+    auto r = Send(client, {"GET", "a"});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), Code::kUnavailable);
+    EXPECT_FALSE(client.up());
+    EXPECT_EQ(downs.load(), 1);
+    EXPECT_EQ(ups.load(), 0);
+    std::lock_guard<std::mutex> lock(mu);
+    if (reply.rfind("HTTP", 0) == 0) {
+      EXPECT_NE(why.find("does not answer as Redis does"), std::string::npos) << why;
+    } else if (!reply.empty()) {
+      EXPECT_NE(why.find("not a Redis server"), std::string::npos) << why;
+    }
+    Status ping = RedisClient::Ping(o);
+    EXPECT_EQ(ping.code(), Code::kUnavailable) << ping.message();
+  }
+}
+
+TEST(RedisClientPausedTest, APausedServerIsDownUntilItAnswersAgain) {
+  std::string err;
+  auto server = testing::RedisServer::Start(&err);
+  ASSERT_NE(server, nullptr) << err;
+  std::atomic<int> downs{0}, ups{0};
+  RedisOptions o = OptionsFor(server->port());
+  o.timeout = 200ms;
+  o.report_every = 0ms;  // every change reported: the test counts them
+  o.on_down = [&](const std::string&, int) { ++downs; };
+  o.on_up = [&](int) { ++ups; };
+  RedisClient client(o);
+  ASSERT_TRUE(Send(client, {"SET", "a", "1"}).ok());
+  server->Pause();
+  auto r = Send(client, {"GET", "a"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("no answer within 200 ms"), std::string::npos)
+      << r.status().message();
+  // Reconnects keep being accepted by the paused server's backlog; none of them is an answer.
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_FALSE(Send(client, {"GET", "a"}).ok());
+    std::this_thread::sleep_for(60ms);
+  }
+  EXPECT_FALSE(client.up());
+  EXPECT_EQ(downs.load(), 1);
+  EXPECT_EQ(ups.load(), 0);
+  server->Resume();
+  ASSERT_TRUE(Eventually([&] { return client.up(); }));
+  EXPECT_EQ(ups.load(), 1);
+  EXPECT_TRUE(Send(client, {"GET", "a"}).ok());
+}
+
+TEST(RedisClientFlapTest, AFlappingStoreIsReportedOncePerIntervalWithItsCount) {
+  std::string err;
+  auto server = testing::RedisServer::Start(&err);
+  ASSERT_NE(server, nullptr) << err;
+  std::mutex mu;
+  std::vector<std::pair<bool, int>> reports;  // {up, changes}
+  RedisOptions o = OptionsFor(server->port());
+  o.timeout = 200ms;
+  o.report_every = 1h;
+  o.on_down = [&](const std::string&, int n) {
+    std::lock_guard<std::mutex> lock(mu);
+    reports.push_back({false, n});
+  };
+  o.on_up = [&](int n) {
+    std::lock_guard<std::mutex> lock(mu);
+    reports.push_back({true, n});
+  };
+  auto count = [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return reports.size();
+  };
+  {
+    RedisClient client(o);
+    ASSERT_TRUE(Send(client, {"PING"}).ok());
+    for (int i = 0; i < 3; ++i) {
+      server->Pause();
+      EXPECT_FALSE(Send(client, {"PING"}).ok());
+      server->Resume();
+      ASSERT_TRUE(Eventually([&] { return client.up(); }));
+    }
+    // Down, up, down, up, down, up: the outage and the first recovery are reported at once (each
+    // state has its own interval), the rest wait for an hour and end where the last report is.
+    EXPECT_EQ(count(), 2u);
+  }
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_FALSE(reports[0].first);
+  EXPECT_EQ(reports[0].second, 1);
+  EXPECT_TRUE(reports[1].first);
+  EXPECT_EQ(reports[1].second, 1);
+
+  // With a short interval the state it ends in is reported once the interval is over: reports
+  // alternate (each one a change from the one before, so an odd number of changes apart) and
+  // the last one says it answers.
+  reports.clear();
+  o.report_every = 300ms;
+  RedisClient client(o);
+  ASSERT_TRUE(Send(client, {"PING"}).ok());
+  for (int i = 0; i < 2; ++i) {
+    server->Pause();
+    EXPECT_FALSE(Send(client, {"PING"}).ok());
+    server->Resume();
+    ASSERT_TRUE(Eventually([&] { return client.up(); }));
+  }
+  ASSERT_TRUE(Eventually([&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return !reports.empty() && reports.back().first;
+  }));
+  std::lock_guard<std::mutex> lock(mu);
+  int changes = 0;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].first, i % 2 == 1) << i;
+    EXPECT_EQ(reports[i].second % 2, 1) << i;
+    changes += reports[i].second;
+  }
+  EXPECT_LE(changes, 4);
 }
 
 }  // namespace

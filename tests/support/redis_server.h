@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -54,8 +55,17 @@ class RedisServer {
   std::string url() const { return "redis://127.0.0.1:" + std::to_string(port_) + "/0"; }
   bool running() const { return child_ != nullptr; }
 
+  // SIGSTOP: the port still takes connections (the kernel's backlog) and nothing answers.
+  void Pause() {
+    if (child_) child_->Signal(SIGSTOP);
+  }
+  void Resume() {
+    if (child_) child_->Signal(SIGCONT);
+  }
+
   void Stop() {
     if (!child_) return;
+    child_->Signal(SIGCONT);  // a paused server would not act on SIGTERM
     child_->Stop(std::chrono::seconds(10));
     child_.reset();
   }
