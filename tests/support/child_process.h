@@ -1,11 +1,13 @@
 // A child process for end-to-end tests and benchmarks (`structure sim`, `serve`, `batch`, ...):
 // stdin from a file, stdout piped (to read a server's "listening on HOST:PORT" line) or to a
-// file, stderr to a file or inherited. Killed and reaped on destruction if still running.
+// file, stderr to a file or inherited. Killed and reaped on destruction if still running, and
+// killed by the kernel when the test process ends (PR_SET_PDEATHSIG).
 #pragma once
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,12 +37,18 @@ class ChildProcess {
       *error = "pipe failed";
       return nullptr;
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
       *error = "fork failed";
       return nullptr;
     }
     if (pid == 0) {
+      // Dies with the test process: a test that aborts (a sanitizer report) must not leave a
+      // server holding the test runner's stderr, which would keep ctest waiting for its end.
+      // Children are spawned from the test's main thread, whose end is the process's end.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(126);
       Redirect(io.stdin_path, STDIN_FILENO, O_RDONLY);
       Redirect(io.stderr_path, STDERR_FILENO, O_WRONLY | O_CREAT | O_TRUNC);
       if (io.stdout_path.empty()) {
