@@ -18,6 +18,7 @@
 
 #include <curl/curl.h>
 
+#include "providers/curl_ca_store.h"
 #include "providers/curl_failure.h"
 #include "providers/curl_header_lists.h"
 #include "providers/curl_network.h"
@@ -55,6 +56,10 @@ struct Shard {
   bool multiplexing = false;  // the server answered over HTTP/2: connections capped
 };
 
+// 64: half of nginx's default of 128 concurrent HTTP/2 streams per connection (many servers
+// allow 100). Measured with 128 and 256 (docs/providers.md): a shard then holds more streams
+// than the server takes on one connection, libcurl opens more connections (47 and 147 instead
+// of 4 at 256 in flight) and CPU and memory per call rise.
 constexpr size_t kShardTransfers = 64;
 // Connections per host of a shard once its server is known to multiplex: the one in use and
 // one more while a connection that got GOAWAY drains. Without the cap, every transfer waiting
@@ -141,6 +146,7 @@ class CurlTransport final : public Transport {
   std::vector<CURL*> spare_easies_;
   CurlHeaderLists header_lists_;
   CURLSH* share_ = nullptr;  // TLS sessions and DNS, shared by every shard; cleaned up last
+  std::unique_ptr<CurlCaStore> ca_store_;  // null: libcurl loads the CAs (per shard)
 };
 
 Status CurlTransport::Init() {
@@ -151,6 +157,7 @@ Status CurlTransport::Init() {
     return Internal("curl transport: cannot create the epoll set or the eventfd");
   }
   sockets_.emplace(epoll_fd_);
+  ca_store_ = CurlCaStore::Load(options_.network);
   share_ = NewSingleThreadShare();
   if (share_ == nullptr) return Internal("curl transport: cannot create a curl share handle");
   epoll_event ev{};
@@ -202,6 +209,7 @@ void CurlTransport::Shutdown() {
   shards_.clear();
   if (share_ != nullptr) curl_share_cleanup(share_);
   share_ = nullptr;
+  ca_store_.reset();
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (event_fd_ >= 0) close(event_fd_);
   epoll_fd_ = event_fd_ = -1;
@@ -291,6 +299,7 @@ CURL* CurlTransport::NewEasy() {
   curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
   curl_easy_setopt(e, CURLOPT_SHARE, share_);
   ApplyNetwork(e, options_.network);
+  if (ca_store_) ca_store_->Apply(e);
   return e;
 }
 
