@@ -121,6 +121,7 @@ class CurlTransport final : public Transport {
   void FailNow(uint64_t id, std::string text);
   void Add(uint64_t id, HttpRequest request);
   void Drop(Transfer* t);
+  void UseCaStore(CURL* e);
   void CollectDone(Shard& shard, std::vector<Completion>& done);
 
   static int OnSocket(CURL* easy, curl_socket_t s, int what, void* userp, void* socketp);
@@ -147,6 +148,7 @@ class CurlTransport final : public Transport {
   CurlHeaderLists header_lists_;
   CURLSH* share_ = nullptr;  // TLS sessions and DNS, shared by every shard; cleaned up last
   std::unique_ptr<CurlCaStore> ca_store_;  // null: libcurl loads the CAs (per shard)
+  bool ca_store_tried_ = false;
 };
 
 Status CurlTransport::Init() {
@@ -157,7 +159,6 @@ Status CurlTransport::Init() {
     return Internal("curl transport: cannot create the epoll set or the eventfd");
   }
   sockets_.emplace(epoll_fd_);
-  ca_store_ = CurlCaStore::Load(options_.network);
   share_ = NewSingleThreadShare();
   if (share_ == nullptr) return Internal("curl transport: cannot create a curl share handle");
   epoll_event ev{};
@@ -299,7 +300,6 @@ CURL* CurlTransport::NewEasy() {
   curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
   curl_easy_setopt(e, CURLOPT_SHARE, share_);
   ApplyNetwork(e, options_.network);
-  if (ca_store_) ca_store_->Apply(e);
   return e;
 }
 
@@ -350,6 +350,7 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   // so PIPEWAIT there would stall the whole first wave by one latency.
   bool https = r.url.rfind("https://", 0) == 0;
   curl_easy_setopt(e, CURLOPT_PIPEWAIT, https ? 1L : 0L);
+  if (https) UseCaStore(e);
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
                    static_cast<long>(https ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_NONE));
   t->started = Clock::now();
@@ -359,6 +360,16 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   raw->shard = shard->index;
   ++shard->active;
   curl_multi_add_handle(shard->multi, e);
+}
+
+// The CA store is parsed at the first https transfer (~100 ms for Debian's bundle), so a
+// transport that only speaks plain http (a local server) never pays for it.
+void CurlTransport::UseCaStore(CURL* e) {
+  if (!ca_store_tried_) {
+    ca_store_tried_ = true;
+    ca_store_ = CurlCaStore::Load(options_.network);
+  }
+  if (ca_store_) ca_store_->Apply(e);
 }
 
 void CurlTransport::Drop(Transfer* t) {
