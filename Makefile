@@ -6,7 +6,7 @@
 # Everything builds out of tree under build/.
 
 DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
-  libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev \
+  libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev libssl-dev \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
   libhiredis-dev redis-server libicu-dev haproxy nginx tinyproxy \
@@ -18,6 +18,8 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang) build the
 # fuzz targets in build/fuzz. nginx (TLS 1.3 + HTTP/2 in front of the simulator) and tinyproxy
 # (a CONNECT proxy) are started by the transport tests and bench_tls on loopback ports.
+# libssl-dev: the curl transport builds one OpenSSL CA store and hands it to every TLS
+# connection (libcurl would parse the bundle once per multi handle).
 # clang-format (version 14 on Debian 12) is run by the format test: every tracked .cc/.h file
 # must be as it writes it.
 JOBS ?= $(shell nproc)

@@ -18,6 +18,7 @@
 
 #include <curl/curl.h>
 
+#include "providers/curl_ca_store.h"
 #include "providers/curl_failure.h"
 #include "providers/curl_header_lists.h"
 #include "providers/curl_network.h"
@@ -55,6 +56,10 @@ struct Shard {
   bool multiplexing = false;  // the server answered over HTTP/2: connections capped
 };
 
+// 64: half of nginx's default of 128 concurrent HTTP/2 streams per connection (many servers
+// allow 100). Measured with 128 and 256 (docs/providers.md): a shard then holds more streams
+// than the server takes on one connection, libcurl opens more connections (47 and 147 instead
+// of 4 at 256 in flight) and CPU and memory per call rise.
 constexpr size_t kShardTransfers = 64;
 // Connections per host of a shard once its server is known to multiplex: the one in use and
 // one more while a connection that got GOAWAY drains. Without the cap, every transfer waiting
@@ -116,6 +121,7 @@ class CurlTransport final : public Transport {
   void FailNow(uint64_t id, std::string text);
   void Add(uint64_t id, HttpRequest request);
   void Drop(Transfer* t);
+  void UseCaStore(CURL* e);
   void CollectDone(Shard& shard, std::vector<Completion>& done);
 
   static int OnSocket(CURL* easy, curl_socket_t s, int what, void* userp, void* socketp);
@@ -141,6 +147,8 @@ class CurlTransport final : public Transport {
   std::vector<CURL*> spare_easies_;
   CurlHeaderLists header_lists_;
   CURLSH* share_ = nullptr;  // TLS sessions and DNS, shared by every shard; cleaned up last
+  std::unique_ptr<CurlCaStore> ca_store_;  // null: libcurl loads the CAs (per shard)
+  bool ca_store_tried_ = false;
 };
 
 Status CurlTransport::Init() {
@@ -202,6 +210,7 @@ void CurlTransport::Shutdown() {
   shards_.clear();
   if (share_ != nullptr) curl_share_cleanup(share_);
   share_ = nullptr;
+  ca_store_.reset();
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (event_fd_ >= 0) close(event_fd_);
   epoll_fd_ = event_fd_ = -1;
@@ -341,6 +350,7 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   // so PIPEWAIT there would stall the whole first wave by one latency.
   bool https = r.url.rfind("https://", 0) == 0;
   curl_easy_setopt(e, CURLOPT_PIPEWAIT, https ? 1L : 0L);
+  if (https) UseCaStore(e);
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
                    static_cast<long>(https ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_NONE));
   t->started = Clock::now();
@@ -350,6 +360,16 @@ void CurlTransport::Add(uint64_t id, HttpRequest request) {
   raw->shard = shard->index;
   ++shard->active;
   curl_multi_add_handle(shard->multi, e);
+}
+
+// The CA store is parsed at the first https transfer (~100 ms for Debian's bundle), so a
+// transport that only speaks plain http (a local server) never pays for it.
+void CurlTransport::UseCaStore(CURL* e) {
+  if (!ca_store_tried_) {
+    ca_store_tried_ = true;
+    ca_store_ = CurlCaStore::Load(options_.network);
+  }
+  if (ca_store_) ca_store_->Apply(e);
 }
 
 void CurlTransport::Drop(Transfer* t) {

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -114,6 +115,22 @@ TEST_F(TlsTransportTest, RefusesACertificateFromAnotherCaNamingHostAndReason) {
       << r.error_text;
   EXPECT_NE(r.error_text.find(wrong.ca_file), std::string::npos) << r.error_text;
   EXPECT_EQ(nginx_->ReadLog().requests, 0);
+}
+
+// The CA file is parsed once, at the first https call, into one store that the connections of
+// every shard share: removed afterwards, it is not read again, and 200 more calls (up to four
+// shards, a connection each, each certificate checked) are all accepted. libcurl alone parses
+// the file again in each shard (its CA cache is per multi handle) and would refuse them.
+TEST_F(TlsTransportTest, ChecksEveryShardAgainstTheCaStoreParsedAtTheFirstCall) {
+  StartServers();
+  NetworkOptions network;
+  network.ca_file = nginx_->dir() + "/copy-of-ca.pem";
+  ASSERT_TRUE(std::filesystem::copy_file(nginx_->ca_file(), network.ca_file));
+  auto t = MakeTransport(network);
+  ExpectAllOk(RunCalls(*t, inbox_, nginx_->url(true), 1));
+  ASSERT_TRUE(std::filesystem::remove(network.ca_file));
+  ExpectAllOk(RunCalls(*t, inbox_, nginx_->url(true), 200, 100));
+  EXPECT_GE(nginx_->ReadLogOnce(201).connections, 2);
 }
 
 TEST_F(TlsTransportTest, TunnelsThroughAConnectProxyUnlessNoProxyNamesTheHost) {
