@@ -10,7 +10,7 @@ namespace {
 void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_ptr<LoopRun>& run,
              const std::function<pipeline::Step()>& next);
 
-void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
+void Finish(const std::shared_ptr<LoopRun>& run, pipeline::CallResult r) {
   if (run->finished) return;
   run->finished = true;
   run->on_finish(std::move(r));

@@ -34,8 +34,8 @@ struct LoopRun {
   std::shared_ptr<CheckRunner> check_runner;
   Lane lane = Lane::kInteractive;
   std::chrono::milliseconds timeout{0};  // per provider call, queueing and retries included
-  std::function<void(pipeline::StructureResult)> on_finish;  // runs once, in the actor
-  bool finished = false;                                     // on_finish has run
+  std::function<void(pipeline::CallResult)> on_finish;  // runs once, in the actor
+  bool finished = false;                                // on_finish has run
 };
 
 // An external check's verdict for the run waiting under `tag`.

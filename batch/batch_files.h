@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
 #include "batch/journal.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

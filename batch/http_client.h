@@ -7,9 +7,9 @@
 #include <functional>
 #include <memory>
 
-#include "base/status.h"
 #include "providers/http.h"
 #include "providers/transport.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "base/status.h"
 #include "batch/progress.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

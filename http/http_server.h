@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "base/status.h"
 #include "http/http_message.h"
+#include "structure/status.h"
 
 namespace structure::http {
 

@@ -83,7 +83,7 @@ bool ThinkingUsedTheCap(const ProviderReply& r, bool thinking_asked, int64_t cap
   return r.usage.output_tokens <= 0 || r.usage.output_tokens * 10 >= cap * 9;
 }
 
-Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
+Finish Done(LoopState& state, CallResult result, const LoopSpec& spec) {
   state.pending.reset();
   result.iterations = state.iterations;
   result.usage = state.usage;
@@ -103,14 +103,14 @@ Finish Error(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string
 }
 
 Finish Need(const LoopSpec& spec, LoopState& state, std::string need) {
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kNeedMoreInput;
   r.need = std::move(need);
   return Done(state, std::move(r), spec);
 }
 
 Finish Accept(const LoopSpec& spec, LoopState& state, Json data) {
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kOk;
   r.data = std::move(data);
   return Done(state, std::move(r), spec);
@@ -140,14 +140,14 @@ std::optional<Finish> OutOfBudget(const LoopSpec& spec, LoopState& state) {
     // Output tokens include the thinking, so the budget counts reasoning tokens too.
     int64_t used = state.usage.input_tokens + state.usage.output_tokens;
     if (spec.token_budget <= 0 || used < spec.token_budget) return std::nullopt;
-    StructureResult r;
+    CallResult r;
     r.status = Outcome::kStale;
     r.errors = state.last_errors;
     r.errors.push_back("token budget exhausted: used " + std::to_string(used) + " of " +
                        std::to_string(spec.token_budget) + " tokens");
     return Done(state, std::move(r), spec);
   }
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kStale;
   r.errors = state.last_errors;
   return Done(state, std::move(r), spec);

@@ -14,19 +14,18 @@
 
 #include "base/json.h"
 #include "base/shared_json.h"
-#include "base/status.h"
 #include "config/engine_config.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 #include "providers/call.h"
+#include "structure/check.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 
-// Caller-supplied semantic check: runs after schema validation; returns violations as lines
-// ("/reports/2: report r9 belongs to another group"), empty when the answer is accepted. It runs
-// inside OnReply, on the caller's thread, so it must be quick; a slow or external check is a
-// LoopSpec::external_check instead.
-using SemanticCheck = std::function<std::vector<std::string>(const Json& data)>;
+// Caller-supplied semantic check (structure/check.h). It runs inside OnReply, on the caller's
+// thread, so it must be quick; a slow or external check is a LoopSpec::external_check instead.
+using structure::SemanticCheck;
 
 // What the schema stage decides for one schema, provider profile and set of options: fixed,
 // immutable once built, and shared by every request that uses the same schema (the engine
@@ -122,7 +121,7 @@ struct SendCall {
   providers::ProviderCall call;
 };
 struct Finish {
-  StructureResult result;
+  CallResult result;
 };
 // Run the external check on `data` (a schema-valid answer) and call OnCheck with its lines.
 struct RunCheck {

@@ -1,6 +1,6 @@
 #include "pipeline/result.h"
 
-namespace structure::pipeline {
+namespace structure {
 
 std::string_view OutcomeName(Outcome outcome) {
   switch (outcome) {
@@ -43,8 +43,12 @@ Json ResultToJson(StructureResult r) {
   return j;
 }
 
-StructureResult ErrorResult(ErrorCode code, std::string message) {
-  StructureResult r;
+}  // namespace structure
+
+namespace structure::pipeline {
+
+CallResult ErrorResult(ErrorCode code, std::string message) {
+  CallResult r;
   r.status = Outcome::kError;
   r.error_code = code;
   r.errors.push_back(std::move(message));

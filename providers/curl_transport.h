@@ -8,8 +8,8 @@
 
 #include <memory>
 
-#include "base/status.h"
 #include "providers/transport.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

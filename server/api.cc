@@ -89,7 +89,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (method != "GET") return only("GET");
     HttpResponse r;
     r.status = 200;
-    r.body = metrics_.Render() + RenderEngineStats(engine_.stats());
+    r.body = metrics_.Render() + RenderEngineStats(EngineInternal::Stats(engine_));
     r.SetHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     return send(std::move(r));
   }

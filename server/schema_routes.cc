@@ -41,7 +41,7 @@ Result<registry::Scope> ScopeOf(const HttpRequest& request, const Principal& who
 HttpResponse Api::ListSchemas(const HttpRequest& request, const Principal& who) {
   auto scope = ScopeOf(request, who);
   if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
-  auto list = engine_.schemas().List(*scope);
+  auto list = EngineInternal::Schemas(engine_).List(*scope);
   if (!list.ok()) return FromStatus(list.status());
   Json items = Json::MakeArray();
   for (const auto& s : *list) items.push_back(EntryJson(s, false));
@@ -54,7 +54,7 @@ HttpResponse Api::SchemaByName(const HttpRequest& request, const Principal& who,
                                const std::string& name) {
   auto scope = ScopeOf(request, who);
   if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
-  registry::SchemaRegistry& reg = engine_.schemas();
+  registry::SchemaRegistry& reg = EngineInternal::Schemas(engine_);
   if (request.method == "GET") {
     // ?level=exact reads only the scope's own entry; the default is the effective one.
     auto level = request.QueryParam("level").value_or("effective");

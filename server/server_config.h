@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::server {
 
@@ -39,7 +39,7 @@ struct ServerLimits {
   size_t max_requests_per_connection = 1000;  // then Connection: close
 };
 
-// A tenant's semantic check command (actors::CheckCommand): [server.tenants.<id>] check = "CMD",
+// A tenant's semantic check command (structure/check.h): [server.tenants.<id>] check = "CMD",
 // check_timeout_ms = N. Only the server's config sets it, never a request.
 struct TenantCheck {
   std::string command;

@@ -121,7 +121,7 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
 // --schema-name must name a schema the registry has (in the --tenant/--project scope).
 Status CheckDefaultSchemaName(Engine& engine, const batch::LineDefaults& d) {
   if (d.schema_name.empty()) return Status::Ok();
-  auto found = engine.schemas().Find(d.schema_name, {d.tenant, d.project});
+  auto found = EngineInternal::Schemas(engine).Find(d.schema_name, {d.tenant, d.project});
   if (found.ok()) return Status::Ok();
   return Status(found.status().code(),
                 "--schema-name " + d.schema_name + ": " + found.status().message());
@@ -288,8 +288,8 @@ int RunBatch(const std::vector<std::string>& raw) {
   std::unique_ptr<Engine> engine = std::move(*created);
   Status schema_name = CheckDefaultSchemaName(*engine, options.defaults);
   if (!schema_name.ok()) return Fail(schema_name.message());
-  InFlightCap cap =
-      CapOf(engine->config(), options.concurrency, args->get("provider"), options.defaults.model);
+  InFlightCap cap = CapOf(EngineInternal::Config(*engine), options.concurrency,
+                          args->get("provider"), options.defaults.model);
   if (cap.capped) {
     std::fprintf(
         stderr,
@@ -298,7 +298,7 @@ int RunBatch(const std::vector<std::string>& raw) {
         static_cast<unsigned long long>(options.concurrency), cap.key.c_str(), cap.limit,
         cap.limit);
   }
-  std::shared_ptr<const pipeline::CallStats> call_stats = engine->call_stats();
+  std::shared_ptr<const pipeline::CallStats> call_stats = EngineInternal::CallStats(*engine);
 
   options.progress = isatty(STDERR_FILENO) == 1;
   if (options.progress && in_path != "-") options.total = CountRecords(in_path, options.shard);

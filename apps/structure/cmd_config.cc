@@ -7,6 +7,7 @@
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "config/config_internal.h"
 #include "config/config_json.h"
 #include "engine/shared_store.h"
 
@@ -52,15 +53,16 @@ int RunConfigCheck(const std::vector<std::string>& args) {
   if (!path.empty()) {
     auto loaded = LoadCommandConfig(path);
     st = loaded.status();
-    if (loaded.ok()) options.config = std::move(*loaded);
+    if (loaded.ok()) options.config = ConfigInternal::Wrap(std::move(*loaded));
   }
   if (st.ok()) st = Engine::Check(options);
   if (!st.ok()) {
     std::fprintf(stderr, "structure config check: %s\n", st.message().c_str());
     return 2;
   }
-  Json out = config::ConfigToJson(options.config);
-  if (!options.config.stores.shared.empty()) AddStoreAnswer(options.config.stores, out);
+  const config::EngineConfig& cfg = ConfigInternal::Of(options.config);
+  Json out = config::ConfigToJson(cfg);
+  if (!cfg.stores.shared.empty()) AddStoreAnswer(cfg.stores, out);
   std::printf("%s\n", ToJson(out, true).c_str());
   return 0;
 }

@@ -166,10 +166,10 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
   batch::ProviderBatchEnv env;
   env.prepare = [&engine](pipeline::StructureRequest r,
                           std::function<void(pipeline::PreparedCall)> ready,
-                          std::function<void(pipeline::StructureResult)> done) {
-    engine.Prepare(std::move(r), std::move(ready), std::move(done));
+                          std::function<void(pipeline::CallResult)> done) {
+    EngineInternal::Prepare(engine, std::move(r), std::move(ready), std::move(done));
   };
-  const config::EngineConfig& cfg = engine.config();
+  const config::EngineConfig& cfg = EngineInternal::Config(engine);
   env.settings = [&cfg](const std::string& provider) {
     auto it = cfg.providers.find(provider);
     return it == cfg.providers.end() ? config::BatchSettings{} : it->second.batch;

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/lowering/profile.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

@@ -247,7 +247,7 @@ void McpServer::CallStructure(const Json& id, const Json& arguments) {
 
 void McpServer::CallListSchemas(const Json& id, const Json& arguments) {
   if (arguments.size() != 0) return Reply(id, ToolError("list_schemas takes no parameters"));
-  auto list = engine_.schemas().List(options_.scope);
+  auto list = EngineInternal::Schemas(engine_).List(options_.scope);
   if (!list.ok()) return Reply(id, ToolError(list.status().message()));
   Json items = Json::MakeArray();
   for (const auto& s : *list) {

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "base/json.h"
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "server/mcp/mcp_message.h"
 
 namespace structure::mcp {
