@@ -1,4 +1,4 @@
-// Semantic checks outside C++ (issue 17.5): a check command runs as a child process with the
+// Semantic checks outside C++: a check command runs as a child process with the
 // candidate answer as JSON on stdin and the prompt in the environment; it prints one violation
 // per line, or nothing to accept. One thread per runner watches every running check (poll on
 // their pipes), so a check never blocks an actor's thread and many run at once.

@@ -21,7 +21,7 @@ struct FloorRun {
 // connections (not measured).
 // With `h2c`, HTTP/2 without TLS by prior knowledge, streams multiplexed on shared connections.
 // Debian 12's libcurl 7.88.1 fails every transfer that reuses an h2c connection ("Error in the
-// HTTP2 framing layer"; curl issue 10634, fixed after 7.88.1), with prior knowledge and Upgrade,
+// HTTP2 framing layer", a curl bug fixed after 7.88.1), with prior knowledge and Upgrade,
 // so HTTP/2 cannot be measured against a cleartext server here.
 FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls,
                        bool h2c = false);

@@ -1,4 +1,4 @@
-// Schema versions "MAJOR.MINOR" and the seed's rule for changing them: a minor step is
+// Schema versions "MAJOR.MINOR" and the rule for changing them: a minor step is
 // compatible and replaces the schema in place; a breaking change is a new schema name.
 #pragma once
 

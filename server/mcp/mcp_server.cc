@@ -7,7 +7,8 @@
 namespace structure::mcp {
 namespace {
 
-// The seed's tool definition (§2.1), as MCP inputSchema/outputSchema.
+// The tool definitions, as MCP inputSchema/outputSchema: `structure` takes the request's
+// fields and returns the result's.
 constexpr const char* kTools = R"JSON([
   {
     "name": "structure",
@@ -113,7 +114,8 @@ Json ResultError(const pipeline::StructureResult& result) {
   return ToolError(text);
 }
 
-// The seed's return fields only, plus the evidence the caller asked for.
+// The result's fields an agent acts on (no usage or mode), plus the evidence the caller asked
+// for.
 Json StructuredResult(const pipeline::StructureResult& result) {
   Json s = Json::MakeObject();
   s.set("status", std::string(pipeline::OutcomeName(result.status)));

@@ -1,4 +1,4 @@
-// Evidence end to end (issue 20): the engine against `structure sim`, whose generated answers
+// Evidence end to end: the engine against `structure sim`, whose generated answers
 // quote the prompt (and, with --ungrounded-rate 1, invent one value each), on every provider
 // form; a scripted reply with an invented value is caught and re-asked.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // `structure sim --invalid-rate 1` against the engine: every answer breaks a constraint of the
 // user's schema, whatever form (envelope, union, tool, optional fields made nullable) the provider
-// was given, so with one loop every request ends stale (issue 16 item 9).
+// was given, so with one loop every request ends stale.
 #include <gtest/gtest.h>
 
 #include <iterator>

@@ -1,4 +1,4 @@
-// Issue 16 items 6 and 7 end to end through `structure sim`, read from the requests it received
+// The prompt forms end to end through `structure sim`, read from the requests it received
 // (--record-requests): servers that enforce a schema without showing it to the model (Ollama,
 // vLLM, llama.cpp) get the schema with its descriptions in the system prompt, and every
 // provider's system prompt states the need instruction in the form that provider was given

@@ -146,7 +146,7 @@ TEST_F(EngineTest, InvalidThenReasonThenOkWithTheExactReasonText) {
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.data.find("priority")->as_int(), 5);
   EXPECT_EQ(r.iterations, 2);
-  // The second call matched only because its last user turn was exactly the seed's reason.
+  // The second call matched only because its last user turn was exactly the expected reason.
   EXPECT_EQ(RuleHits("reask-reason-seen"), before + 1);
 }
 
@@ -536,7 +536,7 @@ TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
 }
 
 // EngineInternal::Stats: every call counted under its schema's label (an override keeps its
-// name, a name never found is "unknown"), every re-ask by reason, and per provider (issue 17.2).
+// name, a name never found is "unknown"), every re-ask by reason, and per provider.
 TEST_F(EngineTest, StatsCountEveryCallPerSchemaAndProvider) {
   ASSERT_NO_FATAL_FAILURE(
       PutLongManualSchema(EngineInternal::Schemas(*engine_), "stats-t", "stats", 100));

@@ -1,4 +1,4 @@
-// Thinking models end to end through `structure sim` (issue 16 acceptance): thinking on and off
+// Thinking models end to end through `structure sim`: thinking on and off
 // per provider, reasoning tokens in the result, a final-tool correction that must replay Gemini's
 // thought signature and Anthropic's thinking block, and an output cap used up by thinking.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The metrics' pure parts: re-ask reasons from validator keywords, the content loop counting
-// every re-ask, and the per-schema / per-provider aggregation and its JSON (issue 17.2).
+// every re-ask, and the per-schema / per-provider aggregation and its JSON.
 #include "pipeline/call_stats.h"
 
 #include <gtest/gtest.h>
