@@ -1,16 +1,14 @@
 # Installs the build into a temporary prefix and fails when the installed tree holds anything
-# but the public API and what links it: the headers of include/structure/ (exactly those), the
-# static libraries, the CMake package files and the bundled schemas. It also fails when an
-# installed header includes anything but the standard library and other public headers.
+# but the public API, what links it and the program: the headers of include/structure/ (exactly
+# those), the static libraries, the CMake package files, the bundled schemas and the `structure`
+# executable. It also fails when an installed header includes anything but the standard library
+# and other public headers.
 # Invoked as: cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DINCLUDEDIR=... -DLIBDIR=...
-#   -DDATADIR=... -P this
+#   -DDATADIR=... -DBINDIR=... -P this
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
-execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}"
-  RESULT_VARIABLE rc OUTPUT_QUIET)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "install failed: ${rc}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/install_into.cmake)
+structure_install_into("${BUILD_DIR}" "${prefix}")
 
 file(GLOB public RELATIVE "${SOURCE_DIR}/include/structure" "${SOURCE_DIR}/include/structure/*")
 file(GLOB_RECURSE installed RELATIVE "${prefix}" "${prefix}/*")
@@ -21,7 +19,8 @@ foreach(f IN LISTS installed)
     list(APPEND headers "${CMAKE_MATCH_1}")
   elseif(f MATCHES "^${LIBDIR}/libstructure_[a-z_]+\\.a$"
          OR f MATCHES "^${LIBDIR}/cmake/structure/[A-Za-z_-]+\\.cmake$"
-         OR f MATCHES "^${DATADIR}/structure/schemas/[^/]+$")
+         OR f MATCHES "^${DATADIR}/structure/schemas/[^/]+$"
+         OR f STREQUAL "${BINDIR}/structure")
   else()
     list(APPEND unexpected "${f}")
   endif()
