@@ -8,6 +8,7 @@
 
 #include <curl/curl.h>
 
+#include "base/json.h"
 #include "structure/engine.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/sim_process.h"

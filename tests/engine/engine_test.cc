@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 
+#include "config/load_config.h"
 #include "engine/engine_internal.h"
 #include "providers/endpoint.h"
 #include "registry/schema_registry.h"
@@ -273,8 +274,8 @@ TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
   auto req = ParseRequest(
       *ParseJson(std::string(R"({"prompt":"p","schemaName":"contact","model":"anthropic"})")));
   ASSERT_TRUE(req.ok());
-  engine_->Prepare(
-      *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
+  EngineInternal::Prepare(
+      *engine_, *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
       [&](StructureResult r) { done.set_value(std::move(r)); });
   pipeline::PreparedCall p = ready.get_future().get();
   EXPECT_EQ(p.provider, "anthropic");
@@ -292,8 +293,8 @@ TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
   auto bad =
       ParseRequest(*ParseJson(std::string(R"({"prompt":"p","schemaName":"no-such-schema"})")));
   ASSERT_TRUE(bad.ok());
-  engine_->Prepare(
-      *bad, [](pipeline::PreparedCall) { ADD_FAILURE() << "prepared an unknown schema"; },
+  EngineInternal::Prepare(
+      *engine_, *bad, [](pipeline::PreparedCall) { ADD_FAILURE() << "prepared an unknown schema"; },
       [&](StructureResult r) { failed.set_value(std::move(r)); });
   StructureResult r = failed.get_future().get();
   EXPECT_EQ(r.status, Outcome::kError);
@@ -548,7 +549,7 @@ TEST_F(EngineTest, StatsCountEveryCallPerSchemaAndProvider) {
   StructureResult missing = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
   ASSERT_EQ(missing.error_code, ErrorCode::kUnknownSchema);
 
-  pipeline::StatsSnapshot s = engine_->stats();
+  pipeline::StatsSnapshot s = EngineInternal::Stats(*engine_);
   ASSERT_EQ(s.schemas.size(), 3u);
   const pipeline::SchemaStats& t = s.schemas.at("cached-ticket");
   EXPECT_EQ(t.calls, 1u);
