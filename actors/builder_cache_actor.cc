@@ -40,7 +40,8 @@ caf::behavior BuildRunner(caf::stateful_actor<BuildRunnerState>* self, caf::acto
   run->spec = std::move(job.spec);
   run->pool = job.pool;
   run->lane = job.lane;
-  run->timeout = job.timeout;
+  run->deadline = job.deadline;
+  run->timeout_ms = job.timeout_ms;
   std::string key = job.key;
   run->on_finish = [self, cache, key](pipeline::CallResult r) {
     BuildOutcome o;

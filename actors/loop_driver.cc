@@ -10,6 +10,17 @@ namespace {
 void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_ptr<LoopRun>& run,
              const std::function<pipeline::Step()>& next);
 
+// Adds a provider call's times to the run's; a bulk call's deadline moves by its waits for a
+// turn (the pool did the same for the call itself).
+void Note(LoopRun& run, const PoolReply& r) {
+  ++run.timing.calls;
+  run.timing.attempts += r.attempts;
+  run.timing.wire_us += r.wire_total_us;
+  run.timing.rate_wait_us += r.rate_wait_us;
+  run.timing.backoff_us += r.backoff_us;
+  if (run.lane == Lane::kBulk) run.deadline += std::chrono::microseconds(r.rate_wait_us);
+}
+
 void Finish(const std::shared_ptr<LoopRun>& run, pipeline::CallResult r) {
   if (run->finished) return;
   run->finished = true;
@@ -37,8 +48,20 @@ void Apply(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopR
     return;
   }
   auto& send = std::get<pipeline::SendCall>(step);
+  std::chrono::milliseconds left{0};
+  if (run->timeout_ms > 0) {
+    left = std::chrono::ceil<std::chrono::milliseconds>(run->deadline -
+                                                        std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      Status late(Code::kDeadlineExceeded,
+                  pipeline::DeadlineMessage(run->timeout_ms, run->timing,
+                                            "no time was left for the next provider call"));
+      return Guarded(self, waits, run,
+                     [&] { return pipeline::OnReply(run->spec, run->state, late); });
+    }
+  }
   uint64_t tag = waits.next_tag++;
-  PoolRequest request{std::move(send.call), run->lane, run->timeout, 0, tag};
+  PoolRequest request{std::move(send.call), run->lane, left, 0, tag};
   if (waits.monitored.insert(run->pool.address()).second) self->monitor(run->pool);
   self->send(run->pool, std::move(request));
   waits.runs.emplace(tag, std::move(run));
@@ -68,6 +91,11 @@ void OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& r) {
   if (it == waits.runs.end()) return;
   std::shared_ptr<LoopRun> run = std::move(it->second);
   waits.runs.erase(it);
+  Note(*run, r);
+  if (r.status.code() == Code::kDeadlineExceeded && run->timeout_ms > 0) {
+    r.status = Status(Code::kDeadlineExceeded,
+                      pipeline::DeadlineMessage(run->timeout_ms, run->timing, r.status.message()));
+  }
   Result<providers::ProviderReply> reply =
       r.status.ok() ? Result<providers::ProviderReply>(std::move(r.reply))
                     : Result<providers::ProviderReply>(r.status);

@@ -21,6 +21,7 @@ using pipeline::Outcome;
 
 // One call in a host.
 struct Call {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   pipeline::StructureRequest request;
   ResultCallback done;
   pipeline::SemanticCheck check;
@@ -83,6 +84,7 @@ void Deliver(Self self, uint64_t id, CallResult r) {
   if (r.schema_origin.empty()) r.schema_origin = call->origin;
   if (r.provider.empty() && call->target.provider != nullptr)
     r.provider = call->target.provider->config.name;
+  if (r.model.empty() && call->target.provider != nullptr) r.model = call->target.model;
   r.usage += call->builder_usage;
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
@@ -109,12 +111,15 @@ Lane LaneOf(const pipeline::StructureRequest& r) {
   return r.priority == pipeline::Priority::kBulk ? Lane::kBulk : Lane::kInteractive;
 }
 
-// The plan cache key: the target (its profile follows from it), the plan options and
-// `schema_key` (what identifies the schema and its manual).
+// The plan cache key: the target (its profile follows from it), the plan options, whether the
+// plan is for a provider batch (which may take the schema in another form) and `schema_key`
+// (what identifies the schema and its manual).
 std::string PlanKey(const Target& target, const pipeline::PlanOptions& options,
-                    const std::string& schema_key) {
-  return target.provider->config.name + "/" + target.model + " " +
-         pipeline::PlanOptionsKey(options) + "\n" + schema_key;
+                    const std::string& schema_key, bool prepared = false) {
+  std::string key =
+      target.provider->config.name + "/" + target.model + " " + pipeline::PlanOptionsKey(options);
+  if (prepared) key += " batch=" + target.profile->batch_schema_field;
+  return key + "\n" + schema_key;
 }
 
 // The content stage's plan for a schema, from the engine's cache (compiled and lowered once
@@ -122,13 +127,18 @@ std::string PlanKey(const Target& target, const pipeline::PlanOptions& options,
 PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
                    const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
   pipeline::PlanOptions options = pipeline::PlanOptionsFor(c.request, c.settings);
-  return self->state.ctx->plans->Get(PlanKey(c.target, options, schema_key), [&]() -> PlanResult {
-    auto resolved = resolve();
-    if (!resolved.ok()) return resolved.status();
-    auto plan = pipeline::MakeLoopPlan(*resolved, *c.target.profile, options);
-    if (!plan.ok()) return plan.status();
-    return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
-  });
+  return self->state.ctx->plans->Get(
+      PlanKey(c.target, options, schema_key, c.prepared != nullptr), [&]() -> PlanResult {
+        auto resolved = resolve();
+        if (!resolved.ok()) return resolved.status();
+        // A provider batch may take the schema in another form (pipeline::BatchProfile).
+        auto profile = c.prepared ? pipeline::BatchProfile(*c.target.profile)
+                                  : Result<pipeline::Profile>(*c.target.profile);
+        if (!profile.ok()) return profile.status();
+        auto plan = pipeline::MakeLoopPlan(*resolved, *profile, options);
+        if (!plan.ok()) return plan.status();
+        return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
+      });
 }
 
 // Prepare (provider batch APIs): the caller drives the content loop; the call leaves the host.
@@ -137,9 +147,12 @@ void HandOver(Self self, uint64_t id, Call& c,
   pipeline::PreparedCall p;
   p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, p.spec);  // the same thinking settings and output cap as a live call
+  pipeline::TakeConversation(c.request, p.spec);
   p.spec.semantic_check = std::move(c.check);
   p.provider = c.target.provider->config.name;
   p.endpoint = c.target.provider->endpoint;
+  if (c.target.profile->batch_schema_field == "responseSchema")
+    p.endpoint.gemini_legacy_schema = true;
   p.schema_origin = c.origin;
   p.schema_usage = c.builder_usage;
   auto ready = std::move(c.prepared);
@@ -157,7 +170,9 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->spec =
       pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, run->spec);
+  pipeline::TakeConversation(c.request, run->spec);
   run->spec.semantic_check = std::move(c.check);
+  run->spec.trace = c.request.trace;
   run->check = CheckFor(*self->state.ctx, c.request.tenant);
   if (run->check) {
     run->spec.external_check = true;
@@ -166,7 +181,8 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   c.request.schema.reset();
   c.request.metadata = Json();
   run->pool = c.target.provider->pool;
-  run->timeout = self->state.ctx->call_timeout;
+  run->timeout_ms = c.settings.call_timeout_ms;
+  run->deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
   run->on_finish = [self, id](CallResult r) { Deliver(self, id, std::move(r)); };
   StartLoop(self, self->state.waits, run);
 }
@@ -268,7 +284,8 @@ void RunText(Self self, uint64_t id, Call& c) {
   pipeline::ConfigureBuilderLoop(job.spec);
   job.pool = builder->provider->pool;
   job.lane = LaneOf(c.request);
-  job.timeout = ctx.call_timeout;
+  job.timeout_ms = c.settings.call_timeout_ms;
+  job.deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
   self->request(ctx.builder_cache, caf::infinite, build_atom_v, std::move(job))
       .then([self, id](BuildOutcome& o) { Guarded(self, id, [&] { OnBuilt(self, id, o); }); },
             [self, id](caf::error& e) {

@@ -20,6 +20,11 @@ constexpr ErrorCodeFacts kFacts[] = {
      "provider_auth"},
     {ErrorCode::kProviderRateLimited, "provider_rate_limited", 429, 1, M::kToolError,
      "rate_limit_error", "rate_limit_exceeded"},
+    // The server's provider account has no quota or credit left (OpenAI insufficient_quota,
+    // Anthropic billing, a Gemini daily quota): never retried, and waiting does not help the
+    // caller; the operator must add credit or raise the quota. OpenAI's own code for it.
+    {ErrorCode::kProviderQuotaExhausted, "provider_quota_exhausted", 502, 1, M::kToolError,
+     "server_error", "insufficient_quota"},
     {ErrorCode::kProviderUnavailable, "provider_unavailable", 502, 1, M::kToolError, "server_error",
      "provider_unavailable"},
     {ErrorCode::kProviderRejectedRequest, "provider_rejected_request", 502, 1, M::kToolError,
@@ -37,6 +42,9 @@ constexpr ErrorCodeFacts kFacts[] = {
     // The output cap the request or its settings allow was too small for the model's thinking.
     {ErrorCode::kOutputCapExhausted, "output_cap_exhausted", 422, 1, M::kToolError,
      "invalid_request_error", "output_cap_exhausted"},
+    // The request's tokenBudget cannot pay for its first call (prompt estimate + output cap).
+    {ErrorCode::kTokenBudgetExhausted, "token_budget_exhausted", 422, 1, M::kToolError,
+     "invalid_request_error", "token_budget_exhausted"},
     // The configured check program failed (crashed, timed out): an upstream of the server.
     {ErrorCode::kCheckFailed, "check_failed", 502, 1, M::kToolError, "server_error",
      "check_failed"},
@@ -56,8 +64,8 @@ constexpr ErrorCodeFacts kFacts[] = {
      "batch_rejected"},
     {ErrorCode::kBatchRequestTooLarge, "batch_request_too_large", 413, 1, M::kToolError,
      "invalid_request_error", "batch_request_too_large"},
-    {ErrorCode::kBatchUnsupported, "batch_unsupported", 501, 1, M::kToolError,
-     "invalid_request_error", "batch_unsupported"},
+    {ErrorCode::kBatchUnsupported, "batch_unsupported", 501, 1, M::kToolError, "server_error",
+     "batch_unsupported"},
 };
 
 }  // namespace

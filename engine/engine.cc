@@ -1,7 +1,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -12,8 +11,9 @@
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
 #include "config/config_internal.h"
-#include "config/load_config.h"
+#include "config/settings.h"
 #include "config/shared_store.h"
+#include "engine/engine_checks.h"
 #include "engine/engine_internal.h"
 #include "engine/provider_setup.h"
 #include "engine/shared_store.h"
@@ -23,121 +23,6 @@
 
 namespace structure {
 
-namespace {
-
-std::string BundledDir(const EngineOptions& o, const config::EngineConfig& cfg) {
-  if (!o.registry_dir.empty()) return o.registry_dir;
-  const std::string& configured = cfg.stores.registry_dir;
-  if (!configured.empty() && std::filesystem::is_directory(configured)) return configured;
-  for (const char* dir : {STRUCTURE_INSTALLED_SCHEMAS, STRUCTURE_SOURCE_SCHEMAS}) {
-    if (std::filesystem::is_directory(dir)) return dir;
-  }
-  return "";
-}
-
-// The configuration with the provider flags applied, and its providers planned. A provider
-// that every call uses must be callable before the first call: its missing API key is an error
-// now, not on every call.
-Result<config::EngineConfig> EffectiveConfig(const EngineOptions& options,
-                                             std::vector<actors::ProviderPlan>* plans) {
-  const config::EngineConfig& given = ConfigInternal::Of(options.config);
-  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(given));
-  bool builtin = !options.provider.empty() && !given.providers.count(options.provider);
-  auto effective = actors::WithProviderFlag(given, options.provider, options.base_url);
-  if (!effective.ok()) return effective.status();
-  auto planned = actors::PlanProviders(*effective, options.base_url);
-  if (!planned.ok()) return planned.status();
-  for (const std::string& name : actors::ProvidersInUse(*effective, options.provider)) {
-    for (const actors::ProviderPlan& plan : *planned) {
-      if (plan.handle.config.name != name || plan.handle.unusable.ok()) continue;
-      if (!builtin) return plan.handle.unusable;
-      return Status(Code::kUnauthenticated, "--provider " + name + ": " + plan.unusable_reason +
-                                                " (or give --base-url URL for a local server)");
-    }
-  }
-  *plans = std::move(*planned);
-  return effective;
-}
-
-// Sets up the actor system's scheduler and message types; returns its thread count.
-size_t ConfigureActorSystem(caf::actor_system_config& cfg) {
-  cfg.set("scheduler.policy", caf::atom("sharing"));
-  // One scheduler thread per core, less the one the curl I/O thread keeps busy (CAF's default,
-  // at least 4, only adds sleeps and wake-ups: 1 thread instead of 2 cut ~20 us of CPU per
-  // call on 2 cores, docs/batch.md).
-  unsigned cores = std::thread::hardware_concurrency();  // 0 when unknown
-  size_t threads = cores > 2 ? cores - 1 : 1;
-  cfg.set("scheduler.max-threads", threads);
-  cfg.add_message_types<caf::id_block::structure>();
-  cfg.add_message_types<caf::id_block::structure_engine>();
-  return threads;
-}
-
-// One pool per usable provider; the call timeout defaults to 10 x the longest provider timeout.
-void StartPools(caf::actor_system& system, std::vector<actors::ProviderPlan>& plans,
-                const actors::SharedLimitConfig& shared, int call_timeout_ms,
-                actors::EngineContext& ctx) {
-  int64_t max_timeout = 0;
-  for (actors::ProviderPlan& plan : plans) {
-    actors::ProviderHandle& h = plan.handle;
-    plan.pool.shared = shared;
-    if (h.unusable.ok())
-      h.pool = actors::SpawnProviderPool(system, plan.pool, providers::CurlTransportFactory());
-    max_timeout = std::max<int64_t>(max_timeout, h.config.limits.timeout_ms);
-    std::string name = h.config.name;
-    ctx.providers.emplace(std::move(name), std::move(h));
-  }
-  ctx.call_timeout =
-      std::chrono::milliseconds(call_timeout_ms > 0 ? call_timeout_ms : 10 * max_timeout);
-}
-
-// The schema registry and the schema builder's cache, on the configured database.
-Status OpenStores(caf::actor_system& system, const EngineOptions& options,
-                  const config::EngineConfig& cfg,
-                  std::shared_ptr<registry::RedisClient> shared_client,
-                  actors::EngineContext& ctx) {
-  std::string database = !options.database.empty() ? options.database : cfg.stores.database;
-  if (database.empty()) database = ":memory:";
-  registry::RegistryOptions registry_options;
-  // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
-  // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
-  registry_options.check_schema = [](const Json& schema) -> Status {
-    pipeline::ValidatorOptions strict;
-    strict.strict = true;
-    auto compiled = pipeline::CompileSchema(schema, strict);
-    if (!compiled.ok()) return InvalidArgument(compiled.status().message());
-    return Status::Ok();
-  };
-  auto registry = registry::SchemaRegistry::Open(BundledDir(options, cfg), database,
-                                                 std::move(registry_options));
-  if (!registry.ok()) return registry.status();
-  ctx.registry = std::move(*registry);
-  auto cache = registry::BuilderCacheStore::Open(database);
-  if (!cache.ok()) return cache.status();
-  int64_t ttl_ms = int64_t{cfg.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
-  ctx.builder_cache = actors::SpawnBuilderCache(
-      system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
-      std::move(shared_client));
-  return Status::Ok();
-}
-
-// The external checks by tenant, and the runner they share.
-Status AddChecks(const std::map<std::string, CheckCommand>& checks, actors::EngineContext& ctx) {
-  for (const auto& [tenant, check] : checks) {
-    if (check.command.empty()) continue;
-    if (check.timeout_ms <= 0) {
-      return InvalidArgument("check command" + (tenant.empty() ? "" : " of tenant " + tenant) +
-                             ": the timeout must be > 0 ms (was " +
-                             std::to_string(check.timeout_ms) + ")");
-    }
-    ctx.checks[tenant] = std::make_shared<const CheckCommand>(check);
-  }
-  if (!ctx.checks.empty()) ctx.check_runner = std::make_shared<actors::CheckRunner>();
-  return Status::Ok();
-}
-
-}  // namespace
-
 struct Engine::Impl {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> system;
@@ -146,6 +31,7 @@ struct Engine::Impl {
   std::atomic<uint64_t> next_host{0};
   // Shared with every call's callback: a call cancelled while the engine stops still counts.
   std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
+  bool hide_tenant_schemas = false;
 
   // Also runs when Create gives up half way: any of ctx, its pools and the cache may be missing.
   ~Impl() {
@@ -169,23 +55,28 @@ struct Engine::Impl {
 Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Engine::~Engine() = default;
 
-Status Engine::Check(const EngineOptions& options) {
-  const config::EngineConfig& cfg = ConfigInternal::Of(options.config);
-  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(cfg));
-  auto effective = actors::WithProviderFlag(cfg, options.provider, options.base_url);
-  if (!effective.ok()) return effective.status();
-  return actors::PlanProviders(*effective, options.base_url).status();
-}
+Status Engine::Check(const EngineOptions& options) { return CheckEngineOptions(options).status(); }
+
+std::string Engine::RegistryDir(const EngineOptions& options) { return BundledSchemasDir(options); }
 
 Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
-  std::vector<actors::ProviderPlan> plans;
-  auto effective = EffectiveConfig(options, &plans);
-  if (!effective.ok()) return effective.status();
-  const config::EngineConfig& cfg = *effective;
+  auto checked = CheckEngineOptions(options);
+  if (!checked.ok()) return checked.status();
+  const config::EngineConfig& cfg = checked->config;
+  std::vector<actors::ProviderPlan>* plans = &checked->plans;
 
   providers::InitCurlOnce();
   auto impl = std::make_unique<Impl>();
-  size_t threads = ConfigureActorSystem(impl->cfg);
+  impl->hide_tenant_schemas = options.hide_tenant_schemas;
+  impl->cfg.set("scheduler.policy", caf::atom("sharing"));
+  // One scheduler thread per core, less the one the curl I/O thread keeps busy (CAF's default,
+  // at least 4, only adds sleeps and wake-ups: 1 thread instead of 2 cut ~20 us of CPU per
+  // call on 2 cores, docs/batch.md).
+  unsigned cores = std::thread::hardware_concurrency();  // 0 when unknown
+  size_t threads = cores > 2 ? cores - 1 : 1;
+  impl->cfg.set("scheduler.max-threads", threads);
+  impl->cfg.add_message_types<caf::id_block::structure>();
+  impl->cfg.add_message_types<caf::id_block::structure_engine>();
   // The system's constructor and every spawn leave a reference to its logger in this thread's
   // thread-local storage, and ~actor_system waits until the logger is gone: destroyed on another
   // thread (the batch writer cancelling on a second Ctrl-C) it would wait forever. Drop it
@@ -207,9 +98,44 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   actors::SharedLimitConfig shared;
   shared.client = *store;
   shared.fallback_share = config::FallbackShare(cfg.stores);
-  StartPools(*impl->system, plans, shared, options.call_timeout_ms, *ctx);
-  STRUCTURE_RETURN_IF_ERROR(OpenStores(*impl->system, options, cfg, shared.client, *ctx));
-  STRUCTURE_RETURN_IF_ERROR(AddChecks(options.checks, *ctx));
+  for (actors::ProviderPlan& plan : *plans) {
+    actors::ProviderHandle& h = plan.handle;
+    plan.pool.shared = shared;
+    if (!plan.warning.empty()) log(plan.warning);
+    providers::CurlOptions curl;
+    curl.network = h.network;
+    if (h.unusable.ok())
+      h.pool = actors::SpawnProviderPool(*impl->system, plan.pool,
+                                         providers::CurlTransportFactory(curl));
+    std::string name = h.config.name;
+    ctx->providers.emplace(std::move(name), std::move(h));
+  }
+
+  const std::string& database = checked->database;
+  registry::RegistryOptions registry_options;
+  // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
+  // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
+  registry_options.check_schema = [](const Json& schema) -> Status {
+    pipeline::ValidatorOptions strict;
+    strict.strict = true;
+    auto compiled = pipeline::CompileSchema(schema, strict);
+    if (!compiled.ok()) return InvalidArgument(compiled.status().message());
+    return Status::Ok();
+  };
+  auto registry =
+      registry::SchemaRegistry::Open(checked->bundled_dir, database, std::move(registry_options));
+  if (!registry.ok()) return registry.status();
+  ctx->registry = std::move(*registry);
+  auto cache = registry::BuilderCacheStore::Open(database);
+  if (!cache.ok()) return cache.status();
+  int64_t ttl_ms = int64_t{cfg.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
+  ctx->builder_cache = actors::SpawnBuilderCache(
+      *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
+      shared.client);
+  for (const auto& [tenant, check] : options.checks) {
+    if (!check.command.empty()) ctx->checks[tenant] = std::make_shared<const CheckCommand>(check);
+  }
+  if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
   // One request host per scheduler thread, so calls run in parallel on every one.
   for (size_t i = 0; i < threads; ++i)
     impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));
@@ -217,17 +143,12 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
 }
 
 void Engine::Submit(StructureRequest request, ResultCallback done, SemanticCheck check) {
-  size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
-  actors::ResultCallback counted =
-      [stats = impl_->stats, mode = request.mode, name = request.schema_ref,
-       started = std::chrono::steady_clock::now(), done = std::move(done)](pipeline::CallResult r) {
-        double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        stats->Record(pipeline::SchemaLabel(mode, name, r), r, seconds);
-        done(std::move(r));  // the public part only: the metrics' fields stay here
-      };
-  actors::SubmitRequest(impl_->hosts[i],
-                        {std::move(request), std::move(counted), std::move(check)});
+  EngineInternal::Submit(
+      *this, std::move(request),
+      [done = std::move(done)](pipeline::CallResult r) {
+        done(pipeline::PublicResult(std::move(r)));  // the metrics' fields stay here
+      },
+      std::move(check));
 }
 
 std::future<StructureResult> Engine::Submit(StructureRequest request) {
@@ -251,12 +172,30 @@ Result<std::vector<SchemaInfo>> Engine::ListSchemas(const std::string& tenant,
   return out;
 }
 
-registry::SchemaRegistry& EngineInternal::Schemas(Engine& engine) {
-  return *engine.impl_->ctx->registry;
+Status Engine::CheckModel(const std::string& model_ref, const std::string& tenant,
+                          const std::string& project) const {
+  const actors::EngineContext& ctx = *impl_->ctx;
+  config::SettingsOverride request;
+  if (!model_ref.empty()) request.model = model_ref;
+  auto settings = config::ResolveSettings(ctx.config, tenant, project, request);
+  if (!settings.ok()) return settings.status();
+  return actors::ResolveTarget(ctx, settings->model).status();
 }
 
-const config::EngineConfig& EngineInternal::Config(const Engine& engine) {
-  return engine.impl_->ctx->config;
+void EngineInternal::Submit(Engine& engine, StructureRequest request, CallResultCallback done,
+                            SemanticCheck check) {
+  Engine::Impl& impl = *engine.impl_;
+  size_t i = impl.next_host.fetch_add(1, std::memory_order_relaxed) % impl.hosts.size();
+  actors::ResultCallback counted = [stats = impl.stats, mode = request.mode,
+                                    name = request.schema_ref, hide = impl.hide_tenant_schemas,
+                                    started = std::chrono::steady_clock::now(),
+                                    done = std::move(done)](pipeline::CallResult r) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stats->Record(pipeline::SchemaLabel(mode, name, r, hide), r, seconds);
+    done(std::move(r));
+  };
+  actors::SubmitRequest(impl.hosts[i], {std::move(request), std::move(counted), std::move(check)});
 }
 
 void EngineInternal::Prepare(Engine& engine, StructureRequest request, PreparedCallback ready,
@@ -266,6 +205,21 @@ void EngineInternal::Prepare(Engine& engine, StructureRequest request, PreparedC
   actors::RequestJob job{std::move(request), std::move(done), std::move(check)};
   job.prepared = std::move(ready);
   actors::SubmitRequest(impl.hosts[i], std::move(job));
+}
+
+registry::SchemaRegistry& EngineInternal::Schemas(Engine& engine) {
+  return *engine.impl_->ctx->registry;
+}
+
+const config::EngineConfig& EngineInternal::Config(const Engine& engine) {
+  return engine.impl_->ctx->config;
+}
+
+providers::NetworkOptions EngineInternal::Network(const Engine& engine,
+                                                  const std::string& provider) {
+  const auto& providers = engine.impl_->ctx->providers;
+  auto it = providers.find(provider);
+  return it == providers.end() ? providers::NetworkOptions{} : it->second.network;
 }
 
 pipeline::StatsSnapshot EngineInternal::Stats(const Engine& engine) {

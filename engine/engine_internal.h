@@ -5,11 +5,13 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "config/engine_config.h"
 #include "pipeline/call_stats.h"
 #include "pipeline/prepared_call.h"
 #include "pipeline/result.h"
+#include "providers/network.h"
 #include "structure/engine.h"
 
 namespace structure::registry {
@@ -28,6 +30,14 @@ struct EngineInternal {
 
   // The configuration the engine runs with, after --provider and --base-url were applied.
   static const config::EngineConfig& Config(const Engine& engine);
+
+  // Submit, with the result as the engine's internals carry it (the re-ask counts, the
+  // provider and the trace as plain data), for callers that report more than the result.
+  static void Submit(Engine& engine, StructureRequest request, CallResultCallback done,
+                     SemanticCheck check = {});
+
+  // The proxy, CAs and TLS checks the engine uses for `provider` (defaults when unknown).
+  static providers::NetworkOptions Network(const Engine& engine, const std::string& provider);
 
   // The schema stage only, for callers that send the content loop's calls themselves (provider
   // batch APIs): exactly one of `ready` (the loop to drive through pipeline::Start / OnReply and

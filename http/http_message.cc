@@ -6,6 +6,24 @@
 #include "base/json.h"
 
 namespace structure::http {
+std::string OriginForm(std::string_view target) {
+  size_t scheme_end = target.find("://");
+  if (target.empty() || target[0] == '/' || scheme_end == std::string_view::npos) {
+    return std::string(target);
+  }
+  for (size_t i = 0; i < scheme_end; ++i) {
+    char c = target[i];
+    bool scheme_char =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+    if (!scheme_char) return std::string(target);
+  }
+  std::string_view rest = target.substr(scheme_end + 3);
+  size_t path = rest.find_first_of("/?");
+  if (path == std::string_view::npos) return "/";
+  if (rest[path] == '?') return "/" + std::string(rest.substr(path));
+  return std::string(rest.substr(path));
+}
+
 bool HeaderNameEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {

@@ -15,6 +15,7 @@
 #include "base/json.h"
 #include "base/shared_json.h"
 #include "config/engine_config.h"
+#include "pipeline/request.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 #include "providers/call.h"
@@ -77,6 +78,11 @@ struct LoopPlan {
 struct LoopSpec {
   std::shared_ptr<const LoopPlan> plan;  // never null when the loop runs
   std::string prompt;                    // the user's free text
+  // The first call's turns when not empty (a conversation, StructureRequest::turns); else one
+  // user turn holding `prompt`.
+  std::vector<providers::Turn> turns;
+  std::string instructions;  // the caller's (system messages), in the manual block
+  CallParams params;         // temperature, top_p, seed and user go on every call
   std::string model;
   int max_loops = 3;         // 1..10
   int64_t token_budget = 0;  // 0 = none
@@ -89,6 +95,7 @@ struct LoopSpec {
   // An out-of-process check (a command): a schema-valid answer makes OnReply return RunCheck,
   // and the driver answers with OnCheck once the check is done.
   bool external_check = false;
+  bool trace = false;  // record every round into LoopState::trace (pipeline/call_trace.h)
 };
 
 // The reply being judged while an external check runs on one of its answers.
@@ -107,6 +114,9 @@ struct PendingReply {
 struct LoopState {
   int iterations = 0;
   int nudges = 0;
+  // Where the last nudge's two turns (the reply and the nudge) start in `turns` when the call in
+  // flight is a nudge, else -1: the next nudge replaces them instead of piling up.
+  int nudge_at = -1;
   bool form_ignored = false;  // the accepted answer skipped the form the provider was given
   providers::Usage usage;
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
@@ -115,6 +125,12 @@ struct LoopState {
   ReaskCounts reasks{};                 // re-asks sent, by reason
   Json evidence;                        // evidence on: the accepted answer's (pipeline/result.h)
   Json ungrounded;
+  std::shared_ptr<CallTrace> trace;  // set by Start when LoopSpec::trace; null = not recorded
+  // Array mode: the complete records of the cut-off answers so far, while a continuation asks
+  // for the rest (null otherwise); `truncated`: the accepted records lack some at the end.
+  Json partial;
+  bool truncated = false;
+  int64_t last_call_cost = 0;  // the last call's estimate: prompt tokens + output cap
 };
 
 struct SendCall {

@@ -8,12 +8,15 @@
 
 namespace structure::pipeline {
 
+using structure::CallParams;
+using structure::ConversationTurn;
 using structure::ParseRequest;
 using structure::Priority;
 using structure::RequestLimits;
 using structure::SchemaMode;
 using structure::SchemaModeName;
 using structure::StructureRequest;
+using structure::TurnRole;
 
 // Checks an inline schema: an object or a boolean within the limits. kInvalidArgument
 // "schema: ..." otherwise.

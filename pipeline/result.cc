@@ -29,23 +29,49 @@ Json ResultToJson(StructureResult r) {
   }
   if (!r.schema_origin.empty()) j.set("schemaOrigin", std::move(r.schema_origin));
   j.set("iterations", r.iterations);
-  Json usage = Json::MakeObject();
-  usage.set("inputTokens", r.usage.input_tokens);
-  usage.set("outputTokens", r.usage.output_tokens);
-  usage.set("cachedInputTokens", r.usage.cached_input_tokens);
-  usage.set("cacheWriteTokens", r.usage.cache_write_tokens);
-  usage.set("reasoningTokens", r.usage.reasoning_tokens);
-  j.set("usage", std::move(usage));
+  j.set("usage", pipeline::UsageToJson(r.usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.form_ignored) j.set("formIgnored", true);
+  if (r.truncated) {
+    j.set("truncated", true);
+    const Json* data = j.find("data");
+    j.set("completeRecords", static_cast<int64_t>(data && data->is_array() ? data->size() : 0));
+  }
+  if (r.budget_exhausted) j.set("tokenBudgetExhausted", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
   if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));
+  if (!r.trace.is_null()) j.set("trace", std::move(r.trace));
   return j;
 }
 
 }  // namespace structure
 
 namespace structure::pipeline {
+
+StructureResult PublicResult(CallResult r) {
+  if (r.call_trace) {
+    Json trace = TraceToJson(*r.call_trace);
+    trace.set("provider", std::move(r.provider));
+    trace.set("model", r.model);
+    r.trace = std::move(trace);
+  }
+  return std::move(static_cast<StructureResult&>(r));
+}
+
+Json ResultToJson(CallResult result) {
+  return structure::ResultToJson(PublicResult(std::move(result)));
+}
+
+Json UsageToJson(const Usage& u) {
+  Json usage = Json::MakeObject();
+  usage.set("inputTokens", u.input_tokens);
+  usage.set("outputTokens", u.output_tokens);
+  usage.set("cachedInputTokens", u.cached_input_tokens);
+  usage.set("cacheWriteTokens", u.cache_write_tokens);
+  usage.set("reasoningTokens", u.reasoning_tokens);
+  if (u.reasoning_unreported) usage.set("reasoningTokensUnreported", true);
+  return usage;
+}
 
 CallResult ErrorResult(ErrorCode code, std::string message) {
   CallResult r;

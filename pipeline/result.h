@@ -2,11 +2,14 @@
 // and is cut down to the public StructureResult where a result leaves the engine.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 
+#include "pipeline/call_trace.h"
 #include "pipeline/reask_reason.h"
 #include "structure/error_code.h"
+#include "structure/json.h"
 #include "structure/result.h"
 
 namespace structure::pipeline {
@@ -24,9 +27,21 @@ struct CallResult : StructureResult {
 
   ReaskCounts reasks{};  // content-stage re-asks, by reason
   std::string provider;  // configured provider of the content stage ("" = none)
+  // The request asked for a trace (`trace: true`): every round of the content loop, the public
+  // result's `trace` (with "provider" and "model") once it leaves the engine (PublicResult).
+  std::shared_ptr<const CallTrace> call_trace;
 };
+
+// The public result: the trace in its JSON form, the metrics' fields dropped.
+StructureResult PublicResult(CallResult result);
+
+// ResultToJson of PublicResult(result): what the engine's own callers (server, batch) answer.
+Json ResultToJson(CallResult result);
 
 // A result with status kError, `code` and the one message.
 CallResult ErrorResult(ErrorCode code, std::string message);
+
+// {"inputTokens","outputTokens","cachedInputTokens","cacheWriteTokens","reasoningTokens"}.
+Json UsageToJson(const Usage& usage);
 
 }  // namespace structure::pipeline

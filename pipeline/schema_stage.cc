@@ -112,7 +112,9 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   bool identity = lift.envelope_key.empty() && (lift.root < 0 || !lift.nodes);
   plan->lift = [slim, lift, identity](Json& out) -> Result<Json> {
     if (slim.kind == NeedKind::kEnvelope) {
-      Json* target = out.is_object() ? out.find(kEnvelopeResultKey) : nullptr;
+      // By the form asked for, not by a key name: a bare answer with a member "result" of its
+      // own is not unwrapped (kNotFound: judged as it is, formIgnored).
+      Json* target = IsEnvelope(out) ? out.find(kEnvelopeResultKey) : nullptr;
       if (target == nullptr || target->is_null()) return UnwrapNeed(out, slim).status();
       Json inner = std::move(*target);
       out = std::move(inner);
@@ -154,6 +156,21 @@ LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
   spec.max_loops = settings.max_loops;
   spec.token_budget = settings.token_budget;
   return spec;
+}
+
+void TakeConversation(StructureRequest& request, LoopSpec& spec) {
+  spec.turns.reserve(request.turns.size());
+  for (ConversationTurn& t : request.turns) {
+    providers::Turn turn = providers::UserTurn(std::move(t.text));
+    if (t.role == TurnRole::kAssistant) turn.role = providers::Role::kAssistant;
+    spec.turns.push_back(std::move(turn));
+  }
+  spec.instructions = std::move(request.instructions);
+  spec.params = request.params;
+  if (request.params.max_tokens) spec.max_tokens = *request.params.max_tokens;
+  if (!request.params.reasoning_effort.empty()) {
+    spec.thinking.effort = request.params.reasoning_effort;
+  }
 }
 
 Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const ResolvedSchema& schema,

@@ -80,4 +80,9 @@ Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const Resolved
 LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
                       const config::Settings& settings, const std::string& model);
 
+// Moves the request's conversation and instructions into `spec` and applies its call parameters
+// over the target's (after ApplyTarget): its max_tokens replaces the output cap, its
+// reasoning_effort the configured effort.
+void TakeConversation(StructureRequest& request, LoopSpec& spec);
+
 }  // namespace structure::pipeline

@@ -91,7 +91,11 @@ struct ProviderCall {
   std::string final_tool_description = "Submit the final answer.";
 
   int64_t max_tokens = 1024;  // the output cap, thinking included
+  // Sampling, sent where the provider takes it (unset: the provider's default).
   std::optional<double> temperature;
+  std::optional<double> top_p;
+  std::optional<int64_t> seed;
+  std::string user;  // an id of the caller's end user (OpenAI user, Anthropic metadata.user_id)
   Thinking thinking;
 
   // Prompt caching (providers/prompt_cache.h). The system prompt and the schemas are the same on
@@ -126,5 +130,9 @@ struct ProviderReply {
 };
 
 std::string_view FinishKindName(FinishKind kind);
+
+// The prompt tokens a call will likely cost, before it is sent: its text (system prompt, turns,
+// tool calls, thoughts, schemas) at 4 bytes a token, the rule the tokens/min bucket uses too.
+int64_t EstimatePromptTokens(const ProviderCall& call);
 
 }  // namespace structure::providers

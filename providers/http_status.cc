@@ -113,6 +113,8 @@ Code CodeFromTransportError(TransportError error) {
       return Code::kDeadlineExceeded;
     case TransportError::kCancelled:
       return Code::kCancelled;
+    case TransportError::kTlsVerify:
+      return Code::kFailedPrecondition;  // waiting does not make a certificate trusted
     case TransportError::kConnect:
     case TransportError::kDns:
     case TransportError::kReset:
@@ -135,7 +137,7 @@ Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
   Code code = CodeFromHttpStatus(response.status);
   if (code == Code::kOk) return Status::Ok();
   if (provider_error_type == "insufficient_quota" || provider_error_type == "billing_error") {
-    code = Code::kFailedPrecondition;  // no amount of waiting refills a spent quota
+    code = Code::kQuotaExhausted;  // no amount of waiting refills a spent quota
   }
   if (provider_error_type == "API_KEY_INVALID") code = Code::kUnauthenticated;
   std::string m = "HTTP " + std::to_string(response.status) + " from ";
@@ -143,6 +145,10 @@ Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
   if (!provider_message.empty()) {
     m += ": ";
     m += provider_message.substr(0, 2000);
+  }
+  if (code == Code::kQuotaExhausted) {
+    m += " (the account behind the key has no quota or credit left: add credit or raise the quota "
+         "with the provider; this is not retried)";
   }
   return Status(code, std::move(m));
 }

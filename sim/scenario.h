@@ -75,6 +75,7 @@ struct ScriptedReply {
   std::vector<http::Header> headers;  // added to the response
   std::optional<int> latency_ms;
   SlowBody slow;
+  std::optional<ReplyShape> shape;  // overrides the scenario's reply shape for this reply
 };
 
 enum class MatchScope { kConversation, kLastUser, kFirstUser, kSystem };
@@ -97,6 +98,7 @@ struct Scenario {
   int64_t tpm = 0;      // enforced tokens per minute per provider; 0 = unlimited
   ContentFaults content;
   TransportFaults transport;
+  ReplyShape shape = ReplyShape::kStandard;  // the form of every answer ("reply_shape")
   std::vector<Rule> rules;
 };
 

@@ -171,6 +171,10 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
     int status = parsed.status().code() == Code::kNotFound ? 404 : 400;
     return Finish(status, d.Error(status, parsed.status().message()), 0);
   }
+  if (parsed->rejected) {
+    stats_.CountFault("parameter_rejected");
+    return Finish(parsed->rejected->status, d.ParamError(*parsed->rejected), 0);
+  }
   for (const auto& check : parsed->checks) {
     auto issues = CheckSchema(check);
     if (!issues.empty()) {
@@ -183,10 +187,13 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
   c.id_seed = c.rng.Next();
   if (const Rule* rule = MatchRule(options_.scenario, req)) {
     stats_.CountRule(rule->name);
-    c.answer = ScriptedAnswer(ReplyFor(*rule, req.Attempt()), req, c.rng);
+    const ScriptedReply& reply = ReplyFor(*rule, req.Attempt());
+    c.answer = ScriptedAnswer(reply, req, c.rng);
+    c.answer.shape = reply.shape.value_or(options_.scenario.shape);
   } else {
     stats_.CountGenerated();
     c.answer = GeneratedAnswer(req, options_.scenario.content, c.rng);
+    c.answer.shape = options_.scenario.shape;
   }
   for (const auto& f : c.answer.faults) stats_.CountFault(f);
   ApplyMaxTokens(req, c.answer);

@@ -4,6 +4,7 @@
 
 #include "base/hash.h"
 #include "base/hex.h"
+#include "sim/model_checks.h"
 #include "sim/rng.h"
 
 namespace structure::sim {
@@ -20,6 +21,10 @@ int64_t EffortTokens(std::string_view effort) {
 int64_t BudgetTokens(int64_t budget) {
   if (budget < 0) return 1024;
   return std::min<int64_t>(budget, 1024);
+}
+
+bool ReportsThinkingTokens(std::string_view model) {
+  return FamilyOf(providers::ProviderKind::kAnthropic, model).reports_thinking_tokens;
 }
 
 std::string Signature(std::string_view what) {

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "base/time_format.h"
+#include "providers/kinds.h"
 #include "sim/rng.h"
 
 namespace structure::sim {
@@ -69,6 +70,13 @@ std::string GoDuration(double seconds) {
   if (h > 0 || m > 0) out += std::to_string(m) + "m";
   out += std::to_string(s) + "s";
   return out;
+}
+
+bool OnPathOf(std::string_view path, providers::ProviderKind kind) {
+  std::string_view want = providers::InfoOf(kind).path;
+  size_t model = want.find("{model}");
+  if (model == std::string_view::npos) return path == want;
+  return path.substr(0, model) == want.substr(0, model) && path.size() > model;
 }
 
 std::string BearerToken(const http::HttpRequest& request) {

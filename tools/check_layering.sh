@@ -12,9 +12,9 @@ cd "$root" || exit 2
 declare -A allowed=(
   [include]=""  # the public API: include/structure/ includes nothing but itself
   [base]=""
-  [config]="base"
+  [providers]="base"
+  [config]="providers base"
   [registry]="config base"
-  [providers]="config base"
   [pipeline/validator]="base"
   [pipeline/generate]="base"
   [pipeline/evidence]="pipeline/generate base"

@@ -45,9 +45,15 @@ class Engine {
   // variable when a provider that every call uses has no API key.
   static Result<std::unique_ptr<Engine>> Create(EngineOptions options);
 
-  // The checks Create makes of `options` (configuration, provider, base URL, profiles), without
-  // starting anything or reading API keys.
+  // Every check Create makes of `options` before it starts anything: the configuration, the
+  // provider and base URL, the profiles, the API key of each provider every call uses, the
+  // schemas directory, the database's folder, the shared store's settings, the checks'
+  // timeouts. Nothing is started, opened or written.
   static Status Check(const EngineOptions& options);
+
+  // The bundled schemas directory `options` give (registry_dir, the configuration's
+  // stores.registry_dir, else the installed schemas); "" when there is none.
+  static std::string RegistryDir(const EngineOptions& options);
 
   // Waits for the engine to stop: requests still waiting on a provider end with
   // ErrorCode::kCancelled, every callback runs, then the threads stop.
@@ -72,6 +78,12 @@ class Engine {
   // wins), sorted by name. kInvalidArgument for a malformed tenant or project id.
   Result<std::vector<SchemaInfo>> ListSchemas(const std::string& tenant = "",
                                               const std::string& project = "") const;
+
+  // What a request with this model reference ("" = the settings' model) in this scope would be
+  // refused with before its first call (an unknown alias or provider, a provider without its
+  // key); Ok when it would start.
+  Status CheckModel(const std::string& model_ref, const std::string& tenant = "",
+                    const std::string& project = "") const;
 
  private:
   friend struct EngineInternal;  // engine/engine_internal.h

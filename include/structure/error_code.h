@@ -9,8 +9,9 @@
 //   - the request: kBadRequest, kBadSchema, kUnknownSchema;
 //   - the operator's configuration: kBadConfig, kProviderAuth;
 //   - the provider, transiently: kProviderRateLimited, kProviderUnavailable, kDeadlineExceeded;
-//   - the provider, for good: kProviderRejectedRequest, kNotFound;
+//   - the provider, for good: kProviderRejectedRequest, kNotFound, kProviderQuotaExhausted;
 //   - the model's answer: kRefusal, kSafetyBlock, kNoFinalAnswer, kOutputCapExhausted;
+//   - the request's own budget: kTokenBudgetExhausted;
 //   - the caller's semantic check: kCheckFailed;
 //   - the run itself: kCancelled, kInternal;
 //   - provider batch APIs (`structure batch --provider-batch` only): kBatch*.
@@ -28,6 +29,7 @@ enum class ErrorCode : int {
   kBadConfig,                // bad_config: the configuration names something unusable
   kProviderAuth,             // provider_auth: the provider refused the API key (401/403)
   kProviderRateLimited,      // provider_rate_limited: the provider kept answering 429
+  kProviderQuotaExhausted,   // provider_quota_exhausted: the account's quota or credit is spent
   kProviderUnavailable,      // provider_unavailable: 5xx, connection failures, retries spent
   kProviderRejectedRequest,  // provider_rejected_request: the provider answered 400
   kDeadlineExceeded,         // deadline_exceeded: the call's time ran out
@@ -36,6 +38,7 @@ enum class ErrorCode : int {
   kSafetyBlock,              // safety_block: the provider's filter blocked the answer
   kNoFinalAnswer,            // no_final_answer: the model never called the final tool
   kOutputCapExhausted,       // output_cap_exhausted: thinking used the whole output cap
+  kTokenBudgetExhausted,     // token_budget_exhausted: tokenBudget cannot pay for the first call
   kCheckFailed,              // check_failed: the semantic check could not judge the answer
   kNotFound,                 // not_found: the provider answered 404 (an unknown model)
   kInternal,                 // internal: a bug; the message says where

@@ -15,10 +15,13 @@ struct EngineOptions {
   std::string provider;      // use this provider for every call ("" = the settings' model); a
                              // built-in kind (openai, anthropic, ...) needs no configuration
   std::string base_url;      // replace the provider's base URL (e.g. a local `structure sim`)
-  std::string registry_dir;  // bundled schemas ("" = the config's, else the installed ones)
+  std::string registry_dir;  // bundled schemas, must exist ("" = the config's, else the
+                             // installed ones)
   std::string database;      // SQLite file for schema overrides and caches ("" = the config's;
                              // ":memory:" keeps them in memory)
-  int call_timeout_ms = 0;   // a provider call with its retries; 0 = 10 x the provider timeout
+  // The metrics count a tenant's or project's own schemas under "tenant" / "project", never by
+  // name (a server whose metrics every tenant may read sets it).
+  bool hide_tenant_schemas = false;
   // Where the engine reports changes of its own state (a shared store lost, back), one line
   // each without a newline. Default: "structure: ..." on stderr. Called from engine threads.
   std::function<void(const std::string&)> log;

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "structure/evidence.h"
 #include "structure/json.h"
@@ -40,8 +42,29 @@ struct SettingsOverride {
   std::optional<bool> require_provider_strict_output;  // false asks in plain JSON mode
   std::optional<int> max_loops;                        // content-stage attempts, 1..10
   std::optional<long long> token_budget;      // tokens over every call of the request; 0 = none
+  std::optional<long long> call_timeout_ms;   // the request's whole time, retries and re-asks
+                                              // included; 1 ms .. a day (default 5 minutes)
   std::optional<bool> allow_unresolved_refs;  // an unresolvable $ref accepts any value
   std::optional<EvidenceMode> evidence;
+};
+
+// One message of a conversation given instead of one prompt (an OpenAI-compatible request's
+// user and assistant messages).
+enum class TurnRole { kUser, kAssistant };
+struct ConversationTurn {
+  TurnRole role = TurnRole::kUser;
+  std::string text;
+};
+
+// Parameters of the provider call a request may set itself. Unset ones keep the configured or
+// the provider's default; each provider gets those its API takes.
+struct CallParams {
+  std::optional<int64_t> max_tokens;  // the output cap, thinking included
+  std::optional<double> temperature;
+  std::optional<double> top_p;
+  std::optional<int64_t> seed;
+  std::string reasoning_effort;  // replaces the configured effort when set
+  std::string user;              // an id of the caller's end user
 };
 
 struct StructureRequest {
@@ -61,6 +84,13 @@ struct StructureRequest {
   // complete records.
   bool array_mode = false;
   Json metadata;  // the caller's, never read by the engine
+  // A conversation instead of one prompt: its turns, in order, are the first call's, and
+  // `prompt` holds their user text joined by blank lines (what evidence quotes and a check
+  // reads). Empty: the first call has one user turn, `prompt`.
+  std::vector<ConversationTurn> turns;
+  std::string instructions;  // the caller's (system messages), added to the system prompt
+  CallParams params;
+  bool trace = false;  // the result carries every round of the content loop (StructureResult)
 };
 
 // The sizes ParseRequest accepts.
@@ -71,10 +101,10 @@ struct RequestLimits {
 };
 
 // Reads a request from its JSON form: {"prompt", "schema" | "schemaName" | "schemaText",
-// "schemaMode", "maxLoops", "tenant", "project", "model", "tokenBudget", "confidenceThreshold",
-// "requireProviderStrictOutput", "priority", "finalTool", "arrayMode", "metadata",
-// "evidence"}. "schema" may be an object (kJson) or a string (kNamed, or kText with
-// "schemaMode": "text"). Unknown fields are errors.
+// "schemaMode", "maxLoops", "tenant", "project", "model", "tokenBudget", "callTimeoutMs",
+// "confidenceThreshold", "requireProviderStrictOutput", "priority", "finalTool", "arrayMode",
+// "metadata", "evidence", "trace"}. "schema" may be an object (kJson) or a string (kNamed, or kText
+// with "schemaMode": "text"). Unknown fields are errors.
 //
 // kInvalidArgument names the field and what is wrong with it, e.g. "maxLoops: must be an
 // integer 1..10 (was 12)". `default_schema`, when set, is the schema of a body that names none

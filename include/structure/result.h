@@ -37,17 +37,28 @@ struct StructureResult {
   // kOk only: the answer skipped the form the provider was given but validated against the
   // schema as it was (self-hosted servers often ignore the schema they get).
   bool form_ignored = false;
+  // kOk, array mode: the answer was cut off at the output cap and no continuation completed it;
+  // `data` holds its complete records only.
+  bool truncated = false;
+  // kStale: the token budget ended the loop (the next call would have gone over it).
+  bool budget_exhausted = false;
+  std::string model;  // the content stage's model ("" = no call was made)
   // With evidence on (structure/evidence.h), kOk and kNeedMoreInput: the quotes of the
   // grounded leaves and the pointers of the ungrounded ones; null otherwise.
   Json evidence;
   Json ungrounded;
+  // The request asked for a trace: {"rounds": [...], "provider", "model"}, every round of the
+  // content loop (what was sent, what came back, how it was judged); null otherwise.
+  Json trace;
 };
 
 // The result's JSON form: {"status", "data" | "need" | "errors", "code" (kError),
 // "schemaOrigin", "iterations", "usage": {"inputTokens", "outputTokens", "cachedInputTokens",
-// "cacheWriteTokens", "reasoningTokens"}, "mode", "formIgnored" (when true), "evidence",
-// "ungrounded" (when set)}. Takes the result by value: a caller that is done with it moves it
-// in, and the answer is not copied.
+// "cacheWriteTokens", "reasoningTokens", "reasoningTokensUnreported" (when true)}, "mode",
+// "formIgnored", "truncated" with "completeRecords", "tokenBudgetExhausted" (each when true),
+// "evidence", "ungrounded", "trace" (when set)}. reasoningTokensUnreported: some call thought
+// but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the result
+// by value: a caller that is done with it moves it in, and the answer is not copied.
 Json ResultToJson(StructureResult result);
 
 }  // namespace structure

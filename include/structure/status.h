@@ -27,6 +27,7 @@ enum class Code : int {
   kSchemaViolation,     // model output failed validation; re-ask the model
   kCancelled,           // cancelled by the caller
   kFailedPrecondition,  // the request cannot succeed as sent (refusal, safety block, truncation)
+  kQuotaExhausted,      // the provider account's quota or credit is spent; never retry
   kInternal,            // a bug
 };
 

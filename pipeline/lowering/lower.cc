@@ -139,7 +139,8 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, R
   plan.root = out.plan;
   plan.nodes = std::make_shared<const std::vector<LiftNode>>(std::move(lowerer.plan()));
   plan.defs = std::make_shared<const Json>(lowerer.defs());
-  r.need = MakeNeedForm(provider, profile.need, profile.keywords.count("additionalProperties") > 0);
+  r.need = MakeNeedForm(provider, profile.need, profile.keywords.count("additionalProperties") > 0,
+                        profile.null_style);
   detail::LimitExceeded limit = detail::ExceededLimit(r.need.schema, profile);
   switch (limit.limit) {
     case detail::Limit::kNone:
