@@ -43,7 +43,7 @@ caf::behavior BuildRunner(caf::stateful_actor<BuildRunnerState>* self, caf::acto
   run->deadline = job.deadline;
   run->timeout_ms = job.timeout_ms;
   std::string key = job.key;
-  run->on_finish = [self, cache, key](pipeline::StructureResult r) {
+  run->on_finish = [self, cache, key](pipeline::CallResult r) {
     BuildOutcome o;
     o.loop = std::move(r);
     self->send(cache, built_atom_v, key, std::move(o));

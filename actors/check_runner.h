@@ -1,4 +1,4 @@
-// Semantic checks outside C++ (issue 17.5): a check command runs as a child process with the
+// Semantic checks outside C++: a check command runs as a child process with the
 // candidate answer as JSON on stdin and the prompt in the environment; it prints one violation
 // per line, or nothing to accept. One thread per runner watches every running check (poll on
 // their pipes), so a check never blocks an actor's thread and many run at once.
@@ -11,24 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
+#include "structure/check.h"
+#include "structure/status.h"
 
 namespace structure::actors {
 
-// A check command, from `--check "CMD ARGS"` or a tenant's `check` in the server config (never
-// from a request body). It runs as `/bin/sh -c CMD` in its own process group with:
-//   stdin                  the candidate answer (compact JSON, then end of file)
-//   STRUCTURE_PROMPT       the user's prompt; a prompt the kernel cannot pass in one
-//                          environment string (over 128 KiB, or holding a NUL) is written to a
-//                          temporary file named by STRUCTURE_PROMPT_FILE instead
-//   stdout                 one violation per line ("/reports/2: report r9 is in another
-//                          group"); blank lines are ignored, nothing = the answer is accepted
-// Exit status 0 with its lines is a verdict; a non-zero status, a signal or the timeout (the
-// process group is killed) is a failure: the call ends `error` with code "check_failed".
-struct CheckCommand {
-  std::string command;
-  int timeout_ms = 10000;
-};
+// A check command (structure/check.h), from `--check "CMD ARGS"` or a tenant's `check` in the
+// server config, never from a request body.
+using structure::CheckCommand;
 
 // Lines of a verdict, or why there is none (kFailedPrecondition for a check that failed,
 // crashed or timed out; kCancelled when the runner stopped first).

@@ -24,8 +24,8 @@ struct BuildJob {
 };
 
 struct BuildOutcome {
-  pipeline::StructureResult loop;  // the builder loop's result; kOk data = the builder output
-  bool cache_hit = false;          // true: no LLM call was made for this caller
+  pipeline::CallResult loop;  // the builder loop's result; kOk data = the builder output
+  bool cache_hit = false;     // true: no LLM call was made for this caller
 };
 
 }  // namespace structure::actors

@@ -21,7 +21,7 @@ void Note(LoopRun& run, const PoolReply& r) {
   if (run.lane == Lane::kBulk) run.deadline += std::chrono::microseconds(r.rate_wait_us);
 }
 
-void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
+void Finish(const std::shared_ptr<LoopRun>& run, pipeline::CallResult r) {
   if (run->finished) return;
   run->finished = true;
   run->on_finish(std::move(r));

@@ -41,8 +41,8 @@ struct LoopRun {
   std::chrono::steady_clock::time_point deadline;
   int64_t timeout_ms = 0;
   pipeline::CallTiming timing;
-  std::function<void(pipeline::StructureResult)> on_finish;  // runs once, in the actor
-  bool finished = false;                                     // on_finish has run
+  std::function<void(pipeline::CallResult)> on_finish;  // runs once, in the actor
+  bool finished = false;                                // on_finish has run
 };
 
 // An external check's verdict for the run waiting under `tag`.

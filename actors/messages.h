@@ -10,7 +10,6 @@
 
 #include <caf/all.hpp>
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/dispatch_queue.h"
 #include "providers/endpoint.h"
@@ -18,6 +17,7 @@
 #include "providers/shared_limit.h"
 #include "providers/transport.h"
 #include "registry/redis_client.h"
+#include "structure/status.h"
 
 namespace structure::actors {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "base/status.h"
 #include "pipeline/content_loop.h"
+#include "structure/status.h"
 
 namespace structure::actors {
 

@@ -16,8 +16,8 @@ namespace structure::actors {
 
 namespace {
 
+using pipeline::CallResult;
 using pipeline::Outcome;
-using pipeline::StructureResult;
 
 // One call in a host.
 struct Call {
@@ -35,7 +35,7 @@ struct Call {
 // A finished call's result, waiting for the next flush.
 struct Finished {
   ResultCallback done;
-  StructureResult result;
+  CallResult result;
 };
 
 // Runs callbacks; one that throws must not take the others (or the host) with it.
@@ -76,7 +76,7 @@ using Self = caf::stateful_actor<HostState>*;
 // Forgets the call and queues its result. Results are handed out together by a flush message
 // that follows the replies already in the mailbox: calls that finish in one burst reach the
 // caller (e.g. the batch writer thread) in one burst, so it wakes once for all of them.
-void Deliver(Self self, uint64_t id, StructureResult r) {
+void Deliver(Self self, uint64_t id, CallResult r) {
   auto it = self->state.calls.find(id);
   if (it == self->state.calls.end()) return;
   std::unique_ptr<Call> call = std::move(it->second);
@@ -183,7 +183,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->pool = c.target.provider->pool;
   run->timeout_ms = c.settings.call_timeout_ms;
   run->deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
-  run->on_finish = [self, id](StructureResult r) { Deliver(self, id, std::move(r)); };
+  run->on_finish = [self, id](CallResult r) { Deliver(self, id, std::move(r)); };
   StartLoop(self, self->state.waits, run);
 }
 
@@ -242,13 +242,13 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
                         }));
     }
     case Outcome::kNeedMoreInput: {
-      StructureResult r;
+      CallResult r;
       r.status = Outcome::kNeedMoreInput;
       r.need = d.need;
       return Deliver(self, id, std::move(r));
     }
     default: {
-      StructureResult r = o.loop;
+      CallResult r = o.loop;
       r.iterations = 0;  // builder calls are not content-stage iterations
       r.usage = {};      // counted in builder_usage
       if (r.status == Outcome::kStale) {

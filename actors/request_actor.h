@@ -22,7 +22,7 @@
 
 namespace structure::actors {
 
-using ResultCallback = std::function<void(pipeline::StructureResult)>;
+using ResultCallback = std::function<void(pipeline::CallResult)>;
 
 // One structure call for a host.
 struct RequestJob {

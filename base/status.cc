@@ -1,4 +1,4 @@
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure {
 

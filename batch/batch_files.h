@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
 #include "batch/journal.h"
 #include "batch/shard.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

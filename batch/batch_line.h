@@ -10,9 +10,9 @@
 #include <string_view>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

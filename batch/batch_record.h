@@ -26,7 +26,7 @@ struct BatchRecord {
   std::optional<providers::ProviderCall> call;              // the next call, while the record runs
   int round = 1;                                            // the round `call` belongs to
   int tries = 0;                                            // transient failures of `call` so far
-  std::optional<pipeline::StructureResult> result;          // set once the record has ended
+  std::optional<pipeline::CallResult> result;               // set once the record has ended
   int64_t waiting_on = 0;                                   // the submit holding `call` (0: none)
   pipeline::SchemaMode mode = pipeline::SchemaMode::kJson;  // the request's, for its stats label
   std::string schema_ref;                                   // the request's schema name or text

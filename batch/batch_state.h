@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

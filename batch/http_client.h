@@ -7,10 +7,10 @@
 #include <functional>
 #include <memory>
 
-#include "base/status.h"
 #include "providers/curl_transport.h"
 #include "providers/http.h"
 #include "providers/transport.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "base/status.h"
 #include "batch/shard.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

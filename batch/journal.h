@@ -10,8 +10,8 @@
 #include <unordered_set>
 
 #include "base/output_file.h"
-#include "base/status.h"
 #include "batch/progress.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

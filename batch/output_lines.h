@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.h"
 #include "batch/journal.h"
 #include "batch/progress.h"
 #include "pipeline/result.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

@@ -18,7 +18,7 @@ struct BatchCounts {
   uint64_t error = 0;
   uint64_t input_tokens = 0;
   uint64_t output_tokens = 0;
-  // Evidence (issue 20): leaves of the results that carry evidence, grounded or not.
+  // Evidence: leaves of the results that carry evidence, grounded or not.
   uint64_t evidence_records = 0;
   uint64_t grounded = 0;
   uint64_t ungrounded = 0;

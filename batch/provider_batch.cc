@@ -77,7 +77,7 @@ void ProviderBatchJob::EmitRecord(BatchRecord& r) {
   // As Engine::Submit counts a call; a batch call's latency is its batch's, so none is kept.
   stats_.Record(pipeline::SchemaLabel(r.mode, r.schema_ref, *r.result), *r.result, 0);
   Emit(r.index, r.id, r.line_no, std::move(*r.result));
-  r.result = pipeline::StructureResult{};  // ended; the result itself is written
+  r.result = pipeline::CallResult{};  // ended; the result itself is written
   r.prepared.spec.prompt.clear();
   r.state = pipeline::LoopState{};
 }
@@ -152,7 +152,7 @@ void ProviderBatchJob::PrepareAll(
   struct Arrived {
     size_t at;
     std::optional<pipeline::PreparedCall> prepared;
-    std::optional<pipeline::StructureResult> result;
+    std::optional<pipeline::CallResult> result;
   };
   std::mutex mu;
   std::condition_variable cv;
@@ -167,7 +167,7 @@ void ProviderBatchJob::PrepareAll(
           arrived.push_back({slot, std::move(p), std::nullopt});
           cv.notify_one();
         },
-        [&, slot](pipeline::StructureResult r) {
+        [&, slot](pipeline::CallResult r) {
           std::lock_guard<std::mutex> lock(mu);
           arrived.push_back({slot, std::nullopt, std::move(r)});
           cv.notify_one();

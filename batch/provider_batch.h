@@ -41,9 +41,9 @@ struct ProviderBatchOptions {
 };
 
 struct ProviderBatchEnv {
-  // Engine::Prepare: exactly one of the callbacks runs, on any thread.
+  // EngineInternal::Prepare: exactly one of the callbacks runs, on any thread.
   std::function<void(pipeline::StructureRequest, std::function<void(pipeline::PreparedCall)>,
-                     std::function<void(pipeline::StructureResult)>)>
+                     std::function<void(pipeline::CallResult)>)>
       prepare;
   // [providers.<name>.batch] of a provider.
   std::function<config::BatchSettings(const std::string& provider)> settings;

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "base/status.h"
 #include "batch/batch_runner.h"
 #include "pipeline/call_stats.h"
+#include "structure/status.h"
 
 namespace structure::batch {
 

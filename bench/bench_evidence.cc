@@ -1,4 +1,4 @@
-// The extra CPU of evidence (issue 20) per call, on the path a call runs: the content loop's
+// The extra CPU of evidence per call, on the path a call runs: the content loop's
 // Start and OnReply on a real plan (openai-strict) for each bundled schema, with evidence off
 // (the answer alone) and report (the answer in the evidence form, every leaf quoted). The
 // answers are generated instances of the schemas; the prompt states every value, so every

@@ -1,4 +1,4 @@
-// Scaling of Json objects with their member count (issue 15 item 2): parsing an object, building
+// Scaling of Json objects with their member count: parsing an object, building
 // one with set(), looking every member up, and compiling a schema whose $defs has that many
 // entries each referenced from `properties`. Linear means the time per member stays flat from
 // 1 000 to 1 000 000 members (see docs/validator.md for the numbers and the command).

@@ -1,4 +1,4 @@
-// Google Benchmark of the wire formats (issue 6): building a request body and parsing a
+// Google Benchmark of the wire formats: building a request body and parsing a
 // success reply, per provider kind, on the golden test call and replies. This is the per-call
 // work the provider pool does on a CAF worker; bench_pool measures the whole round trip.
 //

@@ -25,7 +25,7 @@ enum class FloorProtocol {
   kHttp1,  // what the URL's scheme gives: HTTP/1.1 over http:// or https://
   // HTTP/2 without TLS by prior knowledge, streams multiplexed on shared connections. Debian
   // 12's libcurl 7.88.1 fails every transfer that reuses an h2c connection ("Error in the HTTP2
-  // framing layer"; curl issue 10634, fixed after 7.88.1), with prior knowledge and Upgrade, so
+  // framing layer"; a curl bug fixed after 7.88.1), with prior knowledge and Upgrade, so
   // HTTP/2 cannot be measured against a cleartext server here.
   kH2c,
   kH2,  // HTTP/2 over TLS (ALPN), streams multiplexed (CURLOPT_PIPEWAIT), as the transport

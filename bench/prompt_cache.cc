@@ -1,4 +1,4 @@
-// The prompt-caching benchmark (issue 17.1): `structure batch` against `structure sim`, N calls
+// The prompt-caching benchmark: `structure batch` against `structure sim`, N calls
 // (default 1 000) on a registry schema with a ~3 000-token manual, per provider with the
 // engine's prompt caching on and off (profile_overrides prompt_cache = false), in one run.
 //

@@ -1,6 +1,6 @@
 # sim_load: the 10 000-connection load tool for `structure sim` (see docs/simulator.md).
 add_executable(sim_load ${CMAKE_CURRENT_LIST_DIR}/sim_load.cc)
-# bench_prompt_cache: issue 17.1's prompt-caching benchmark (structure batch against structure
-# sim, caching on and off per provider). It runs the build dir's `structure`: build that first.
+# bench_prompt_cache: the prompt-caching benchmark (structure batch against structure sim,
+# caching on and off per provider). It runs the build dir's `structure`: build that first.
 add_executable(bench_prompt_cache ${CMAKE_CURRENT_LIST_DIR}/prompt_cache.cc)
 target_compile_definitions(bench_prompt_cache PRIVATE STRUCTURE_BINARY="$<TARGET_FILE:structure>")

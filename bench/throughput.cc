@@ -1,4 +1,4 @@
-// The throughput harness (issue 8): drives `structure batch` (the engine process) against
+// The throughput harness: drives `structure batch` (the engine process) against
 // `structure sim` and prints one table per run. See docs/batch.md.
 //
 //   build/batch-release/bench/throughput [--structure BIN] [--sim BIN] [--quick] [--scale F]

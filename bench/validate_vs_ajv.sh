@@ -1,5 +1,5 @@
 #!/bin/sh
-# `structure validate` against ajv 8, end to end, in one run (issue 15 item 1): the three bench
+# `structure validate` against ajv 8, end to end, in one run: the three bench
 # schemas of ../shared/corpora/bench-schemas, their valid and their invalid instance, each
 # repeated LINES times as JSON Lines; all errors, one verdict line per instance from both.
 # Prints ms per run (best of REPEAT, runs interleaved) and ajv/structure (above 1: faster).

@@ -1,5 +1,6 @@
-# Installs the engine as a CMake package: find_package(structure) gives structure::structure
-# (the Engine and everything below it). Headers keep the source layout under include/structure.
+# Installs the engine as a CMake package: find_package(structure) gives structure::structure.
+# The installed headers are the public API, include/structure/, and nothing else; the static
+# libraries behind it are installed because a static library's users link its dependencies.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -10,9 +11,7 @@ set(STRUCTURE_EXPORTED_LIBS
   structure_builder_cache structure_redis structure_actors structure_engine)
 foreach(lib IN LISTS STRUCTURE_EXPORTED_LIBS)
   string(REPLACE "structure_" "" short "${lib}")
-  target_include_directories(${lib} INTERFACE
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/structure>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_include_directories(${lib} INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short})
 endforeach()
 
@@ -24,8 +23,6 @@ install(TARGETS ${STRUCTURE_EXPORTED_LIBS} structure_package EXPORT structureTar
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT structureTargets NAMESPACE structure::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/structure)
-install(DIRECTORY base config registry providers pipeline actors engine
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/structure FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY include/structure DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY registry/schemas DESTINATION ${CMAKE_INSTALL_DATADIR}/structure)

@@ -11,6 +11,8 @@
 #include "base/json.h"
 #include "config/network_settings.h"
 #include "providers/models.h"
+#include "structure/evidence.h"
+#include "structure/request.h"
 
 namespace structure::config {
 
@@ -61,12 +63,13 @@ struct ModelAlias {
   std::string model;     // empty = the provider's default model
 };
 
-// The settings of DESIGN.md §6. A field of SettingsOverride that is set replaces the value of the
-// level below it: built-in defaults -> config file -> tenant -> project -> request.
-// Issue 20: whether the answer ties each leaf to a quote of the input, and what an ungrounded
-// leaf does: nothing (kOff), listed in the result (kReport), re-asked and then removed or
-// need-more-input (kRequire).
-enum class EvidenceMode { kOff, kReport, kRequire };
+// Whether the answer ties each leaf to a quote of the input (structure/evidence.h).
+using structure::EvidenceMode;
+
+// The settings of a call. A field of SettingsOverride (structure/request.h) that is set replaces
+// the value of the level below it: built-in defaults -> config file -> tenant -> project ->
+// request.
+using structure::SettingsOverride;
 
 // A call's whole time, every provider call, retry and re-ask included (callTimeoutMs).
 inline constexpr long long kDefaultCallTimeoutMs = 300'000;  // 5 minutes
@@ -83,18 +86,6 @@ struct Settings {
   // An unresolvable $ref in a schema accepts any value (with a warning) instead of bad_schema.
   bool allow_unresolved_refs = false;
   EvidenceMode evidence = EvidenceMode::kOff;
-};
-
-struct SettingsOverride {
-  std::optional<std::string> model;
-  std::optional<std::string> schema_builder_model;
-  std::optional<double> confidence_threshold;
-  std::optional<bool> require_provider_strict_output;
-  std::optional<int> max_loops;
-  std::optional<long long> token_budget;
-  std::optional<long long> call_timeout_ms;
-  std::optional<bool> allow_unresolved_refs;
-  std::optional<EvidenceMode> evidence;
 };
 
 struct Stores {

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
 #include "config/engine_config.h"
+#include "structure/status.h"
 
 namespace structure::config {
 

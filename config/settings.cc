@@ -2,17 +2,7 @@
 
 #include <cstdio>
 
-namespace structure::config {
-
-namespace {
-
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
-  return buf;
-}
-
-}  // namespace
+namespace structure {
 
 std::string_view EvidenceModeName(EvidenceMode mode) {
   switch (mode) {
@@ -32,6 +22,20 @@ std::optional<EvidenceMode> ParseEvidenceMode(std::string_view name) {
   if (name == "require") return EvidenceMode::kRequire;
   return std::nullopt;
 }
+
+}  // namespace structure
+
+namespace structure::config {
+
+namespace {
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+}  // namespace
 
 Settings ApplyOverride(Settings base, const SettingsOverride& over) {
   if (over.model) base.model = *over.model;

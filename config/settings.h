@@ -5,14 +5,13 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
 #include "config/engine_config.h"
+#include "structure/status.h"
 
 namespace structure::config {
 
-// "off" | "report" | "require", and back; nullopt for any other name.
-std::string_view EvidenceModeName(EvidenceMode mode);
-std::optional<EvidenceMode> ParseEvidenceMode(std::string_view name);
+using structure::EvidenceModeName;  // structure/evidence.h
+using structure::ParseEvidenceMode;
 
 // Applies `over` on top of `base` (set fields win).
 Settings ApplyOverride(Settings base, const SettingsOverride& over);

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
 #include "config/engine_config.h"
+#include "structure/status.h"
 
 namespace structure::config {
 

@@ -1,5 +1,3 @@
-#include "engine/engine.h"
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -12,13 +10,16 @@
 #include "actors/engine_context.h"
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
+#include "config/config_internal.h"
 #include "config/settings.h"
 #include "config/shared_store.h"
 #include "engine/engine_checks.h"
+#include "engine/engine_internal.h"
 #include "engine/provider_setup.h"
 #include "engine/shared_store.h"
 #include "pipeline/validator/validator.h"
 #include "providers/curl_transport.h"
+#include "registry/schema_registry.h"
 
 namespace structure {
 
@@ -61,7 +62,7 @@ std::string Engine::RegistryDir(const EngineOptions& options) { return BundledSc
 Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   auto checked = CheckEngineOptions(options);
   if (!checked.ok()) return checked.status();
-  options.config = std::move(checked->config);
+  const config::EngineConfig& cfg = checked->config;
   std::vector<actors::ProviderPlan>* plans = &checked->plans;
 
   providers::InitCurlOnce();
@@ -87,16 +88,16 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
 
   auto ctx = std::make_shared<actors::EngineContext>();
   impl->ctx = ctx;  // from here on ~Impl stops whatever was started
-  ctx->config = options.config;
+  ctx->config = cfg;
   ctx->provider_override = options.provider;
   std::function<void(const std::string&)> log = options.log;
   if (!log)
     log = [](const std::string& line) { std::fprintf(stderr, "structure: %s\n", line.c_str()); };
-  auto store = actors::OpenSharedStore(options.config.stores, log);
+  auto store = actors::OpenSharedStore(cfg.stores, log);
   if (!store.ok()) return store.status();
   actors::SharedLimitConfig shared;
   shared.client = *store;
-  shared.fallback_share = config::FallbackShare(options.config.stores);
+  shared.fallback_share = config::FallbackShare(cfg.stores);
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;
@@ -127,13 +128,12 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   ctx->registry = std::move(*registry);
   auto cache = registry::BuilderCacheStore::Open(database);
   if (!cache.ok()) return cache.status();
-  int64_t ttl_ms = int64_t{options.config.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
+  int64_t ttl_ms = int64_t{cfg.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
   ctx->builder_cache = actors::SpawnBuilderCache(
       *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
       shared.client);
   for (const auto& [tenant, check] : options.checks) {
-    if (!check.command.empty())
-      ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
+    if (!check.command.empty()) ctx->checks[tenant] = std::make_shared<const CheckCommand>(check);
   }
   if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
   // One request host per scheduler thread, so calls run in parallel on every one.
@@ -142,49 +142,34 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
 
-void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
-                    pipeline::SemanticCheck check) {
-  size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
-  ResultCallback counted = [stats = impl_->stats, mode = request.mode, name = request.schema_ref,
-                            hide = impl_->hide_tenant_schemas,
-                            started = std::chrono::steady_clock::now(),
-                            done = std::move(done)](pipeline::StructureResult r) {
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    stats->Record(pipeline::SchemaLabel(mode, name, r, hide), r, seconds);
-    done(std::move(r));
-  };
-  actors::SubmitRequest(impl_->hosts[i],
-                        {std::move(request), std::move(counted), std::move(check)});
+void Engine::Submit(StructureRequest request, ResultCallback done, SemanticCheck check) {
+  EngineInternal::Submit(
+      *this, std::move(request),
+      [done = std::move(done)](pipeline::CallResult r) {
+        done(pipeline::PublicResult(std::move(r)));  // the metrics' fields stay here
+      },
+      std::move(check));
 }
 
-void Engine::Prepare(pipeline::StructureRequest request, PreparedCallback ready,
-                     ResultCallback done, pipeline::SemanticCheck check) {
-  size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
-  actors::RequestJob job{std::move(request), std::move(done), std::move(check)};
-  job.prepared = std::move(ready);
-  actors::SubmitRequest(impl_->hosts[i], std::move(job));
-}
-
-std::future<pipeline::StructureResult> Engine::Submit(pipeline::StructureRequest request) {
-  auto promise = std::make_shared<std::promise<pipeline::StructureResult>>();
+std::future<StructureResult> Engine::Submit(StructureRequest request) {
+  auto promise = std::make_shared<std::promise<StructureResult>>();
   auto future = promise->get_future();
-  Submit(std::move(request),
-         [promise](pipeline::StructureResult r) { promise->set_value(std::move(r)); });
+  Submit(std::move(request), [promise](StructureResult r) { promise->set_value(std::move(r)); });
   return future;
 }
 
-pipeline::StructureResult Engine::Run(pipeline::StructureRequest request) {
-  return Submit(std::move(request)).get();
-}
+StructureResult Engine::Run(StructureRequest request) { return Submit(std::move(request)).get(); }
 
-registry::SchemaRegistry& Engine::schemas() { return *impl_->ctx->registry; }
-
-const config::EngineConfig& Engine::config() const { return impl_->ctx->config; }
-
-providers::NetworkOptions Engine::network(const std::string& provider) const {
-  auto it = impl_->ctx->providers.find(provider);
-  return it == impl_->ctx->providers.end() ? providers::NetworkOptions{} : it->second.network;
+Result<std::vector<SchemaInfo>> Engine::ListSchemas(const std::string& tenant,
+                                                    const std::string& project) const {
+  auto list = impl_->ctx->registry->List({tenant, project});
+  if (!list.ok()) return list.status();
+  std::vector<SchemaInfo> out;
+  out.reserve(list->size());
+  for (registry::RegisteredSchema& s : *list) {
+    out.push_back({std::move(s.name), std::move(s.version), std::move(s.origin)});
+  }
+  return out;
 }
 
 Status Engine::CheckModel(const std::string& model_ref, const std::string& tenant,
@@ -197,8 +182,52 @@ Status Engine::CheckModel(const std::string& model_ref, const std::string& tenan
   return actors::ResolveTarget(ctx, settings->model).status();
 }
 
-pipeline::StatsSnapshot Engine::stats() const { return impl_->stats->Snapshot(); }
+void EngineInternal::Submit(Engine& engine, StructureRequest request, CallResultCallback done,
+                            SemanticCheck check) {
+  Engine::Impl& impl = *engine.impl_;
+  size_t i = impl.next_host.fetch_add(1, std::memory_order_relaxed) % impl.hosts.size();
+  actors::ResultCallback counted = [stats = impl.stats, mode = request.mode,
+                                    name = request.schema_ref, hide = impl.hide_tenant_schemas,
+                                    started = std::chrono::steady_clock::now(),
+                                    done = std::move(done)](pipeline::CallResult r) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stats->Record(pipeline::SchemaLabel(mode, name, r, hide), r, seconds);
+    done(std::move(r));
+  };
+  actors::SubmitRequest(impl.hosts[i], {std::move(request), std::move(counted), std::move(check)});
+}
 
-std::shared_ptr<const pipeline::CallStats> Engine::call_stats() const { return impl_->stats; }
+void EngineInternal::Prepare(Engine& engine, StructureRequest request, PreparedCallback ready,
+                             CallResultCallback done, SemanticCheck check) {
+  Engine::Impl& impl = *engine.impl_;
+  size_t i = impl.next_host.fetch_add(1, std::memory_order_relaxed) % impl.hosts.size();
+  actors::RequestJob job{std::move(request), std::move(done), std::move(check)};
+  job.prepared = std::move(ready);
+  actors::SubmitRequest(impl.hosts[i], std::move(job));
+}
+
+registry::SchemaRegistry& EngineInternal::Schemas(Engine& engine) {
+  return *engine.impl_->ctx->registry;
+}
+
+const config::EngineConfig& EngineInternal::Config(const Engine& engine) {
+  return engine.impl_->ctx->config;
+}
+
+providers::NetworkOptions EngineInternal::Network(const Engine& engine,
+                                                  const std::string& provider) {
+  const auto& providers = engine.impl_->ctx->providers;
+  auto it = providers.find(provider);
+  return it == providers.end() ? providers::NetworkOptions{} : it->second.network;
+}
+
+pipeline::StatsSnapshot EngineInternal::Stats(const Engine& engine) {
+  return engine.impl_->stats->Snapshot();
+}
+
+std::shared_ptr<const pipeline::CallStats> EngineInternal::CallStats(const Engine& engine) {
+  return engine.impl_->stats;
+}
 
 }  // namespace structure

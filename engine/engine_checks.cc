@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "base/output_file.h"
+#include "config/config_internal.h"
+#include "config/load_config.h"
 #include "engine/shared_store.h"
 
 namespace structure {
@@ -22,11 +24,13 @@ std::string Where(const std::string& path) {
 }
 
 Status CheckRegistryDir(const EngineOptions& o) {
-  std::string from = !o.registry_dir.empty()                 ? "--registry-dir"
-                     : !o.config.stores.registry_dir.empty() ? "stores.registry_dir"
-                                                             : "";
+  std::string from = !o.registry_dir.empty() ? "--registry-dir"
+                     : !ConfigInternal::Of(o.config).stores.registry_dir.empty()
+                         ? "stores.registry_dir"
+                         : "";
   if (from.empty()) return Status::Ok();
-  const std::string& dir = from == "--registry-dir" ? o.registry_dir : o.config.stores.registry_dir;
+  const std::string& dir =
+      from == "--registry-dir" ? o.registry_dir : ConfigInternal::Of(o.config).stores.registry_dir;
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return Status::Ok();
   std::string what = fs::exists(dir, ec) ? "is not a directory" : "does not exist";
@@ -71,7 +75,8 @@ Status CheckCommands(const EngineOptions& o) {
 
 std::string BundledSchemasDir(const EngineOptions& o) {
   if (!o.registry_dir.empty()) return o.registry_dir;
-  if (!o.config.stores.registry_dir.empty()) return o.config.stores.registry_dir;
+  if (!ConfigInternal::Of(o.config).stores.registry_dir.empty())
+    return ConfigInternal::Of(o.config).stores.registry_dir;
   for (const char* dir : {STRUCTURE_INSTALLED_SCHEMAS, STRUCTURE_SOURCE_SCHEMAS}) {
     std::error_code ec;
     if (fs::is_directory(dir, ec)) return dir;
@@ -80,10 +85,11 @@ std::string BundledSchemasDir(const EngineOptions& o) {
 }
 
 Result<CheckedOptions> CheckEngineOptions(const EngineOptions& options) {
-  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
+  const config::EngineConfig& given = ConfigInternal::Of(options.config);
+  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(given));
   CheckedOptions out;
-  bool builtin = !options.provider.empty() && !options.config.providers.count(options.provider);
-  auto effective = actors::WithProviderFlag(options.config, options.provider, options.base_url);
+  bool builtin = !options.provider.empty() && !given.providers.count(options.provider);
+  auto effective = actors::WithProviderFlag(given, options.provider, options.base_url);
   if (!effective.ok()) return effective.status();
   out.config = std::move(*effective);
   auto plans = actors::PlanProviders(out.config, options.base_url);
@@ -100,7 +106,7 @@ Result<CheckedOptions> CheckEngineOptions(const EngineOptions& options) {
   }
   STRUCTURE_RETURN_IF_ERROR(CheckRegistryDir(options));
   out.bundled_dir = BundledSchemasDir(options);
-  out.database = !options.database.empty() ? options.database : options.config.stores.database;
+  out.database = !options.database.empty() ? options.database : given.stores.database;
   if (out.database.empty()) out.database = ":memory:";
   STRUCTURE_RETURN_IF_ERROR(CheckDatabase(options, out.database));
   if (!out.config.stores.shared.empty()) {

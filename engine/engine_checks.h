@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/engine.h"
+#include "config/engine_config.h"
 #include "engine/provider_setup.h"
+#include "structure/options.h"
+#include "structure/status.h"
 
 namespace structure {
 

@@ -9,8 +9,8 @@
 
 #include "actors/engine_context.h"
 #include "actors/messages.h"
-#include "base/status.h"
 #include "config/engine_config.h"
+#include "structure/status.h"
 
 namespace structure::actors {
 

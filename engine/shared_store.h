@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "base/status.h"
 #include "config/engine_config.h"
 #include "registry/redis_client.h"
+#include "structure/status.h"
 
 namespace structure::actors {
 

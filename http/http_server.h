@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
 #include "http/http_message.h"
+#include "structure/status.h"
 
 namespace structure::http {
 

@@ -1,13 +1,13 @@
-// Array mode ({type: array, items: T}, seed 003 phase 3 option C): the schema an item schema is
-// wrapped into, and the records of answers given as a JSON array (possibly cut off at the token
-// limit) or as JSON Lines (one record per line, with or without a code fence).
+// Array mode ({type: array, items: T}, for lists longer than one answer holds): the schema an item
+// schema is wrapped into, and the records of answers given as a JSON array (possibly cut off at the
+// token limit) or as JSON Lines (one record per line, with or without a code fence).
 #pragma once
 
 #include <optional>
 #include <string_view>
 
 #include "base/json.h"
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

@@ -62,7 +62,7 @@ std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref,
 CallStats::CallStats(size_t max_schemas, size_t max_providers)
     : max_schemas_(max_schemas), max_providers_(max_providers) {}
 
-void CallStats::Record(const std::string& schema, const StructureResult& result, double seconds) {
+void CallStats::Record(const std::string& schema, const CallResult& result, double seconds) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = stats_.schemas.find(schema);
   if (it == stats_.schemas.end()) {

@@ -1,6 +1,6 @@
 // The engine's metrics per schema and per provider: pure aggregation over finished calls, fed
 // by the engine (engine/engine.cc) and read as a plain snapshot by library users
-// (Engine::stats()), `structure serve`'s /metrics and `structure batch --stats`.
+// (EngineInternal::Stats), `structure serve`'s /metrics and `structure batch --stats`.
 #pragma once
 
 #include <array>
@@ -74,7 +74,7 @@ class CallStats {
  public:
   explicit CallStats(size_t max_schemas = 100, size_t max_providers = 100);
 
-  void Record(const std::string& schema, const StructureResult& result, double seconds);
+  void Record(const std::string& schema, const CallResult& result, double seconds);
   StatsSnapshot Snapshot() const;
 
  private:

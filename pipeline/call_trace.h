@@ -11,8 +11,8 @@
 
 #include "base/json.h"
 #include "base/shared_json.h"
-#include "base/status.h"
 #include "providers/call.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

@@ -108,10 +108,10 @@ void TraceEnd(LoopState& state, const StructureResult& result) {
   }
 }
 
-Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
+Finish Done(LoopState& state, CallResult result, const LoopSpec& spec) {
   state.pending.reset();
   TraceEnd(state, result);
-  result.trace = std::move(state.trace);
+  result.call_trace = std::move(state.trace);
   result.iterations = state.iterations;
   result.usage = state.usage;
   result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
@@ -131,14 +131,14 @@ Finish Error(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string
 }
 
 Finish Need(const LoopSpec& spec, LoopState& state, std::string need) {
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kNeedMoreInput;
   r.need = std::move(need);
   return Done(state, std::move(r), spec);
 }
 
 Finish Accept(const LoopSpec& spec, LoopState& state, Json data) {
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kOk;
   r.data = std::move(data);
   return Done(state, std::move(r), spec);
@@ -171,7 +171,7 @@ int64_t Used(const LoopState& state) {
 // checked with the call itself, SendNext).
 std::optional<Finish> OutOfLoops(const LoopSpec& spec, LoopState& state) {
   if (state.iterations < spec.max_loops) return std::nullopt;
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kStale;
   r.errors = state.last_errors;
   return Done(state, std::move(r), spec);
@@ -194,7 +194,7 @@ Finish OverBudget(const LoopSpec& spec, LoopState& state, int64_t prompt, int64_
     return Error(spec, state, ErrorCode::kTokenBudgetExhausted,
                  why + "; raise tokenBudget (or lower the model's max_output_tokens)");
   }
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kStale;
   r.errors = state.last_errors;
   r.errors.push_back("token budget exhausted: " + why);

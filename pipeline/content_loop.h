@@ -14,20 +14,19 @@
 
 #include "base/json.h"
 #include "base/shared_json.h"
-#include "base/status.h"
 #include "config/engine_config.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 #include "providers/call.h"
+#include "structure/check.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 
-// Caller-supplied semantic check: runs after schema validation; returns violations as lines
-// ("/reports/2: report r9 belongs to another group"), empty when the answer is accepted. It runs
-// inside OnReply, on the caller's thread, so it must be quick; a slow or external check is a
-// LoopSpec::external_check instead.
-using SemanticCheck = std::function<std::vector<std::string>(const Json& data)>;
+// Caller-supplied semantic check (structure/check.h). It runs inside OnReply, on the caller's
+// thread, so it must be quick; a slow or external check is a LoopSpec::external_check instead.
+using structure::SemanticCheck;
 
 // What the schema stage decides for one schema, provider profile and set of options: fixed,
 // immutable once built, and shared by every request that uses the same schema (the engine
@@ -58,12 +57,12 @@ struct LoopPlan {
   // Finds the need text in a parsed answer (envelope forms); nullopt when it is an answer.
   std::function<std::optional<std::string>(const Json&)> detect_need;
 
-  bool final_tool = false;  // seed 001: answer = submit tool arguments
+  bool final_tool = false;  // the answer is the submit tool's arguments (agent-loop style)
   std::string final_tool_name = "submit";
   int max_nudges = 2;
 
   bool array_mode = false;  // {type: array, items: T}: keep complete records of a truncated answer
-  // Issue 20: the provider form is evidence::EvidenceFormSchema around the schema; the answer's
+  // Evidence on: the provider form is evidence::EvidenceFormSchema around the schema; the answer's
   // leaves are checked against their quotes (pipeline/evidence_step.h).
   config::EvidenceMode evidence = config::EvidenceMode::kOff;
   Json answer_schema;  // evidence on: the user's schema, whose keywords say how a leaf is checked
@@ -138,7 +137,7 @@ struct SendCall {
   providers::ProviderCall call;
 };
 struct Finish {
-  StructureResult result;
+  CallResult result;
 };
 // Run the external check on `data` (a schema-valid answer) and call OnCheck with its lines.
 struct RunCheck {
@@ -151,7 +150,7 @@ Step Start(const LoopSpec& spec, LoopState& state);
 
 // Decides the next step after a provider reply (or the pool's final error for the call).
 //
-// Final-tool mode (seed 001): the reply's calls of the final tool are judged in order; the first
+// Final-tool mode: the reply's calls of the final tool are judged in order; the first
 // one that passes validation and the checks ends the run (later calls are not run), so a
 // rejected call followed by a valid one takes the valid one, and a valid call beats a need call
 // in the same reply. When every final call is rejected, each goes back as a tool error (other

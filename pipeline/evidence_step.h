@@ -1,4 +1,4 @@
-// The content loop's evidence step (issue 20), after an answer validated against the user's
+// The content loop's evidence step, after an answer validated against the user's
 // schema: its leaves are checked against the quotes the model gave (pipeline/evidence/check.h).
 //   report:  the answer is accepted as it is; the result lists the evidence and the ungrounded
 //            leaves.

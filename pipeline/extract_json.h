@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "base/json.h"
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

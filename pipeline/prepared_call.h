@@ -19,7 +19,7 @@ struct PreparedCall {
 
   // The loop's final result as the engine reports it: the schema origin and provider set and
   // the schema stage's usage added, exactly as Engine::Submit does.
-  StructureResult Complete(StructureResult result) const {
+  CallResult Complete(CallResult result) const {
     if (result.schema_origin.empty()) result.schema_origin = schema_origin;
     if (result.provider.empty()) result.provider = provider;
     result.usage += schema_usage;

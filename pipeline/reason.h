@@ -1,4 +1,4 @@
-// Reason text: what the model is told when its answer falls short, in the seed's form —
+// Reason text: what the model is told when its answer falls short, in one fixed form —
 // one line per violation, JSON pointer first, with the offending value.
 #pragma once
 

@@ -4,7 +4,7 @@
 #include "config/settings.h"
 #include "pipeline/array_answer.h"
 
-namespace structure::pipeline {
+namespace structure {
 
 namespace {
 
@@ -64,6 +64,8 @@ std::string_view SchemaModeName(SchemaMode mode) {
   return "json";
 }
 
+namespace pipeline {
+
 Status CheckInlineSchema(const Json& schema, const RequestLimits& limits) {
   if (!schema.is_object() && !schema.is_bool()) {
     return Field("schema", "must be an object (inline JSON Schema) or a string");
@@ -77,6 +79,8 @@ Status CheckInlineSchema(const Json& schema, const RequestLimits& limits) {
   }
   return Status::Ok();
 }
+
+}  // namespace pipeline
 
 Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& limits,
                                       std::shared_ptr<const Json> default_schema) {
@@ -139,7 +143,7 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   } else if (schema != nullptr) {
     if (schema->is_object() || schema->is_bool()) {
       // Seed: schemaMode is ignored when schema is an object.
-      STRUCTURE_RETURN_IF_ERROR(CheckInlineSchema(*schema, limits));
+      STRUCTURE_RETURN_IF_ERROR(pipeline::CheckInlineSchema(*schema, limits));
       r.mode = SchemaMode::kJson;
       r.schema = std::make_shared<const Json>(*schema);
     } else if (schema->is_string()) {
@@ -233,12 +237,12 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
       *out = v->as_bool();
     }
   }
-  if (r.array_mode && r.mode == SchemaMode::kJson && !IsArraySchema(*r.schema)) {
+  if (r.array_mode && r.mode == SchemaMode::kJson && !pipeline::IsArraySchema(*r.schema)) {
     // An item schema: array mode wraps it into {"type": "array", "items": ...}.
-    r.schema = std::make_shared<const Json>(ArrayModeSchema(*r.schema));
+    r.schema = std::make_shared<const Json>(pipeline::ArrayModeSchema(*r.schema));
   }
   if (const Json* m = body.find("metadata")) r.metadata = *m;
   return r;
 }
 
-}  // namespace structure::pipeline
+}  // namespace structure

@@ -1,6 +1,6 @@
 #include "pipeline/result.h"
 
-namespace structure::pipeline {
+namespace structure {
 
 std::string_view OutcomeName(Outcome outcome) {
   switch (outcome) {
@@ -29,7 +29,7 @@ Json ResultToJson(StructureResult r) {
   }
   if (!r.schema_origin.empty()) j.set("schemaOrigin", std::move(r.schema_origin));
   j.set("iterations", r.iterations);
-  j.set("usage", UsageToJson(r.usage));
+  j.set("usage", pipeline::UsageToJson(r.usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.form_ignored) j.set("formIgnored", true);
   if (r.truncated) {
@@ -40,16 +40,29 @@ Json ResultToJson(StructureResult r) {
   if (r.budget_exhausted) j.set("tokenBudgetExhausted", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
   if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));
-  if (r.trace) {
-    Json trace = TraceToJson(*r.trace);
-    trace.set("provider", std::move(r.provider));
-    trace.set("model", std::move(r.model));
-    j.set("trace", std::move(trace));
-  }
+  if (!r.trace.is_null()) j.set("trace", std::move(r.trace));
   return j;
 }
 
-Json UsageToJson(const providers::Usage& u) {
+}  // namespace structure
+
+namespace structure::pipeline {
+
+StructureResult PublicResult(CallResult r) {
+  if (r.call_trace) {
+    Json trace = TraceToJson(*r.call_trace);
+    trace.set("provider", std::move(r.provider));
+    trace.set("model", r.model);
+    r.trace = std::move(trace);
+  }
+  return std::move(static_cast<StructureResult&>(r));
+}
+
+Json ResultToJson(CallResult result) {
+  return structure::ResultToJson(PublicResult(std::move(result)));
+}
+
+Json UsageToJson(const Usage& u) {
   Json usage = Json::MakeObject();
   usage.set("inputTokens", u.input_tokens);
   usage.set("outputTokens", u.output_tokens);
@@ -60,8 +73,8 @@ Json UsageToJson(const providers::Usage& u) {
   return usage;
 }
 
-StructureResult ErrorResult(ErrorCode code, std::string message) {
-  StructureResult r;
+CallResult ErrorResult(ErrorCode code, std::string message) {
+  CallResult r;
   r.status = Outcome::kError;
   r.error_code = code;
   r.errors.push_back(std::move(message));

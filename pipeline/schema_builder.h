@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/request.h"
 #include "pipeline/schema_stage.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

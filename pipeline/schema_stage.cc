@@ -159,7 +159,12 @@ LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
 }
 
 void TakeConversation(StructureRequest& request, LoopSpec& spec) {
-  spec.turns = std::move(request.turns);
+  spec.turns.reserve(request.turns.size());
+  for (ConversationTurn& t : request.turns) {
+    providers::Turn turn = providers::UserTurn(std::move(t.text));
+    if (t.role == TurnRole::kAssistant) turn.role = providers::Role::kAssistant;
+    spec.turns.push_back(std::move(turn));
+  }
   spec.instructions = std::move(request.instructions);
   spec.params = request.params;
   if (request.params.max_tokens) spec.max_tokens = *request.params.max_tokens;

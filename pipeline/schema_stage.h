@@ -7,12 +7,12 @@
 #include <string>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "config/engine_config.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/request.h"
 #include "pipeline/validator/validator.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

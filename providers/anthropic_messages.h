@@ -3,10 +3,10 @@
 // stop_reason "refusal" is a refusal, "max_tokens" a truncation.
 #pragma once
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers::anthropic_messages {
 

@@ -12,11 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
 #include "structure/error_code.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

@@ -9,6 +9,7 @@
 
 #include "base/json.h"
 #include "base/shared_json.h"
+#include "structure/usage.h"
 
 namespace structure::providers {
 
@@ -114,31 +115,8 @@ enum class FinishKind {
   kToolUse,  // the answer is in tool_calls
 };
 
-// Token counts as the provider reports them. input_tokens is every prompt token of the call,
-// cached ones included; the cache counts say how many of them were read from the provider's
-// prompt cache and how many were written to it (Anthropic bills writes at a premium).
-struct Usage {
-  int64_t input_tokens = 0;
-  int64_t output_tokens = 0;        // thinking included
-  int64_t cached_input_tokens = 0;  // cache reads, part of input_tokens
-  int64_t cache_write_tokens = 0;   // cache writes (Anthropic cache creation), part of input_tokens
-  int64_t reasoning_tokens = 0;     // the part of output_tokens spent thinking, when reported
-  // The model returned thinking but the provider reported no count of it (Anthropic models
-  // without usage.output_tokens_details, Ollama, OpenAI-compatible servers that send reasoning
-  // text only): reasoning_tokens is then a lower bound, and the thinking is in output_tokens.
-  bool reasoning_unreported = false;
-};
-
-// Sums every count of `b` into `a` (a request's usage over its calls).
-inline Usage& operator+=(Usage& a, const Usage& b) {
-  a.input_tokens += b.input_tokens;
-  a.output_tokens += b.output_tokens;
-  a.cached_input_tokens += b.cached_input_tokens;
-  a.cache_write_tokens += b.cache_write_tokens;
-  a.reasoning_tokens += b.reasoning_tokens;
-  a.reasoning_unreported = a.reasoning_unreported || b.reasoning_unreported;
-  return a;
-}
+// Token counts as the provider reports them (structure/usage.h).
+using structure::Usage;
 
 struct ProviderReply {
   std::string content;  // concatenated text parts

@@ -2,8 +2,8 @@
 // schemas its modes need. Internal to providers/.
 #pragma once
 
-#include "base/status.h"
 #include "providers/call.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

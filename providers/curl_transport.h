@@ -15,9 +15,9 @@
 
 #include <memory>
 
-#include "base/status.h"
 #include "providers/network.h"
 #include "providers/transport.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

@@ -4,10 +4,10 @@
 // SAFETY-like finishReason or a blocked prompt is FinishKind::kSafety.
 #pragma once
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers::gemini_generate {
 

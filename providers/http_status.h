@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

@@ -7,10 +7,10 @@
 #include <span>
 #include <string_view>
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

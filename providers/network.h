@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
 #include "providers/endpoint.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

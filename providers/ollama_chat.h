@@ -3,10 +3,10 @@
 // done_reason "length" is a truncation.
 #pragma once
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers::ollama_chat {
 

@@ -6,10 +6,10 @@
 
 #include <string_view>
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

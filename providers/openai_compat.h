@@ -8,10 +8,10 @@
 // The servers enforce the schema by grammar and may silently skip keywords: validate locally.
 #pragma once
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers::openai_compat {
 

@@ -2,10 +2,10 @@
 // request is never routed to an endpoint that ignores response_format or tools.
 #pragma once
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers::openrouter {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
 #include "providers/endpoint.h"
 #include "providers/rate_limit.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

@@ -1,10 +1,10 @@
 // Dispatch to the wire format of an endpoint's kind, so callers (the pool) need not switch.
 #pragma once
 
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

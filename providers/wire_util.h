@@ -10,10 +10,10 @@
 
 #include "base/json.h"
 #include "base/shared_json.h"
-#include "base/status.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/status.h"
 
 namespace structure::providers {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "base/json.h"
-#include "base/status.h"
+#include "structure/status.h"
 
 struct sqlite3;
 

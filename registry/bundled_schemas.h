@@ -6,9 +6,9 @@
 #include <map>
 #include <string>
 
-#include "base/status.h"
 #include "registry/registered_schema.h"
 #include "registry/schema_document.h"
+#include "structure/status.h"
 
 namespace structure::registry {
 

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::registry {
 

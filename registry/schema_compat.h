@@ -1,4 +1,4 @@
-// Whether a new version of a schema is a compatible minor step (seed §6.3): a minor version may
+// Whether a new version of a schema is a compatible minor step: a minor version may
 // add optional properties and relax constraints; adding a required property, removing a
 // property, narrowing a type or tightening a bound is a breaking change, which needs a new name.
 #pragma once

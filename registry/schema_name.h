@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::registry {
 

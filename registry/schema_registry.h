@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
 #include "registry/registered_schema.h"
 #include "registry/schema_document.h"
 #include "registry/schema_store.h"
+#include "structure/status.h"
 
 namespace structure::registry {
 

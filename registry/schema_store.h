@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 struct sqlite3;
 

@@ -1,11 +1,11 @@
-// Schema versions "MAJOR.MINOR" and the seed's rule for changing them: a minor step is
+// Schema versions "MAJOR.MINOR" and the rule for changing them: a minor step is
 // compatible and replaces the schema in place; a breaking change is a new schema name.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::registry {
 

@@ -125,7 +125,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (!get) return only("GET");
     HttpResponse r;
     r.status = 200;
-    r.body = metrics_.Render() + RenderEngineStats(engine_.stats());
+    r.body = metrics_.Render() + RenderEngineStats(EngineInternal::Stats(engine_));
     r.SetHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     return send(std::move(r));
   }
@@ -227,8 +227,8 @@ void Api::Run(pipeline::StructureRequest request, const char* endpoint, ResultCa
   }
   metrics_.SetInflight(++inflight_);
   auto started = std::chrono::steady_clock::now();
-  engine_.Submit(std::move(request), [this, endpoint, done = std::move(done), started, seen,
-                                      wants_trace](StructureResult result) {
+  auto finished = [this, endpoint, done = std::move(done), started, seen,
+                   wants_trace](pipeline::CallResult result) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     StructureResult for_metrics;
@@ -239,10 +239,11 @@ void Api::Run(pipeline::StructureRequest request, const char* endpoint, ResultCa
     for_metrics.usage = result.usage;
     metrics_.RecordCall(for_metrics, seconds, endpoint);
     if (console_) console_->Record(*seen, result, seconds);
-    if (!wants_trace) result.trace.reset();
+    if (!wants_trace) result.call_trace.reset();
     metrics_.SetInflight(--inflight_);
-    done(std::move(result));
-  });
+    done(pipeline::PublicResult(std::move(result)));
+  };
+  EngineInternal::Submit(engine_, std::move(request), std::move(finished));
 }
 
 void Api::Structure(const HttpRequest& request, const Principal& who, Responder respond) {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "http/http_message.h"
 #include "http/http_server.h"
 #include "server/auth.h"

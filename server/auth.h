@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
 #include "http/http_message.h"
 #include "registry/registered_schema.h"
 #include "server/server_config.h"
+#include "structure/status.h"
 
 namespace structure::server {
 

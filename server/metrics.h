@@ -16,7 +16,7 @@
 
 namespace structure::server {
 
-// The engine's metrics per schema and per provider (Engine::stats()) in the same format.
+// The engine's metrics per schema and per provider (EngineInternal::Stats) in the same format.
 std::string RenderEngineStats(const pipeline::StatsSnapshot& stats);
 
 // What the HTTP layer sees. Thread-safe.

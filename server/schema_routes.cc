@@ -90,7 +90,7 @@ std::optional<HttpResponse> ReadRecord(const HttpRequest& request, const std::st
 HttpResponse Api::ListSchemas(const HttpRequest& request, const Principal& who) {
   auto scope = ScopeOf(request, who);
   if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
-  auto list = engine_.schemas().List(*scope);
+  auto list = EngineInternal::Schemas(engine_).List(*scope);
   if (!list.ok()) return FromStatus(list.status());
   Json items = Json::MakeArray();
   for (const auto& s : *list) items.push_back(EntryJson(s, false));
@@ -103,7 +103,7 @@ HttpResponse Api::SchemaByName(const HttpRequest& request, const Principal& who,
                                const std::string& name) {
   auto scope = ScopeOf(request, who);
   if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
-  registry::SchemaRegistry& reg = engine_.schemas();
+  registry::SchemaRegistry& reg = EngineInternal::Schemas(engine_);
   if (request.method == "GET") {
     // ?level=exact reads only the scope's own entry; the default is the effective one.
     auto level = request.QueryParam("level").value_or("effective");
@@ -135,7 +135,7 @@ HttpResponse Api::SchemaVersions(const HttpRequest& request, const Principal& wh
                                  const std::string& name) {
   auto scope = ScopeOf(request, who);
   if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
-  auto history = engine_.schemas().History(*scope, name);
+  auto history = EngineInternal::Schemas(engine_).History(*scope, name);
   if (!history.ok()) return FromStatus(history.status());
   Json versions = Json::MakeArray();
   for (const auto& v : *history) versions.push_back(EntryJson(v, true));

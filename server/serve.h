@@ -2,7 +2,7 @@
 // the configured grace), then stop the engine.
 #pragma once
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "server/server_config.h"
 
 namespace structure::server {

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
 #include "server/console/console_settings.h"
+#include "structure/status.h"
 
 namespace structure::server {
 
@@ -45,7 +45,7 @@ struct ServerLimits {
   size_t health_connections = 2;              // over max_connections, kept for GET /healthz
 };
 
-// A tenant's semantic check command (actors::CheckCommand): [server.tenants.<id>] check = "CMD",
+// A tenant's semantic check command (structure/check.h): [server.tenants.<id>] check = "CMD",
 // check_timeout_ms = N. Only the server's config sets it, never a request.
 struct TenantCheck {
   std::string command;

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
 #include "http/http_message.h"
 #include "sim/chat.h"
+#include "structure/status.h"
 
 namespace structure::sim {
 

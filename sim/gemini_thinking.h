@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "sim/chat.h"
+#include "structure/status.h"
 
 namespace structure::sim {
 

@@ -1,4 +1,4 @@
-// Generated answers in the evidence form (issue 20): when the schema the request gives is the
+// Generated answers in the evidence form: when the schema the request gives is the
 // {"answer", "evidence"} form, the simulated model takes plain string and number values from
 // the prompt and quotes them; classifications (enum, const, boolean) and constrained strings
 // keep their generated value with a quote of some passage. At `ungrounded_rate` one leaf is

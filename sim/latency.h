@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
 #include "sim/rng.h"
+#include "structure/status.h"
 
 namespace structure::sim {
 

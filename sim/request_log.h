@@ -7,8 +7,8 @@
 #include <mutex>
 #include <string>
 
-#include "base/status.h"
 #include "http/http_message.h"
+#include "structure/status.h"
 
 namespace structure::sim {
 

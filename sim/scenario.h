@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "sim/chat.h"
 #include "sim/dialect.h"
+#include "structure/status.h"
 
 namespace re2 {
 class RE2;

@@ -1,6 +1,6 @@
 // Provider-side schema checks: the simulator answers 400 where the real provider rejects a
 // schema. Uses the lowering library's CheckProviderSchema when it is built into this tree,
-// else a built-in subset of the documented rules (docs/PROVIDERS.md §2).
+// else a built-in subset of the rules the providers document.
 #pragma once
 
 #include <string>

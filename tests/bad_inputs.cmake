@@ -1,4 +1,4 @@
-# The bad-input table (issue 21): the rows of tests/data/bad_inputs/*.tsv, run against the
+# The bad-input table: the rows of tests/data/bad_inputs/*.tsv, run against the
 # `structure` binary (commands, HTTP requests, MCP lines, scripted provider replies).
 structure_add_tests(NAME bad_inputs_tests LABEL apps USES_BINARY
   SOURCES

@@ -1,4 +1,4 @@
-# The shared store (issue 19): the Redis client and the shared limits' scripts, each against a
+# The shared store: the Redis client and the shared limits' scripts, each against a
 # private redis-server the tests start on a free loopback port. The pools and engines on the
 # store are tested with their own (pool_tests, engine_tests).
 structure_add_tests(NAME shared_store_tests LABEL registry
@@ -7,9 +7,9 @@ structure_add_tests(NAME shared_store_tests LABEL registry
     registry/shared_limit_test.cc
   LIBS structure_redis structure_providers)
 
-# Issue 19's acceptance runs: three `structure batch` processes on one simulator key, with and
-# without the shared store (60 s window), and the store stopped mid-run (about 30 s). Label
-# "long"; run in CI with the rest.
+# The shared store's acceptance runs: three `structure batch` processes on one simulator key,
+# with and without the shared store (60 s window), and the store stopped mid-run (about 30 s).
+# Label "long"; run in CI with the rest.
 structure_add_tests(NAME shared_store_acceptance_tests LABEL long USES_BINARY
   SOURCES apps/shared_store_acceptance_test.cc
   LIBS structure_base CURL::libcurl)

@@ -1,4 +1,4 @@
-# Validator (issue 3): the official JSON Schema test suite, safety cases, messages, the CLI.
+# Validator: the official JSON Schema test suite, safety cases, messages, the CLI.
 structure_add_tests(NAME validator_tests LABEL pipeline USES_BINARY
   SOURCES
     pipeline/validator/suite_test.cc

@@ -15,7 +15,7 @@ Status ApplyCheckFlags(const Args& args, EngineOptions& options) {
     if (args.has("check-timeout-ms")) return InvalidArgument("--check-timeout-ms needs --check");
     return Status::Ok();
   }
-  actors::CheckCommand check;
+  CheckCommand check;
   check.command = args.get("check");
   bool blank = check.command.find_first_not_of(" \t\r\n") == std::string::npos;
   if (blank) return InvalidArgument("--check: the command is empty");

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "apps/structure/args.h"
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 namespace structure::apps {
 

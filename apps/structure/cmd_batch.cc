@@ -243,7 +243,7 @@ Result<batch::BatchOptions> OptionsFromArgs(const Args& args, const batch::FileO
 // --schema-name must name a schema the registry has (in the --tenant/--project scope).
 Status CheckDefaultSchemaName(Engine& engine, const batch::LineDefaults& d) {
   if (d.schema_name.empty()) return Status::Ok();
-  auto found = engine.schemas().Find(d.schema_name, {d.tenant, d.project});
+  auto found = EngineInternal::Schemas(engine).Find(d.schema_name, {d.tenant, d.project});
   if (found.ok()) return Status::Ok();
   return Status(found.status().code(),
                 "--schema-name " + d.schema_name + ": " + found.status().message());
@@ -269,7 +269,7 @@ Result<std::unique_ptr<Engine>> StartEngine(const Args& args, EngineOptions chec
 int RunLive(const Args& args, batch::BatchOptions options, const batch::FileOptions& paths,
             batch::JobFiles& files, std::unique_ptr<Engine>& engine,
             const batch::InFlightCap& cap) {
-  std::shared_ptr<const pipeline::CallStats> call_stats = engine->call_stats();
+  std::shared_ptr<const pipeline::CallStats> call_stats = EngineInternal::CallStats(*engine);
   Engine* raw_engine = engine.get();
   options.cancel = [&engine] { engine.reset(); };
   batch::BatchRunner runner(
@@ -324,7 +324,7 @@ int RunBatch(const std::vector<std::string>& raw) {
   if (Status model = (*engine)->CheckModel(d.model, d.tenant, d.project); !model.ok()) {
     return Fail((d.model.empty() ? "" : "--model " + d.model + ": ") + model.message());
   }
-  batch::InFlightCap cap = batch::CapOf((*engine)->config(), options->concurrency,
+  batch::InFlightCap cap = batch::CapOf(EngineInternal::Config(**engine), options->concurrency,
                                         args->get("provider"), options->defaults.model);
   if (cap.capped) std::fprintf(stderr, "structure batch: %s\n", batch::CapWarning(cap).c_str());
 

@@ -8,6 +8,7 @@
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "config/config_internal.h"
 #include "config/config_json.h"
 #include "engine/shared_store.h"
 
@@ -56,19 +57,20 @@ int RunConfigCheck(const std::vector<std::string>& args) {
   if (!path.empty()) {
     auto loaded = LoadCommandConfig(path);
     st = loaded.status();
-    if (loaded.ok()) options.config = std::move(*loaded);
+    if (loaded.ok()) options.config = ConfigInternal::Wrap(std::move(*loaded));
   }
   if (st.ok()) st = Engine::Check(options);
   if (!st.ok()) {
     std::fprintf(stderr, "structure config check: %s\n", st.message().c_str());
     return 2;
   }
-  Json out = config::ConfigToJson(options.config);
+  const config::EngineConfig& cfg = ConfigInternal::Of(options.config);
+  Json out = config::ConfigToJson(cfg);
   // The schemas directory a call would use, also when the file names none.
   Json stores = *out.find("stores");
   stores.set("registryDir", Engine::RegistryDir(options));
   out.set("stores", std::move(stores));
-  if (!options.config.stores.shared.empty()) AddStoreAnswer(options.config.stores, out);
+  if (!cfg.stores.shared.empty()) AddStoreAnswer(cfg.stores, out);
   std::printf("%s\n", ToJson(out, true).c_str());
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "config/builtin_providers.h"
+#include "config/load_config.h"
 #include "providers/endpoint.h"
 #include "providers/kinds.h"
 #include "providers/models.h"

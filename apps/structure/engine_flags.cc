@@ -1,6 +1,7 @@
 #include "apps/structure/engine_flags.h"
 
 #include "config/builtin_providers.h"
+#include "config/config_internal.h"
 #include "config/load_config.h"
 
 namespace structure::apps {
@@ -50,10 +51,11 @@ Result<config::EngineConfig> LoadCommandConfig(const std::string& path,
 
 Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConfig* server) {
   EngineOptions o;
+  config::EngineConfig cfg = ConfigInternal::Of(o.config);
   if (args.has("config")) {
-    auto cfg = LoadCommandConfig(args.get("config"), server);
-    if (!cfg.ok()) return cfg.status();
-    o.config = std::move(*cfg);
+    auto loaded = LoadCommandConfig(args.get("config"), server);
+    if (!loaded.ok()) return loaded.status();
+    cfg = std::move(*loaded);
   }
   o.provider = args.get("provider");
   if (args.has("provider") && o.provider.empty())
@@ -65,7 +67,7 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
   if (o.provider.empty() && args.has("model")) {
     const std::string model = args.get("model");
     const std::string first = model.substr(0, model.find('/'));
-    if (model.find('/') != std::string::npos && !o.config.providers.count(first) &&
+    if (model.find('/') != std::string::npos && !cfg.providers.count(first) &&
         config::BuiltinProvider(first)) {
       o.provider = first;
     }
@@ -75,7 +77,8 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
   if (args.has("database") && o.database.empty())
     return InvalidArgument("--database: must not be empty");
   o.registry_dir = args.get("registry-dir");
-  if (args.has("allow-unresolved-refs")) o.config.settings.allow_unresolved_refs = true;
+  if (args.has("allow-unresolved-refs")) cfg.settings.allow_unresolved_refs = true;
+  o.config = ConfigInternal::Wrap(std::move(cfg));
   STRUCTURE_RETURN_IF_ERROR(Engine::Check(o));
   return o;
 }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "apps/structure/args.h"
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "server/server_config.h"
 
 namespace structure::apps {

@@ -184,10 +184,10 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
   batch::ProviderBatchEnv env;
   env.prepare = [&engine](pipeline::StructureRequest r,
                           std::function<void(pipeline::PreparedCall)> ready,
-                          std::function<void(pipeline::StructureResult)> done) {
-    engine.Prepare(std::move(r), std::move(ready), std::move(done));
+                          std::function<void(pipeline::CallResult)> done) {
+    EngineInternal::Prepare(engine, std::move(r), std::move(ready), std::move(done));
   };
-  const config::EngineConfig& cfg = engine.config();
+  const config::EngineConfig& cfg = EngineInternal::Config(engine);
   env.settings = [&cfg](const std::string& provider) {
     auto it = cfg.providers.find(provider);
     return it == cfg.providers.end() ? config::BatchSettings{} : it->second.batch;
@@ -195,7 +195,7 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
   // Batch files and polls go to the provider the calls use, through its proxy and CAs.
   providers::CurlOptions curl;
   auto in_use = actors::ProvidersInUse(cfg, args.has("provider") ? args.get("provider") : "");
-  if (!in_use.empty()) curl.network = engine.network(in_use.front());
+  if (!in_use.empty()) curl.network = EngineInternal::Network(engine, in_use.front());
   auto send = batch::MakeCurlSend(curl);
   if (!send.ok()) return fail(send.status().message());
   env.send = std::move(*send);

@@ -10,7 +10,7 @@
 #include "apps/structure/args.h"
 #include "batch/batch_runner.h"
 #include "batch/provider_batch.h"
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 namespace structure::apps {
 

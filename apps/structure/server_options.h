@@ -24,7 +24,7 @@ inline Result<EngineOptions> EngineOptionsWithServerTable(const apps::Args& args
   }
   // A tenant's check command comes from the server's config only (never from a request).
   for (const auto& [tenant, check] : server->checks) {
-    options->checks[tenant] = actors::CheckCommand{check.command, check.timeout_ms};
+    options->checks[tenant] = CheckCommand{check.command, check.timeout_ms};
   }
   return options;
 }

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/evidence/locate.h"
 #include "pipeline/evidence/value_match.h"
+#include "structure/status.h"
 
 namespace structure::pipeline::evidence {
 

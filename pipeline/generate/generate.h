@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "base/json.h"
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

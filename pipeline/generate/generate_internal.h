@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/generate/generate.h"
+#include "structure/status.h"
 
 namespace structure::pipeline::detail {
 

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/lowering/lift_plan.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

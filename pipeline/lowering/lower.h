@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/lowering/lift_plan.h"
 #include "pipeline/lowering/need_channel.h"
 #include "pipeline/lowering/profile.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

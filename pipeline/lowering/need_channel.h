@@ -1,4 +1,4 @@
-// The need channel (DESIGN.md §2.3): the form in which each provider can answer
+// The need channel: the form in which each provider can answer
 // {"_need": "<what is missing>"} instead of the target, and its detection on the way back.
 #pragma once
 
@@ -6,8 +6,8 @@
 #include <string>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/lowering/profile.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

@@ -1,5 +1,5 @@
 // Capability profiles: what a provider's structured-output mode accepts, as data. The built-in
-// profiles carry the defaults from docs/PROVIDERS.md; config can override any field per model.
+// profiles carry the defaults the providers document; config can override any field per model.
 #pragma once
 
 #include <cstddef>
@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "base/json.h"
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 
-// How the need branch (`{"_need": string}`) reaches the provider (DESIGN.md §2.3).
+// How the need branch (`{"_need": string}`) reaches the provider.
 enum class NeedKind {
   kEnvelope,    // root object {"result": Target|null, "_need": string|null} (no root union allowed)
   kRootAnyOf,   // root anyOf [Target, {"_need": string}]

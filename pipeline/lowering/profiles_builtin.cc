@@ -1,5 +1,6 @@
 // The built-in capability profiles, written as the same JSON that config overrides use. Numbers
-// and lists come from docs/PROVIDERS.md (autumn 2026); they are defaults, not truths.
+// and lists come from the providers' own documentation (autumn 2026); they are defaults, not
+// truths.
 #include <map>
 
 #include "pipeline/lowering/profile.h"

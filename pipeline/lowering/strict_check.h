@@ -1,6 +1,6 @@
 // The acceptance checker: would a provider accept this schema as it is? Written from the
-// profile's documented rules (docs/PROVIDERS.md), independent of Lower, so that tests can use it
-// to confirm every strict output of Lower.
+// profile's documented rules (the providers' own documentation), independent of Lower, so that
+// tests can use it to confirm every strict output of Lower.
 #pragma once
 
 #include <string>

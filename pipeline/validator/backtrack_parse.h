@@ -4,8 +4,8 @@
 
 #include <string_view>
 
-#include "base/status.h"
 #include "pipeline/validator/regex.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/validator/schema.h"
 #include "pipeline/validator/validator.h"
+#include "structure/status.h"
 
 namespace structure::pipeline::validator_internal {
 

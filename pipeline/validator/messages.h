@@ -1,5 +1,5 @@
 // Internal: the current instance location and the construction of ValidationErrors, with the
-// one-line messages in the seed's form: "/priority: value must be <= 5 (was 7)".
+// one-line messages in the form the re-ask reasons use: "/priority: value must be <= 5 (was 7)".
 #pragma once
 
 #include <string>

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace re2 {
 class RE2;

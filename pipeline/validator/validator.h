@@ -21,7 +21,7 @@
 #include <simdjson.h>
 
 #include "base/json.h"
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

@@ -59,8 +59,8 @@ Console::Console(Engine& engine, const ServerConfig& config)
       keep_prompts_(config.console.keep_prompts),
       recent_(config.console.recent_calls, config.console.recent_bytes) {}
 
-void Console::Record(const pipeline::StructureRequest& request,
-                     const pipeline::StructureResult& result, double seconds) {
+void Console::Record(const pipeline::StructureRequest& request, const pipeline::CallResult& result,
+                     double seconds) {
   RecentCall call = MakeRecentCall(request, result, seconds, keep_prompts_,
                                    keep_prompts_ ? pipeline::ResultToJson(result) : Json());
   {
@@ -93,7 +93,7 @@ HttpResponse Console::Handle(const http::HttpRequest& request, const Principal& 
 }
 
 HttpResponse Console::Info(const Principal& who) const {
-  const config::EngineConfig& config = engine_.config();
+  const config::EngineConfig& config = EngineInternal::Config(engine_);
   Json defaults = Json::MakeObject();
   auto settings = config::ResolveSettings(config, who.tenant, "", {});
   const config::Settings& s = settings.ok() ? *settings : config.settings;

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "http/http_message.h"
 #include "pipeline/call_stats.h"
 #include "server/auth.h"
@@ -31,7 +31,7 @@ class Console {
   // A finished POST /v1/structure call: counted for its tenant and kept in the ring (with its
   // prompt and result JSON, trace included, when prompts are kept). `request` needs only its
   // scope, schema mode and reference, and the prompt.
-  void Record(const pipeline::StructureRequest& request, const pipeline::StructureResult& result,
+  void Record(const pipeline::StructureRequest& request, const pipeline::CallResult& result,
               double seconds);
 
   // Whether the ring needs each call's trace (for the re-asks' pointers and keywords).

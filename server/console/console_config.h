@@ -5,8 +5,8 @@
 
 #include <toml++/toml.h>
 
-#include "base/status.h"
 #include "server/console/console_settings.h"
+#include "structure/status.h"
 
 namespace structure::server {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
+#include "structure/status.h"
 
 namespace structure::server {
 

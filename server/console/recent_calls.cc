@@ -26,8 +26,8 @@ std::string Cut(const std::string& s, size_t max) {
 }  // namespace
 
 RecentCall MakeRecentCall(const pipeline::StructureRequest& request,
-                          const pipeline::StructureResult& result, double seconds,
-                          bool keep_prompts, Json result_json) {
+                          const pipeline::CallResult& result, double seconds, bool keep_prompts,
+                          Json result_json) {
   RecentCall c;
   c.tenant = request.tenant;
   c.project = request.project;
@@ -41,8 +41,8 @@ RecentCall MakeRecentCall(const pipeline::StructureRequest& request,
   c.model = result.model;
   c.usage = result.usage;
   c.reasks = result.reasks;
-  if (result.trace) {
-    for (const auto& round : result.trace->rounds) {
+  if (result.call_trace) {
+    for (const auto& round : result.call_trace->rounds) {
       if (round.reason.empty()) continue;  // only what was re-asked
       for (const auto& i : round.issues) c.issues.push_back({i.pointer, i.keyword});
     }

@@ -51,8 +51,8 @@ struct RecentCall {
 // From a finished call. `result_json` (the answer's JSON, trace included when there is one) and
 // the prompt are kept only when `keep_prompts`.
 RecentCall MakeRecentCall(const pipeline::StructureRequest& request,
-                          const pipeline::StructureResult& result, double seconds,
-                          bool keep_prompts, Json result_json);
+                          const pipeline::CallResult& result, double seconds, bool keep_prompts,
+                          Json result_json);
 
 // Thread-safe. Keeps at most `capacity` calls and about `max_bytes` of kept prompts and results;
 // the oldest go first.

@@ -25,7 +25,7 @@ std::string Neighbours(registry::SchemaRegistry& reg, const registry::Scope& sco
 
 Json SchemaCheckReport(Engine& engine, const registry::Scope& scope,
                        const registry::SchemaRecord& record, const Json& schema) {
-  registry::SchemaRegistry& reg = engine.schemas();
+  registry::SchemaRegistry& reg = EngineInternal::Schemas(engine);
   Json validator = Json::MakeObject();
   pipeline::ValidatorOptions strict;
   strict.strict = true;
@@ -54,9 +54,9 @@ Json SchemaCheckReport(Engine& engine, const registry::Scope& scope,
   if (!put.ok()) report.set("problem", put.message());
   report.set("validator", std::move(validator));
   report.set("compatibility", std::move(compatibility));
-  report.set("providers", compiled.ok()
-                              ? ProviderVerdictsJson(CheckProviders(engine.config(), bare))
-                              : Json::MakeArray());
+  report.set("providers", compiled.ok() ? ProviderVerdictsJson(
+                                              CheckProviders(EngineInternal::Config(engine), bare))
+                                        : Json::MakeArray());
   return report;
 }
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "base/json.h"
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "registry/registered_schema.h"
 
 namespace structure::server {

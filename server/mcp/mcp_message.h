@@ -7,9 +7,9 @@
 #include <string_view>
 
 #include "base/json.h"
-#include "base/status.h"
 #include "pipeline/request.h"
 #include "registry/registered_schema.h"
+#include "structure/status.h"
 
 namespace structure::mcp {
 

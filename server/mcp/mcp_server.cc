@@ -8,7 +8,8 @@
 namespace structure::mcp {
 namespace {
 
-// The seed's tool definition (§2.1), as MCP inputSchema/outputSchema.
+// The tool definitions, as MCP inputSchema/outputSchema: `structure` takes the request's
+// fields and returns the result's.
 constexpr const char* kTools = R"JSON([
   {
     "name": "structure",
@@ -114,7 +115,8 @@ Json ResultError(const pipeline::StructureResult& result) {
   return ToolError(text);
 }
 
-// The seed's return fields only, plus the evidence the caller asked for.
+// The result's fields an agent acts on (no usage or mode), plus the evidence the caller asked
+// for.
 Json StructuredResult(const pipeline::StructureResult& result) {
   Json s = Json::MakeObject();
   s.set("status", std::string(pipeline::OutcomeName(result.status)));
@@ -248,7 +250,7 @@ void McpServer::CallStructure(const Json& id, const Json& arguments) {
 
 void McpServer::CallListSchemas(const Json& id, const Json& arguments) {
   if (arguments.size() != 0) return Reply(id, ToolError("list_schemas takes no parameters"));
-  auto list = engine_.schemas().List(options_.scope);
+  auto list = EngineInternal::Schemas(engine_).List(options_.scope);
   if (!list.ok()) return Reply(id, ToolError(list.status().message()));
   Json items = Json::MakeArray();
   for (const auto& s : *list) {

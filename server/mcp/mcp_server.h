@@ -1,6 +1,6 @@
 // The MCP server of `structure mcp`: JSON-RPC 2.0 messages (one per line on stdio), protocol
 // revision 2025-06-18. Methods: initialize, notifications/initialized, ping, tools/list,
-// tools/call with the tools `structure` (the seed's tool definition) and `list_schemas`.
+// tools/call with the tools `structure` (one structure call) and `list_schemas`.
 #pragma once
 
 #include <condition_variable>
@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "base/json.h"
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "server/mcp/mcp_message.h"
 
 namespace structure::mcp {

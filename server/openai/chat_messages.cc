@@ -3,9 +3,6 @@
 namespace structure::server::openai {
 namespace {
 
-using providers::Role;
-using providers::Turn;
-
 std::string At(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
 // What a non-text part is, for the refusal that names it; "" for a part type nobody knows.
@@ -130,8 +127,8 @@ std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t 
       Append(out.instructions, text);
       continue;
     }
-    Turn turn;
-    turn.role = r == "assistant" ? Role::kAssistant : Role::kUser;
+    ConversationTurn turn;
+    turn.role = r == "assistant" ? TurnRole::kAssistant : TurnRole::kUser;
     if (r == "tool") {
       const Json* id = m.find("tool_call_id");
       text = "Result of tool call " + (id != nullptr && id->is_string() ? id->as_string() : "") +

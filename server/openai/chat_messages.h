@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "base/json.h"
-#include "providers/call.h"
 #include "server/openai/openai_error.h"
+#include "structure/request.h"
 
 namespace structure::server::openai {
 
 struct Conversation {
-  std::vector<providers::Turn> turns;
+  std::vector<ConversationTurn> turns;
   std::string prompt;        // the user turns' text, joined by blank lines
   std::string instructions;  // the system and developer messages' text, joined by blank lines
 };

@@ -33,9 +33,9 @@ enum class NeedAs { kRefusal, kError };
 
 struct ChatRequest {
   std::string model;
-  std::vector<providers::Turn> turns;  // the user and assistant turns, in order
-  std::string prompt;                  // their user text, joined by blank lines
-  std::string instructions;            // system and developer messages, joined
+  std::vector<ConversationTurn> turns;  // the user and assistant turns, in order
+  std::string prompt;                   // their user text, joined by blank lines
+  std::string instructions;             // system and developer messages, joined
   // The schema of the answer (response_format's, {"type": "object"} for json_object, or the
   // forced tool's parameters); null when structure.schemaName names a registry schema.
   std::shared_ptr<const Json> schema;

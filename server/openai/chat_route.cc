@@ -36,7 +36,8 @@ ApiError Forbidden(const std::string& message) {
 }  // namespace
 
 HttpResponse Api::Models() const {
-  return http::JsonResponse(200, openai::ModelsJson(openai::ListModels(engine_.config())));
+  return http::JsonResponse(
+      200, openai::ModelsJson(openai::ListModels(EngineInternal::Config(engine_))));
 }
 
 void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Responder respond) {
@@ -73,7 +74,7 @@ void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Resp
   std::string project = chat.project.value_or(request.QueryParam("project").value_or(""));
   auto scope = Authorize(who, project);
   if (!scope.ok()) return fail(Forbidden(scope.status().message()));
-  auto model = openai::RouteModel(engine_.config(), chat.model);
+  auto model = openai::RouteModel(EngineInternal::Config(engine_), chat.model);
   if (auto* e = std::get_if<ApiError>(&model)) return fail(*e);
 
   openai::ReplyContext context;

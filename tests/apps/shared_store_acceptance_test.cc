@@ -1,5 +1,5 @@
-// Issue 19's acceptance runs (ctest label "long", about 70 s and 40 s): three `structure batch`
-// processes at once on one simulator endpoint that enforces its limit, each told the same
+// The shared store's acceptance runs (ctest label "long", about 70 s and 40 s): three `structure
+// batch` processes at once on one simulator endpoint that enforces its limit, each told the same
 // limit. With the shared store they use the limit without a single 429; without it (a second
 // simulator, at the same time) they overrun it. Then the store stopped mid-run and started
 // again: every record still ends ok and each process goes back to the shared limits.

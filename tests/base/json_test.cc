@@ -117,7 +117,7 @@ TEST(JsonTest, RejectsMalformedInputWithoutCrashing) {
   }
 }
 
-// Issue 21 item 10: invalid UTF-8 inside a string is an error with its offset, and no error
+// Invalid UTF-8 inside a string is an error with its offset, and no error
 // message echoes a byte that is not text.
 TEST(JsonTest, RejectsInvalidUtf8InStringsWithTheByteOffset) {
   ParseOptions o;

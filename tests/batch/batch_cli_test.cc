@@ -314,7 +314,7 @@ TEST_F(BatchCliTest, SigintStopsCleanlyAndResumeFinishes) {
   for (auto& [id, n] : seen) EXPECT_EQ(n, 1) << id;
 }
 
-// Issue 19: three workers split one 3 000-line input with --shard; each is killed once (SIGKILL
+// Three workers split one 3 000-line input with --shard; each is killed once (SIGKILL
 // at a random point) and resumed on its own OUT. Together they hold every record exactly once,
 // each in the shard its id hashes to.
 TEST_F(BatchCliTest, ThreeShardsKilledAndResumedCoverTheInputExactlyOnce) {

@@ -1,5 +1,5 @@
 // `structure batch --stats FILE` end to end against `structure sim` (tests/data/batch/
-// scenario.json): the run's metrics per schema and provider as one JSON document (issue 17.2).
+// scenario.json): the run's metrics per schema and provider as one JSON document.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -8,13 +8,13 @@
 #include <future>
 #include <string>
 
-#include "engine/engine.h"
+#include "structure/engine.h"
 
 namespace structure {
 namespace {
 
 Result<std::unique_ptr<Engine>> CreateFrom(const std::string& toml, EngineOptions o = {}) {
-  auto cfg = config::ParseConfig(toml, "create_test.toml");
+  auto cfg = Config::Parse(toml, "create_test.toml");
   EXPECT_TRUE(cfg.ok()) << cfg.status().message();
   if (cfg.ok()) o.config = std::move(*cfg);
   if (o.database.empty()) o.database = ":memory:";
@@ -39,7 +39,9 @@ TEST(EngineCreateTest, UnknownProviderIsAnErrorNotACrash) {
 
 TEST(EngineCreateTest, BadConfigReferenceFailsBeforeAnythingStarts) {
   EngineOptions o;
-  o.config.aliases["default:fast"] = {"missing", ""};
+  auto cfg = Config::Parse("[aliases]\n\"default:fast\" = \"missing\"\n");
+  ASSERT_TRUE(cfg.ok()) << cfg.status().message();  // a reference is checked by Create
+  o.config = *cfg;
   o.database = ":memory:";
   auto e = Engine::Create(std::move(o));
   ASSERT_FALSE(e.ok());
@@ -136,7 +138,7 @@ TEST(EngineCreateTest, CheckRefusesWhatCreateRefusesWithTheSameMessage) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    auto cfg = config::ParseConfig(c.toml, "check_test.toml");
+    auto cfg = Config::Parse(c.toml, "check_test.toml");
     ASSERT_TRUE(cfg.ok()) << cfg.status().message();
     EngineOptions o;
     o.config = *cfg;

@@ -1,18 +1,15 @@
-// Evidence end to end (issue 20): the engine against `structure sim`, whose generated answers
+// Evidence end to end: the engine against `structure sim`, whose generated answers
 // quote the prompt (and, with --ungrounded-rate 1, invent one value each), on every provider
 // form; a scripted reply with an invented value is caught and re-asked.
 #include <gtest/gtest.h>
 
-#include "engine/engine.h"
+#include "structure/engine.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/ticket_schema.h"
 
 namespace structure {
 namespace {
-
-using pipeline::Outcome;
-using pipeline::StructureResult;
 
 constexpr const char* kConfig = R"(
 [providers.openai]
@@ -34,7 +31,7 @@ model = "llama-test"
 
 EngineOptions Options() {
   EngineOptions o;
-  auto cfg = config::ParseConfig(kConfig, "engine_evidence_test.toml");
+  auto cfg = Config::Parse(kConfig, "engine_evidence_test.toml");
   EXPECT_TRUE(cfg.ok()) << cfg.status().message();
   if (cfg.ok()) o.config = *cfg;
   return o;
@@ -46,7 +43,7 @@ StructureResult RunOne(Engine& engine, const std::string& provider, const std::s
                      R"(","evidence":")" + mode + R"(","maxLoops":)" + std::to_string(max_loops) +
                      R"(,"requireProviderStrictOutput":)" + (strict ? "true" : "false") +
                      R"(,"schema":)" + testing::kTicketSchemaText + "}";
-  auto req = pipeline::ParseRequest(*ParseJson(body));
+  auto req = ParseRequest(*ParseJson(body));
   EXPECT_TRUE(req.ok()) << req.status().message();
   return engine.Run(*req);
 }

@@ -1,19 +1,16 @@
 // `structure sim --invalid-rate 1` against the engine: every answer breaks a constraint of the
 // user's schema, whatever form (envelope, union, tool, optional fields made nullable) the provider
-// was given, so with one loop every request ends stale (issue 16 item 9).
+// was given, so with one loop every request ends stale.
 #include <gtest/gtest.h>
 
 #include <iterator>
 
-#include "engine/engine.h"
+#include "structure/engine.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {
-
-using pipeline::Outcome;
-using pipeline::StructureResult;
 
 constexpr const char* kConfig = R"(
 [providers.openai]
@@ -59,7 +56,7 @@ class EngineFaultsTest : public testing::EngineFixture<EngineFaultsTest> {
  protected:
   void SetUp() override {
     EngineOptions o;
-    auto cfg = config::ParseConfig(kConfig, "engine_faults_test.toml");
+    auto cfg = Config::Parse(kConfig, "engine_faults_test.toml");
     ASSERT_TRUE(cfg.ok()) << cfg.status().message();
     o.config = *cfg;
     StartEngine(std::move(o));
@@ -73,12 +70,11 @@ TEST_F(EngineFaultsTest, InvalidRateOneBreaksEveryAnswerOfEveryProvider) {
         std::string body = std::string(R"({"prompt":"record )") + std::to_string(i) +
                            R"(","maxLoops":1,"model":")" + provider + R"(","finalTool":)" +
                            (final_tool ? "true" : "false") + R"(,"schema":)" + kSchemas[i] + "}";
-        auto req = pipeline::ParseRequest(*ParseJson(body));
+        auto req = ParseRequest(*ParseJson(body));
         ASSERT_TRUE(req.ok()) << req.status().message();
         StructureResult r = engine_->Run(*req);
-        EXPECT_EQ(r.status, Outcome::kStale)
-            << provider << (final_tool ? " final tool" : "") << " schema " << i << ": "
-            << ToJson(pipeline::ResultToJson(r));
+        EXPECT_EQ(r.status, Outcome::kStale) << provider << (final_tool ? " final tool" : "")
+                                             << " schema " << i << ": " << ToJson(ResultToJson(r));
       }
     }
   }

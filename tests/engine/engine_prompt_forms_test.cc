@@ -1,4 +1,4 @@
-// Issue 16 items 6 and 7 end to end through `structure sim`, read from the requests it received
+// The prompt forms end to end through `structure sim`, read from the requests it received
 // (--record-requests): servers that enforce a schema without showing it to the model (Ollama,
 // vLLM, llama.cpp) get the schema with its descriptions in the system prompt, and every
 // provider's system prompt states the need instruction in the form that provider was given
@@ -10,15 +10,12 @@
 
 #include <cstdio>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {
-
-using pipeline::Outcome;
-using pipeline::StructureResult;
 
 constexpr const char* kConfig = R"(
 [providers.openai]
@@ -114,28 +111,28 @@ class EnginePromptFormsTest : public testing::EngineFixture<EnginePromptFormsTes
  protected:
   void SetUp() override {
     EngineOptions o;
-    auto cfg = config::ParseConfig(kConfig, "engine_prompt_forms_test.toml");
+    auto cfg = Config::Parse(kConfig, "engine_prompt_forms_test.toml");
     ASSERT_TRUE(cfg.ok()) << cfg.status().message();
     o.config = *cfg;
     StartEngine(std::move(o));
   }
 
   StructureResult Run(const std::string& prompt, const std::string& model) {
-    auto req = pipeline::ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" +
-                                                 model + R"(","schema":)" + kSchema + "}"));
+    auto req = ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" + model +
+                                       R"(","schema":)" + kSchema + "}"));
     EXPECT_TRUE(req.ok()) << req.status().message();
     return engine_->Run(*req);
   }
 
   // Runs one call whose prompt holds `marker`; the first request the simulator received for it.
   Json FirstRequest(const std::string& marker, const std::string& model, bool final_tool = false) {
-    auto req = pipeline::ParseRequest(
-        *ParseJson(R"({"prompt":"Ticket )" + marker +
-                   R"(: Mike says the export hangs, priority high","model":")" + model +
-                   R"(","schema":)" + kSchema + (final_tool ? R"(,"finalTool":true)" : "") + "}"));
+    auto req = ParseRequest(*ParseJson(R"({"prompt":"Ticket )" + marker +
+                                       R"(: Mike says the export hangs, priority high","model":")" +
+                                       model + R"(","schema":)" + kSchema +
+                                       (final_tool ? R"(,"finalTool":true)" : "") + "}"));
     EXPECT_TRUE(req.ok()) << req.status().message();
     StructureResult r = engine_->Run(*req);
-    EXPECT_EQ(r.status, Outcome::kOk) << model << ": " << ToJson(pipeline::ResultToJson(r));
+    EXPECT_EQ(r.status, Outcome::kOk) << model << ": " << ToJson(ResultToJson(r));
     auto text = ReadFile(RequestsFile());
     EXPECT_TRUE(text.ok()) << "the simulator recorded no request";
     if (!text.ok()) return Json();
@@ -213,20 +210,20 @@ TEST_F(EnginePromptFormsTest, EveryProviderIsToldTheNeedFormItWasGiven) {
 // Item 8 through the simulator, on the OpenAI envelope: the scenario's answers skip it.
 TEST_F(EnginePromptFormsTest, AnswersThatIgnoreTheEnvelopeAreReadAsTheUserMeantThem) {
   StructureResult skipped = Run("CASE-FORM-SKIPPED Mike, high", "openai/gpt-4o-test");
-  std::string shown = ToJson(pipeline::ResultToJson(skipped));
+  std::string shown = ToJson(ResultToJson(skipped));
   ASSERT_EQ(skipped.status, Outcome::kOk) << shown;
   EXPECT_TRUE(skipped.form_ignored) << shown;
   EXPECT_EQ(skipped.iterations, 1) << shown;
   EXPECT_EQ(skipped.data.find("priority")->as_string(), "high");
   EXPECT_NE(shown.find("\"formIgnored\":true"), std::string::npos) << shown;
-  EXPECT_EQ(engine_->stats().schemas.at("inline").form_ignored, 1u);
+  EXPECT_EQ(EngineInternal::Stats(*engine_).schemas.at("inline").form_ignored, 1u);
 
   StructureResult need = Run("CASE-BARE-NEED Mike", "openai/gpt-4o-test");
-  ASSERT_EQ(need.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(need));
+  ASSERT_EQ(need.status, Outcome::kNeedMoreInput) << ToJson(ResultToJson(need));
   EXPECT_EQ(need.need, "the ticket's priority");
 
   StructureResult bad = Run("CASE-FORM-BAD Mike, urgent", "openai/gpt-4o-test");
-  std::string text = ToJson(pipeline::ResultToJson(bad));
+  std::string text = ToJson(ResultToJson(bad));
   ASSERT_EQ(bad.status, Outcome::kStale) << text;
   ASSERT_FALSE(bad.errors.empty());
   EXPECT_NE(text.find("priority"), std::string::npos) << text;

@@ -1,17 +1,14 @@
-// Reply shapes that real providers send, end to end through `structure sim` (issue 27): content
+// Reply shapes that real providers send, end to end through `structure sim`: content
 // as a list of parts (Mistral), a tool call without `arguments` (OpenRouter), an Ollama thinking
 // model's answer in message.thinking, and Anthropic thinking with and without a token count.
 #include <gtest/gtest.h>
 
-#include "engine/engine.h"
+#include "structure/engine.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {
-
-using pipeline::Outcome;
-using pipeline::StructureResult;
 
 constexpr const char* kConfig = R"(
 [providers.mistral]
@@ -59,7 +56,7 @@ class EngineReplyShapesTest : public testing::EngineFixture<EngineReplyShapesTes
  protected:
   void SetUp() override {
     EngineOptions o;
-    auto cfg = config::ParseConfig(kConfig, "engine_reply_shapes_test.toml");
+    auto cfg = Config::Parse(kConfig, "engine_reply_shapes_test.toml");
     ASSERT_TRUE(cfg.ok()) << cfg.status().message();
     o.config = *cfg;
     ASSERT_NO_FATAL_FAILURE(StartEngine(std::move(o)));
@@ -67,14 +64,14 @@ class EngineReplyShapesTest : public testing::EngineFixture<EngineReplyShapesTes
 
   StructureResult Run(const std::string& prompt, const std::string& model,
                       const std::string& schema = kSchema, const std::string& extra = "") {
-    auto req = pipeline::ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" +
-                                                 model + R"(","schema":)" + schema + extra + "}"));
+    auto req = ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" + model +
+                                       R"(","schema":)" + schema + extra + "}"));
     EXPECT_TRUE(req.ok()) << req.status().message();
     return engine_->Run(*req);
   }
 };
 
-std::string Show(const StructureResult& r) { return ToJson(pipeline::ResultToJson(r)); }
+std::string Show(const StructureResult& r) { return ToJson(ResultToJson(r)); }
 
 TEST_F(EngineReplyShapesTest, ContentAsPartsAnswersFromTheTextParts) {
   StructureResult r = Run("SHAPE-PARTS Ada, urgent", "mistral/magistral-small-test");
@@ -82,8 +79,7 @@ TEST_F(EngineReplyShapesTest, ContentAsPartsAnswersFromTheTextParts) {
   EXPECT_EQ(r.data, *ParseJson(R"({"name":"Ada","priority":"high"})"));
   EXPECT_EQ(r.iterations, 1);
   EXPECT_TRUE(r.usage.reasoning_unreported) << Show(r);
-  EXPECT_EQ(*pipeline::ResultToJson(r).find("usage")->find("reasoningTokensUnreported"),
-            Json(true));
+  EXPECT_EQ(*ResultToJson(r).find("usage")->find("reasoningTokensUnreported"), Json(true));
 }
 
 TEST_F(EngineReplyShapesTest, ToolCallWithoutArgumentsIsAnEmptyObject) {
@@ -108,8 +104,7 @@ TEST_F(EngineReplyShapesTest, AnthropicThinkingTokensReportedOrSaidToBeUnreporte
   ASSERT_EQ(counted.status, Outcome::kOk) << Show(counted);
   EXPECT_EQ(counted.usage.reasoning_tokens, 256);  // reasoning_effort low
   EXPECT_FALSE(counted.usage.reasoning_unreported);
-  EXPECT_EQ(pipeline::ResultToJson(counted).find("usage")->find("reasoningTokensUnreported"),
-            nullptr);
+  EXPECT_EQ(ResultToJson(counted).find("usage")->find("reasoningTokensUnreported"), nullptr);
   StructureResult uncounted = Run("CASE-GENERATE any record", "anthropic/claude-sonnet-4-5");
   ASSERT_EQ(uncounted.status, Outcome::kOk) << Show(uncounted);
   EXPECT_EQ(uncounted.usage.reasoning_tokens, 0);

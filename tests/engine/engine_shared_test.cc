@@ -8,16 +8,14 @@
 
 #include <curl/curl.h>
 
-#include "engine/engine.h"
+#include "base/json.h"
+#include "structure/engine.h"
 #include "tests/support/fake_tcp_server.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {
-
-using pipeline::Outcome;
-using pipeline::StructureResult;
 
 constexpr const char* kConfig = R"(
 [structure]
@@ -66,7 +64,7 @@ class EngineSharedTest : public ::testing::Test {
   }
 
   Result<std::unique_ptr<Engine>> Make(const std::string& stores) {
-    auto cfg = config::ParseConfig(std::string(kConfig) + stores, "engine_shared_test.toml");
+    auto cfg = Config::Parse(std::string(kConfig) + stores, "engine_shared_test.toml");
     if (!cfg.ok()) return cfg.status();
     EngineOptions o;
     o.config = *cfg;
@@ -89,7 +87,7 @@ class EngineSharedTest : public ::testing::Test {
   }
 
   static StructureResult Run(Engine& e, const std::string& description) {
-    auto req = pipeline::ParseRequest(*ParseJson(
+    auto req = ParseRequest(*ParseJson(
         R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), )" +
         description + "\"}"));
     EXPECT_TRUE(req.ok()) << req.status().message();
@@ -113,10 +111,10 @@ TEST_F(EngineSharedTest, ADescriptionBuiltByOneEngineIsReusedByAnother) {
   ASSERT_TRUE(a.ok() && b.ok()) << a.status().message() << b.status().message();
   int64_t before = BuilderCalls();
   StructureResult ra = Run(**a, "shared build");
-  ASSERT_EQ(ra.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(ra));
+  ASSERT_EQ(ra.status, Outcome::kOk) << ToJson(ResultToJson(ra));
   EXPECT_EQ(BuilderCalls(), before + 1);
   StructureResult rb = Run(**b, "shared build");
-  ASSERT_EQ(rb.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(rb));
+  ASSERT_EQ(rb.status, Outcome::kOk) << ToJson(ResultToJson(rb));
   EXPECT_EQ(rb.schema_origin, "inferred");
   EXPECT_EQ(BuilderCalls(), before + 1);  // b found a's answer in the store
   EXPECT_GT(ra.usage.input_tokens, rb.usage.input_tokens);
@@ -132,7 +130,7 @@ TEST_F(EngineSharedTest, AStoreThatIsDownCostsNoCallAndIsReportedOnce) {
   int64_t before = BuilderCalls();
   for (int i = 0; i < 3; ++i) {
     StructureResult r = Run(**a, "store down");
-    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   }
   EXPECT_EQ(BuilderCalls(), before + 1);  // the local cache still works
   auto log = Log();

@@ -1,7 +1,5 @@
 // The structure call end to end: Engine -> request actor -> provider pool -> curl -> `structure
 // sim` on loopback, one scenario rule per path (tests/data/engine/scenario.json).
-#include "engine/engine.h"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,6 +10,8 @@
 
 #include <curl/curl.h>
 
+#include "config/load_config.h"
+#include "engine/engine_internal.h"
 #include "providers/endpoint.h"
 #include "providers/wire.h"
 #include "registry/schema_registry.h"
@@ -21,9 +21,6 @@
 
 namespace structure {
 namespace {
-
-using pipeline::Outcome;
-using pipeline::StructureResult;
 
 constexpr const char* kConfig = R"(
 [structure]
@@ -114,14 +111,14 @@ class EngineTest : public testing::EngineFixture<EngineTest> {
  protected:
   void SetUp() override {
     EngineOptions o;
-    auto cfg = config::ParseConfig(kConfig, "engine_test.toml");
+    auto cfg = Config::Parse(kConfig, "engine_test.toml");
     ASSERT_TRUE(cfg.ok()) << cfg.status().message();
     o.config = *cfg;
     StartEngine(std::move(o));
   }
 
   StructureResult Run(const std::string& json_request) {
-    auto req = pipeline::ParseRequest(*ParseJson(json_request));
+    auto req = ParseRequest(*ParseJson(json_request));
     EXPECT_TRUE(req.ok()) << req.status().message();
     return engine_->Run(*req);
   }
@@ -142,7 +139,7 @@ class EngineTest : public testing::EngineFixture<EngineTest> {
 
 TEST_F(EngineTest, OkAtOnce) {
   StructureResult r = RunInline("CASE-OK Mike broke the build, priority two");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":2})");
   EXPECT_EQ(r.iterations, 1);
   EXPECT_EQ(r.schema_origin, "inline");
@@ -153,16 +150,16 @@ TEST_F(EngineTest, OkAtOnce) {
 TEST_F(EngineTest, InvalidThenReasonThenOkWithTheExactReasonText) {
   int64_t before = RuleHits("reask-reason-seen");
   StructureResult r = RunInline("CASE-REASK Mike broke the build, priority seven");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.data.find("priority")->as_int(), 5);
   EXPECT_EQ(r.iterations, 2);
-  // The second call matched only because its last user turn was exactly the seed's reason.
+  // The second call matched only because its last user turn was exactly the expected reason.
   EXPECT_EQ(RuleHits("reask-reason-seen"), before + 1);
 }
 
 TEST_F(EngineTest, StaleAfterMaxLoopsWithTheLastErrors) {
   StructureResult r = RunInline("CASE-STALE priority nine", R"(,"maxLoops":2)");
-  ASSERT_EQ(r.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kStale) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.iterations, 2);
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "/priority: value must be <= 5 (was 9)");
@@ -170,13 +167,13 @@ TEST_F(EngineTest, StaleAfterMaxLoopsWithTheLastErrors) {
 
 TEST_F(EngineTest, NeedAnswerBecomesNeedMoreInput) {
   StructureResult r = RunInline("CASE-NEED Mike broke the build");
-  ASSERT_EQ(r.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kNeedMoreInput) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.need, "the priority is not in the input");
 }
 
 TEST_F(EngineTest, BuilderLowConfidenceBecomesNeedMoreInputWithTheQuestion) {
   StructureResult r = Run(R"({"prompt":"whatever","schemaText":"LOWCONF some record"})");
-  ASSERT_EQ(r.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kNeedMoreInput) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.need, "Which fields does a record have?");
   EXPECT_EQ(r.schema_origin, "inferred");
   EXPECT_EQ(r.iterations, 0);
@@ -191,16 +188,16 @@ TEST_F(EngineTest, RequestSettingsOverrideTheTenantAndTheDefaults) {
   StructureResult strict = RunInline("CASE-OK Mike, priority two",
                                      R"(,"tenant":"lax","requireProviderStrictOutput":true)");
   EXPECT_EQ(strict.mode, "strict");
-  EXPECT_EQ(strict.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(strict));
+  EXPECT_EQ(strict.status, Outcome::kOk) << ToJson(ResultToJson(strict));
 
   // The builder is 0.6 sure: below the default 0.8, above the tenant's 0.5 and a request's 0.3.
   const std::string text =
       R"({"prompt":"CASE-OK Mike, priority two","schemaText":"MIDCONF a record")";
   StructureResult unsure = Run(text + "}");
-  ASSERT_EQ(unsure.status, Outcome::kNeedMoreInput) << ToJson(pipeline::ResultToJson(unsure));
+  ASSERT_EQ(unsure.status, Outcome::kNeedMoreInput) << ToJson(ResultToJson(unsure));
   EXPECT_NE(unsure.need.find("confidence 0.60"), std::string::npos) << unsure.need;
   StructureResult sure = Run(text + R"(,"confidenceThreshold":0.3})");
-  ASSERT_EQ(sure.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(sure));
+  ASSERT_EQ(sure.status, Outcome::kOk) << ToJson(ResultToJson(sure));
   EXPECT_EQ(ToJson(sure.data), R"({"name":"Mike","priority":2})");
   // (strict output back on: the scenario answers in OpenAI strict's envelope)
   const std::string lax = text + R"(,"tenant":"lax","requireProviderStrictOutput":true)";
@@ -214,8 +211,8 @@ TEST_F(EngineTest, BuilderCacheHitCostsOneCallForTwoRuns) {
       R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), cache run"})";
   StructureResult a = Run(req);
   StructureResult b = Run(req);
-  ASSERT_EQ(a.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(a));
-  ASSERT_EQ(b.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(b));
+  ASSERT_EQ(a.status, Outcome::kOk) << ToJson(ResultToJson(a));
+  ASSERT_EQ(b.status, Outcome::kOk) << ToJson(ResultToJson(b));
   EXPECT_EQ(a.schema_origin, "inferred");
   EXPECT_EQ(RuleHits("builder-good"), before + 1);
   EXPECT_GT(a.usage.input_tokens, b.usage.input_tokens);  // the second paid for content only
@@ -223,7 +220,7 @@ TEST_F(EngineTest, BuilderCacheHitCostsOneCallForTwoRuns) {
 
 TEST_F(EngineTest, FiftyConcurrentIdenticalDescriptionsShareOneBuilderCall) {
   int64_t before = RuleHits("builder-good");
-  auto req = pipeline::ParseRequest(*ParseJson(
+  auto req = ParseRequest(*ParseJson(
       R"({"prompt":"CASE-OK Mike, priority two","schemaText":"name (string) and priority (integer 1-5), concurrent"})"));
   ASSERT_TRUE(req.ok());
   std::vector<std::future<StructureResult>> futures;
@@ -233,7 +230,7 @@ TEST_F(EngineTest, FiftyConcurrentIdenticalDescriptionsShareOneBuilderCall) {
 }
 
 TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
-  auto& reg = engine_->schemas();
+  auto& reg = EngineInternal::Schemas(*engine_);
   // Overrides are minor versions of the bundled 1.0, so compatible: each adds an optional field.
   auto bundled_text =
       ReadFile(std::string(STRUCTURE_SOURCE_DIR) + "/registry/schemas/user-action-record.json");
@@ -255,18 +252,18 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
 
   StructureResult bundled =
       Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record"})");
-  ASSERT_EQ(bundled.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(bundled));
+  ASSERT_EQ(bundled.status, Outcome::kOk) << ToJson(ResultToJson(bundled));
   EXPECT_EQ(bundled.schema_origin, "registry:bundled");
 
   StructureResult tenant =
       Run(R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme"})");
-  ASSERT_EQ(tenant.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(tenant));
+  ASSERT_EQ(tenant.status, Outcome::kOk) << ToJson(ResultToJson(tenant));
   EXPECT_EQ(tenant.schema_origin, "registry:tenant:acme");
   EXPECT_TRUE(tenant.data.contains("userId"));
 
   StructureResult project = Run(
       R"({"prompt":"CASE-GENERATE x","schemaName":"user-action-record","tenant":"acme","project":"billing"})");
-  ASSERT_EQ(project.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(project));
+  ASSERT_EQ(project.status, Outcome::kOk) << ToJson(ResultToJson(project));
   EXPECT_EQ(project.schema_origin.rfind("registry:project:", 0), 0u) << project.schema_origin;
   EXPECT_TRUE(project.data.contains("userId"));
 
@@ -280,11 +277,11 @@ TEST_F(EngineTest, RegistryCascadeProjectBeatsTenantBeatsBundled) {
 TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
   std::promise<pipeline::PreparedCall> ready;
   std::promise<StructureResult> done;
-  auto req = pipeline::ParseRequest(
+  auto req = ParseRequest(
       *ParseJson(std::string(R"({"prompt":"p","schemaName":"contact","model":"anthropic"})")));
   ASSERT_TRUE(req.ok());
-  engine_->Prepare(
-      *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
+  EngineInternal::Prepare(
+      *engine_, *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
       [&](StructureResult r) { done.set_value(std::move(r)); });
   pipeline::PreparedCall p = ready.get_future().get();
   EXPECT_EQ(p.provider, "anthropic");
@@ -299,11 +296,11 @@ TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
   EXPECT_EQ(std::get<pipeline::SendCall>(first).call.model, "claude-test");
 
   std::promise<StructureResult> failed;
-  auto bad = pipeline::ParseRequest(
-      *ParseJson(std::string(R"({"prompt":"p","schemaName":"no-such-schema"})")));
+  auto bad =
+      ParseRequest(*ParseJson(std::string(R"({"prompt":"p","schemaName":"no-such-schema"})")));
   ASSERT_TRUE(bad.ok());
-  engine_->Prepare(
-      *bad, [](pipeline::PreparedCall) { ADD_FAILURE() << "prepared an unknown schema"; },
+  EngineInternal::Prepare(
+      *engine_, *bad, [](pipeline::PreparedCall) { ADD_FAILURE() << "prepared an unknown schema"; },
       [&](StructureResult r) { failed.set_value(std::move(r)); });
   StructureResult r = failed.get_future().get();
   EXPECT_EQ(r.status, Outcome::kError);
@@ -315,9 +312,9 @@ pipeline::PreparedCall PrepareFor(Engine& engine, const std::string& model) {
   auto req = pipeline::ParseRequest(
       *ParseJson(R"({"prompt":"p","schemaName":"contact","model":")" + model + R"("})"));
   EXPECT_TRUE(req.ok());
-  engine.Prepare(
-      *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
-      [](StructureResult r) { ADD_FAILURE() << ToJson(pipeline::ResultToJson(r)); });
+  EngineInternal::Prepare(
+      engine, *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
+      [](pipeline::CallResult r) { ADD_FAILURE() << ToJson(ResultToJson(std::move(r))); });
   return ready.get_future().get();
 }
 
@@ -343,7 +340,7 @@ TEST_F(EngineTest, GeminiBatchSchemaFieldIsAProfileSetting) {
   EXPECT_FALSE(plain.endpoint.gemini_legacy_schema);
   EXPECT_NE(FirstBody(plain).find("\"responseJsonSchema\""), std::string::npos);
   StructureResult live = RunInline("CASE-GENERATE any record", R"(,"model":"gemini_batch")");
-  EXPECT_EQ(live.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(live));
+  EXPECT_EQ(live.status, Outcome::kOk) << ToJson(ResultToJson(live));
 }
 
 TEST_F(EngineTest, UnknownSchemaNameIsAnError) {
@@ -355,28 +352,28 @@ TEST_F(EngineTest, UnknownSchemaNameIsAnError) {
 
 TEST_F(EngineTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   StructureResult r = RunInline("CASE-FINAL-PROSE who did it", R"(,"finalTool":true)");
-  ASSERT_EQ(r.status, Outcome::kError) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kError) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.error_code, ErrorCode::kNoFinalAnswer);
   EXPECT_EQ(r.iterations, 0) << "answers in prose get nudges, not iterations";
 }
 
 TEST_F(EngineTest, FinalToolRejectedCallIsCorrected) {
   StructureResult r = RunInline("CASE-FINAL-TOOL who did it", R"(,"finalTool":true)");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.data.find("priority")->as_int(), 3);
   EXPECT_EQ(r.iterations, 2);
 }
 
 TEST_F(EngineTest, FinalToolTakesTheFirstValidCallOfAReply) {
   StructureResult r = RunInline("CASE-FINAL-TWO who did it", R"(,"finalTool":true)");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":3})");
   EXPECT_EQ(r.iterations, 1);
 }
 
 TEST_F(EngineTest, FinalToolAValidCallBeatsANeedCallInTheSameReply) {
   StructureResult r = RunInline("CASE-FINAL-NEED who did it", R"(,"finalTool":true)");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":2})");
 }
 
@@ -386,14 +383,14 @@ TEST_F(EngineTest, FinalToolRejectedCallsAllGoBackAndTheNextReplyIsJudged) {
   for (const char* model : {"openai", "anthropic", "gemini", "ollama"}) {
     StructureResult r = RunInline("CASE-FINAL-BAD who did it",
                                   std::string(R"(,"finalTool":true,"model":")") + model + "\"");
-    ASSERT_EQ(r.status, Outcome::kOk) << model << ": " << ToJson(pipeline::ResultToJson(r));
+    ASSERT_EQ(r.status, Outcome::kOk) << model << ": " << ToJson(ResultToJson(r));
     EXPECT_EQ(r.data.find("priority")->as_int(), 4) << model;
     EXPECT_EQ(r.iterations, 2) << model;
   }
 }
 
 TEST_F(EngineTest, SemanticCheckRejectionReasks) {
-  auto req = pipeline::ParseRequest(*ParseJson(
+  auto req = ParseRequest(*ParseJson(
       std::string(R"({"prompt":"CASE-SEMANTIC Mike did it","schema":)") + kSchema + "}"));
   ASSERT_TRUE(req.ok());
   std::promise<StructureResult> done;
@@ -406,7 +403,7 @@ TEST_F(EngineTest, SemanticCheckRejectionReasks) {
         return {};
       });
   StructureResult r = done.get_future().get();
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.data.find("name")->as_string(), "Mike");
   EXPECT_EQ(r.iterations, 2);
 }
@@ -415,9 +412,9 @@ TEST_F(EngineTest, SemanticCheckRejectionReasks) {
 class EngineCheckTest : public EngineTest {
  protected:
   void SetUp() override {}
-  void StartWithChecks(std::map<std::string, actors::CheckCommand> checks) {
+  void StartWithChecks(std::map<std::string, CheckCommand> checks) {
     EngineOptions o;
-    o.config = *config::ParseConfig(kConfig, "engine_test.toml");
+    o.config = *Config::Parse(kConfig, "engine_test.toml");
     o.checks = std::move(checks);
     StartEngine(std::move(o));
   }
@@ -430,14 +427,14 @@ TEST_F(EngineCheckTest, CheckCommandLinesFeedTheReasonLoopInTheChecksWords) {
   ASSERT_NO_FATAL_FAILURE(StartWithChecks({{"", {CheckMike(), 60000}}}));
   int64_t before = RuleHits("check-reason-seen");
   StructureResult r = RunInline("CASE-SEMANTIC Mike did it");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(r.data.find("name")->as_string(), "Mike");
   EXPECT_EQ(r.iterations, 2);
   // The second call matched only because its last user turn was exactly the check's reason.
   EXPECT_EQ(RuleHits("check-reason-seen"), before + 1);
   // In final-tool mode the first schema-valid call is the one checked (and accepted here).
   StructureResult f = RunInline("CASE-FINAL-TWO who did it", R"(,"finalTool":true)");
-  ASSERT_EQ(f.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(f));
+  ASSERT_EQ(f.status, Outcome::kOk) << ToJson(ResultToJson(f));
   EXPECT_EQ(ToJson(f.data), R"({"name":"Mike","priority":3})");
 }
 
@@ -445,11 +442,11 @@ TEST_F(EngineCheckTest, AFailingOrHangingCheckEndsTheCallCheckFailed) {
   ASSERT_NO_FATAL_FAILURE(StartWithChecks(
       {{"", {"echo 'tracker down' >&2; exit 4", 60000}}, {"slow", {"sleep 30", 300}}}));
   StructureResult failed = RunInline("CASE-OK Mike, priority two");
-  ASSERT_EQ(failed.status, Outcome::kError) << ToJson(pipeline::ResultToJson(failed));
+  ASSERT_EQ(failed.status, Outcome::kError) << ToJson(ResultToJson(failed));
   EXPECT_EQ(failed.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(failed.errors.at(0), "check command exited with status 4: tracker down");
   StructureResult hung = RunInline("CASE-OK Mike, priority two", R"(,"tenant":"slow")");
-  ASSERT_EQ(hung.status, Outcome::kError) << ToJson(pipeline::ResultToJson(hung));
+  ASSERT_EQ(hung.status, Outcome::kError) << ToJson(ResultToJson(hung));
   EXPECT_EQ(hung.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(hung.errors.at(0), "check command timed out after 300 ms and was killed");
 }
@@ -459,7 +456,7 @@ TEST_F(EngineCheckTest, ATenantsCheckAppliesToItsCallsOnly) {
   EXPECT_EQ(RunInline("CASE-OK Mike, priority two").status, Outcome::kOk);
   StructureResult acme =
       RunInline("CASE-OK Mike, priority two", R"(,"tenant":"acme","maxLoops":1)");
-  ASSERT_EQ(acme.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(acme));
+  ASSERT_EQ(acme.status, Outcome::kStale) << ToJson(ResultToJson(acme));
   EXPECT_EQ(acme.errors, std::vector<std::string>{"/name: acme says no"});
 }
 
@@ -468,15 +465,14 @@ TEST_F(EngineCheckTest, ManyCallsAreCheckedAtOnce) {
   constexpr int kCalls = 40;
   std::vector<std::future<StructureResult>> results;
   for (int i = 0; i < kCalls; ++i) {
-    auto req =
-        pipeline::ParseRequest(*ParseJson(std::string(R"({"prompt":"CASE-SEMANTIC call )") +
-                                          std::to_string(i) + R"(","schema":)" + kSchema + "}"));
+    auto req = ParseRequest(*ParseJson(std::string(R"({"prompt":"CASE-SEMANTIC call )") +
+                                       std::to_string(i) + R"(","schema":)" + kSchema + "}"));
     ASSERT_TRUE(req.ok());
     results.push_back(engine_->Submit(std::move(*req)));
   }
   for (auto& f : results) {
     StructureResult r = f.get();
-    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
     EXPECT_EQ(r.iterations, 2);
   }
 }
@@ -486,7 +482,7 @@ TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   // Cut off after two records: with a call left, the records after them are asked for and joined.
   StructureResult r =
       Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(ToJson(r.data),
             R"([{"name":"a","priority":1},{"name":"b","priority":2},{"name":"c","priority":3}])");
   EXPECT_FALSE(r.truncated);
@@ -494,7 +490,7 @@ TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   StructureResult cut = Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"maxLoops":1,)"
                             R"("schema":)" +
                             schema + "}");
-  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
+  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(ResultToJson(cut));
   EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
   EXPECT_TRUE(cut.truncated);
 }
@@ -511,7 +507,8 @@ void PutLongManualSchema(registry::SchemaRegistry& reg, const std::string& tenan
 }
 
 TEST_F(EngineTest, AnthropicWritesTheStablePrefixOnceThenReadsIt) {
-  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "cache-a", "anthropic"));
+  ASSERT_NO_FATAL_FAILURE(
+      PutLongManualSchema(EngineInternal::Schemas(*engine_), "cache-a", "anthropic"));
   const char* req =
       R"({"prompt":"CASE-GENERATE %s","schemaName":"cached-ticket","tenant":"cache-a","model":"anthropic"})";
   auto run = [&](const char* text) {
@@ -521,30 +518,32 @@ TEST_F(EngineTest, AnthropicWritesTheStablePrefixOnceThenReadsIt) {
   };
   StructureResult first = run("first ticket");
   StructureResult second = run("second ticket");
-  ASSERT_EQ(first.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(first));
-  ASSERT_EQ(second.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(second));
+  ASSERT_EQ(first.status, Outcome::kOk) << ToJson(ResultToJson(first));
+  ASSERT_EQ(second.status, Outcome::kOk) << ToJson(ResultToJson(second));
   EXPECT_GT(first.usage.cache_write_tokens, 2000);
   EXPECT_EQ(first.usage.cached_input_tokens, 0);
   EXPECT_EQ(second.usage.cached_input_tokens, first.usage.cache_write_tokens);
   EXPECT_EQ(second.usage.cache_write_tokens, 0);
   EXPECT_GT(second.usage.input_tokens, second.usage.cached_input_tokens);
-  Json usage = *pipeline::ResultToJson(second).find("usage");
+  Json usage = *ResultToJson(second).find("usage");
   EXPECT_EQ(usage.find("cachedInputTokens")->as_int(), second.usage.cached_input_tokens);
 }
 
 TEST_F(EngineTest, PromptCacheOffInTheProfileSendsNoCacheMark) {
-  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "cache-b", "nocache"));
+  ASSERT_NO_FATAL_FAILURE(
+      PutLongManualSchema(EngineInternal::Schemas(*engine_), "cache-b", "nocache"));
   const char* req =
       R"({"prompt":"CASE-GENERATE x","schemaName":"cached-ticket","tenant":"cache-b","model":"anthropic_nocache"})";
   StructureResult first = Run(req);
   StructureResult second = Run(req);
-  ASSERT_EQ(second.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(second));
+  ASSERT_EQ(second.status, Outcome::kOk) << ToJson(ResultToJson(second));
   EXPECT_EQ(first.usage.cache_write_tokens + second.usage.cache_write_tokens, 0);
   EXPECT_EQ(second.usage.cached_input_tokens, 0);
 }
 
 TEST_F(EngineTest, OpenAiAndGeminiCacheTheSharedPrefixImplicitly) {
-  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "cache-c", "implicit", 20000));
+  ASSERT_NO_FATAL_FAILURE(
+      PutLongManualSchema(EngineInternal::Schemas(*engine_), "cache-c", "implicit", 20000));
   // 20000 bytes reach Gemini's 4096-token minimum for a model it does not list.
   for (const char* model : {"openai", "gemini"}) {
     std::string req =
@@ -553,7 +552,7 @@ TEST_F(EngineTest, OpenAiAndGeminiCacheTheSharedPrefixImplicitly) {
         model + R"("})";
     StructureResult first = Run(req);
     StructureResult second = Run(req);
-    ASSERT_EQ(second.status, Outcome::kOk) << model << ToJson(pipeline::ResultToJson(second));
+    ASSERT_EQ(second.status, Outcome::kOk) << model << ToJson(ResultToJson(second));
     EXPECT_EQ(first.usage.cached_input_tokens, 0) << model;
     EXPECT_GE(second.usage.cached_input_tokens, 1024) << model;
     EXPECT_EQ(second.usage.cache_write_tokens, 0) << model;
@@ -562,20 +561,20 @@ TEST_F(EngineTest, OpenAiAndGeminiCacheTheSharedPrefixImplicitly) {
 
 TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
   StructureResult r = RunInline("CASE-JSONL-FENCED two people", R"(,"arrayMode":true)");
-  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
   // Cut off with no call left: the complete lines stand, marked truncated.
   StructureResult cut =
       RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true,"maxLoops":1)");
-  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
+  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(ResultToJson(cut));
   EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
   EXPECT_TRUE(cut.truncated);
   // Each line is validated as an item: the bad record is named by its position.
   StructureResult bad = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true,"maxLoops":1)");
-  ASSERT_EQ(bad.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(bad));
+  ASSERT_EQ(bad.status, Outcome::kStale) << ToJson(ResultToJson(bad));
   EXPECT_EQ(bad.errors, std::vector<std::string>{"/1/priority: value must be <= 5 (was 7)"});
   StructureResult fixed = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true)");
-  ASSERT_EQ(fixed.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(fixed));
+  ASSERT_EQ(fixed.status, Outcome::kOk) << ToJson(ResultToJson(fixed));
   EXPECT_EQ(fixed.iterations, 2);
 }
 
@@ -583,27 +582,29 @@ TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
   StructureResult r =
       Run(R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"no-such","arrayMode":true})");
   EXPECT_EQ(r.error_code, ErrorCode::kUnknownSchema);
-  ASSERT_TRUE(
-      engine_->schemas().Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""}).ok());
+  ASSERT_TRUE(EngineInternal::Schemas(*engine_)
+                  .Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""})
+                  .ok());
   StructureResult named = Run(
       R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"ticket","tenant":"acme","arrayMode":true})");
-  ASSERT_EQ(named.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(named));
+  ASSERT_EQ(named.status, Outcome::kOk) << ToJson(ResultToJson(named));
   EXPECT_EQ(named.data.size(), 2u);
 }
 
-// Engine::stats(): every call counted under its schema's label (an override keeps its name, a
-// name never found is "unknown"), every re-ask by reason, and per provider (issue 17.2).
+// EngineInternal::Stats: every call counted under its schema's label (an override keeps its
+// name, a name never found is "unknown"), every re-ask by reason, and per provider.
 TEST_F(EngineTest, StatsCountEveryCallPerSchemaAndProvider) {
-  ASSERT_NO_FATAL_FAILURE(PutLongManualSchema(engine_->schemas(), "stats-t", "stats", 100));
+  ASSERT_NO_FATAL_FAILURE(
+      PutLongManualSchema(EngineInternal::Schemas(*engine_), "stats-t", "stats", 100));
   StructureResult named =
       Run(R"({"prompt":"CASE-GENERATE x","schemaName":"cached-ticket","tenant":"stats-t"})");
-  ASSERT_EQ(named.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(named));
+  ASSERT_EQ(named.status, Outcome::kOk) << ToJson(ResultToJson(named));
   StructureResult reask = RunInline("CASE-REASK Mike broke the build, priority seven");
-  ASSERT_EQ(reask.iterations, 2) << ToJson(pipeline::ResultToJson(reask));
+  ASSERT_EQ(reask.iterations, 2) << ToJson(ResultToJson(reask));
   StructureResult missing = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
   ASSERT_EQ(missing.error_code, ErrorCode::kUnknownSchema);
 
-  pipeline::StatsSnapshot s = engine_->stats();
+  pipeline::StatsSnapshot s = EngineInternal::Stats(*engine_);
   ASSERT_EQ(s.schemas.size(), 3u);
   const pipeline::SchemaStats& t = s.schemas.at("cached-ticket");
   EXPECT_EQ(t.calls, 1u);
@@ -631,13 +632,12 @@ TEST_P(EngineProviderTest, OkAndNeedMoreInputEndToEnd) {
   std::string provider = GetParam();
   StructureResult ok = Run(std::string(R"({"prompt":"CASE-GENERATE any record","model":")") +
                            provider + R"(","schema":)" + kPortableSchema + "}");
-  ASSERT_EQ(ok.status, Outcome::kOk) << provider << ": " << ToJson(pipeline::ResultToJson(ok));
+  ASSERT_EQ(ok.status, Outcome::kOk) << provider << ": " << ToJson(ResultToJson(ok));
   EXPECT_TRUE(ok.data.contains("name"));
   StructureResult need =
       Run(std::string(R"({"prompt":"CASE-GEN-NEED a record without a date","model":")") + provider +
           R"(","schema":)" + kPortableSchema + "}");
-  ASSERT_EQ(need.status, Outcome::kNeedMoreInput)
-      << provider << ": " << ToJson(pipeline::ResultToJson(need));
+  ASSERT_EQ(need.status, Outcome::kNeedMoreInput) << provider << ": " << ToJson(ResultToJson(need));
   EXPECT_EQ(need.need, "the date is missing");
 }
 
@@ -647,7 +647,7 @@ TEST_P(EngineProviderTest, ReasksAfterAReplyCutOffBeforeAnyText) {
   std::string provider = GetParam();
   StructureResult r = Run(std::string(R"({"prompt":"CASE-EMPTY-CUT any record","model":")") +
                           provider + R"(","schema":)" + kPortableSchema + "}");
-  ASSERT_EQ(r.status, Outcome::kOk) << provider << ": " << ToJson(pipeline::ResultToJson(r));
+  ASSERT_EQ(r.status, Outcome::kOk) << provider << ": " << ToJson(ResultToJson(r));
   EXPECT_EQ(r.iterations, 2);
 }
 

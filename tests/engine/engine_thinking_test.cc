@@ -1,17 +1,14 @@
-// Thinking models end to end through `structure sim` (issue 16 acceptance): thinking on and off
+// Thinking models end to end through `structure sim`: thinking on and off
 // per provider, reasoning tokens in the result, a final-tool correction that must replay Gemini's
 // thought signature and Anthropic's thinking block, and an output cap used up by thinking.
 #include <gtest/gtest.h>
 
-#include "engine/engine.h"
+#include "structure/engine.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {
-
-using pipeline::Outcome;
-using pipeline::StructureResult;
 
 constexpr const char* kConfig = R"(
 [providers.openai]
@@ -110,7 +107,7 @@ class EngineThinkingTest : public testing::EngineFixture<EngineThinkingTest> {
  protected:
   void SetUp() override {
     EngineOptions o;
-    auto cfg = config::ParseConfig(kConfig, "engine_thinking_test.toml");
+    auto cfg = Config::Parse(kConfig, "engine_thinking_test.toml");
     ASSERT_TRUE(cfg.ok()) << cfg.status().message();
     o.config = *cfg;
     StartEngine(std::move(o));
@@ -118,14 +115,14 @@ class EngineThinkingTest : public testing::EngineFixture<EngineThinkingTest> {
 
   StructureResult Run(const std::string& prompt, const std::string& model,
                       const std::string& extra = "") {
-    auto req = pipeline::ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" +
-                                                 model + R"(","schema":)" + kSchema + extra + "}"));
+    auto req = ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" + model +
+                                       R"(","schema":)" + kSchema + extra + "}"));
     EXPECT_TRUE(req.ok()) << req.status().message();
     return engine_->Run(*req);
   }
 };
 
-std::string Show(const StructureResult& r) { return ToJson(pipeline::ResultToJson(r)); }
+std::string Show(const StructureResult& r) { return ToJson(ResultToJson(r)); }
 
 struct Case {
   const char* model;

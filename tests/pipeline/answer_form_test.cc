@@ -1,4 +1,4 @@
-// Answers that ignore the form the provider was given (issue 16 item 8, issue 21 item 15): the
+// Answers that ignore the form the provider was given: the
 // plan of a real profile (OpenAI strict: the need envelope) driven through the content loop.
 #include <gtest/gtest.h>
 

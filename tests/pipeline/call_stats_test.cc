@@ -1,5 +1,5 @@
 // The metrics' pure parts: re-ask reasons from validator keywords, the content loop counting
-// every re-ask, and the per-schema / per-provider aggregation and its JSON (issue 17.2).
+// every re-ask, and the per-schema / per-provider aggregation and its JSON.
 #include "pipeline/call_stats.h"
 
 #include <gtest/gtest.h>
@@ -90,7 +90,7 @@ TEST(ReaskCountTest, EveryReaskCountsOnceUnderEachOfItsReasons) {
       OnReply(spec, st, Answer(R"({"name":"Bob","priority":2})"))));
   Step last = OnReply(spec, st, Answer(R"({"name":"Mike","priority":2})"));
   ASSERT_TRUE(std::holds_alternative<Finish>(last));
-  const StructureResult& r = std::get<Finish>(last).result;
+  const CallResult& r = std::get<Finish>(last).result;
   EXPECT_EQ(r.status, Outcome::kOk);
   EXPECT_EQ(r.iterations, 4);
   ReaskCounts want{};
@@ -110,13 +110,13 @@ TEST(ReaskCountTest, TheLastFailureOfAStaleCallIsNoReask) {
       OnReply(spec, st, Answer(R"({"name":"Mike","priority":9})"))));
   Step last = OnReply(spec, st, Answer(R"({"name":"Mike","priority":9})"));
   ASSERT_TRUE(std::holds_alternative<Finish>(last));
-  const StructureResult& r = std::get<Finish>(last).result;
+  const CallResult& r = std::get<Finish>(last).result;
   EXPECT_EQ(r.status, Outcome::kStale);
   EXPECT_EQ(r.reasks[Idx(ReaskReason::kBounds)], 1u);
 }
 
-StructureResult Result(Outcome status, int iterations, const std::string& provider = "sim") {
-  StructureResult r;
+CallResult Result(Outcome status, int iterations, const std::string& provider = "sim") {
+  CallResult r;
   r.status = status;
   r.iterations = iterations;
   r.provider = provider;
@@ -131,9 +131,9 @@ StructureResult Result(Outcome status, int iterations, const std::string& provid
 
 TEST(CallStatsTest, CountsCallsResultsIterationsReasksAndTokensPerSchema) {
   CallStats stats;
-  StructureResult stale = Result(Outcome::kStale, 3);
+  CallResult stale = Result(Outcome::kStale, 3);
   stale.reasks[Idx(ReaskReason::kRequired)] = 2;
-  StructureResult skipped = Result(Outcome::kOk, 1);
+  CallResult skipped = Result(Outcome::kOk, 1);
   skipped.form_ignored = true;
   stats.Record("ticket", skipped, 0.02);
   stats.Record("ticket", stale, 0.3);
@@ -175,10 +175,10 @@ TEST(CallStatsTest, LabelsAreBoundedAndOverflowIntoOther) {
 }
 
 TEST(CallStatsTest, SchemaLabelIsTheRegistryNameOnceFound) {
-  StructureResult found = Result(Outcome::kOk, 1);
+  CallResult found = Result(Outcome::kOk, 1);
   found.schema_origin = "registry:tenant:acme";  // an override keeps its name
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", found), "ticket");
-  StructureResult missing = ErrorResult(ErrorCode::kUnknownSchema, "no such schema");
+  CallResult missing = ErrorResult(ErrorCode::kUnknownSchema, "no such schema");
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "made-up-name", missing), "unknown");
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "other", found), "other");
   EXPECT_EQ(SchemaLabel(SchemaMode::kJson, "", found), "inline");
@@ -188,11 +188,11 @@ TEST(CallStatsTest, SchemaLabelIsTheRegistryNameOnceFound) {
 // A server's metrics are read by every tenant: a tenant's or project's own schema is counted
 // without its name (an override of a bundled schema too: its existence is the tenant's).
 TEST(CallStatsTest, TenantAndProjectSchemasAreCountedWithoutTheirNamesWhenHidden) {
-  StructureResult tenant = Result(Outcome::kOk, 1);
+  CallResult tenant = Result(Outcome::kOk, 1);
   tenant.schema_origin = "registry:tenant:acme";
-  StructureResult project = Result(Outcome::kOk, 1);
+  CallResult project = Result(Outcome::kOk, 1);
   project.schema_origin = "registry:project:acme/billing";
-  StructureResult bundled = Result(Outcome::kOk, 1);
+  CallResult bundled = Result(Outcome::kOk, 1);
   bundled.schema_origin = "registry:bundled";
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "acme-merger-form", tenant, true), "tenant");
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", project, true), "project");
@@ -210,7 +210,7 @@ TEST(CallStatsTest, TenantAndProjectSchemasAreCountedWithoutTheirNamesWhenHidden
 
 TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
   CallStats stats;
-  StructureResult r = Result(Outcome::kOk, 2);
+  CallResult r = Result(Outcome::kOk, 2);
   r.reasks[Idx(ReaskReason::kEnumConst)] = 1;
   stats.Record("ticket", r, 0.2);
   std::string json = ToJson(StatsToJson(stats.Snapshot()));
@@ -227,13 +227,13 @@ TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
 
 TEST(CallStatsTest, CountsTruncatedAnswersAndCallsTheBudgetEnded) {
   CallStats stats;
-  StructureResult cut = Result(Outcome::kOk, 1);
+  CallResult cut = Result(Outcome::kOk, 1);
   cut.truncated = true;
-  StructureResult stale = Result(Outcome::kStale, 2);
+  CallResult stale = Result(Outcome::kStale, 2);
   stale.budget_exhausted = true;
-  StructureResult error = Result(Outcome::kError, 0);
+  CallResult error = Result(Outcome::kError, 0);
   error.error_code = ErrorCode::kTokenBudgetExhausted;
-  for (const StructureResult& r : {cut, stale, error, Result(Outcome::kOk, 1)})
+  for (const CallResult& r : {cut, stale, error, Result(Outcome::kOk, 1)})
     stats.Record("ticket", r, 0.1);
   const StatsSnapshot snapshot = stats.Snapshot();
   const SchemaStats& s = snapshot.schemas.at("ticket");

@@ -36,7 +36,7 @@ ProviderReply Text(const std::string& content) {
   return r;
 }
 
-StructureResult Finished(Step s) {
+CallResult Finished(Step s) {
   EXPECT_TRUE(std::holds_alternative<Finish>(s));
   if (!std::holds_alternative<Finish>(s)) return {};
   return std::get<Finish>(std::move(s)).result;
@@ -48,8 +48,8 @@ TEST(CallTraceTest, NothingIsRecordedWhenTheRequestDidNotAskForIt) {
   Start(spec, st);
   EXPECT_EQ(st.trace, nullptr);
   OnReply(spec, st, Text(R"({"name":"Mike","priority":7})"));
-  StructureResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
-  EXPECT_EQ(r.trace, nullptr);
+  CallResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
+  EXPECT_EQ(r.call_trace, nullptr);
   EXPECT_EQ(ResultToJson(r).find("trace"), nullptr);
 }
 
@@ -60,10 +60,10 @@ TEST(CallTraceTest, RecordsEachIterationWithTheSchemaAnswerIssuesAndReason) {
   Step again = OnReply(spec, st, Text(R"({"name":"Mike","priority":7})"));
   ASSERT_TRUE(std::holds_alternative<SendCall>(again));
   const std::string sent_reason = std::get<SendCall>(again).call.turns.back().text;
-  StructureResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
-  ASSERT_NE(r.trace, nullptr);
-  ASSERT_EQ(r.trace->rounds.size(), 2u);
-  const TraceRound& first = r.trace->rounds[0];
+  CallResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
+  ASSERT_NE(r.call_trace, nullptr);
+  ASSERT_EQ(r.call_trace->rounds.size(), 2u);
+  const TraceRound& first = r.call_trace->rounds[0];
   EXPECT_EQ(first.iteration, 1);
   EXPECT_EQ(first.model, "m");
   EXPECT_TRUE(first.strict);
@@ -76,7 +76,7 @@ TEST(CallTraceTest, RecordsEachIterationWithTheSchemaAnswerIssuesAndReason) {
   EXPECT_EQ(first.issues[0].message, "/priority: value must be <= 5 (was 7)");
   EXPECT_EQ(first.reason, sent_reason);
   EXPECT_EQ(first.usage.input_tokens, 10);
-  const TraceRound& second = r.trace->rounds[1];
+  const TraceRound& second = r.call_trace->rounds[1];
   EXPECT_EQ(second.iteration, 2);
   EXPECT_EQ(second.verdict, "accepted");
   EXPECT_TRUE(second.issues.empty());
@@ -88,12 +88,12 @@ TEST(CallTraceTest, AStaleCallsLastRoundHasItsIssuesAndNoReason) {
   spec.max_loops = 1;
   LoopState st;
   Start(spec, st);
-  StructureResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
+  CallResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})")));
   EXPECT_EQ(r.status, Outcome::kStale);
-  ASSERT_EQ(r.trace->rounds.size(), 1u);
-  EXPECT_EQ(r.trace->rounds[0].verdict, "rejected");
-  EXPECT_EQ(r.trace->rounds[0].issues.at(0).pointer, "/priority");
-  EXPECT_TRUE(r.trace->rounds[0].reason.empty());
+  ASSERT_EQ(r.call_trace->rounds.size(), 1u);
+  EXPECT_EQ(r.call_trace->rounds[0].verdict, "rejected");
+  EXPECT_EQ(r.call_trace->rounds[0].issues.at(0).pointer, "/priority");
+  EXPECT_TRUE(r.call_trace->rounds[0].reason.empty());
 }
 
 TEST(CallTraceTest, AnUnparsableAnswerIsAParseIssueAtTheRoot) {
@@ -101,8 +101,8 @@ TEST(CallTraceTest, AnUnparsableAnswerIsAParseIssueAtTheRoot) {
   LoopState st;
   Start(spec, st);
   OnReply(spec, st, Text("not json at all"));
-  StructureResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
-  const TraceRound& first = r.trace->rounds.at(0);
+  CallResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
+  const TraceRound& first = r.call_trace->rounds.at(0);
   EXPECT_EQ(first.verdict, "rejected");
   ASSERT_EQ(first.issues.size(), 1u);
   EXPECT_EQ(first.issues[0].keyword, "parse");
@@ -114,19 +114,18 @@ TEST(CallTraceTest, ANeedAndAProviderErrorEndTheirRound) {
     LoopSpec spec = Spec(true);
     LoopState st;
     Start(spec, st);
-    StructureResult r = Finished(OnReply(spec, st, Text(R"({"_need":"the priority"})")));
+    CallResult r = Finished(OnReply(spec, st, Text(R"({"_need":"the priority"})")));
     EXPECT_EQ(r.status, Outcome::kNeedMoreInput);
-    EXPECT_EQ(r.trace->rounds.at(0).verdict, "need");
-    EXPECT_EQ(r.trace->rounds.at(0).issues.at(0).message, "the priority");
+    EXPECT_EQ(r.call_trace->rounds.at(0).verdict, "need");
+    EXPECT_EQ(r.call_trace->rounds.at(0).issues.at(0).message, "the priority");
   }
   {
     LoopSpec spec = Spec(true);
     LoopState st;
     Start(spec, st);
-    StructureResult r =
-        Finished(OnReply(spec, st, Status(Code::kUnavailable, "connection refused")));
-    EXPECT_EQ(r.trace->rounds.at(0).verdict, "error");
-    EXPECT_EQ(r.trace->rounds.at(0).error, "connection refused");
+    CallResult r = Finished(OnReply(spec, st, Status(Code::kUnavailable, "connection refused")));
+    EXPECT_EQ(r.call_trace->rounds.at(0).verdict, "error");
+    EXPECT_EQ(r.call_trace->rounds.at(0).error, "connection refused");
   }
 }
 
@@ -140,16 +139,16 @@ TEST(CallTraceTest, FinalToolNudgesAreRoundsOfTheirOwnButNotIterations) {
   submit.tool_calls.push_back({"c1", "submit", R"({"name":"Mike","priority":7})", ""});
   OnReply(spec, st, submit);
   submit.tool_calls[0].arguments = R"({"name":"Mike","priority":3})";
-  StructureResult r = Finished(OnReply(spec, st, submit));
-  ASSERT_EQ(r.trace->rounds.size(), 3u);
-  EXPECT_TRUE(r.trace->rounds[0].nudge);
-  EXPECT_EQ(r.trace->rounds[0].verdict, "nudged");
-  EXPECT_FALSE(r.trace->rounds[0].reason.empty());
-  EXPECT_EQ(r.trace->rounds[1].iteration, 1);
-  EXPECT_EQ(r.trace->rounds[1].verdict, "rejected");
-  EXPECT_NE(r.trace->rounds[1].reason.find("[submit] "), std::string::npos);
-  EXPECT_EQ(r.trace->rounds[1].tool_calls.at(0).name, "submit");
-  EXPECT_EQ(r.trace->rounds[2].verdict, "accepted");
+  CallResult r = Finished(OnReply(spec, st, submit));
+  ASSERT_EQ(r.call_trace->rounds.size(), 3u);
+  EXPECT_TRUE(r.call_trace->rounds[0].nudge);
+  EXPECT_EQ(r.call_trace->rounds[0].verdict, "nudged");
+  EXPECT_FALSE(r.call_trace->rounds[0].reason.empty());
+  EXPECT_EQ(r.call_trace->rounds[1].iteration, 1);
+  EXPECT_EQ(r.call_trace->rounds[1].verdict, "rejected");
+  EXPECT_NE(r.call_trace->rounds[1].reason.find("[submit] "), std::string::npos);
+  EXPECT_EQ(r.call_trace->rounds[1].tool_calls.at(0).name, "submit");
+  EXPECT_EQ(r.call_trace->rounds[2].verdict, "accepted");
   EXPECT_EQ(r.iterations, 2);
 }
 
@@ -157,7 +156,7 @@ TEST(CallTraceTest, TheResultJsonCarriesTheTraceWithProviderAndModel) {
   LoopSpec spec = Spec(true);
   LoopState st;
   Start(spec, st);
-  StructureResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
+  CallResult r = Finished(OnReply(spec, st, Text(R"({"name":"Mike","priority":5})")));
   r.provider = "simulator";
   r.model = "m";
   Json j = ResultToJson(r);

@@ -10,7 +10,6 @@ namespace structure::pipeline {
 namespace {
 
 using providers::Role;
-using providers::Turn;
 
 LoopSpec ConversationSpec(StructureRequest& request) {
   auto plan = std::make_shared<LoopPlan>();
@@ -24,17 +23,11 @@ LoopSpec ConversationSpec(StructureRequest& request) {
   return spec;
 }
 
-Turn Said(Role role, std::string text) {
-  Turn t;
-  t.role = role;
-  t.text = std::move(text);
-  return t;
-}
-
 StructureRequest Conversation() {
   StructureRequest r;
-  r.turns = {Said(Role::kUser, "Who broke the build?"), Said(Role::kAssistant, "Which one?"),
-             Said(Role::kUser, "Mike, priority two")};
+  r.turns = {{TurnRole::kUser, "Who broke the build?"},
+             {TurnRole::kAssistant, "Which one?"},
+             {TurnRole::kUser, "Mike, priority two"}};
   r.prompt = "Who broke the build?\n\nMike, priority two";
   r.instructions = "Answer for the on-call team.";
   return r;

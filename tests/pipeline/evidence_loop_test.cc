@@ -1,4 +1,4 @@
-// Evidence in the content loop (issue 20): the form asked of every provider, `report` and
+// Evidence in the content loop: the form asked of every provider, `report` and
 // `require` on real plans (MakeLoopPlan with the built-in profiles).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The content stage's system prompt for real plans: the need instruction describes the form the
-// provider was given (issue 16 item 7), and servers that enforce a schema without showing it to
+// provider was given, and servers that enforce a schema without showing it to
 // the model get it in the prompt, descriptions included (item 6).
 #include "pipeline/prompt.h"
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "config/engine_config.h"
+
 namespace structure::pipeline {
 namespace {
 

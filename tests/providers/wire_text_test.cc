@@ -1,4 +1,4 @@
-// Issue 21 item 10: every wire format's request body is valid JSON (and valid UTF-8) whatever
+// Every wire format's request body is valid JSON (and valid UTF-8) whatever
 // the text in it: tricky but valid text comes back byte for byte when the body is parsed, and
 // bytes that are not UTF-8 (which the inputs never let through) come back as U+FFFD.
 #include <gtest/gtest.h>

@@ -48,7 +48,7 @@ TEST(BundledSchemasTest, EveryShippedSchemaIsAVersionedObjectWithAManual) {
     EXPECT_EQ(entry.schema.find("type")->as_string(), "object");
     EXPECT_TRUE(entry.schema.contains("required"));
     EXPECT_TRUE(ParseSchemaVersion(entry.version).ok()) << entry.version;
-    // The manual opens with a heading naming the schema (seed §6.1).
+    // The manual opens with a heading naming the schema.
     EXPECT_EQ(entry.manual.rfind("# " + name + "\n", 0), 0u) << entry.manual.substr(0, 40);
     // Every file under the raw document carries "x-version" explicitly.
     auto raw = ReadFile(kShipped + "/" + name + ".json");

@@ -1,4 +1,4 @@
-// Put's rules: versions (seed §6.3), schema text and manual checks, the check_schema hook.
+// Put's rules: versions, schema text and manual checks, the check_schema hook.
 #include <gtest/gtest.h>
 
 #include <string>

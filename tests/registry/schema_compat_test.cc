@@ -1,4 +1,4 @@
-// What counts as a breaking change between two versions of one schema (seed §6.3).
+// What counts as a breaking change between two versions of one schema.
 #include "registry/schema_compat.h"
 
 #include <gtest/gtest.h>

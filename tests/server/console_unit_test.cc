@@ -119,7 +119,7 @@ TEST(RecentCallsTest, KeepsNoPromptUnlessAskedAndCutsTheNeed) {
   request.prompt = "secret input";
   request.mode = pipeline::SchemaMode::kNamed;
   request.schema_ref = "contact";
-  pipeline::StructureResult result;
+  pipeline::CallResult result;
   result.status = pipeline::Outcome::kNeedMoreInput;
   result.schema_origin = "registry:bundled";
   result.need = std::string(190, 'n') + "ééééééééé";  // 208 bytes, the cut falls in an é
@@ -129,7 +129,7 @@ TEST(RecentCallsTest, KeepsNoPromptUnlessAskedAndCutsTheNeed) {
   trace->rounds[0].reason = "The previous output ...";
   trace->rounds.push_back({});
   trace->rounds[1].issues.push_back({"", "need", "x"});
-  result.trace = trace;
+  result.call_trace = trace;
   RecentCall c = MakeRecentCall(request, result, 0.5, false, pipeline::ResultToJson(result));
   EXPECT_TRUE(c.prompt.empty());
   EXPECT_TRUE(c.result.is_null());

@@ -127,7 +127,7 @@ TEST_F(McpServerTest, StructureCallReturnsStructuredContentAndText) {
   EXPECT_EQ(sc->find("schemaOrigin")->as_string(), "inline");
   EXPECT_EQ(sc->find("iterations")->as_int(), 1);
   EXPECT_TRUE(sc->find("data")->find("name")->is_string());
-  EXPECT_EQ(sc->find("usage"), nullptr) << "only the seed's return fields";
+  EXPECT_EQ(sc->find("usage"), nullptr) << "only the fields an agent acts on";
   EXPECT_EQ(*ParseJson(result->find("content")->as_array()[0].find("text")->as_string()), *sc);
   EXPECT_EQ(sc->find("evidence"), nullptr) << "evidence is off by default";
 }
@@ -194,7 +194,7 @@ TEST_F(McpServerTest, ListSchemasShowsBundledSchemas) {
   EXPECT_NE(text.find(R"("origin":"registry:bundled")"), std::string::npos) << text;
 }
 
-// Issue 21 item 6: fgets + string += stopped at the NUL and lost the newline, so the next
+// A NUL in a line: fgets + string += stopped at the NUL and lost the newline, so the next
 // message was glued to the bad line and never answered.
 TEST_F(McpServerTest, ALineWithANulIsAParseErrorAndTheNextLineIsAnswered) {
   std::string in = std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping")") + '\0' + "}\n" +

@@ -52,7 +52,7 @@ TEST(Metrics, LabelValuesAreEscaped) {
 
 TEST(Metrics, EngineStatsRenderPerSchemaAndPerProvider) {
   pipeline::CallStats stats;
-  pipeline::StructureResult r;
+  pipeline::CallResult r;
   r.status = pipeline::Outcome::kOk;
   r.schema_origin = "registry:tenant:acme";
   r.iterations = 2;

@@ -1,4 +1,4 @@
-// The simulator's evidence answers (issue 20): values and quotes from the prompt, and one
+// The simulator's evidence answers: values and quotes from the prompt, and one
 // invented value at --ungrounded-rate 1.
 #include "sim/grounding.h"
 

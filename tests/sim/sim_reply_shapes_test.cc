@@ -1,4 +1,4 @@
-// The reply shapes of real servers the simulator can answer in (issue 27): Mistral's content as
+// The reply shapes of real servers the simulator can answer in: Mistral's content as
 // a list of parts, a call without `arguments` (OpenRouter), an Ollama answer in
 // message.thinking, and Anthropic's thinking-token count by model, as the recorded replies in
 // tests/data/providers/recorded show them.

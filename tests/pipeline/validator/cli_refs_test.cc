@@ -1,4 +1,4 @@
-// `structure validate --draft / --ref` (issue 15 item 6): the official suite's remote-reference
+// `structure validate --draft / --ref`: the official suite's remote-reference
 // tests through the CLI, the draft of a schema without $schema, and schema files that are not
 // what they should be (invalid UTF-8, missing, duplicate $id).
 #include <gtest/gtest.h>

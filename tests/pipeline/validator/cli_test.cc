@@ -131,7 +131,7 @@ TEST_F(ValidatorCli, FormatCanBeSwitchedOff) {
   EXPECT_EQ(Validate(schema, "\"2024-02-30\"\n", "--no-format").exit_code, 0);
 }
 
-// Issue 21 item 8: what the engine refuses, validate refuses (exit 2, naming the location).
+// What the engine refuses, validate refuses (exit 2, naming the location).
 TEST_F(ValidatorCli, ExitsTwoForSchemasTheEngineRefuses) {
   for (auto [schema, where] : std::vector<std::pair<std::string, std::string>>{
            {R"({"type":5})", "schema /type: must be a type name"},
@@ -156,7 +156,7 @@ TEST_F(ValidatorCli, ExitsTwoForSchemasTheEngineRefuses) {
   EXPECT_EQ(Validate(R"({"items":[{"type":"string"}]})", "[1]\n", "--strict").exit_code, 2);
 }
 
-// Issue 15 item 5: at most N errors per instance, then one final marker.
+// At most N errors per instance, then one final marker.
 TEST_F(ValidatorCli, BoundsErrorsPerInstance) {
   std::string many = "[";
   for (int i = 0; i < 5000; ++i) many += i ? ",\"x\"" : "\"x\"";
@@ -189,7 +189,7 @@ TEST_F(ValidatorCli, BoundsErrorsPerInstance) {
   }
 }
 
-// Issue 15 item 1: the block reader prints exactly the validator's verdict per line, whatever
+// The block reader prints exactly the validator's verdict per line, whatever
 // the line endings, blank lines, block boundaries and line lengths.
 TEST_F(ValidatorCli, PrintsTheValidatorsVerdictForEveryLine) {
   const std::string bench = std::string(STRUCTURE_SHARED_DIR) + "/corpora/bench-schemas/";
@@ -232,7 +232,7 @@ TEST_F(ValidatorCli, PrintsTheValidatorsVerdictForEveryLine) {
   }
 }
 
-// Issue 15 item 4: the suite's optional bignum.json (2020-12 and draft 7) through the CLI, and
+// The suite's optional bignum.json (2020-12 and draft 7) through the CLI, and
 // integers compared exactly beyond 2^53 and 64 bits.
 TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
   const std::string suite =

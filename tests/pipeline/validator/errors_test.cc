@@ -1,5 +1,5 @@
 // Structured errors: instance path, schema path, keyword, params, actual value and the one-line
-// message in the seed's form, collected in a stable order; first-error mode.
+// message in the form the re-ask reasons use, collected in a stable order; first-error mode.
 #include <gtest/gtest.h>
 
 #include <cctype>

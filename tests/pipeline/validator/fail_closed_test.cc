@@ -1,4 +1,4 @@
-// Fail closed (issue 15 item 3, issue 21 item 8): a keyword the validator cannot honour makes
+// Fail closed: a keyword the validator cannot honour makes
 // the schema an error that names its location, never "accept anything".
 #include <gtest/gtest.h>
 

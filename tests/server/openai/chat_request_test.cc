@@ -54,9 +54,9 @@ TEST(ChatRequestTest, SystemMessagesAreInstructionsAndTurnsKeepRolesInOrder) {
       {"role":"user","content":"T-2"}])"));
   EXPECT_EQ(r.instructions, "Be brief.\n\nIds start with T-.");
   ASSERT_EQ(r.turns.size(), 3u);
-  EXPECT_EQ(r.turns[0].role, providers::Role::kUser);
+  EXPECT_EQ(r.turns[0].role, TurnRole::kUser);
   EXPECT_EQ(r.turns[0].text, "Ticket\nT-1");
-  EXPECT_EQ(r.turns[1].role, providers::Role::kAssistant);
+  EXPECT_EQ(r.turns[1].role, TurnRole::kAssistant);
   EXPECT_EQ(r.turns[2].text, "T-2");
   EXPECT_EQ(r.prompt, "Ticket\nT-1\n\nT-2");
 }

@@ -1,4 +1,11 @@
-// Status and Result<T>: how every layer reports failure. A Code says whether retrying can help.
+// Status and Result<T>: how every call of the library, and every layer inside it, reports
+// failure. No exception crosses the API. A Status is a Code, which says whether retrying can
+// help, and a message for people, which says what was wrong and where ("config.toml:12:3:
+// expected '='"); programs branch on the code, never on the message. A request's own failure is
+// a StructureResult with an ErrorCode (structure/result.h), not a Status.
+//
+// Thread-safety: Status and Result are values; distinct objects may be used from distinct
+// threads at once.
 #pragma once
 
 #include <string>

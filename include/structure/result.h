@@ -1,0 +1,64 @@
+// StructureResult: the one answer to a request. Every request gets exactly one, also when it
+// fails; no exception is thrown for a request.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "structure/error_code.h"
+#include "structure/json.h"
+#include "structure/usage.h"
+
+namespace structure {
+
+enum class Outcome {
+  kOk,             // `data` validated against the request's schema (and its checks)
+  kNeedMoreInput,  // the prompt lacks what a required field needs; `need` says what
+  kStale,          // every attempt failed validation, or the token budget ran out; `errors`
+  kError,          // not the model's fault; `error_code` and `errors`
+};
+
+// "ok" | "need-more-input" | "stale" | "error".
+std::string_view OutcomeName(Outcome outcome);
+
+struct StructureResult {
+  Outcome status = Outcome::kError;
+  Json data;                        // kOk: the answer
+  std::string need;                 // kNeedMoreInput: what the prompt is missing, in words
+  std::vector<std::string> errors;  // kStale: the last validation messages; kError: the error
+  ErrorCode error_code = ErrorCode::kInternal;  // kError only
+  // Where the schema came from: "inline", "registry:bundled", "registry:tenant:<id>",
+  // "registry:project:<id>" or "inferred" (the schema builder's).
+  std::string schema_origin;
+  int iterations = 0;  // content-stage provider calls
+  Usage usage;         // every call of the request, the schema builder's included
+  std::string mode;    // "strict" (the provider enforced the schema) | "fallback"; "" = no call
+  // kOk only: the answer skipped the form the provider was given but validated against the
+  // schema as it was (self-hosted servers often ignore the schema they get).
+  bool form_ignored = false;
+  // kOk, array mode: the answer was cut off at the output cap and no continuation completed it;
+  // `data` holds its complete records only.
+  bool truncated = false;
+  // kStale: the token budget ended the loop (the next call would have gone over it).
+  bool budget_exhausted = false;
+  std::string model;  // the content stage's model ("" = no call was made)
+  // With evidence on (structure/evidence.h), kOk and kNeedMoreInput: the quotes of the
+  // grounded leaves and the pointers of the ungrounded ones; null otherwise.
+  Json evidence;
+  Json ungrounded;
+  // The request asked for a trace: {"rounds": [...], "provider", "model"}, every round of the
+  // content loop (what was sent, what came back, how it was judged); null otherwise.
+  Json trace;
+};
+
+// The result's JSON form: {"status", "data" | "need" | "errors", "code" (kError),
+// "schemaOrigin", "iterations", "usage": {"inputTokens", "outputTokens", "cachedInputTokens",
+// "cacheWriteTokens", "reasoningTokens", "reasoningTokensUnreported" (when true)}, "mode",
+// "formIgnored", "truncated" with "completeRecords", "tokenBudgetExhausted" (each when true),
+// "evidence", "ungrounded", "trace" (when set)}. reasoningTokensUnreported: some call thought
+// but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the result
+// by value: a caller that is done with it moves it in, and the answer is not copied.
+Json ResultToJson(StructureResult result);
+
+}  // namespace structure
