@@ -133,11 +133,13 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, b
   plan.nodes = std::make_shared<const std::vector<LiftNode>>(std::move(lowerer.plan()));
   plan.defs = std::make_shared<const Json>(lowerer.defs());
   r.need = MakeNeedForm(provider, profile.need, profile.keywords.count("additionalProperties") > 0);
-  std::string limit = detail::ExceededLimit(r.need.schema, profile);
-  if (!limit.empty()) {
-    depth_exceeded = limit.rfind("nesting depth", 0) == 0;
+  LimitHit hit = FirstExceeded(MeasureSchema(r.need.schema), profile);
+  if (hit.limit != SizeLimit::kNone) {
+    depth_exceeded = hit.limit == SizeLimit::kDepth;
     retry = depth_exceeded;
-    return Fallback(schema, limit);
+    Lowered f = Fallback(schema, hit.text);
+    f.exceeded = std::move(hit);
+    return f;
   }
   r.provider_schema = std::move(provider);
   r.dropped = std::move(lowerer.dropped());
@@ -169,11 +171,21 @@ Result<Lowered> Lower(const Json& schema, const Profile& profile) {
   bool retry = false, deep = false;
   detail::Mode mode;
   Lowered result = Attempt(schema, profile, mode, retry, deep);
+  // Past the optional limit with unions to spare: the excess optional properties become
+  // required + nullable (null means absent, as on OpenAI). If that breaks another limit, the
+  // first reason stands.
+  if (!result.strict && result.exceeded.limit == SizeLimit::kOptional && profile.max_unions) {
+    detail::Mode nullable = mode;
+    nullable.optional_as_null = result.exceeded.value - result.exceeded.bound;
+    bool r = false, d = false;
+    Lowered second = Attempt(schema, profile, nullable, r, d);
+    if (second.strict) return second;
+  }
   // Further attempts: inline refs and carry recursion and too-deep subtrees as JSON text; check
   // large enums locally when the schema-wide enum or string budget is exceeded.
   for (int round = 0; round < 8 && !result.strict; ++round) {
-    const std::string& why = result.reason;
-    if (why.rfind("enum value count", 0) == 0 || why.rfind("string budget", 0) == 0) {
+    SizeLimit hit = result.exceeded.limit;
+    if (hit == SizeLimit::kEnumValues || hit == SizeLimit::kStringBudget) {
       mode.enum_cap = mode.enum_cap ? mode.enum_cap / 2 : 64;
       if (mode.enum_cap < 2) break;
     } else if (deep) {
@@ -189,7 +201,7 @@ Result<Lowered> Lower(const Json& schema, const Profile& profile) {
     bool was_deep = deep;
     result = Attempt(schema, profile, mode, retry, deep);
     deep = deep || (was_deep && !result.strict && mode.cut_depth > 0 &&
-                    result.reason.rfind("nesting", 0) == 0);
+                    result.exceeded.limit == SizeLimit::kDepth);
   }
   return result;
 }

@@ -26,7 +26,9 @@ struct NeedForm {
 
 // Builds the need form of `kind` around a provider schema (whose $defs, if any, sit at its root).
 // close_objects: the need object says additionalProperties: false (profiles that accept it).
-NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects = true);
+// description: what the need field asks for (empty: the default, about every required field).
+NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects = true,
+                      const std::string& description = "");
 
 // If the provider's answer is a need answer, returns what is missing. For kSecondTool the caller
 // passes the need tool's arguments ({"_need": ...}) when the model called that tool.
