@@ -8,7 +8,7 @@ namespace structure::actors {
 namespace {
 
 void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_ptr<LoopRun>& run,
-             const std::function<pipeline::Step()>& next);
+             const std::function<pipeline::RunStep()>& next);
 
 void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
   if (run->finished) return;
@@ -17,7 +17,7 @@ void Finish(const std::shared_ptr<LoopRun>& run, pipeline::StructureResult r) {
 }
 
 void Apply(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run,
-           pipeline::Step step) {
+           pipeline::RunStep step) {
   if (auto* finish = std::get_if<pipeline::Finish>(&step))
     return Finish(run, std::move(finish->result));
   if (auto* check = std::get_if<pipeline::RunCheck>(&step)) {
@@ -30,23 +30,27 @@ void Apply(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopR
     std::shared_ptr<CheckRunner> runner = run->check_runner;
     std::shared_ptr<const CheckCommand> command = run->check;
     std::string prompt = run->spec.prompt;
-    waits.runs.emplace(tag, std::move(run));
+    waits.runs.emplace(tag, LoopWaits::Waiting{std::move(run), -1});
     runner->Run(*command, ToJson(check->data), std::move(prompt), [me, tag](CheckVerdict v) {
       caf::anon_send(me, CheckDone{tag, std::move(v)});
     });
     return;
   }
-  auto& send = std::get<pipeline::SendCall>(step);
-  uint64_t tag = waits.next_tag++;
-  PoolRequest request{std::move(send.call), run->lane, run->timeout, 0, tag};
-  if (waits.monitored.insert(run->pool.address()).second) self->monitor(run->pool);
-  self->send(run->pool, std::move(request));
-  waits.runs.emplace(tag, std::move(run));
+  auto& send = std::get<pipeline::SendCalls>(step);
+  if (!send.calls.empty() && waits.monitored.insert(run->pool.address()).second)
+    self->monitor(run->pool);
+  for (pipeline::SlotCall& c : send.calls) {
+    uint64_t tag = waits.next_tag++;
+    PoolRequest request{std::move(c.call), run->lane, run->timeout, 0, tag};
+    self->send(run->pool, std::move(request));
+    waits.runs.emplace(tag, LoopWaits::Waiting{run, c.slot});
+  }
 }
 
 // Runs `next` and applies the step it returns.
 void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_ptr<LoopRun>& run,
-             const std::function<pipeline::Step()>& next) {
+             const std::function<pipeline::RunStep()>& next) {
+  if (run->finished) return;  // a late reply of a run that has ended
   try {
     Apply(self, waits, run, next());
   } catch (const std::exception& e) {
@@ -60,33 +64,36 @@ void Guarded(caf::event_based_actor* self, LoopWaits& waits, const std::shared_p
 }  // namespace
 
 void StartLoop(caf::event_based_actor* self, LoopWaits& waits, std::shared_ptr<LoopRun> run) {
-  Guarded(self, waits, run, [&] { return pipeline::Start(run->spec, run->state); });
+  Guarded(self, waits, run, [&] { return pipeline::RunStart(run->spec, run->state); });
 }
 
 void OnPoolReply(caf::event_based_actor* self, LoopWaits& waits, PoolReply& r) {
   auto it = waits.runs.find(r.tag);
   if (it == waits.runs.end()) return;
-  std::shared_ptr<LoopRun> run = std::move(it->second);
+  LoopWaits::Waiting w = std::move(it->second);
   waits.runs.erase(it);
   Result<providers::ProviderReply> reply =
       r.status.ok() ? Result<providers::ProviderReply>(std::move(r.reply))
                     : Result<providers::ProviderReply>(r.status);
-  Guarded(self, waits, run, [&] { return pipeline::OnReply(run->spec, run->state, reply); });
+  const std::shared_ptr<LoopRun>& run = w.run;
+  Guarded(self, waits, run,
+          [&] { return pipeline::RunOnReply(run->spec, run->state, w.slot, reply); });
 }
 
 void OnCheckDone(caf::event_based_actor* self, LoopWaits& waits, CheckDone& done) {
   auto it = waits.runs.find(done.tag);
   if (it == waits.runs.end()) return;
-  std::shared_ptr<LoopRun> run = std::move(it->second);
+  std::shared_ptr<LoopRun> run = std::move(it->second.run);
   waits.runs.erase(it);
-  Guarded(self, waits, run, [&] { return pipeline::OnCheck(run->spec, run->state, done.verdict); });
+  Guarded(self, waits, run,
+          [&] { return pipeline::RunOnCheck(run->spec, run->state, done.verdict); });
 }
 
 void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_msg& down) {
   waits.monitored.erase(down.source);
-  std::vector<std::shared_ptr<LoopRun>> failed;
+  std::vector<LoopWaits::Waiting> failed;
   for (auto it = waits.runs.begin(); it != waits.runs.end();) {
-    if (it->second->pool.address() == down.source) {
+    if (it->second.slot >= 0 && it->second.run->pool.address() == down.source) {
       failed.push_back(std::move(it->second));
       it = waits.runs.erase(it);
     } else {
@@ -94,8 +101,10 @@ void OnPoolDown(caf::event_based_actor* self, LoopWaits& waits, const caf::down_
     }
   }
   Status st(Code::kUnavailable, "provider pool failed: " + caf::to_string(down.reason));
-  for (auto& run : failed) {
-    Guarded(self, waits, run, [&] { return pipeline::OnReply(run->spec, run->state, st); });
+  for (LoopWaits::Waiting& w : failed) {
+    const std::shared_ptr<LoopRun>& run = w.run;
+    Guarded(self, waits, run,
+            [&] { return pipeline::RunOnReply(run->spec, run->state, w.slot, st); });
   }
 }
 

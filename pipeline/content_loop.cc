@@ -90,6 +90,8 @@ Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
   result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
+  result.mode_reason = spec.plan->mode_reason;
+  if (result.error_code == "schema_too_large") result.rejected_grammar = spec.plan->grammar_size;
   if ((result.status == Outcome::kOk || result.status == Outcome::kNeedMoreInput) &&
       !state.evidence.is_null()) {
     result.evidence = std::move(state.evidence);
@@ -384,6 +386,8 @@ std::string ErrorCodeFor(const Status& status) {
       return "cancelled";
     case Code::kInvalidArgument:
       return "provider_rejected_request";
+    case Code::kSchemaTooLarge:
+      return "schema_too_large";
     case Code::kNotFound:
       return "not_found";
     default:

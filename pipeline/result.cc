@@ -37,6 +37,8 @@ Json ResultToJson(StructureResult r) {
   usage.set("reasoningTokens", r.usage.reasoning_tokens);
   j.set("usage", std::move(usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
+  if (r.parts > 0) j.set("parts", r.parts);
+  if (!r.mode_reason.empty()) j.set("modeReason", std::move(r.mode_reason));
   if (r.form_ignored) j.set("formIgnored", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
   if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));

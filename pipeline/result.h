@@ -24,7 +24,9 @@ struct StructureResult {
   std::string schema_origin;  // inline | registry:bundled | registry:tenant:<id> | ... | inferred
   int iterations = 0;         // content-stage LLM calls
   providers::Usage usage;     // summed over every call, schema stage included
-  std::string mode;           // "strict" | "fallback": how the provider was asked
+  std::string mode;           // "strict" | "fallback" | "split": how the provider was asked
+  int parts = 0;              // "split": the parts the schema was asked in
+  std::string mode_reason;    // "fallback": why; "split": the limit that split the schema
   // kOk only: the answer skipped the form the provider was given (no envelope) but validated
   // against the user's schema as it was; counted by metrics as "form ignored".
   bool form_ignored = false;
@@ -35,6 +37,9 @@ struct StructureResult {
   // For the metrics (pipeline/call_stats.h), not part of the result JSON:
   ReaskCounts reasks{};  // content-stage re-asks, by reason
   std::string provider;  // configured provider of the content stage ("" = none)
+  // error "schema_too_large": the grammar size of the schema the provider refused (the
+  // engine learns the model's ceiling from it).
+  size_t rejected_grammar = 0;
 };
 
 // {"status":…, "data"|"need"|"errors":…, "schemaOrigin":…, "iterations":…,
