@@ -5,8 +5,9 @@
 // built by one process is reused by every process; a store that is down is only a miss.
 #pragma once
 
-#include <caf/all.hpp>
 #include <memory>
+
+#include <caf/all.hpp>
 
 #include "actors/engine_messages.h"
 #include "registry/builder_cache_store.h"

@@ -2,11 +2,12 @@
 // per provider with its capability profile, the registry and the builder cache.
 #pragma once
 
-#include <caf/all.hpp>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <string>
+
+#include <caf/all.hpp>
 
 #include "actors/check_runner.h"
 #include "actors/plan_cache.h"

@@ -11,12 +11,13 @@
 // runs waiting on it instead of leaving them waiting.
 #pragma once
 
-#include <caf/all.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
+
+#include <caf/all.hpp>
 
 #include "actors/check_runner.h"
 #include "actors/messages.h"

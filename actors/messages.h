@@ -3,11 +3,12 @@
 // network yet, so they need no inspect() overloads.
 #pragma once
 
-#include <caf/all.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
+
+#include <caf/all.hpp>
 
 #include "base/status.h"
 #include "providers/call.h"

@@ -9,9 +9,10 @@
 // spawn schedules a new actor; a host batches its calls' messages in one mailbox instead.
 #pragma once
 
-#include <caf/all.hpp>
 #include <functional>
 #include <memory>
+
+#include <caf/all.hpp>
 
 #include "actors/engine_context.h"
 #include "pipeline/content_loop.h"

@@ -31,7 +31,7 @@
 #include "bench/steady_window.h"
 #include "providers/curl_transport.h"
 #include "providers/wire.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::bench {
 namespace {

@@ -2,12 +2,13 @@
 // and invalid instances: parsed document (simdjson element) and text -> verdict, first-error
 // and all-errors modes. Compare with ajv 8 in ../shared/docs/VALIDATION.md.
 #include <benchmark/benchmark.h>
-#include <simdjson.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+
+#include <simdjson.h>
 
 #include "pipeline/validator/validator.h"
 

@@ -1,6 +1,5 @@
 #include "bench/curl_floor.h"
 
-#include <curl/curl.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -12,6 +11,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <curl/curl.h>
 
 #include "bench/steady_window.h"
 

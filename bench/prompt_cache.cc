@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace {
 

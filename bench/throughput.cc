@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "bench/steady_window.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace {
 

@@ -7,7 +7,7 @@ set(STRUCTURE_EXPORTED_LIBS
   structure_base structure_config structure_validator structure_generate structure_lowering
   structure_evidence
   structure_content structure_providers structure_transport structure_pool structure_registry
-  structure_builder_cache structure_redis structure_engine)
+  structure_builder_cache structure_redis structure_actors structure_engine)
 foreach(lib IN LISTS STRUCTURE_EXPORTED_LIBS)
   string(REPLACE "structure_" "" short "${lib}")
   target_include_directories(${lib} INTERFACE
@@ -23,7 +23,7 @@ install(TARGETS ${STRUCTURE_EXPORTED_LIBS} structure_package EXPORT structureTar
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT structureTargets NAMESPACE structure::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/structure)
-install(DIRECTORY base config registry providers pipeline actors
+install(DIRECTORY base config registry providers pipeline actors engine
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/structure FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY registry/schemas DESTINATION ${CMAKE_INSTALL_DATADIR}/structure)
 configure_package_config_file(cmake/structureConfig.cmake.in

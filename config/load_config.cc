@@ -1,13 +1,13 @@
 #include "config/load_config.h"
 
-#include <toml++/toml.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <toml++/toml.h>
 
 #include "config/settings.h"
 #include "config/shared_store.h"
@@ -439,7 +439,7 @@ class Reader {
   void Read(const toml::table& root, EngineConfig& c) {
     CheckKeys(root, "", {"structure", "providers", "aliases", "stores", "tenants", "server"});
     // [server] belongs to `structure serve`, which reads it from the same file
-    // (apps/server/server_config.h); here it only has to be a table.
+    // (server/server_config.h); here it only has to be a table.
     Table(root, "server", "");
     if (const toml::table* s = Table(root, "structure", "")) {
       c.settings = ApplyOverride(c.settings, ReadSettings(*s, "structure"));

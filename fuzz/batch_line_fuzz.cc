@@ -1,11 +1,11 @@
-// libFuzzer target: one `structure batch` input line (apps/batch/batch_line.cc), with and
+// libFuzzer target: one `structure batch` input line (batch/batch_line.cc), with and
 // without the defaults the command's flags give, and the result line it would write.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string_view>
 
-#include "apps/batch/batch_line.h"
+#include "batch/batch_line.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

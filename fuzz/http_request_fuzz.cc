@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "apps/http/detail/server_impl.h"
+#include "http/detail/server_impl.h"
 
 namespace bhttp = boost::beast::http;
 

@@ -1,11 +1,11 @@
-// libFuzzer target: `structure mcp` input (apps/mcp/mcp_message.cc): the input is split into
+// libFuzzer target: `structure mcp` input (server/mcp/mcp_message.cc): the input is split into
 // lines as RunStdio does; each is taken apart as a JSON-RPC message, and a tools/call of the
 // `structure` tool has its arguments turned into a request (everything short of the engine).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "apps/mcp/mcp_message.h"
+#include "server/mcp/mcp_message.h"
 
 using structure::mcp::RpcLine;
 

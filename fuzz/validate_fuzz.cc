@@ -1,11 +1,11 @@
 // libFuzzer target for the validator. Input: a schema JSON text, a 0x00 byte, an instance JSON
 // text (without the separator both are the whole input). Inputs starting with "R:" fuzz the
 // ECMA-262 -> RE2 translation and the backtracking engine instead (pattern, 0x00, subject).
-#include <simdjson.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+#include <simdjson.h>
 
 #include "pipeline/validator/regex.h"
 #include "pipeline/validator/validator.h"

@@ -1,5 +1,5 @@
 // The engine's metrics per schema and per provider: pure aggregation over finished calls, fed
-// by the engine (actors/engine.cc) and read as a plain snapshot by library users
+// by the engine (engine/engine.cc) and read as a plain snapshot by library users
 // (Engine::stats()), `structure serve`'s /metrics and `structure batch --stats`.
 #pragma once
 

@@ -4,10 +4,10 @@
 // list of its own, which it frees when it ends. Used by the transport's I/O thread only.
 #pragma once
 
-#include <curl/curl.h>
-
 #include <cstddef>
 #include <vector>
+
+#include <curl/curl.h>
 
 #include "providers/http.h"
 

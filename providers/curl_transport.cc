@@ -1,6 +1,5 @@
 #include "providers/curl_transport.h"
 
-#include <curl/curl.h>
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -16,6 +15,8 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+
+#include <curl/curl.h>
 
 #include "providers/curl_header_lists.h"
 #include "providers/epoll_sockets.h"

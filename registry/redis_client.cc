@@ -1,11 +1,12 @@
 #include "registry/redis_client.h"
 
-#include <hiredis/hiredis.h>
 #include <sys/time.h>
 
 #include <cerrno>
 #include <cstring>
 #include <map>
+
+#include <hiredis/hiredis.h>
 
 namespace structure::registry {
 namespace {

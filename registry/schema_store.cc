@@ -1,8 +1,8 @@
 #include "registry/schema_store.h"
 
-#include <sqlite3.h>
-
 #include <utility>
+
+#include <sqlite3.h>
 
 namespace structure::registry {
 namespace {

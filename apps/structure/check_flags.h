@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "actors/engine.h"
 #include "apps/structure/args.h"
+#include "engine/engine.h"
 
 namespace structure::apps {
 

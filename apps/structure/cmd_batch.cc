@@ -12,14 +12,14 @@
 #include <optional>
 #include <string>
 
-#include "apps/batch/batch_files.h"
-#include "apps/batch/batch_runner.h"
-#include "apps/batch/stats_file.h"
 #include "apps/structure/check_flags.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "apps/structure/provider_batch_command.h"
 #include "base/utf8.h"
+#include "batch/batch_files.h"
+#include "batch/batch_runner.h"
+#include "batch/stats_file.h"
 #include "config/settings.h"
 #include "pipeline/validator/validator.h"
 #include "registry/schema_registry.h"

@@ -4,11 +4,11 @@
 // answers. Exit 2 on a bad file.
 #include <cstdio>
 
-#include "actors/shared_store.h"
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "config/config_json.h"
+#include "engine/shared_store.h"
 
 namespace structure::apps {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <cstdio>
 
-#include "apps/mcp/mcp_server.h"
-#include "apps/server/engine_setup.h"
 #include "apps/structure/command.h"
+#include "apps/structure/server_options.h"
+#include "server/mcp/mcp_server.h"
 
 namespace structure::apps {
 namespace {

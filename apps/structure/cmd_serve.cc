@@ -1,9 +1,9 @@
 // `structure serve`: the HTTP JSON API (docs/server.md) until SIGTERM/SIGINT.
 #include <cstdio>
 
-#include "apps/server/engine_setup.h"
-#include "apps/server/serve.h"
 #include "apps/structure/command.h"
+#include "apps/structure/server_options.h"
+#include "server/serve.h"
 
 namespace structure::apps {
 namespace {

@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "apps/sim/sim_server.h"
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "sim/sim_server.h"
 
 namespace structure::apps {
 namespace {

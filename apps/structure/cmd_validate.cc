@@ -8,9 +8,9 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
-#include "apps/structure/schema_refs.h"
-#include "apps/structure/validate_lines.h"
 #include "pipeline/schema_stage.h"
+#include "pipeline/validator/schema_refs.h"
+#include "pipeline/validator/validate_lines.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure::apps {
@@ -70,7 +70,7 @@ int RunValidate(const std::vector<std::string>& args) {
                    "')");
     options.default_draft = *draft;
   }
-  if (Status refs = LoadSchemaRefs(parsed->all("ref"), &options.resources); !refs.ok()) {
+  if (Status refs = pipeline::LoadSchemaRefs(parsed->all("ref"), &options.resources); !refs.ok()) {
     return Usage(refs.message());
   }
   if (parsed->has("max-errors")) {
@@ -98,9 +98,10 @@ int RunValidate(const std::vector<std::string>& args) {
   for (const std::string& warning : (*validator)->warnings()) {
     std::fprintf(stderr, "structure validate: warning: %s\n", warning.c_str());
   }
-  ValidateLinesOptions lines;
+  pipeline::ValidateLinesOptions lines;
   lines.all_errors = !parsed->has("first-error");
-  ValidateLinesSummary summary = ValidateLines(**validator, stdin, stdout, lines);
+  pipeline::ValidateLinesSummary summary =
+      pipeline::ValidateLines(**validator, stdin, stdout, lines);
   if (!summary.read_error.empty()) {
     std::fprintf(stderr, "structure validate: reading stdin: %s\n", summary.read_error.c_str());
     return 2;

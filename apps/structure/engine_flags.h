@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "actors/engine.h"
-#include "apps/server/server_config.h"
 #include "apps/structure/args.h"
+#include "engine/engine.h"
+#include "server/server_config.h"
 
 namespace structure::apps {
 
@@ -17,7 +17,7 @@ namespace structure::apps {
 void AddEngineFlags(std::vector<FlagSpec>& spec);
 
 // Reads a config file as every command does: the engine's tables (config/load_config.h) and the
-// [server] table (apps/server/server_config.h) are both checked. Errors name the file, line and
+// [server] table (server/server_config.h) are both checked. Errors name the file, line and
 // key; a directory or unreadable path is an error, never the built-in defaults.
 Result<config::EngineConfig> LoadCommandConfig(const std::string& path,
                                                server::ServerConfig* server = nullptr);

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "apps/batch/batch_state.h"
-#include "apps/batch/provider_batch.h"
-#include "apps/batch/provider_batch_stats.h"
-#include "apps/batch/stats_file.h"
+#include "batch/batch_state.h"
+#include "batch/provider_batch.h"
+#include "batch/provider_batch_stats.h"
+#include "batch/stats_file.h"
 
 namespace structure::apps {
 

@@ -1,15 +1,15 @@
 // `structure batch --provider-batch`: its flags, the checks before any work (an input file and
 // -o OUT are required; a job in progress beside OUT), and the run over the engine's schema
-// stage (apps/batch/provider_batch.h).
+// stage (batch/provider_batch.h).
 #pragma once
 
 #include <atomic>
 #include <string>
 #include <vector>
 
-#include "actors/engine.h"
-#include "apps/batch/batch_runner.h"
 #include "apps/structure/args.h"
+#include "batch/batch_runner.h"
+#include "engine/engine.h"
 
 namespace structure::apps {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "actors/engine.h"
+#include "engine/engine.h"
 #include "registry/schema_registry.h"
 
 int main(int argc, char** argv) {

@@ -1,11 +1,11 @@
 #include "pipeline/generate/regex_sample.h"
 
-#include <re2/re2.h>
-
 #include <memory>
 #include <random>
 #include <utility>
 #include <vector>
+
+#include <re2/re2.h>
 
 #include "base/utf8.h"
 

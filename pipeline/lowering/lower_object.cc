@@ -1,7 +1,7 @@
 // Lowering of objects (closing, all-required, open maps) and arrays (tuples, bounds).
-#include <re2/re2.h>
-
 #include <set>
+
+#include <re2/re2.h>
 
 #include "pipeline/generate/regex_sample.h"
 #include "pipeline/generate/schema_ref.h"

@@ -3,14 +3,14 @@
 // validator_eval_array.cc and validator_eval_applicator.cc hold the structural keywords.
 #pragma once
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "pipeline/validator/big_integers.h"
 #include "pipeline/validator/formats.h"

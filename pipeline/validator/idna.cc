@@ -1,8 +1,8 @@
 #include "pipeline/validator/idna.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
+
+#include <re2/re2.h>
 
 #include "base/utf8.h"
 

@@ -1,9 +1,9 @@
 #include "pipeline/validator/index.h"
 
-#include <simdjson.h>
-
 #include <cstdlib>
 #include <cstring>
+
+#include <simdjson.h>
 
 #include "pipeline/validator/metaschemas.h"
 #include "pipeline/validator/uri.h"

@@ -2,11 +2,11 @@
 // one-line messages in the seed's form: "/priority: value must be <= 5 (was 7)".
 #pragma once
 
-#include <simdjson.h>
-
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "base/json.h"
 #include "pipeline/validator/schema.h"

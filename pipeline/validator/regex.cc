@@ -1,10 +1,10 @@
 #include "pipeline/validator/regex.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <vector>
+
+#include <re2/re2.h>
 
 #include "pipeline/validator/backtrack.h"
 #include "pipeline/validator/backtrack_parse.h"

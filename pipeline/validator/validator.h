@@ -10,8 +10,6 @@
 // explicit step limit (docs/validator.md). Nothing here throws.
 #pragma once
 
-#include <simdjson.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -19,6 +17,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "base/json.h"
 #include "base/status.h"

@@ -3,12 +3,12 @@
 // truncated rendering for error messages, number formatting.
 #pragma once
 
-#include <simdjson.h>
-
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+
+#include <simdjson.h>
 
 #include "base/json.h"
 

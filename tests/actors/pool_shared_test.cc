@@ -9,8 +9,8 @@
 #include "actors/provider_pool.h"
 #include "base/json.h"
 #include "providers/curl_transport.h"
-#include "tests/actors/sim_process.h"
 #include "tests/support/redis_server.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::actors {
 namespace {

@@ -9,7 +9,7 @@
 #include "base/json.h"
 #include "providers/curl_transport.h"
 #include "providers/wire.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::actors {
 namespace {

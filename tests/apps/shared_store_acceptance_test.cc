@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "base/json.h"
-#include "tests/actors/sim_process.h"
 #include "tests/server/http_client.h"
 #include "tests/support/redis_server.h"
+#include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {

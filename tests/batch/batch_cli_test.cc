@@ -12,9 +12,9 @@
 #include <random>
 #include <thread>
 
-#include "apps/batch/shard.h"
 #include "base/json.h"
-#include "tests/actors/sim_process.h"
+#include "batch/shard.h"
+#include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {

@@ -1,5 +1,5 @@
-// The files of a batch job (apps/batch/batch_files.h, output_lock.h): checked before any call.
-#include "apps/batch/batch_files.h"
+// The files of a batch job (batch/batch_files.h, output_lock.h): checked before any call.
+#include "batch/batch_files.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 
 #include <fstream>
 
-#include "apps/batch/output_lock.h"
+#include "batch/output_lock.h"
 
 namespace structure::batch {
 namespace {

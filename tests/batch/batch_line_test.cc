@@ -1,4 +1,4 @@
-#include "apps/batch/batch_line.h"
+#include "batch/batch_line.h"
 
 #include <gtest/gtest.h>
 

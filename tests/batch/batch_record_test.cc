@@ -1,4 +1,4 @@
-#include "apps/batch/batch_record.h"
+#include "batch/batch_record.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The driver against a fake asynchronous engine: completion order is shuffled, some calls are
 // held until released, and the fake records how many calls were in flight at once.
-#include "apps/batch/batch_runner.h"
+#include "batch/batch_runner.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "apps/batch/batch_state.h"
+#include "batch/batch_state.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "base/json.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace structure {
 namespace {

@@ -1,6 +1,6 @@
 // The provider batch runner's control calls: 429s wait for Retry-After (capped), transient
 // failures back off, other answers return at once, Ctrl-C gives up; poll intervals grow.
-#include "apps/batch/http_client.h"
+#include "batch/http_client.h"
 
 #include <gtest/gtest.h>
 

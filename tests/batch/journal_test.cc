@@ -1,4 +1,4 @@
-#include "apps/batch/journal.h"
+#include "batch/journal.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "apps/batch/progress.h"
+#include "batch/progress.h"
 
 #include <gtest/gtest.h>
 

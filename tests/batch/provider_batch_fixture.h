@@ -3,7 +3,6 @@
 // directory, configs and inputs, and readers for OUT, the job's journal and the sim's counters.
 #pragma once
 
-#include <curl/curl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include <curl/curl.h>
+
 #include "base/json.h"
-#include "tests/actors/sim_process.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::testing {
 

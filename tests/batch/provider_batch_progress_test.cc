@@ -1,8 +1,8 @@
-#include "apps/batch/provider_batch_progress.h"
+#include "batch/provider_batch_progress.h"
 
 #include <gtest/gtest.h>
 
-#include "apps/batch/provider_batch.h"
+#include "batch/provider_batch.h"
 
 namespace structure::batch {
 namespace {

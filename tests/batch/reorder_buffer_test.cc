@@ -1,4 +1,4 @@
-#include "apps/batch/reorder_buffer.h"
+#include "batch/reorder_buffer.h"
 
 #include <gtest/gtest.h>
 

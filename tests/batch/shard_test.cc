@@ -1,5 +1,5 @@
 // --shard I/N: the documented hash, the flag's parsing, and which key a record is hashed by.
-#include "apps/batch/shard.h"
+#include "batch/shard.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "apps/http/http_server.h"
+#include "http/http_server.h"
 #include "tests/support/http_server_harness.h"
 
 namespace structure::http {

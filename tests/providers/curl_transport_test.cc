@@ -9,8 +9,8 @@
 #include <set>
 
 #include "providers/openai_chat.h"
-#include "tests/actors/sim_process.h"
 #include "tests/providers/golden.h"
+#include "tests/support/sim_process.h"
 
 namespace structure::providers {
 namespace {

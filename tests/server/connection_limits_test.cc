@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "apps/server/server_config.h"
+#include "server/server_config.h"
 #include "tests/server/http_client.h"
 #include "tests/support/child_process.h"
 

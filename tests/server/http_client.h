@@ -1,10 +1,10 @@
 // A tiny blocking HTTP client (libcurl) for the server tests.
 #pragma once
 
-#include <curl/curl.h>
-
 #include <string>
 #include <vector>
+
+#include <curl/curl.h>
 
 namespace structure::testing {
 

@@ -1,6 +1,6 @@
 // McpServer in process: JSON-RPC framing and errors, tools/list, and tools/call through an
 // Engine against `structure sim`.
-#include "apps/mcp/mcp_server.h"
+#include "server/mcp/mcp_server.h"
 
 #include <gtest/gtest.h>
 

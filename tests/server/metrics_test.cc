@@ -1,4 +1,4 @@
-#include "apps/server/metrics.h"
+#include "server/metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
-#include "apps/server/server_config.h"
+#include "server/server_config.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 
-#include "apps/server/auth.h"
 #include "config/load_config.h"
+#include "server/auth.h"
 
 namespace structure::server {
 namespace {

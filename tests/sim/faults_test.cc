@@ -2,7 +2,7 @@
 // latency and determinism, decided without sockets through Simulator::Decide.
 #include <gtest/gtest.h>
 
-#include "apps/sim/simulator.h"
+#include "sim/simulator.h"
 
 namespace structure::sim {
 namespace {

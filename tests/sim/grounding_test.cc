@@ -1,6 +1,6 @@
 // The simulator's evidence answers (issue 20): values and quotes from the prompt, and one
 // invented value at --ungrounded-rate 1.
-#include "apps/sim/grounding.h"
+#include "sim/grounding.h"
 
 #include <gtest/gtest.h>
 

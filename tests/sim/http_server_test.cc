@@ -1,6 +1,6 @@
 // HttpServer over raw loopback sockets: keep-alive, delayed answers, limits, 100-continue,
 // resets, paced bodies, bad requests and graceful stop.
-#include "apps/http/http_server.h"
+#include "http/http_server.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The simulator's prompt cache: each provider's counting (implicit blocks for OpenAI and Gemini,
 // marked prefixes for Anthropic, nothing for Ollama), unit by unit and over real HTTP.
-#include "apps/sim/prompt_cache.h"
+#include "sim/prompt_cache.h"
 
 #include <gtest/gtest.h>
 

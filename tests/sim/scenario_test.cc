@@ -1,10 +1,10 @@
 // Scenario files: parsing errors that name the place, rule matching, replies per attempt and
 // every scripted reply kind, decided without sockets through Simulator::Decide.
-#include "apps/sim/scenario.h"
+#include "sim/scenario.h"
 
 #include <gtest/gtest.h>
 
-#include "apps/sim/simulator.h"
+#include "sim/simulator.h"
 #include "tests/sim/sim_test_client.h"
 
 namespace structure::sim {

@@ -1,6 +1,6 @@
 // Provider-style schema checks: the built-in subset (used when the lowering library is absent)
 // and the dispatcher that answers 400 only for providers that reject rather than ignore.
-#include "apps/sim/schema_check.h"
+#include "sim/schema_check.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 #include "tests/sim/sim_test_client.h"
 
-#include <curl/curl.h>
-
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+
+#include <curl/curl.h>
 
 namespace structure::sim::testing {
 namespace {

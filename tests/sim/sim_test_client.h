@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/sim/sim_server.h"
 #include "base/json.h"
+#include "sim/sim_server.h"
 
 namespace structure::sim::testing {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "actors/engine.h"
+#include "engine/engine.h"
 #include "tests/support/child_process.h"
 
 namespace structure::testing {

@@ -12,7 +12,7 @@
 #include <memory>
 #include <thread>
 
-#include "apps/http/http_server.h"
+#include "http/http_server.h"
 
 namespace structure::http::testing {
 

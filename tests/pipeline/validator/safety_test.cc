@@ -1,11 +1,12 @@
 // Untrusted input never crashes or hangs the validator: long strings against ambiguous
 // patterns, ReDoS patterns, very deep nesting, $ref cycles, huge enums and arrays.
 #include <gtest/gtest.h>
-#include <simdjson.h>
 
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "pipeline/validator/validator.h"
 

@@ -2,7 +2,6 @@
 // optional/format for the formats we assert) against our validator. Known exceptions live in
 // tests/data/validator/suite_exceptions.txt, one per line with its reason.
 #include <gtest/gtest.h>
-#include <simdjson.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "pipeline/validator/validator.h"
 

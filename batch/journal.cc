@@ -1,0 +1,160 @@
+#include "batch/journal.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "base/json.h"
+#include "batch/batch_line.h"
+#include "batch/output_lock.h"
+#include "batch/posix_file.h"
+
+namespace structure::batch {
+namespace {
+
+uint64_t Tokens(const Json& result, std::string_view key) {
+  const Json* usage = result.find("usage");
+  const Json* v = usage ? usage->find(key) : nullptr;
+  return v && v->is_number() && v->as_double() > 0 ? static_cast<uint64_t>(v->as_int()) : 0;
+}
+
+// Atomically replaces `path` with `content`: a crash leaves either the old or the new file.
+// The new file is locked before it takes the name, so the job's lock never lapses; its
+// descriptor (open for appending) is returned.
+Result<int> Rewrite(const std::string& path, std::string_view content) {
+  std::string tmp = path + ".resume-tmp";
+  auto fd = OpenLocked(tmp, O_TRUNC);
+  if (!fd.ok()) return fd.status();
+  Status st = WriteAll(*fd, content, tmp);
+  if (st.ok() && ::fsync(*fd) != 0) st = OsError("cannot sync", tmp);
+  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0)
+    st = OsError("cannot rename onto", path);
+  if (!st.ok()) {
+    ::unlink(tmp.c_str());
+    ::close(*fd);
+    return st;
+  }
+  return fd;
+}
+
+}  // namespace
+
+Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* writer) {
+  JournalScan scan;
+  if (::access(path.c_str(), F_OK) != 0) return scan;
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  std::string_view all = *text;
+  size_t complete = all.rfind('\n');
+  complete = complete == std::string_view::npos ? 0 : complete + 1;
+  scan.dropped_torn_tail = complete < all.size();
+
+  std::string kept;
+  uint64_t line_no = 0;
+  for (size_t pos = 0; pos < complete;) {
+    size_t nl = all.find('\n', pos);
+    std::string_view line = all.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (IsBlankLine(line)) continue;
+    ParseOptions po;
+    po.source = path + ":" + std::to_string(line_no);
+    auto rec = ParseJson(line, po);
+    std::string where = path + ":" + std::to_string(line_no) + ": ";
+    if (!rec.ok()) return InvalidArgument(rec.status().message() + " (not a batch result line)");
+    const Json* status = rec->find("status");
+    if (!status || !status->is_string())
+      return InvalidArgument(where + "no \"status\": not a batch result line");
+    std::string key;
+    if (const Json* id = rec->find("id")) {
+      key = KeyForId(*id);
+    } else if (const Json* n = rec->find("line"); n && n->is_int()) {
+      key = KeyForLine(static_cast<uint64_t>(n->as_int()));
+    } else {
+      return InvalidArgument(where + "neither \"id\" nor \"line\": not a batch result line");
+    }
+    const Json* code = rec->find("code");
+    if (status->as_string() == "error" && code && code->is_string() &&
+        code->as_string() == "cancelled") {
+      ++scan.dropped_cancelled;
+      continue;
+    }
+    if (!scan.done.insert(key).second) continue;
+    scan.counts.AddNamed(status->as_string(), Tokens(*rec, "inputTokens"),
+                         Tokens(*rec, "outputTokens"));
+    const Json* ev = rec->find("evidence");
+    const Json* ug = rec->find("ungrounded");
+    scan.counts.AddEvidence(ev != nullptr ? *ev : Json(), ug != nullptr ? *ug : Json());
+    ++scan.records;
+    kept.append(line);
+    kept.push_back('\n');
+  }
+  if (scan.dropped_cancelled > 0 || kept.size() != complete) {
+    auto fd = Rewrite(path, kept);
+    if (!fd.ok()) return fd.status();
+    if (writer != nullptr) {
+      writer->Adopt(*fd);
+    } else {
+      ::close(*fd);
+    }
+  } else if (scan.dropped_torn_tail) {
+    if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
+      return OsError("cannot truncate", path);
+  }
+  return scan;
+}
+
+Result<JournalWriter> JournalWriter::Open(const std::string& path, bool truncate, bool sync) {
+  // Never O_TRUNC: emptying a file another job is writing is the very thing the lock prevents.
+  auto fd = OpenLocked(path);
+  if (!fd.ok()) return fd.status();
+  if (truncate && ::ftruncate(*fd, 0) != 0) {
+    Status st = OsError("cannot empty", path);
+    ::close(*fd);
+    return st;
+  }
+  return JournalWriter(*fd, true, sync, path);
+}
+
+void JournalWriter::Adopt(int fd) {
+  if (owned_ && fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+  owned_ = true;
+}
+
+JournalWriter JournalWriter::ForFd(int fd) { return JournalWriter(fd, false, false, "<stdout>"); }
+
+JournalWriter::JournalWriter(JournalWriter&& o) noexcept
+    : fd_(o.fd_), owned_(o.owned_), sync_(o.sync_), name_(std::move(o.name_)) {
+  o.fd_ = -1;
+  o.owned_ = false;
+}
+
+JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
+  if (this != &o) {
+    if (owned_ && fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    owned_ = o.owned_;
+    sync_ = o.sync_;
+    name_ = std::move(o.name_);
+    o.fd_ = -1;
+    o.owned_ = false;
+  }
+  return *this;
+}
+
+JournalWriter::~JournalWriter() {
+  if (owned_ && fd_ >= 0) ::close(fd_);
+}
+
+Status JournalWriter::Append(std::string_view lines) {
+  if (lines.empty()) return Status::Ok();
+  STRUCTURE_RETURN_IF_ERROR(WriteAll(fd_, lines, name_));
+  if (sync_ && ::fdatasync(fd_) != 0) return OsError("cannot sync", name_);
+  return Status::Ok();
+}
+
+}  // namespace structure::batch

@@ -1,0 +1,78 @@
+#include "batch/stats_file.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+namespace structure::batch {
+namespace {
+
+std::string Folder(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  return dir.empty() ? "." : dir;
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  if (b.empty() || b == "-") return false;
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+}
+
+}  // namespace
+
+Status CheckStatsPath(const std::string& path, const std::string& input,
+                      const std::string& output) {
+  if (path.empty()) return InvalidArgument("--stats: give a file name");
+  if (SameFile(path, input)) return InvalidArgument("--stats " + path + ": is the input file");
+  if (SameFile(path, output)) return InvalidArgument("--stats " + path + ": is the output file");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return InvalidArgument("--stats " + path + ": is a directory");
+  std::string dir = Folder(path);
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return InvalidArgument("--stats " + path + ": no such folder " + dir);
+  }
+  if (access(dir.c_str(), W_OK) != 0)
+    return InvalidArgument("--stats " + path + ": cannot write in " + dir);
+  if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0) {
+    return InvalidArgument("--stats " + path + ": not writable");
+  }
+  return Status();
+}
+
+Json StatsDocument(const BatchReport& report, const pipeline::StatsSnapshot& stats) {
+  Json run = Json::MakeObject();
+  run.set("records", static_cast<int64_t>(report.run.total()));
+  run.set("resumed", static_cast<int64_t>(report.resumed.total()));
+  run.set("elapsedSeconds", report.elapsed_s);
+  run.set("interrupted", report.interrupted);
+  Json doc = pipeline::StatsToJson(stats);
+  Json out = Json::MakeObject();
+  out.set("run", std::move(run));
+  for (const char* key : {"schemas", "providers"}) out.set(key, *doc.find(key));
+  return out;
+}
+
+Status WriteStatsFile(const std::string& path, const BatchReport& report,
+                      const pipeline::StatsSnapshot& stats) {
+  return WriteStatsJson(path, StatsDocument(report, stats));
+}
+
+Status WriteStatsJson(const std::string& path, const Json& doc) {
+  std::string text = ToJson(doc) + "\n";
+  std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) return InvalidArgument("--stats " + path + ": cannot write " + tmp);
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return InvalidArgument("--stats " + path + ": the write failed");
+  }
+  return Status();
+}
+
+}  // namespace structure::batch

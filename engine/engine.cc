@@ -1,0 +1,224 @@
+#include "engine/engine.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/builder_cache_actor.h"
+#include "actors/engine_context.h"
+#include "actors/engine_messages.h"
+#include "actors/request_actor.h"
+#include "config/shared_store.h"
+#include "engine/provider_setup.h"
+#include "engine/shared_store.h"
+#include "pipeline/validator/validator.h"
+#include "providers/curl_transport.h"
+
+namespace structure {
+
+namespace {
+
+std::string BundledDir(const EngineOptions& o) {
+  if (!o.registry_dir.empty()) return o.registry_dir;
+  const std::string& configured = o.config.stores.registry_dir;
+  if (!configured.empty() && std::filesystem::is_directory(configured)) return configured;
+  for (const char* dir : {STRUCTURE_INSTALLED_SCHEMAS, STRUCTURE_SOURCE_SCHEMAS}) {
+    if (std::filesystem::is_directory(dir)) return dir;
+  }
+  return "";
+}
+
+}  // namespace
+
+struct Engine::Impl {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> system;
+  std::shared_ptr<actors::EngineContext> ctx;
+  std::vector<caf::actor> hosts;  // request hosts; calls are spread round robin
+  std::atomic<uint64_t> next_host{0};
+  // Shared with every call's callback: a call cancelled while the engine stops still counts.
+  std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
+
+  // Also runs when Create gives up half way: any of ctx, its pools and the cache may be missing.
+  ~Impl() {
+    if (!system) return;
+    // Checks still running are killed; their answers reach the hosts while they still exist.
+    if (ctx && ctx->check_runner) ctx->check_runner->Stop();
+    if (ctx) {
+      for (auto& [name, p] : ctx->providers) {
+        if (p.pool) caf::anon_send_exit(p.pool, caf::exit_reason::user_shutdown);
+      }
+      if (ctx->builder_cache)
+        caf::anon_send_exit(ctx->builder_cache, caf::exit_reason::user_shutdown);
+    }
+    for (auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+    hosts.clear();
+    ctx.reset();
+    system.reset();  // waits until every actor is done
+  }
+};
+
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Engine::~Engine() = default;
+
+Status Engine::Check(const EngineOptions& options) {
+  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
+  auto effective = actors::WithProviderFlag(options.config, options.provider, options.base_url);
+  if (!effective.ok()) return effective.status();
+  return actors::PlanProviders(*effective, options.base_url).status();
+}
+
+Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
+  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
+  bool builtin = !options.provider.empty() && !options.config.providers.count(options.provider);
+  auto effective =
+      actors::WithProviderFlag(std::move(options.config), options.provider, options.base_url);
+  if (!effective.ok()) return effective.status();
+  options.config = std::move(*effective);
+  auto plans = actors::PlanProviders(options.config, options.base_url);
+  if (!plans.ok()) return plans.status();
+  // A provider every call uses must be callable before the first call.
+  for (const std::string& name : actors::ProvidersInUse(options.config, options.provider)) {
+    for (const actors::ProviderPlan& plan : *plans) {
+      if (plan.handle.config.name != name || plan.handle.unusable.ok()) continue;
+      if (!builtin) return plan.handle.unusable;
+      std::string why = plan.handle.unusable.message();
+      return Status(Code::kUnauthenticated, "--provider " + name + why.substr(why.find(':')) +
+                                                " (or give --base-url URL for a local server)");
+    }
+  }
+
+  providers::InitCurlOnce();
+  auto impl = std::make_unique<Impl>();
+  impl->cfg.set("scheduler.policy", caf::atom("sharing"));
+  // One scheduler thread per core, less the one the curl I/O thread keeps busy (CAF's default,
+  // at least 4, only adds sleeps and wake-ups: 1 thread instead of 2 cut ~20 us of CPU per
+  // call on 2 cores, docs/batch.md).
+  unsigned cores = std::thread::hardware_concurrency();  // 0 when unknown
+  size_t threads = cores > 2 ? cores - 1 : 1;
+  impl->cfg.set("scheduler.max-threads", threads);
+  impl->cfg.add_message_types<caf::id_block::structure>();
+  impl->cfg.add_message_types<caf::id_block::structure_engine>();
+  // The system's constructor and every spawn leave a reference to its logger in this thread's
+  // thread-local storage, and ~actor_system waits until the logger is gone: destroyed on another
+  // thread (the batch writer cancelling on a second Ctrl-C) it would wait forever. Drop it
+  // whenever Create returns.
+  struct DropLoggerRef {
+    ~DropLoggerRef() { caf::logger::set_current_actor_system(nullptr); }
+  } drop_logger_ref;
+  impl->system = std::make_unique<caf::actor_system>(impl->cfg);
+
+  auto ctx = std::make_shared<actors::EngineContext>();
+  impl->ctx = ctx;  // from here on ~Impl stops whatever was started
+  ctx->config = options.config;
+  ctx->provider_override = options.provider;
+  std::function<void(const std::string&)> log = options.log;
+  if (!log)
+    log = [](const std::string& line) { std::fprintf(stderr, "structure: %s\n", line.c_str()); };
+  auto store = actors::OpenSharedStore(options.config.stores, log);
+  if (!store.ok()) return store.status();
+  actors::SharedLimitConfig shared;
+  shared.client = *store;
+  shared.fallback_share = config::FallbackShare(options.config.stores);
+  int64_t max_timeout = 0;
+  for (actors::ProviderPlan& plan : *plans) {
+    actors::ProviderHandle& h = plan.handle;
+    plan.pool.shared = shared;
+    if (h.unusable.ok())
+      h.pool =
+          actors::SpawnProviderPool(*impl->system, plan.pool, providers::CurlTransportFactory());
+    max_timeout = std::max<int64_t>(max_timeout, h.config.limits.timeout_ms);
+    std::string name = h.config.name;
+    ctx->providers.emplace(std::move(name), std::move(h));
+  }
+  ctx->call_timeout = std::chrono::milliseconds(
+      options.call_timeout_ms > 0 ? options.call_timeout_ms : 10 * max_timeout);
+
+  std::string database =
+      !options.database.empty() ? options.database : options.config.stores.database;
+  if (database.empty()) database = ":memory:";
+  registry::RegistryOptions registry_options;
+  // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
+  // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
+  registry_options.check_schema = [](const Json& schema) -> Status {
+    pipeline::ValidatorOptions strict;
+    strict.strict = true;
+    auto compiled = pipeline::CompileSchema(schema, strict);
+    if (!compiled.ok()) return InvalidArgument(compiled.status().message());
+    return Status::Ok();
+  };
+  auto registry =
+      registry::SchemaRegistry::Open(BundledDir(options), database, std::move(registry_options));
+  if (!registry.ok()) return registry.status();
+  ctx->registry = std::move(*registry);
+  auto cache = registry::BuilderCacheStore::Open(database);
+  if (!cache.ok()) return cache.status();
+  int64_t ttl_ms = int64_t{options.config.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
+  ctx->builder_cache = actors::SpawnBuilderCache(
+      *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
+      shared.client);
+  for (const auto& [tenant, check] : options.checks) {
+    if (check.command.empty()) continue;
+    if (check.timeout_ms <= 0) {
+      return InvalidArgument("check command" + (tenant.empty() ? "" : " of tenant " + tenant) +
+                             ": the timeout must be > 0 ms (was " +
+                             std::to_string(check.timeout_ms) + ")");
+    }
+    ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
+  }
+  if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
+  // One request host per scheduler thread, so calls run in parallel on every one.
+  for (size_t i = 0; i < threads; ++i)
+    impl->hosts.push_back(actors::SpawnRequestHost(*impl->system, ctx));
+  return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+}
+
+void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
+                    pipeline::SemanticCheck check) {
+  size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
+  ResultCallback counted = [stats = impl_->stats, mode = request.mode, name = request.schema_ref,
+                            started = std::chrono::steady_clock::now(),
+                            done = std::move(done)](pipeline::StructureResult r) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stats->Record(pipeline::SchemaLabel(mode, name, r), r, seconds);
+    done(std::move(r));
+  };
+  actors::SubmitRequest(impl_->hosts[i],
+                        {std::move(request), std::move(counted), std::move(check)});
+}
+
+void Engine::Prepare(pipeline::StructureRequest request, PreparedCallback ready,
+                     ResultCallback done, pipeline::SemanticCheck check) {
+  size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
+  actors::RequestJob job{std::move(request), std::move(done), std::move(check)};
+  job.prepared = std::move(ready);
+  actors::SubmitRequest(impl_->hosts[i], std::move(job));
+}
+
+std::future<pipeline::StructureResult> Engine::Submit(pipeline::StructureRequest request) {
+  auto promise = std::make_shared<std::promise<pipeline::StructureResult>>();
+  auto future = promise->get_future();
+  Submit(std::move(request),
+         [promise](pipeline::StructureResult r) { promise->set_value(std::move(r)); });
+  return future;
+}
+
+pipeline::StructureResult Engine::Run(pipeline::StructureRequest request) {
+  return Submit(std::move(request)).get();
+}
+
+registry::SchemaRegistry& Engine::schemas() { return *impl_->ctx->registry; }
+
+const config::EngineConfig& Engine::config() const { return impl_->ctx->config; }
+
+pipeline::StatsSnapshot Engine::stats() const { return impl_->stats->Snapshot(); }
+
+std::shared_ptr<const pipeline::CallStats> Engine::call_stats() const { return impl_->stats; }
+
+}  // namespace structure

@@ -1,0 +1,213 @@
+#include "http/detail/connection.h"
+
+namespace structure::http {
+
+void Connection::Start() {
+  seq_ = server_->Register(weak_from_this());
+  ReadHeader();
+}
+
+void Connection::CloseIfIdle() {
+  if (!busy_) Close();
+}
+
+void Connection::StopGracefully() {
+  if (!busy_) {
+    Close();
+  } else {
+    close_after_ = true;
+  }
+}
+
+void Connection::ReadHeader() {
+  if (closed_ || server_->stopping()) return Close();
+  parser_.emplace();
+  parser_->body_limit(server_->options_.max_body_bytes);
+  parser_->header_limit(static_cast<uint32_t>(server_->options_.max_header_bytes));
+  idle_ = true;
+  if (requests_ == 0 || buffer_.size() > 0) return ReadHeaderBytes();
+  // Keep-alive: the next request may take idle_timeout to start, then header_timeout.
+  stream_.expires_after(server_->options_.idle_timeout);
+  stream_.async_read_some(buffer_.prepare(4096),
+                          [self = shared_from_this()](beast::error_code ec, size_t n) {
+                            if (ec) return self->Close();
+                            self->buffer_.commit(n);
+                            self->ReadHeaderBytes();
+                          });
+}
+
+void Connection::ReadHeaderBytes() {
+  stream_.expires_after(server_->options_.header_timeout);
+  bhttp::async_read_header(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
+}
+
+void Connection::OnHeader(beast::error_code ec) {
+  if (ec) return OnReadError(ec);
+  const auto& req = parser_->get();
+  auto expect = req.find(bhttp::field::expect);
+  if (expect != req.end() && beast::iequals(expect->value(), "100-continue") &&
+      !parser_->is_done()) {
+    static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+    net::async_write(stream_, net::buffer(kContinue),
+                     [self = shared_from_this()](beast::error_code wec, size_t) {
+                       if (wec) return self->Close();
+                       self->ReadBody();
+                     });
+    return;
+  }
+  ReadBody();
+}
+
+void Connection::ReadBody() {
+  if (parser_->is_done()) return Dispatch();
+  stream_.expires_after(server_->options_.body_timeout);
+  bhttp::async_read(stream_, buffer_, *parser_,
+                    [self = shared_from_this()](beast::error_code ec, size_t) {
+                      if (ec) return self->OnReadError(ec);
+                      self->Dispatch();
+                    });
+}
+
+void Connection::OnReadError(beast::error_code ec) {
+  if (ec == bhttp::error::body_limit) {
+    return SendLocal(413, "too_large",
+                     "request body too large: the limit is " +
+                         std::to_string(server_->options_.max_body_bytes) + " bytes (" +
+                         server_->options_.max_body_key + ")");
+  }
+  if (ec == bhttp::error::header_limit) {
+    return SendLocal(431, "too_large",
+                     "request header too large: the limit is " +
+                         std::to_string(server_->options_.max_header_bytes) + " bytes");
+  }
+  if (ec.category() == beast::error_code(bhttp::error::end_of_stream).category() &&
+      ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message) {
+    return SendLocal(400, "bad_request", "malformed HTTP request");
+  }
+  Close();
+}
+
+void Connection::SendLocal(int status, const char* code, const std::string& message) {
+  HttpResponse r = ErrorResponse(status, code, message);
+  r.delivery.close = true;
+  busy_ = true;
+  idle_ = false;
+  Write(std::move(r), false);
+}
+
+HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req) {
+  HttpRequest request;
+  request.method = std::string(req.method_string());
+  request.target = std::string(req.target());
+  size_t q = request.target.find('?');
+  request.path = request.target.substr(0, q);
+  if (q != std::string::npos) request.query = request.target.substr(q + 1);
+  for (const auto& field : req) {
+    request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+  }
+  request.body = std::move(req.body());
+  return request;
+}
+
+void Connection::Dispatch() {
+  auto req = parser_->release();
+  bool keep_alive = req.keep_alive();
+  HttpRequest request = ToHttpRequest(std::move(req));
+  if (remote_.empty()) {  // once per connection: it does not change
+    beast::error_code ec;
+    auto ep = stream_.socket().remote_endpoint(ec);
+    if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
+  }
+  request.remote = remote_;
+  size_t max_requests = server_->options_.max_requests_per_connection;
+  if (++requests_ == max_requests) keep_alive = false;
+
+  busy_ = true;
+  idle_ = false;
+  stream_.expires_never();
+  auto once = std::make_shared<std::atomic<bool>>(false);
+  Responder respond = [self = shared_from_this(), once, keep_alive](HttpResponse response) {
+    if (once->exchange(true)) return;
+    self->Post([keep_alive, response = std::move(response)](Connection& c) mutable {
+      c.Write(std::move(response), keep_alive);
+    });
+  };
+  server_->handler_(std::move(request), std::move(respond));
+}
+
+void Connection::Write(HttpResponse response, bool keep_alive) {
+  if (closed_) return;
+  if (response.delivery.reset) return Reset();
+  delivery_ = response.delivery;
+  close_after_ = close_after_ || !keep_alive || delivery_.close || server_->stopping();
+  out_.clear();
+  out_ += "HTTP/1.1 ";
+  out_ += std::to_string(response.status);
+  out_ += ' ';
+  out_ += ReasonPhrase(response.status);
+  out_ += "\r\n";
+  for (const auto& [name, value] : response.headers) {
+    if (HeaderNameEquals(name, "Content-Length") || HeaderNameEquals(name, "Connection")) {
+      continue;
+    }
+    out_ += name;
+    out_ += ": ";
+    out_ += value;
+    out_ += "\r\n";
+  }
+  out_ += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
+  if (close_after_) out_ += "Connection: close\r\n";
+  out_ += "\r\n";
+  out_ += response.body;
+  out_pos_ = 0;
+  WriteNext();
+}
+
+void Connection::WriteNext() {
+  size_t n = out_.size() - out_pos_;
+  if (delivery_.chunk_bytes > 0) n = std::min(n, delivery_.chunk_bytes);
+  stream_.expires_after(std::chrono::seconds(60));
+  net::async_write(stream_, net::buffer(out_.data() + out_pos_, n),
+                   [self = shared_from_this()](beast::error_code ec, size_t written) {
+                     self->OnWrite(ec, written);
+                   });
+}
+
+void Connection::OnWrite(beast::error_code ec, size_t written) {
+  if (ec) return Close();
+  out_pos_ += written;
+  if (out_pos_ < out_.size()) {
+    if (delivery_.chunk_delay.count() <= 0) return WriteNext();
+    pace_timer_.expires_after(delivery_.chunk_delay);
+    pace_timer_.async_wait([self = shared_from_this()](beast::error_code tec) {
+      if (tec) return self->Close();
+      self->WriteNext();
+    });
+    return;
+  }
+  busy_ = false;
+  if (close_after_) return Close();
+  ReadHeader();
+}
+
+void Connection::Close() {
+  if (closed_) return;
+  closed_ = true;
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream_.close();
+  pace_timer_.cancel();
+}
+
+void Connection::Reset() {
+  if (closed_) return;
+  closed_ = true;
+  beast::error_code ec;
+  stream_.socket().set_option(net::socket_base::linger(true, 0), ec);
+  stream_.close();
+  pace_timer_.cancel();
+}
+
+}  // namespace structure::http

@@ -1,0 +1,88 @@
+// Internals of HttpServer shared by its two files: the server state (Impl) and the per-socket
+// Connection (detail/connection.h). Not part of the API.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "http/http_server.h"
+
+namespace structure::http {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = net::ip::tcp;
+
+class Connection;
+
+// The parsed request as the handler sees it (method, target split at '?', headers, body).
+HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req);
+
+class HttpServer::Impl {
+ public:
+  Impl(const ServerOptions& options, Handler handler)
+      : options_(options),
+        handler_(std::move(handler)),
+        ioc_(options.threads),
+        acceptor_(net::make_strand(ioc_)),
+        grace_timer_(ioc_) {}
+
+  Status Listen();
+  void Accept();
+  void Run();
+  void Stop();
+  void PollStopped();
+  void After(std::chrono::milliseconds delay, std::function<void()> fn);
+
+  uint64_t Register(std::weak_ptr<Connection> w) {
+    std::lock_guard<std::mutex> lock(mu_);
+    conns_.emplace(++next_seq_, std::move(w));
+    return next_seq_;
+  }
+  void Unregister(uint64_t seq) {
+    std::lock_guard<std::mutex> lock(mu_);
+    conns_.erase(seq);
+    if (conns_.size() < options_.max_connections * 9 / 10) cap_logged_ = false;
+  }
+  size_t Count() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return conns_.size();
+  }
+  // At the connection cap: closes the oldest connection that is not being answered. False
+  // when every connection is being answered.
+  bool MakeRoom();
+  // Answers a connection over the cap with 503 and closes it.
+  void Refuse(tcp::socket socket);
+  bool stopping() const { return stopping_.load(); }
+
+  const ServerOptions options_;
+  const Handler handler_;
+  uint16_t port_ = 0;
+  std::atomic<size_t> capped_{0};
+
+ private:
+  // Declared before ioc_ so they outlive the handlers (and connections) ioc_ destroys.
+  mutable std::mutex mu_;
+  std::map<uint64_t, std::weak_ptr<Connection>> conns_;  // by age: oldest first
+  uint64_t next_seq_ = 0;
+  bool cap_logged_ = false;  // guarded by mu_; logged once until the count drops below 90 %
+  std::atomic<bool> stopping_{false};
+
+ public:
+  net::io_context ioc_;
+
+ private:
+  tcp::acceptor acceptor_;
+  net::steady_timer grace_timer_;
+  std::chrono::steady_clock::time_point stop_deadline_;
+};
+
+}  // namespace structure::http

@@ -1,0 +1,90 @@
+// HttpServer: a small asynchronous HTTP/1.1 server (Boost.Asio + Beast) for loopback services:
+// the provider simulator and the HTTP API. One event loop holds many thousands of idle or
+// waiting connections; handlers answer through a callback, possibly later and from any thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "http/http_message.h"
+
+namespace structure::http {
+
+// Sends the response for one request. Call it exactly once, from any thread; later calls are
+// ignored. Dropping it without calling leaves the connection waiting until Stop(). It holds
+// its connection: drop it before the server is destroyed.
+using Responder = std::function<void(HttpResponse)>;
+
+// Called on an event-loop thread for every complete request. Must not block: long work goes
+// elsewhere and answers through the responder (or uses HttpServer::After for delays).
+using Handler = std::function<void(HttpRequest request, Responder respond)>;
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 0;                            // 0 picks a free port; see HttpServer::port()
+  size_t max_body_bytes = 16 * 1024 * 1024;     // larger bodies get 413 and a close
+  std::string max_body_key = "max_body_bytes";  // the setting the 413 names
+  size_t max_header_bytes = 64 * 1024;          // larger headers get 431 and a close
+  // Read deadlines; a client that misses one is disconnected without an answer. The header
+  // must be complete header_timeout after the connection opened or (keep-alive) after the
+  // first byte of the next request; the body body_timeout after the header. The defaults are
+  // the simulator's (a load generator may open thousands of connections before it writes);
+  // `structure serve` sets its own from [server].
+  std::chrono::milliseconds header_timeout{120000};
+  std::chrono::milliseconds body_timeout{120000};
+  std::chrono::milliseconds idle_timeout{
+      120000};  // keep-alive: answer .. next request's first byte
+  // Open connections at most. At the cap a new connection closes the oldest one that is not
+  // being answered (waiting, or still sending its request); when every one is being answered
+  // the new one gets 503 and a close. 0: no cap.
+  size_t max_connections = 0;
+  size_t max_requests_per_connection = 0;  // 0: no limit; the last answer says Connection: close
+  std::chrono::milliseconds stop_grace{5000};  // Stop() waits this long for pending answers
+  int threads = 1;                             // event-loop threads started by Run()
+  int backlog = 4096;
+  // One-line notices (the connection cap was reached); called from event-loop threads.
+  std::function<void(const std::string&)> log;
+};
+
+class HttpServer {
+ public:
+  // Binds and listens (so port() is known on return); serving starts with Run().
+  // Errors: kInvalidArgument for a bad host, kUnavailable when the address cannot be bound.
+  static Result<std::unique_ptr<HttpServer>> Create(const ServerOptions& options, Handler handler);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // The bound port (the real one when options.port was 0).
+  uint16_t port() const;
+
+  // Serves until Stop() has finished; blocks the calling thread (plus options.threads - 1
+  // helper threads). Call once.
+  void Run();
+
+  // Graceful stop, callable from any thread (not from a signal handler): stops accepting,
+  // closes idle connections, lets answers already under way finish for up to stop_grace,
+  // then closes everything and makes Run() return.
+  void Stop();
+
+  // Runs fn on the event loop after delay, using a timer (no thread sleeps). Thread-safe.
+  // Pending timers are dropped when the server stops.
+  void After(std::chrono::milliseconds delay, std::function<void()> fn);
+
+  // Connections currently open (for stats).
+  size_t open_connections() const;
+  // New connections that closed an idle one or got 503 at max_connections (for stats).
+  size_t capped_connections() const;
+
+  class Impl;
+
+ private:
+  explicit HttpServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace structure::http

@@ -1,0 +1,199 @@
+#include "server/openapi.h"
+
+namespace structure::server {
+namespace {
+
+constexpr const char* kDocument = R"JSON({
+  "openapi": "3.1.0",
+  "info": {
+    "title": "structure HTTP API",
+    "version": "1",
+    "description": "Turns free text into one JSON object that validates against a JSON Schema (Draft 2020-12). Calls under /v1 need an API key (Authorization: Bearer KEY or X-API-Key: KEY); the key decides the tenant and the projects it may use."
+  },
+  "components": {
+    "securitySchemes": {
+      "bearer": {"type": "http", "scheme": "bearer"},
+      "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"}
+    },
+    "parameters": {
+      "project": {"name": "project", "in": "query", "required": false, "schema": {"type": "string"},
+                  "description": "Project scope; must be one of the key's projects. Absent = the tenant level."},
+      "name": {"name": "name", "in": "path", "required": true,
+               "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$"}}
+    },
+    "schemas": {
+      "Error": {
+        "type": "object",
+        "required": ["status", "code", "errors"],
+        "properties": {
+          "status": {"const": "error"},
+          "code": {"type": "string"},
+          "errors": {"type": "array", "items": {"type": "string"}}
+        }
+      },
+      "StructureRequest": {
+        "type": "object",
+        "required": ["prompt"],
+        "additionalProperties": false,
+        "properties": {
+          "prompt": {"type": "string", "description": "Free-form input text to be structured."},
+          "schema": {"oneOf": [{"type": "object"}, {"type": "boolean"}, {"type": "string"}],
+                     "description": "Inline JSON Schema, or a registry name (schemaMode named) or a description (schemaMode text)."},
+          "schemaName": {"type": "string"},
+          "schemaText": {"type": "string"},
+          "schemaMode": {"type": "string", "enum": ["json", "named", "text"], "default": "json"},
+          "maxLoops": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3},
+          "tenant": {"type": "string", "description": "Optional; must equal the key's tenant."},
+          "project": {"type": "string"},
+          "model": {"type": "string"},
+          "tokenBudget": {"type": "integer", "minimum": 0},
+          "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
+                                  "description": "Overrides the tenant/project setting for this request."},
+          "requireProviderStrictOutput": {"type": "boolean",
+                                          "description": "Overrides the tenant/project setting for this request."},
+          "priority": {"type": "string", "enum": ["interactive", "bulk"]},
+          "finalTool": {"type": "boolean"},
+          "arrayMode": {"type": "boolean"},
+          "evidence": {"type": "string", "enum": ["off", "report", "require"], "default": "off"},
+          "metadata": {},
+          "id": {}
+        }
+      },
+      "StructureResult": {
+        "type": "object",
+        "required": ["status", "schemaOrigin", "iterations"],
+        "properties": {
+          "status": {"type": "string", "enum": ["ok", "need-more-input", "stale", "error"]},
+          "data": {"description": "The validated JSON, iff status is ok."},
+          "need": {"type": "string", "description": "What is missing, iff status is need-more-input."},
+          "errors": {"type": "array", "items": {"type": "string"}},
+          "code": {"type": "string", "description": "Stable error code, iff status is error."},
+          "schemaOrigin": {"type": "string"},
+          "iterations": {"type": "integer"},
+          "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}, "reasoningTokens": {"type": "integer", "description": "Part of outputTokens spent thinking, where the provider reports it."}}},
+          "mode": {"type": "string"},
+          "formIgnored": {"type": "boolean", "description": "ok only: the answer skipped the form the provider was given but fits the schema."},
+          "evidence": {"type": "object", "description": "evidence report|require: JSON pointer -> {quote, byteStart, byteEnd, cpStart, cpEnd, match, kind}."},
+          "ungrounded": {"type": "array", "items": {"type": "string"}, "description": "evidence report|require: pointers of values no quote of the input supports."}
+        }
+      },
+      "SchemaPut": {
+        "type": "object",
+        "required": ["schema"],
+        "additionalProperties": false,
+        "properties": {
+          "schema": {"type": ["object", "boolean"]},
+          "version": {"type": "string", "pattern": "^[0-9]+\\.[0-9]+$"},
+          "manual": {"type": "string"}
+        }
+      },
+      "SchemaEntry": {
+        "type": "object",
+        "required": ["name", "version", "origin", "updatedAtMs"],
+        "properties": {
+          "name": {"type": "string"},
+          "version": {"type": "string"},
+          "origin": {"type": "string"},
+          "updatedAtMs": {"type": "integer"},
+          "schema": {"type": ["object", "boolean"]},
+          "manual": {"type": "string"},
+          "shadows": {"type": "array", "items": {"type": "string"}}
+        }
+      }
+    },
+    "responses": {
+      "Error": {"description": "An error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    }
+  },
+  "security": [{"bearer": []}, {"apiKey": []}],
+  "paths": {
+    "/v1/structure": {
+      "post": {
+        "summary": "Structure a prompt against a schema",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureRequest"}}}},
+        "responses": {
+          "200": {"description": "ok, need-more-input or stale", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
+          "400": {"$ref": "#/components/responses/Error"},
+          "401": {"$ref": "#/components/responses/Error"},
+          "403": {"$ref": "#/components/responses/Error"},
+          "404": {"description": "unknown schema name", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
+          "405": {"$ref": "#/components/responses/Error"},
+          "413": {"$ref": "#/components/responses/Error"},
+          "422": {"description": "refusal, safety block or no final answer", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
+          "429": {"description": "server busy or provider rate limited", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
+          "500": {"$ref": "#/components/responses/Error"},
+          "502": {"description": "provider failure", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
+          "503": {"description": "cancelled (shutting down)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
+          "504": {"description": "deadline exceeded", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}}
+        }
+      }
+    },
+    "/v1/schemas": {
+      "get": {
+        "summary": "Schemas visible in the scope (bundled, tenant, project)",
+        "parameters": [{"$ref": "#/components/parameters/project"}],
+        "responses": {
+          "200": {"description": "the list", "content": {"application/json": {"schema": {"type": "object", "properties": {"schemas": {"type": "array", "items": {"$ref": "#/components/schemas/SchemaEntry"}}}}}}},
+          "401": {"$ref": "#/components/responses/Error"},
+          "403": {"$ref": "#/components/responses/Error"}
+        }
+      }
+    },
+    "/v1/schemas/{name}": {
+      "parameters": [{"$ref": "#/components/parameters/name"}, {"$ref": "#/components/parameters/project"}],
+      "get": {
+        "summary": "The effective schema (project, then tenant, then bundled), or ?level=exact for the scope's own entry",
+        "parameters": [{"name": "level", "in": "query", "required": false, "schema": {"type": "string", "enum": ["effective", "exact"]}}],
+        "responses": {
+          "200": {"description": "the entry", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SchemaEntry"}}}},
+          "400": {"$ref": "#/components/responses/Error"},
+          "401": {"$ref": "#/components/responses/Error"},
+          "403": {"$ref": "#/components/responses/Error"},
+          "404": {"$ref": "#/components/responses/Error"}
+        }
+      },
+      "put": {
+        "summary": "Store a tenant (no project) or project override",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SchemaPut"}}}},
+        "responses": {
+          "200": {"description": "stored", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SchemaEntry"}}}},
+          "400": {"$ref": "#/components/responses/Error"},
+          "401": {"$ref": "#/components/responses/Error"},
+          "403": {"$ref": "#/components/responses/Error"},
+          "413": {"$ref": "#/components/responses/Error"}
+        }
+      },
+      "delete": {
+        "summary": "Remove the entry stored at exactly this scope",
+        "responses": {
+          "204": {"description": "removed"},
+          "400": {"$ref": "#/components/responses/Error"},
+          "401": {"$ref": "#/components/responses/Error"},
+          "403": {"$ref": "#/components/responses/Error"},
+          "404": {"$ref": "#/components/responses/Error"}
+        }
+      }
+    },
+    "/healthz": {
+      "get": {"summary": "Liveness", "security": [], "responses": {"200": {"description": "alive", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"const": "ok"}}}}}}}}
+    },
+    "/metrics": {
+      "get": {"summary": "Prometheus text format metrics", "security": [], "responses": {"200": {"description": "metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}}}
+    },
+    "/v1/openapi.json": {
+      "get": {"summary": "This document", "security": [], "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+    }
+  }
+})JSON";
+
+}  // namespace
+
+Json OpenApiDocument() {
+  static const Json* doc = [] {
+    auto parsed = ParseJson(kDocument);
+    return new Json(parsed.ok() ? std::move(*parsed) : Json::MakeObject());
+  }();
+  return *doc;
+}
+
+}  // namespace structure::server

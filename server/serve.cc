@@ -1,0 +1,116 @@
+#include "server/serve.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "http/http_server.h"
+#include "server/api.h"
+#include "server/metrics.h"
+
+namespace structure::server {
+namespace {
+
+// Descriptors kept for everything but client connections: provider connections, the database,
+// logs.
+constexpr size_t kReservedDescriptors = 512;
+
+// The connection cap the process can honour: the descriptor limit is raised to its hard limit,
+// and the cap lowered (with a notice) when that is still too few.
+size_t ConnectionCap(size_t wanted) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return wanted;
+  if (limit.rlim_cur < limit.rlim_max) {
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+  }
+  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted + kReservedDescriptors)
+    return wanted;
+  size_t cap = limit.rlim_cur > 2 * kReservedDescriptors ? limit.rlim_cur - kReservedDescriptors
+                                                         : limit.rlim_cur / 2;
+  std::fprintf(stderr,
+               "structure serve: server.max_connections lowered from %zu to %zu: the process may "
+               "open %llu files (ulimit -n)\n",
+               wanted, cap, static_cast<unsigned long long>(limit.rlim_cur));
+  return cap;
+}
+
+}  // namespace
+
+int Serve(EngineOptions engine_options, const ServerConfig& config) {
+  // Blocked before any thread exists, so only the waiter below ever sees these signals.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  auto engine = Engine::Create(std::move(engine_options));
+  if (!engine.ok()) {
+    // What stops the engine from starting is the user's config or flags, as in run and mcp.
+    std::fprintf(stderr, "structure serve: %s\n", engine.status().message().c_str());
+    return 2;
+  }
+  Metrics metrics;
+  Api api(**engine, config, metrics);
+  http::ServerOptions so;
+  so.host = config.host;
+  so.port = config.port;
+  so.max_body_bytes = config.limits.max_body_bytes;
+  so.max_body_key = "server.max_body_bytes";
+  so.stop_grace = std::chrono::milliseconds(config.stop_grace_ms);
+  so.threads = config.threads;
+  so.header_timeout = std::chrono::milliseconds(config.limits.header_timeout_ms);
+  so.body_timeout = std::chrono::milliseconds(config.limits.body_timeout_ms);
+  so.idle_timeout = std::chrono::milliseconds(config.limits.idle_timeout_ms);
+  so.max_connections = ConnectionCap(config.limits.max_connections);
+  so.max_requests_per_connection = config.limits.max_requests_per_connection;
+  so.log = [](const std::string& line) {
+    std::fprintf(stderr, "structure serve: %s\n", line.c_str());
+  };
+  auto server = http::HttpServer::Create(so, [&api](http::HttpRequest r, http::Responder respond) {
+    api.Handle(std::move(r), std::move(respond));
+  });
+  if (!server.ok()) {
+    std::fprintf(stderr, "structure serve: %s\n", server.status().message().c_str());
+    return 1;
+  }
+  if (config.keys.empty()) {
+    std::fprintf(stderr,
+                 "structure serve: warning: no API keys configured; every /v1 call gets 401\n");
+  }
+  std::printf("listening on %s:%u\n", config.host.c_str(),
+              static_cast<unsigned>((*server)->port()));
+  std::fflush(stdout);
+
+  std::atomic<bool> served{false};
+  http::HttpServer* raw = server->get();
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    if (served.load()) return;
+    std::fprintf(stderr, "structure serve: signal %d: stopping (finishing %lld calls under way)\n",
+                 sig, static_cast<long long>(api.inflight()));
+    raw->Stop();
+  });
+  (*server)->Run();
+  served.store(true);
+  // Wakes the waiter when Run ended without a signal; a pending signal does the same.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  // The engine goes first: calls still waiting are answered (cancelled) while the server's
+  // connections still exist.
+  engine->reset();
+  server->reset();
+  std::fprintf(stderr, "structure serve: stopped\n");
+  return 0;
+}
+
+}  // namespace structure::server

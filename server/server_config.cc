@@ -1,0 +1,217 @@
+#include "server/server_config.h"
+
+#include <set>
+
+#include <toml++/toml.h>
+
+#include "base/json.h"
+
+namespace structure::server {
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+  const Status& status() const { return status_; }
+
+  void Fail(const std::string& path, const std::string& what, const toml::node* node) {
+    if (!status_.ok()) return;
+    std::string where = source_;
+    if (node != nullptr && node->source().begin.line > 0) {
+      where += ":" + std::to_string(node->source().begin.line);
+    }
+    status_ = InvalidArgument(where + ": " + path + ": " + what);
+  }
+
+  void CheckKeys(const toml::table& t, const std::string& path,
+                 const std::set<std::string>& known) {
+    for (const auto& [key, node] : t) {
+      if (!known.count(std::string(key.str()))) {
+        Fail(path + "." + std::string(key.str()), "unknown key", &node);
+      }
+    }
+  }
+
+  template <typename T>
+  void Int(const toml::table& t, const char* key, const std::string& path, T& out, int64_t min,
+           int64_t max) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return;
+    std::string p = path + "." + key;
+    auto v = n->value<int64_t>();
+    if (!n->is_integer() || !v) return Fail(p, "must be an integer", n);
+    if (*v < min || *v > max) {
+      return Fail(p,
+                  "must be " + std::to_string(min) + ".." + std::to_string(max) + " (was " +
+                      std::to_string(*v) + ")",
+                  n);
+    }
+    out = static_cast<T>(*v);
+  }
+
+  void Str(const toml::table& t, const char* key, const std::string& path, std::string& out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return;
+    if (!n->is_string()) return Fail(path + "." + key, "must be a string", n);
+    out = *n->value<std::string>();
+  }
+
+  ApiKey Key(const toml::table& t, const std::string& path) {
+    ApiKey k;
+    CheckKeys(t, path, {"name", "sha256", "tenant", "projects"});
+    Str(t, "name", path, k.name);
+    Str(t, "sha256", path, k.sha256);
+    Str(t, "tenant", path, k.tenant);
+    bool hex = k.sha256.size() == 64;
+    for (char c : k.sha256) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    if (!hex) Fail(path + ".sha256", "must be 64 lowercase hex digits (sha256sum of the key)", &t);
+    if (k.tenant.empty()) Fail(path + ".tenant", "required, a non-empty string", &t);
+    if (const toml::node* p = t.get("projects")) {
+      const toml::array* a = p->as_array();
+      if (a == nullptr) return Fail(path + ".projects", "must be an array of strings", p), k;
+      for (const auto& e : *a) {
+        if (!e.is_string()) return Fail(path + ".projects", "must be an array of strings", p), k;
+        k.projects.push_back(*e.value<std::string>());
+      }
+    }
+    if (k.name.empty()) k.name = k.tenant;
+    return k;
+  }
+
+  void Read(const toml::table& server, ServerConfig& c) {
+    const std::string path = "server";
+    CheckKeys(server, path,
+              {"listen", "threads", "stop_grace_ms", "max_body_bytes", "max_prompt_bytes",
+               "header_timeout_ms", "body_timeout_ms", "idle_timeout_ms", "max_connections",
+               "max_requests_per_connection", "max_schema_bytes", "max_schema_depth", "min_loops",
+               "max_loops", "max_inflight", "keys", "tenants"});
+    std::string listen;
+    Str(server, "listen", path, listen);
+    if (!listen.empty() && status_.ok()) {
+      Status st = ParseListen(listen, c);
+      if (!st.ok()) Fail(path + ".listen", st.message(), server.get("listen"));
+    }
+    Int(server, "threads", path, c.threads, 1, 64);
+    Int(server, "stop_grace_ms", path, c.stop_grace_ms, 0, 600000);
+    ServerLimits& l = c.limits;
+    Int(server, "max_body_bytes", path, l.max_body_bytes, 1024, int64_t{1} << 30);
+    Int(server, "max_prompt_bytes", path, l.max_prompt_bytes, 1, int64_t{1} << 30);
+    Int(server, "max_schema_bytes", path, l.max_schema_bytes, 2, int64_t{1} << 30);
+    Int(server, "max_schema_depth", path, l.max_schema_depth, 1, 512);
+    Int(server, "min_loops", path, l.min_loops, 1, 10);
+    Int(server, "max_loops", path, l.max_loops, 1, 10);
+    Int(server, "max_inflight", path, l.max_inflight, 1, 1000000);
+    Int(server, "header_timeout_ms", path, l.header_timeout_ms, 100, 3600000);
+    Int(server, "body_timeout_ms", path, l.body_timeout_ms, 100, 3600000);
+    Int(server, "idle_timeout_ms", path, l.idle_timeout_ms, 100, 3600000);
+    Int(server, "max_connections", path, l.max_connections, 1, 10000000);
+    Int(server, "max_requests_per_connection", path, l.max_requests_per_connection, 1, 100000000);
+    if (l.min_loops > l.max_loops) Fail(path + ".min_loops", "must be <= max_loops", &server);
+    if (const toml::node* tenants = server.get("tenants")) {
+      const toml::table* all = tenants->as_table();
+      if (all == nullptr)
+        return Fail(path + ".tenants", "must be a table ([server.tenants.ID])", tenants);
+      for (const auto& [id, node] : *all) {
+        std::string tp = path + ".tenants." + std::string(id.str());
+        const toml::table* t = node.as_table();
+        if (t == nullptr) return Fail(tp, "must be a table", &node);
+        CheckKeys(*t, tp, {"check", "check_timeout_ms"});
+        TenantCheck check;
+        Str(*t, "check", tp, check.command);
+        Int(*t, "check_timeout_ms", tp, check.timeout_ms, 1, 3600000);
+        if (t->get("check") != nullptr &&
+            check.command.find_first_not_of(" \t") == std::string::npos) {
+          Fail(tp + ".check", "must be a command, not empty", t->get("check"));
+        }
+        if (t->get("check_timeout_ms") != nullptr && t->get("check") == nullptr) {
+          Fail(tp + ".check_timeout_ms", "needs check", t->get("check_timeout_ms"));
+        }
+        if (!check.command.empty()) c.checks[std::string(id.str())] = std::move(check);
+      }
+    }
+    if (const toml::node* keys = server.get("keys")) {
+      const toml::array* a = keys->as_array();
+      if (a == nullptr)
+        return Fail(path + ".keys", "must be an array of tables ([[server.keys]])", keys);
+      std::set<std::string> seen;
+      for (size_t i = 0; i < a->size(); ++i) {
+        std::string kp = path + ".keys[" + std::to_string(i) + "]";
+        const toml::table* t = (*a)[i].as_table();
+        if (t == nullptr) return Fail(kp, "must be a table", &(*a)[i]);
+        ApiKey k = Key(*t, kp);
+        if (!seen.insert(k.sha256).second) Fail(kp + ".sha256", "duplicate key", t);
+        c.keys.push_back(std::move(k));
+      }
+    }
+  }
+
+ private:
+  std::string source_;
+  Status status_;
+};
+
+Result<toml::table> Parse(std::string_view text, const std::string& source) {
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    return InvalidArgument(source + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+                           ": " + std::string(e.description()));
+  }
+}
+
+Result<ServerConfig> FromTable(const toml::table& root, const std::string& source) {
+  ServerConfig c;
+  const toml::node* n = root.get("server");
+  if (n == nullptr) return c;
+  const toml::table* t = n->as_table();
+  if (t == nullptr) return InvalidArgument(source + ": server: must be a table");
+  Reader r(source);
+  r.Read(*t, c);
+  if (!r.status().ok()) return r.status();
+  return c;
+}
+
+}  // namespace
+
+Status ParseListen(std::string_view listen, ServerConfig& config) {
+  size_t colon = listen.rfind(':');
+  std::string_view host = colon == std::string_view::npos ? "" : listen.substr(0, colon);
+  std::string_view port = colon == std::string_view::npos ? listen : listen.substr(colon + 1);
+  if (port.empty() || port.size() > 5)
+    return InvalidArgument("expected HOST:PORT (was '" + std::string(listen) + "')");
+  int value = 0;
+  for (char c : port) {
+    if (c < '0' || c > '9')
+      return InvalidArgument("expected HOST:PORT (was '" + std::string(listen) + "')");
+    value = value * 10 + (c - '0');
+  }
+  if (value > 65535)
+    return InvalidArgument("port must be 0..65535 (was " + std::string(port) + ")");
+  if (!host.empty()) config.host = std::string(host);
+  config.port = static_cast<uint16_t>(value);
+  return Status::Ok();
+}
+
+Result<ServerConfig> ParseServerConfig(std::string_view toml_text, const std::string& source) {
+  auto root = Parse(toml_text, source);
+  if (!root.ok()) return root.status();
+  return FromTable(*root, source);
+}
+
+Result<ServeConfigFile> LoadServeConfigFile(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  auto root = Parse(*text, path);
+  if (!root.ok()) return root.status();
+  ServeConfigFile file;
+  if (root->get("server") != nullptr) {
+    auto server = FromTable(*root, path);
+    if (!server.ok()) return server.status();
+    file.server = std::move(*server);
+  }
+  file.text = std::move(*text);
+  return file;
+}
+
+}  // namespace structure::server
