@@ -113,7 +113,8 @@ std::optional<Finish> Unanswered(const LoopSpec& spec, SplitState& st) {
     if (res->status == Outcome::kNeedMoreInput) need += (need.empty() ? "" : "; ") + res->need;
   }
   if (error) {
-    StructureResult r = ErrorResult(error->error_code, error->errors.empty() ? "" : error->errors[0]);
+    StructureResult r =
+        ErrorResult(error->error_code, error->errors.empty() ? "" : error->errors[0]);
     r.rejected_grammar = error->rejected_grammar;
     return Done(spec, st, std::move(r));
   }
@@ -151,8 +152,10 @@ RunStep Reask(const LoopSpec& spec, SplitState& st, const std::vector<Ask>& asks
     SubRun r;
     r.part = a.part;
     bool part = a.part >= 0;
-    r.pointers = part ? plan.plan.parts[a.part].pointers : plan.plan.cross[a.cross].constraint.pointers;
-    r.spec = SubSpec(spec, part ? plan.parts[a.part] : plan.cross[a.cross], spec.max_loops - st.rounds);
+    r.pointers =
+        part ? plan.plan.parts[a.part].pointers : plan.plan.cross[a.cross].constraint.pointers;
+    r.spec =
+        SubSpec(spec, part ? plan.parts[a.part] : plan.cross[a.cross], spec.max_loops - st.rounds);
     Step first = Start(r.spec, r.state);
     auto* send = std::get_if<SendCall>(&first);
     if (!send) continue;

@@ -45,7 +45,7 @@ struct SubRun {
 };
 
 struct SplitState {
-  std::vector<SubRun> runs;  // a call's slot is its run's index
+  std::vector<SubRun> runs;   // a call's slot is its run's index
   std::vector<size_t> batch;  // the runs of the current round
   std::vector<Json> answers;  // per part: its latest accepted answer
   // Re-asks of constraints that span parts, applied over the merge in order.

@@ -8,15 +8,15 @@ namespace {
 
 // A call of the split on `part_schema`: compiled, lowered (the part's own lowering when the
 // provider is asked for the schema itself), its need field scoped to its fields.
-Result<std::shared_ptr<const LoopPlan>> SubPlan(const ResolvedSchema& whole,
-                                                const Profile& profile,
-                                                const PlanOptions& options,
-                                                const Json& part_schema, const Lowered* lowered,
+Result<std::shared_ptr<const LoopPlan>> SubPlan(const ResolvedSchema& whole, const Profile& profile,
+                                                const PlanOptions& options, const Json& part_schema,
+                                                const Lowered* lowered,
                                                 const std::vector<std::string>& pointers,
                                                 const std::string& cache_suffix) {
   auto resolved = ResolveSchema(part_schema, whole.origin, whole.manual, whole.version,
                                 options.allow_unresolved_refs);
-  if (!resolved.ok()) return InvalidArgument("a part does not compile: " + resolved.status().message());
+  if (!resolved.ok())
+    return InvalidArgument("a part does not compile: " + resolved.status().message());
   resolved->name = whole.name;
   bool evidence = options.evidence != config::EvidenceMode::kOff;
   Json asked = evidence ? evidence::EvidenceFormSchema(part_schema) : part_schema;
@@ -29,7 +29,8 @@ Result<std::shared_ptr<const LoopPlan>> SubPlan(const ResolvedSchema& whole,
     low = std::move(*l);
     ScopeNeed(low, profile, pointers);
   }
-  std::shared_ptr<LoopPlan> plan = MakeLoopPlanFrom(*resolved, profile, options, asked, std::move(low));
+  std::shared_ptr<LoopPlan> plan =
+      MakeLoopPlanFrom(*resolved, profile, options, asked, std::move(low));
   // The parts' prefixes differ: each has its own cache key (at most 64 characters).
   std::string key = PromptCacheKey(whole);
   plan->cache_key = key.substr(0, 64 - cache_suffix.size()) + cache_suffix;

@@ -106,5 +106,4 @@ Json BranchShape(const Json& schema);
 // Keywords that constrain only values of one JSON type.
 bool AppliesToType(const std::string& keyword, const std::string& type);
 
-
 }  // namespace structure::pipeline::detail

@@ -97,9 +97,8 @@ void DefsClosure::Follow(Json& ref) {
 
 void DefsClosure::IndexPointers() {
   if (!pointers_.empty()) return;
-  ForEachSchema(root_, "", [&](const Json& node, const std::string& path) {
-    pointers_.emplace(&node, path);
-  });
+  ForEachSchema(root_, "",
+                [&](const Json& node, const std::string& path) { pointers_.emplace(&node, path); });
 }
 
 }  // namespace structure::pipeline

@@ -158,7 +158,8 @@ const Json* ValueAt(const Json& doc, const std::string& pointer) {
   for (const std::string& t : PointerTokens(pointer)) {
     if (cur->is_array()) {
       size_t i = 0;
-      bool index = !t.empty() && t.size() < 10 && t.find_first_not_of("0123456789") == std::string::npos;
+      bool index =
+          !t.empty() && t.size() < 10 && t.find_first_not_of("0123456789") == std::string::npos;
       if (index) i = std::stoul(t);
       cur = index && i < cur->size() ? &cur->as_array()[i] : nullptr;
     } else {

@@ -11,10 +11,9 @@
 namespace structure::pipeline {
 namespace {
 
-const SizeLimit kAllLimits[] = {SizeLimit::kDepth,        SizeLimit::kProperties,
-                                SizeLimit::kEnumValues,   SizeLimit::kStringBudget,
-                                SizeLimit::kOptional,     SizeLimit::kUnions,
-                                SizeLimit::kGrammar,      SizeLimit::kFields};
+const SizeLimit kAllLimits[] = {
+    SizeLimit::kDepth,    SizeLimit::kProperties, SizeLimit::kEnumValues, SizeLimit::kStringBudget,
+    SizeLimit::kOptional, SizeLimit::kUnions,     SizeLimit::kGrammar,    SizeLimit::kFields};
 
 // Real lowerings tried per part count when the estimate says a field does not fit.
 constexpr int kExactChecksPerRound = 24;
@@ -380,7 +379,8 @@ class Planner {
       Json* req = node->find("required");
       if (!req || !req->is_array()) req = &node->set("required", Json::MakeArray());
       bool listed = false;
-      for (const Json& x : req->as_array()) listed = listed || (x.is_string() && x.as_string() == t);
+      for (const Json& x : req->as_array())
+        listed = listed || (x.is_string() && x.as_string() == t);
       if (!listed) req->push_back(Json(t));
       node = sub;
     }
@@ -400,8 +400,7 @@ class Planner {
 std::string PartNeedDescription(const std::vector<std::string>& pointers) {
   constexpr size_t kNamed = 12;
   std::string list;
-  for (size_t i = 0; i < pointers.size() && i < kNamed; ++i)
-    list += (i ? ", " : "") + pointers[i];
+  for (size_t i = 0; i < pointers.size() && i < kNamed; ++i) list += (i ? ", " : "") + pointers[i];
   if (pointers.size() > kNamed)
     list += " and " + std::to_string(pointers.size() - kNamed) + " more";
   return "Only when a required field among " + list +
@@ -428,8 +427,8 @@ std::optional<LimitHit> SplitTrigger(const Lowered& whole, const Profile& profil
 void ScopeNeed(Lowered& lowered, const Profile& profile, const std::vector<std::string>& pointers) {
   if (!lowered.strict) return;
   bool closes = profile.keywords.count("additionalProperties") > 0;
-  lowered.need = MakeNeedForm(lowered.provider_schema, profile.need, closes,
-                              PartNeedDescription(pointers));
+  lowered.need =
+      MakeNeedForm(lowered.provider_schema, profile.need, closes, PartNeedDescription(pointers));
 }
 
 Result<Lowering> LowerOrSplit(const Json& schema, const Profile& profile) {

@@ -32,9 +32,9 @@ struct SplitPart {
   // Fields too big for any one call that cannot be split further: they travel as JSON text
   // (checked locally, like a subtree past the depth limit).
   std::vector<std::string> as_text;
-  Json schema;                        // the part as a schema of its own, in the original's terms
-  Lowered lowered;                    // strict; its need channel names the part's fields
-  SchemaMeasures measures;            // of what is sent (lowered.need.schema)
+  Json schema;              // the part as a schema of its own, in the original's terms
+  Lowered lowered;          // strict; its need channel names the part's fields
+  SchemaMeasures measures;  // of what is sent (lowered.need.schema)
 };
 
 // A constraint whose fields lie in several parts: checked on the merged answer; a violation is

@@ -1,10 +1,10 @@
 #include "pipeline/lowering/split_schema.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <map>
 #include <set>
+
+#include <re2/re2.h>
 
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
@@ -31,8 +31,9 @@ const char* const kConstraintKeywords[] = {"dependentRequired",
                                            "maxProperties"};
 
 // Keywords a part rebuilds itself.
-const char* const kRebuilt[] = {"properties", "required", "additionalProperties",
-                                "patternProperties", "$defs", "definitions", "then", "else"};
+const char* const kRebuilt[] = {
+    "properties", "required", "additionalProperties", "patternProperties", "$defs", "definitions",
+    "then",       "else"};
 
 bool OneOf(std::string_view k, const char* const* list, size_t n) {
   for (size_t i = 0; i < n; ++i)
@@ -89,8 +90,7 @@ void CollectNames(const Json& root, const Json& s, std::set<std::string>& names,
       for (const Json& b : a->as_array()) CollectNames(root, b, names, all, depth + 1);
   for (const char* k : {"not", "if", "then", "else"})
     if (const Json* sub = n.find(k)) CollectNames(root, *sub, names, all, depth + 1);
-  for (const char* k :
-       {"unevaluatedProperties", "propertyNames", "minProperties", "maxProperties"})
+  for (const char* k : {"unevaluatedProperties", "propertyNames", "minProperties", "maxProperties"})
     if (n.contains(k)) all = true;
 }
 
@@ -233,7 +233,8 @@ PartSchemas::PartSchemas(const Json& root) : root_(root), view_(&Deref(root, roo
     }
     std::vector<Unmerged> unmerged;
     if (all && all->is_array())
-      for (const Json& b : all->as_array()) merged = MergeSchemas(merged, Deref(root, b), &unmerged);
+      for (const Json& b : all->as_array())
+        merged = MergeSchemas(merged, Deref(root, b), &unmerged);
     if (merged.is_object()) {
       if (!unmerged.empty()) {
         Json rest = Json::MakeArray();
@@ -466,7 +467,8 @@ Json PartSchemas::BuildObject(const Json& s, const Selection& sel) const {
 
 Json PartSchemas::AsText(Json sub) const {
   Json out = Json::MakeObject();
-  if (const Json* d = Deref(root_, sub).find("description"); d && d->is_string()) out.set("description", *d);
+  if (const Json* d = Deref(root_, sub).find("description"); d && d->is_string())
+    out.set("description", *d);
   out.set(kJsonTextKeyword, Json(true));
   out.set("allOf", Json(Json::Array{std::move(sub)}));
   return out;

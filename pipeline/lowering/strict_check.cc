@@ -276,7 +276,8 @@ class Checker {
     over(budget_, p_.max_string_budget, "string budget");
     over(optional_, p_.max_optional, "optional property count");
     over(unions_, p_.max_unions, "union count");
-    if (p_.max_grammar_size) over(MeasureSchema(root_).grammar, p_.max_grammar_size, "grammar size");
+    if (p_.max_grammar_size)
+      over(MeasureSchema(root_).grammar, p_.max_grammar_size, "grammar size");
   }
 
   const Json& root_;

@@ -101,8 +101,8 @@ TEST(SplitCorpus, EveryStrictProfileHandlesNinetyFivePercentStrictly) {
         auto compiled = CompileSchema(part.schema);
         if (!compiled.ok()) {
           ok = false;
-          ADD_FAILURE() << name << " " << f->name << ": part schema does not compile: "
-                        << compiled.status().message();
+          ADD_FAILURE() << name << " " << f->name
+                        << ": part schema does not compile: " << compiled.status().message();
         }
       }
       if (!ok) {

@@ -2,6 +2,8 @@
 // for the ORIGINAL schema when no constraint spans parts; constraints that span parts are
 // detected, and a violation of the merge is attributed to the part or the constraint it
 // belongs to.
+#include "pipeline/lowering/split_merge.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,7 +12,6 @@
 
 #include "pipeline/generate/generate.h"
 #include "pipeline/lowering/profile.h"
-#include "pipeline/lowering/split_merge.h"
 #include "pipeline/lowering/split_plan.h"
 #include "pipeline/validator/validator.h"
 #include "tests/pipeline/lowering/lowering_corpus.h"
@@ -91,15 +92,15 @@ TEST(SplitMerge, MergeOfValidPartsIsValidWhenNoConstraintSpansParts) {
 
 TEST(SplitMerge, DetectsConstraintsThatSpanParts) {
   std::string all_but_f0;
-  for (int i = 1; i < 60; ++i) all_but_f0 += (i > 1 ? "," : "") + std::string("\"f") + std::to_string(i) + "\"";
+  for (int i = 1; i < 60; ++i)
+    all_but_f0 += (i > 1 ? "," : "") + std::string("\"f") + std::to_string(i) + "\"";
   struct Case {
     const char* keyword;
     std::string extra;
   } cases[] = {
       {"dependentRequired", "\"dependentRequired\":{\"f0\":[" + all_but_f0 + "]}"},
       {"if", "\"if\":{\"required\":[\"f0\"]},\"then\":{\"required\":[" + all_but_f0 + "]}"},
-      {"dependentSchemas",
-       "\"dependentSchemas\":{\"f0\":{\"required\":[" + all_but_f0 + "]}}"},
+      {"dependentSchemas", "\"dependentSchemas\":{\"f0\":{\"required\":[" + all_but_f0 + "]}}"},
       {"unevaluatedProperties", "\"unevaluatedProperties\":false"},
   };
   for (const Case& c : cases) {
@@ -142,7 +143,8 @@ TEST(SplitMerge, FieldsOneConstraintReadsStayTogetherWhenTheyFit) {
 
 TEST(SplitMerge, AttributesAViolationToItsPartOrItsCrossPartConstraint) {
   std::string all_but_f0;
-  for (int i = 1; i < 60; ++i) all_but_f0 += (i > 1 ? "," : "") + std::string("\"f") + std::to_string(i) + "\"";
+  for (int i = 1; i < 60; ++i)
+    all_but_f0 += (i > 1 ? "," : "") + std::string("\"f") + std::to_string(i) + "\"";
   Json schema = Sixty("\"dependentRequired\":{\"f0\":[" + all_but_f0 + "]},\"required\":[\"f5\"]");
   schema["properties"]["f30"].set("maxLength", Json(2));
   SplitPlan plan = SplitFor(schema);
@@ -208,7 +210,8 @@ TEST(SplitMerge, ListsOfBigObjectsAreSplitByColumnsAndMergedItemByItem) {
     for (int i = 0; i < 2; ++i) {
       Json entry = Json::MakeObject();
       for (const std::string& p : part.pointers)
-        if (p.rfind("/tracks/-/", 0) == 0) entry.set(p.substr(10), Json(p.substr(10) + "#" + std::to_string(i)));
+        if (p.rfind("/tracks/-/", 0) == 0)
+          entry.set(p.substr(10), Json(p.substr(10) + "#" + std::to_string(i)));
       list.push_back(std::move(entry));
     }
     a.set("tracks", std::move(list));

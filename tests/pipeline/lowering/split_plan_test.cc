@@ -1,6 +1,8 @@
 // The split plan and the merge, as properties: every field owned by exactly one part, parts
 // within every limit, the merge of valid parts valid for the original when no constraint spans
 // parts, and the constraints that do span parts detected and attributed.
+#include "pipeline/lowering/split_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,7 +12,6 @@
 #include "pipeline/generate/generate.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/lowering/split_merge.h"
-#include "pipeline/lowering/split_plan.h"
 #include "pipeline/lowering/strict_check.h"
 #include "pipeline/validator/validator.h"
 #include "tests/pipeline/lowering/lowering_corpus.h"
