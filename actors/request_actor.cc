@@ -29,7 +29,16 @@ struct Call {
   Target target;
   std::string origin;
   providers::Usage builder_usage;
+  // What makes the plan again when the provider refuses a schema as too large (the schema's
+  // key and how to compile it), how often that happened and what those calls cost.
+  std::string schema_key;
+  std::function<Result<pipeline::ResolvedSchema>()> resolve;
+  int relearned = 0;
+  providers::Usage refused_usage;
 };
+
+// How many times one call plans again after "too large" before it reports the error.
+constexpr int kMaxRelearn = 4;
 
 // A finished call's result, waiting for the next flush.
 struct Finished {
@@ -83,6 +92,7 @@ void Deliver(Self self, uint64_t id, StructureResult r) {
   if (r.provider.empty() && call->target.provider != nullptr)
     r.provider = call->target.provider->config.name;
   r.usage += call->builder_usage;
+  r.usage += call->refused_usage;
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
 }
@@ -108,12 +118,16 @@ Lane LaneOf(const pipeline::StructureRequest& r) {
   return r.priority == pipeline::Priority::kBulk ? Lane::kBulk : Lane::kInteractive;
 }
 
-// The plan cache key: the target, the plan options and `schema_key` (what identifies the
-// schema and its manual).
-std::string PlanKey(const Call& c, const std::string& schema_key) {
+// "provider/model": what a learned grammar ceiling is kept under.
+std::string ModelKey(const Target& t) { return t.provider->config.name + "/" + t.model; }
+
+// The plan cache key: the target, the plan options, the grammar ceiling learned for the model
+// and `schema_key` (what identifies the schema and its manual).
+std::string PlanKey(const Call& c, const std::string& schema_key, size_t ceiling) {
   std::string key = c.target.provider->config.name;
   key += '/';
   key += c.target.model;
+  if (ceiling > 0) key += " grammar<=" + std::to_string(ceiling);
   key += c.settings.require_provider_strict_output ? " strict" : " plain";
   key += c.request.final_tool ? " tool" : "";
   key += c.request.array_mode ? " array" : "";
@@ -125,14 +139,20 @@ std::string PlanKey(const Call& c, const std::string& schema_key) {
 }
 
 // The content stage's plan for a schema, from the engine's cache (compiled and lowered once
-// per distinct schema and target). `resolve` compiles the schema on a miss.
+// per distinct schema, target and learned grammar ceiling). `resolve` compiles the schema on a
+// miss.
 PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
                    const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
-  return self->state.ctx->plans->Get(PlanKey(c, schema_key), [&]() -> PlanResult {
+  PlanCache& plans = *self->state.ctx->plans;
+  size_t ceiling = plans.ceilings().Get(ModelKey(c.target));
+  return plans.Get(PlanKey(c, schema_key, ceiling), [&]() -> PlanResult {
     auto resolved = resolve();
     if (!resolved.ok()) return resolved.status();
-    auto plan = pipeline::MakeLoopPlan(*resolved, *c.target.profile,
-                                       pipeline::PlanOptionsFor(c.request, c.settings));
+    pipeline::Profile profile = *c.target.profile;
+    if (ceiling > 0 && (profile.max_grammar_size == 0 || ceiling < profile.max_grammar_size))
+      profile.max_grammar_size = ceiling;
+    auto plan =
+        pipeline::MakeLoopPlan(*resolved, profile, pipeline::PlanOptionsFor(c.request, c.settings));
     if (!plan.ok()) return plan.status();
     return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
   });
@@ -154,8 +174,28 @@ void HandOver(Self self, uint64_t id, Call& c,
   ready(std::move(p));
 }
 
+void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan);
+
+// The loop's end. A provider that refused the schema as too large teaches the model's
+// ceiling: the call plans again under it (a split, or a finer one) and asks again at once,
+// without spending a round; the refused calls' usage still counts.
+void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, StructureResult r) {
+  auto it = self->state.calls.find(id);
+  if (it == self->state.calls.end()) return;
+  Call& c = *it->second;
+  if (r.status != Outcome::kError || r.error_code != "schema_too_large" ||
+      r.rejected_grammar == 0 || !c.resolve || c.relearned >= kMaxRelearn || !run)
+    return Deliver(self, id, std::move(r));
+  ++c.relearned;
+  c.refused_usage += r.usage;
+  self->state.ctx->plans->ceilings().Learn(ModelKey(c.target), r.rejected_grammar);
+  c.request.prompt = std::move(run->spec.prompt);
+  RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
+}
+
 // Content stage: drives the loop on the plan. The request's prompt moves into the loop and its
-// schema is released: an in-flight call keeps only what it still needs.
+// schema is released: an in-flight call keeps only what it still needs (and what makes the
+// plan again).
 void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   if (!plan.ok()) return Fail(self, id, "bad_schema", plan.status().message());
   if (c.prepared) return HandOver(self, id, c, *plan);
@@ -174,7 +214,10 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   c.request.metadata = Json();
   run->pool = c.target.provider->pool;
   run->timeout = self->state.ctx->call_timeout;
-  run->on_finish = [self, id](StructureResult r) { Deliver(self, id, std::move(r)); };
+  std::weak_ptr<LoopRun> weak = run;
+  run->on_finish = [self, id, weak](StructureResult r) {
+    OnLoopDone(self, id, weak.lock(), std::move(r));
+  };
   StartLoop(self, self->state.waits, run);
 }
 
@@ -185,10 +228,11 @@ void RunInline(Self self, uint64_t id, Call& c) {
     st.last_schema = c.request.schema;
     st.last_schema_key = "inline\n" + ToJson(*c.request.schema);
   }
-  RunContent(self, id, c, PlanFor(self, c, st.last_schema_key, [&] {
-               return pipeline::ResolveSchema(*c.request.schema, "inline", "", "",
-                                              c.settings.allow_unresolved_refs);
-             }));
+  c.schema_key = st.last_schema_key;
+  c.resolve = [schema = c.request.schema, allow = c.settings.allow_unresolved_refs] {
+    return pipeline::ResolveSchema(*schema, "inline", "", "", allow);
+  };
+  RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
 }
 
 void RunNamed(Self self, uint64_t id, Call& c) {
@@ -200,17 +244,19 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   }
   c.origin = found->origin;
   // A stored schema changes its update time with every put; bundled ones never change.
-  std::string key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
-                    std::to_string(found->updated_at_ms);
-  RunContent(self, id, c, PlanFor(self, c, key, [&] {
-               Json schema = std::move(found->schema);
-               if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
-               auto resolved = pipeline::ResolveSchema(std::move(schema), found->origin,
-                                                       std::move(found->manual), found->version,
-                                                       c.settings.allow_unresolved_refs);
-               if (resolved.ok()) resolved->name = found->name;
-               return resolved;
-             }));
+  c.schema_key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
+                 std::to_string(found->updated_at_ms);
+  // Kept (by value) for a second plan under a learned grammar ceiling.
+  c.resolve = [found = std::move(*found), array = c.request.array_mode,
+               allow = c.settings.allow_unresolved_refs] {
+    Json schema = found.schema;
+    if (array) schema = pipeline::ArrayModeSchema(std::move(schema));
+    auto resolved = pipeline::ResolveSchema(std::move(schema), found.origin, found.manual,
+                                            found.version, allow);
+    if (resolved.ok()) resolved->name = found.name;
+    return resolved;
+  };
+  RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
 }
 
 // After the builder: the inferred schema, or the builder's need / failure as the result.
@@ -226,10 +272,11 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       // description.
       Json schema = std::move(d.schema);
       if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
-      return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
-                          return pipeline::ResolveSchema(std::move(schema), "inferred", "", "",
-                                                         c.settings.allow_unresolved_refs);
-                        }));
+      c.schema_key = "inferred\n" + ToJson(schema);
+      c.resolve = [schema = std::move(schema), allow = c.settings.allow_unresolved_refs] {
+        return pipeline::ResolveSchema(schema, "inferred", "", "", allow);
+      };
+      return RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
     }
     case Outcome::kNeedMoreInput: {
       StructureResult r;

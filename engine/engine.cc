@@ -125,6 +125,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   actors::SharedLimitConfig shared;
   shared.client = *store;
   shared.fallback_share = config::FallbackShare(options.config.stores);
+  // Grammar ceilings learned from "too large" refusals are shared too (actors/learned_ceilings.h).
+  ctx->plans->ceilings().UseSharedStore(shared.client);
   int64_t max_timeout = 0;
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
