@@ -112,8 +112,8 @@ class Planner {
     std::string last_failure;
     for (; k <= profile_.max_split_parts; ++k) {
       std::vector<std::vector<size_t>> bins;
-      if (!Pack(k, bins)) continue;
-      if (Verify(bins, plan, last_failure)) return plan;
+      if (PackInOrder(k, bins) && Verify(bins, plan, last_failure)) return plan;
+      if (Pack(k, bins) && Verify(bins, plan, last_failure)) return plan;
     }
     return Failed(plan, last_failure.empty()
                             ? "it needs more than " + std::to_string(profile_.max_split_parts) +
@@ -277,6 +277,56 @@ class Planner {
     std::vector<std::string> out;
     for (size_t i : ids) out.push_back(units_[i].pointer);
     return out;
+  }
+
+  // Neighbours together: the fields in document order cut into at most k runs, the heaviest
+  // run as light as it can be (a search on its bound), each within every limit by the
+  // estimate. Related fields (a section) stay in one call.
+  bool PackInOrder(size_t k, std::vector<std::vector<size_t>>& bins) {
+    std::vector<size_t> order(items_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return items_[a].units.front() < items_[b].units.front();
+    });
+    auto cut = [&](size_t bound, std::vector<std::vector<size_t>>& out) {
+      out.clear();
+      Load load;
+      for (size_t item : order) {
+        Load trial = load;
+        trial.Add(items_[item].load);
+        if (!out.empty() && Within(Estimate(trial)) &&
+            MeasureOf(trial.Total(), binding_) <= bound) {
+          out.back().push_back(item);
+          load = std::move(trial);
+          continue;
+        }
+        if (!Within(Estimate(items_[item].load))) return false;
+        out.push_back({item});
+        load = items_[item].load;
+      }
+      return true;
+    };
+    size_t lo = 0, hi = 0;
+    for (const Item& it : items_) {
+      size_t w = MeasureOf(it.load.Total(), binding_);
+      lo = std::max(lo, w);
+      hi += w;
+    }
+    std::vector<std::vector<size_t>> best;
+    while (lo <= hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      std::vector<std::vector<size_t>> trial;
+      bool fits = cut(mid, trial) && trial.size() <= k;
+      if (fits) best = std::move(trial);
+      if (fits && mid == 0) break;
+      if (fits) {
+        hi = mid - 1;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    bins = std::move(best);
+    return bins.size() >= 2;
   }
 
   // Heaviest first into the least loaded part that takes it, by the estimate (which counts
