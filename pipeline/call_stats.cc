@@ -76,6 +76,7 @@ void CallStats::Record(const std::string& schema, const StructureResult& result,
   s.cache_write_tokens += Tokens(result.usage.cache_write_tokens);
   s.reasoning_tokens += Tokens(result.usage.reasoning_tokens);
   if (result.form_ignored) s.form_ignored++;
+  if (result.parts > 0) s.split_calls++;
 
   if (result.provider.empty()) return;
   auto p = stats_.providers.find(result.provider);
@@ -123,6 +124,7 @@ Json StatsToJson(const StatsSnapshot& stats) {
     o.set("reasks", std::move(reasks));
     o.set("tokens", std::move(tokens));
     o.set("formIgnored", static_cast<int64_t>(s.form_ignored));
+    o.set("splitCalls", static_cast<int64_t>(s.split_calls));
     schemas.set(label, std::move(o));
   }
   Json providers = Json::MakeObject();

@@ -128,6 +128,10 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
   for (const auto& [schema, s] : stats.schemas) {
     out += Line("structure_schema_form_ignored_total", Label("schema", schema), s.form_ignored);
   }
+  Header(out, "structure_schema_split_calls_total", "counter",
+         "Calls whose schema was past the provider's limits and asked in strict parts.");
+  for (const auto& [schema, s] : stats.schemas)
+    out += Line("structure_schema_split_calls_total", Label("schema", schema), s.split_calls);
   Header(out, "structure_provider_call_duration_seconds", "histogram",
          "Wall time of a structure call, by the provider of its content stage.");
   for (const auto& [provider, p] : stats.providers) {
