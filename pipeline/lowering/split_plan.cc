@@ -138,8 +138,11 @@ class Planner {
     return plan;
   }
 
+  // max_fields_per_call counts the user's fields: a part's measures also hold the need
+  // channel's (in overhead_).
   size_t Bound(SizeLimit l) const {
-    return l == SizeLimit::kFields ? profile_.max_fields_per_call : BoundOf(profile_, l);
+    if (l != SizeLimit::kFields) return BoundOf(profile_, l);
+    return profile_.max_fields_per_call ? profile_.max_fields_per_call + overhead_.fields : 0;
   }
 
   bool Within(const SchemaMeasures& m) const {
@@ -463,7 +466,7 @@ SplitPlan PlanSplit(const Json& schema, const Profile& profile, const LimitHit& 
 
 std::optional<LimitHit> SplitTrigger(const Lowered& whole, const Profile& profile) {
   if (whole.strict) {
-    size_t fields = MeasureSchema(whole.need.schema).fields;
+    size_t fields = MeasureSchema(whole.provider_schema).fields;  // the need channel aside
     if (!profile.max_fields_per_call || fields <= profile.max_fields_per_call) return std::nullopt;
     return LimitHit{SizeLimit::kFields, fields, profile.max_fields_per_call,
                     "field count " + std::to_string(fields) + " exceeds max_fields_per_call " +

@@ -123,7 +123,7 @@ TEST(SplitLoop, MergesTheAnswersAndCountsOneRoundAndEveryCallsUsage) {
 
 TEST(SplitLoop, AViolationIsReaskedOnlyInThePartThatOwnsIt) {
   Json schema = Schema();
-  schema["properties"]["f6"].set("maxLength", Json(3));
+  schema["properties"]["f6"].set("maxLength", Json(1));  // "f6" is too long
   LoopSpec spec = Spec(schema);
   RunState st;
   SendCalls first = Calls(RunStart(spec, st));
@@ -140,9 +140,9 @@ TEST(SplitLoop, AViolationIsReaskedOnlyInThePartThatOwnsIt) {
   ASSERT_EQ(reask.calls.size(), 1u);
   EXPECT_EQ(reask.calls[0].slot, owner);
   EXPECT_NE(reask.calls[0].call.turns.back().text.find("/f6"), std::string::npos);
-  Finish f = Done(RunOnReply(spec, st, owner, Answer(reask.calls[0].call, "ok")));
+  Finish f = Done(RunOnReply(spec, st, owner, Answer(reask.calls[0].call, "k")));
   EXPECT_EQ(f.result.status, Outcome::kOk);
-  EXPECT_EQ(ToJson(*f.result.data.find("f6")), "\"ok\"");
+  EXPECT_EQ(ToJson(*f.result.data.find("f6")), "\"k\"");
   EXPECT_EQ(f.result.iterations, 2);  // rounds, not calls (there were 4)
   EXPECT_EQ(f.result.usage.input_tokens, 400);
 }
