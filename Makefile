@@ -1,5 +1,6 @@
 # Two entry points, both usable on a fresh Debian 12 machine:
 #   make demo   build and run the main job on the embedded simulator (no provider needed)
+#   make console  the web console of `structure serve` on the demo's results
 #   make test   install what is missing, build with ASan+UBSan from scratch, run every test,
 #               then the fuzz stage (`make fuzz`: every libFuzzer target, FUZZ_SECONDS each)
 # Everything builds out of tree under build/.
@@ -8,16 +9,23 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
-  libhiredis-dev redis-server libicu-dev \
-  clang-14 libclang-rt-14-dev
+  libhiredis-dev redis-server libicu-dev haproxy nginx tinyproxy \
+  clang-14 libclang-rt-14-dev clang-format chromium curl
+# chromium: the console's browser test (tests/console, driven by puppeteer-core); curl: `make
+# console` sends the demo's records through the server. haproxy: the load balancer in front of
+# the serve replicas of the fleet test (tests/server/openai_clients/fleet_test.mjs,
+# docs/deploy.md).
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang) build the
-# fuzz targets in build/fuzz.
+# fuzz targets in build/fuzz. nginx (TLS 1.3 + HTTP/2 in front of the simulator) and tinyproxy
+# (a CONNECT proxy) are started by the transport tests and bench_tls on loopback ports.
+# clang-format (version 14 on Debian 12) is run by the format test: every tracked .cc/.h file
+# must be as it writes it.
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 10
 
-.PHONY: deps demo test release asan fuzz bench clean
+.PHONY: deps demo console test release asan fuzz bench clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -33,6 +41,9 @@ release: deps
 
 demo: release
 	./tools/demo.sh build/release/apps/structure
+
+console: release
+	./tools/console.sh build/release/apps/structure
 
 asan: deps
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTRUCTURE_SANITIZE=ON -DSTRUCTURE_WERROR=ON

@@ -1,21 +1,15 @@
 #include "actors/builder_cache_actor.h"
 
-#include <chrono>
 #include <map>
 #include <vector>
 
 #include "actors/loop_driver.h"
+#include "base/time_format.h"
 #include "registry/shared_builder_cache.h"
 
 namespace structure::actors {
 
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 BuildOutcome FromCache(const registry::CachedBuild& c) {
   BuildOutcome o;
@@ -46,7 +40,8 @@ caf::behavior BuildRunner(caf::stateful_actor<BuildRunnerState>* self, caf::acto
   run->spec = std::move(job.spec);
   run->pool = job.pool;
   run->lane = job.lane;
-  run->timeout = job.timeout;
+  run->deadline = job.deadline;
+  run->timeout_ms = job.timeout_ms;
   std::string key = job.key;
   run->on_finish = [self, cache, key](pipeline::StructureResult r) {
     BuildOutcome o;
@@ -100,7 +95,7 @@ caf::behavior BuilderCache(CacheSelf self, std::shared_ptr<registry::BuilderCach
       [self](build_atom, BuildJob& job) -> caf::result<BuildOutcome> {
         auto& st = self->state;
         // A store error is a miss: the call costs tokens but still succeeds.
-        auto hit = st.store->Get(job.key, job.normalized, NowMs(), st.ttl_ms);
+        auto hit = st.store->Get(job.key, job.normalized, UnixNowMs(), st.ttl_ms);
         if (hit.ok() && hit->has_value()) return FromCache(**hit);
         auto rp = self->make_response_promise<BuildOutcome>();
         auto& waiters = st.waiting[job.key];
@@ -125,7 +120,7 @@ caf::behavior BuilderCache(CacheSelf self, std::shared_ptr<registry::BuilderCach
         st.looking.erase(it);
         auto hit = value.empty()
                        ? std::nullopt
-                       : registry::DecodeSharedBuild(value, job.normalized, NowMs(), st.ttl_ms);
+                       : registry::DecodeSharedBuild(value, job.normalized, UnixNowMs(), st.ttl_ms);
         if (!hit) {  // a miss, or the store failed: build it
           self->spawn(BuildRunner, caf::actor_cast<caf::actor>(self), std::move(job));
           return;
@@ -141,7 +136,7 @@ caf::behavior BuilderCache(CacheSelf self, std::shared_ptr<registry::BuilderCach
           c.need = r.status == pipeline::Outcome::kNeedMoreInput;
           c.schema = r.data;
           c.question = r.need;
-          c.created_ms = NowMs();
+          c.created_ms = UnixNowMs();
           const Json* conf = r.data.find("confidence");
           c.confidence = conf != nullptr && conf->is_number() ? conf->as_double() : 0;
           // A failed write only costs a future call; the answer itself is good.

@@ -1,6 +1,7 @@
 #include "actors/engine_context.h"
 
 #include "config/settings.h"
+#include "providers/models.h"
 #include "providers/thinking.h"
 
 namespace structure::actors {
@@ -75,8 +76,9 @@ void ApplyTarget(const Target& target, pipeline::LoopSpec& spec) {
   const config::ModelSettings& m = target.settings;
   if (m.reasoning_effort) spec.thinking.effort = *m.reasoning_effort;
   if (m.thinking_budget) spec.thinking.budget = *m.thinking_budget;
-  spec.max_tokens = providers::OutputCap(target.provider->kind, target.model, spec.thinking,
-                                         spec.plan->max_tokens, m.max_output_tokens.value_or(0));
+  spec.max_tokens = providers::OutputCap(
+      providers::FamilyFor(target.provider->endpoint, target.model), target.model, spec.thinking,
+      spec.plan->max_tokens, m.max_output_tokens.value_or(0));
   const std::string& provider = target.provider->config.name;
   spec.cap_setting =
       target.provider->config.models.count(target.model)

@@ -16,6 +16,7 @@
 #include "pipeline/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "providers/endpoint.h"
+#include "providers/network.h"
 #include "registry/schema_registry.h"
 
 namespace structure::actors {
@@ -26,9 +27,10 @@ struct ProviderHandle {
   std::shared_ptr<const pipeline::Profile> profile;  // with the provider's overrides
   // config.model_profiles applied on top of `profile`, per model (or why they do not apply).
   std::map<std::string, Result<std::shared_ptr<const pipeline::Profile>>> model_profiles;
-  ProviderPoolActor pool;        // null when `unusable` is set
-  providers::Endpoint endpoint;  // what the pool sends to (kind, base URL, key)
-  Status unusable;               // why calls cannot use this provider (no API key), ok otherwise
+  ProviderPoolActor pool;             // null when `unusable` is set
+  providers::Endpoint endpoint;       // what the pool sends to (kind, base URL, key)
+  providers::NetworkOptions network;  // proxy, trusted CAs, TLS checks of its transport
+  Status unusable;  // why calls cannot use this provider (no API key), ok otherwise
 };
 
 // Fills h.model_profiles from h.config and h.profile.
@@ -40,7 +42,6 @@ struct EngineContext {
   std::map<std::string, ProviderHandle> providers;
   std::shared_ptr<registry::SchemaRegistry> registry;
   caf::actor builder_cache;
-  std::chrono::milliseconds call_timeout{0};
   std::shared_ptr<PlanCache> plans = std::make_shared<PlanCache>();
   // External semantic checks: by tenant ("" = the default), run on `check_runner`'s thread.
   std::map<std::string, std::shared_ptr<const CheckCommand>> checks;

@@ -19,7 +19,8 @@ struct BuildJob {
   pipeline::LoopSpec spec;  // the builder loop, ready to run
   ProviderPoolActor pool;
   Lane lane = Lane::kInteractive;
-  std::chrono::milliseconds timeout{0};
+  std::chrono::steady_clock::time_point deadline;  // the requesting call's (LoopRun::deadline)
+  int64_t timeout_ms = 0;                          // its callTimeoutMs; 0 = none
 };
 
 struct BuildOutcome {

@@ -23,6 +23,7 @@
 #include "actors/messages.h"
 #include "actors/provider_pool.h"
 #include "pipeline/content_loop.h"
+#include "pipeline/deadline.h"
 #include "pipeline/loop_run.h"
 
 namespace structure::actors {
@@ -35,7 +36,13 @@ struct LoopRun {
   std::shared_ptr<const CheckCommand> check;
   std::shared_ptr<CheckRunner> check_runner;
   Lane lane = Lane::kInteractive;
-  std::chrono::milliseconds timeout{0};  // per provider call, queueing and retries included
+  // The call's deadline: its start + callTimeoutMs (`timeout_ms`; 0 = none). Every provider
+  // call gets the time left; a bulk call's deadline moves by its waits for a turn under the rate
+  // limits (docs/batch.md). Passing it ends the loop with deadline_exceeded, saying where the
+  // time went (`timing`).
+  std::chrono::steady_clock::time_point deadline;
+  int64_t timeout_ms = 0;
+  pipeline::CallTiming timing;
   std::function<void(pipeline::StructureResult)> on_finish;  // runs once, in the actor
   bool finished = false;                                     // on_finish has run
 };

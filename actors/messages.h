@@ -27,7 +27,9 @@ using Lane = providers::QueueLane;
 struct PoolRequest {
   providers::ProviderCall call;
   Lane lane = Lane::kBulk;
-  // Whole budget (queueing, every attempt, backoff); 0 = none.
+  // Whole budget (every attempt and backoff, and for interactive calls the queueing); 0 = none.
+  // A bulk call's waits for its turn under the rate limits (the queue, 429 pauses) are not
+  // charged to it: a batch job may wait for its turn (docs/batch.md).
   std::chrono::milliseconds timeout{0};
   uint64_t cancel_key = 0;  // cancel_atom with this key cancels it; 0 = not cancellable
   // Echoed in PoolReply::tag. A caller with many calls in flight sends (not requests) and
@@ -44,7 +46,12 @@ struct PoolReply {
   int64_t queued_us = 0;           // arrival to first dispatch
   int64_t wire_us = 0;             // transfer time of the last attempt
   int64_t total_us = 0;            // arrival to reply
-  uint64_t tag = 0;                // PoolRequest::tag
+  // Where total_us went, for a deadline's message: every attempt on the wire, waits for a turn
+  // under the rate limits (the queue, 429 pauses), backoff before retries of transient faults.
+  int64_t wire_total_us = 0;
+  int64_t rate_wait_us = 0;
+  int64_t backoff_us = 0;
+  uint64_t tag = 0;  // PoolRequest::tag
 };
 
 struct PoolStats {

@@ -26,6 +26,7 @@ struct Pending {
   int64_t est_tokens = 0;
   int attempts = 0;
   int transient_retries = 0;
+  bool resent_unsent = false;  // the one at-once retry of an attempt that never left us is spent
   int rate_limited = 0;
   bool in_flight = false;
   bool asking = false;           // taken from the queue for the shared store's acquire in flight
@@ -35,6 +36,10 @@ struct Pending {
   int64_t last_wire_us = 0;
   TimePoint arrived;
   TimePoint deadline = DispatchQueue::kNoDeadline;
+  TimePoint eligible_since;         // queued (or its backoff ended) at; a wait for its turn since
+  providers::Duration rate_wait{};  // waits for a turn under the rate limits
+  providers::Duration backoff{};    // backoff before retries of transient faults
+  int64_t wire_total_us = 0;        // every attempt's transfer time
   std::optional<TimePoint> first_dispatch;
   caf::typed_response_promise<PoolReply> promise;
 };

@@ -1,8 +1,11 @@
 #include "actors/provider_pool.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <random>
+#include <string>
 #include <unordered_map>
 
 #include "actors/pool_shared.h"
@@ -17,6 +20,19 @@ namespace {
 int64_t Micros(TimePoint a, TimePoint b) {
   return std::chrono::duration_cast<std::chrono::microseconds>(b - a).count();
 }
+
+int64_t Micros(providers::Duration d) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+}
+
+// "4.2 s" for a message.
+std::string Secs(providers::Duration d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", std::chrono::duration<double>(d).count());
+  return buf;
+}
+
+bool Bulk(const Pending& p) { return p.request.lane == Lane::kBulk; }
 
 void Reply(Self self, uint64_t id, Status status, providers::ProviderReply reply = {}) {
   auto& st = self->state;
@@ -39,6 +55,9 @@ void Reply(Self self, uint64_t id, Status status, providers::ProviderReply reply
   out.wire_us = p.last_wire_us;
   out.queued_us = Micros(p.arrived, p.first_dispatch.value_or(now));
   out.total_us = Micros(p.arrived, now);
+  out.wire_total_us = p.wire_total_us;
+  out.rate_wait_us = Micros(p.rate_wait);
+  out.backoff_us = Micros(p.backoff);
   out.tag = p.tag;
   ++st.stats.completed;
   if (out.status.ok()) ++st.stats.succeeded;
@@ -75,6 +94,10 @@ void Send(Self self, uint64_t id, TimePoint now, bool shared) {
     }
     http = std::move(rebuilt).value();
   }
+  // The wait for this turn: a bulk call's deadline moves by it (it waited for its turn).
+  providers::Duration waited = std::max(now - p.eligible_since, providers::Duration::zero());
+  p.rate_wait += waited;
+  if (Bulk(p) && p.deadline != DispatchQueue::kNoDeadline) p.deadline += waited;
   p.in_flight = true;
   p.shared_acquired = shared;
   ++p.attempts;
@@ -104,7 +127,12 @@ void Pump(Self self) {
   TimePoint now = self->clock().now();
   if (st.wake_at && *st.wake_at <= now) st.wake_at.reset();
   for (uint64_t id : st.queue.Expired(now)) {
-    Reply(self, id, Status(Code::kDeadlineExceeded, "deadline passed before a reply arrived"));
+    const Pending& p = st.pending.at(id);
+    Reply(self, id,
+          Status(Code::kDeadlineExceeded,
+                 p.in_flight ? "the provider had not answered when the call's time ran out"
+                             : "the call's time ran out while it waited for its turn under the "
+                               "provider's rate limits"));
   }
   std::optional<TimePoint> next = st.queue.NextEvent();
   ReturnToStoreIfBack(self, now);
@@ -125,16 +153,26 @@ void Pump(Self self) {
   if (next) ArmWake(self, *next);
 }
 
-void Retry(Self self, uint64_t id, Pending& p, TimePoint at, bool front_now, Status last) {
+// Queues the next attempt: at once behind the endpoint's pause (`rate_limited`, a 429), or
+// after a backoff until `at`. Ends the call with kDeadlineExceeded when its deadline comes
+// first; a bulk call's rate-limit waits are its turn, not its own time.
+void Retry(Self self, uint64_t id, Pending& p, TimePoint now, TimePoint at, bool rate_limited,
+           const Status& last) {
   auto& st = self->state;
-  if (at >= p.deadline) {
-    // The last error says more than "deadline" would.
-    Reply(self, id, Status(last.code(), last.message() + " (no time left for a retry)"));
+  if (at >= p.deadline && !(rate_limited && Bulk(p))) {
+    std::string left = Secs(std::max(p.deadline - now, providers::Duration::zero()));
+    Reply(self, id,
+          Status(Code::kDeadlineExceeded,
+                 "the next attempt was due in " + Secs(at - now) + ", after the " + left +
+                     " left of the call's time; the last one: " + last.message()));
     return;
   }
-  if (front_now) {
+  if (rate_limited) {
+    p.eligible_since = now;  // waits for the endpoint's pause: its turn
     st.queue.PushFront(id);
   } else {
+    p.backoff += at - now;
+    p.eligible_since = at;
     st.queue.Delay(id, at);
   }
 }
@@ -148,6 +186,7 @@ void OnCompletion(Self self, providers::Completion& c) {
   p.in_flight = false;
   p.last_http_status = c.response.status;
   p.last_wire_us = c.response.wire_us;
+  p.wire_total_us += c.response.wire_us;
   auto parsed = providers::ParseReply(st.config.endpoint.kind, c.response);
   auto hint = providers::ParseRateHint(c.response, static_cast<int64_t>(std::time(nullptr)));
   if (parsed.ok()) {
@@ -190,11 +229,26 @@ void OnCompletion(Self self, providers::Completion& c) {
     // every process that shares the store.
     st.limiter->OnRateLimited(now + delay);
     PublishPause(self, delay);
-    if (p.rate_limited > st.config.max_rate_limit_retries) {
+    if (hint.retry_after && !Bulk(p) && now + *hint.retry_after > p.deadline) {
+      // Waiting would only end at the deadline: say so now.
+      Reply(self, c.id,
+            Status(Code::kDeadlineExceeded,
+                   "the provider answered 429 and asked to wait " + Secs(*hint.retry_after) +
+                       " (Retry-After), longer than the " +
+                       Secs(std::max(p.deadline - now, providers::Duration::zero())) +
+                       " left of the call's time"));
+    } else if (p.rate_limited > st.config.max_rate_limit_retries) {
       Reply(self, c.id, std::move(status));
     } else {
-      Retry(self, c.id, p, now + delay, /*front_now=*/true, std::move(status));
+      Retry(self, c.id, p, now, now + delay, /*rate_limited=*/true, status);
     }
+  } else if (status.retryable() && c.response.nothing_sent && !p.resent_unsent) {
+    // Nothing reached the server (no connection, a failed or stalled TLS handshake or proxy
+    // tunnel), so sending again cannot duplicate the call: once, at once, on a new connection
+    // (curl never reuses the one that failed), before the backoff below takes over.
+    p.resent_unsent = true;
+    p.eligible_since = now;
+    st.queue.PushFront(c.id);
   } else if (status.retryable()) {
     ++p.transient_retries;
     auto delay =
@@ -204,7 +258,7 @@ void OnCompletion(Self self, providers::Completion& c) {
     if (p.transient_retries > st.config.max_retries) {
       Reply(self, c.id, std::move(status));
     } else {
-      Retry(self, c.id, p, now + delay, /*front_now=*/false, std::move(status));
+      Retry(self, c.id, p, now, now + delay, /*rate_limited=*/false, status);
     }
   } else {
     Reply(self, c.id, std::move(status));
@@ -245,6 +299,7 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
         Pending& p = st.pending[id];
         p.promise = self->make_response_promise<PoolReply>();
         p.arrived = self->clock().now();
+        p.eligible_since = p.arrived;
         p.tag = req.tag;
         if (req.timeout.count() > 0) p.deadline = p.arrived + req.timeout;
         auto promise = p.promise;
@@ -262,7 +317,8 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
           } else {
             Lane lane = req.lane;
             p.request = std::move(req);
-            st.queue.Push(id, lane, p.deadline);
+            // A bulk call waiting for its turn does not expire (its deadline moves at dispatch).
+            st.queue.Push(id, lane, lane == Lane::kBulk ? DispatchQueue::kNoDeadline : p.deadline);
             Pump(self);
           }
         }

@@ -1,5 +1,6 @@
 #include "actors/request_actor.h"
 
+#include <algorithm>
 #include <exception>
 #include <unordered_map>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "actors/plan_cache.h"
 #include "config/settings.h"
 #include "pipeline/array_answer.h"
+#include "pipeline/call_trace.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
 
@@ -21,6 +23,7 @@ using pipeline::StructureResult;
 
 // One call in a host.
 struct Call {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   pipeline::StructureRequest request;
   ResultCallback done;
   pipeline::SemanticCheck check;
@@ -35,6 +38,8 @@ struct Call {
   std::function<Result<pipeline::ResolvedSchema>()> resolve;
   int relearned = 0;
   providers::Usage refused_usage;
+  pipeline::CallTiming refused_timing;              // the refused calls' times (the deadline's)
+  std::vector<pipeline::TraceRound> refused_trace;  // their rounds, when traced
 };
 
 // How many times one call plans again after "too large" before it reports the error.
@@ -71,7 +76,8 @@ struct HostState {
   ~HostState() {
     RunCallbacks(finished);
     for (auto& [id, call] : calls) {
-      auto r = pipeline::ErrorResult("cancelled", "the engine stopped before the call finished");
+      auto r = pipeline::ErrorResult(ErrorCode::kCancelled,
+                                     "the engine stopped before the call finished");
       r.schema_origin = call->origin;
       call->done(std::move(r));
     }
@@ -91,14 +97,21 @@ void Deliver(Self self, uint64_t id, StructureResult r) {
   if (r.schema_origin.empty()) r.schema_origin = call->origin;
   if (r.provider.empty() && call->target.provider != nullptr)
     r.provider = call->target.provider->config.name;
+  if (r.model.empty() && call->target.provider != nullptr) r.model = call->target.model;
   r.usage += call->builder_usage;
   r.usage += call->refused_usage;
+  if (r.trace && !call->refused_trace.empty()) {
+    auto trace = std::make_shared<pipeline::CallTrace>();
+    trace->rounds = std::move(call->refused_trace);
+    trace->rounds.insert(trace->rounds.end(), r.trace->rounds.begin(), r.trace->rounds.end());
+    r.trace = std::move(trace);
+  }
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
 }
 
-void Fail(Self self, uint64_t id, std::string code, std::string message) {
-  Deliver(self, id, pipeline::ErrorResult(std::move(code), std::move(message)));
+void Fail(Self self, uint64_t id, ErrorCode code, std::string message) {
+  Deliver(self, id, pipeline::ErrorResult(code, std::move(message)));
 }
 
 // Runs one step of a call; an exception (a bug, or memory exhausted) ends that call with an
@@ -108,9 +121,9 @@ void Guarded(Self self, uint64_t id, F&& step) {
   try {
     step();
   } catch (const std::exception& e) {
-    Fail(self, id, "internal", std::string("unexpected exception: ") + e.what());
+    Fail(self, id, ErrorCode::kInternal, std::string("unexpected exception: ") + e.what());
   } catch (...) {
-    Fail(self, id, "internal", "unexpected exception");
+    Fail(self, id, ErrorCode::kInternal, "unexpected exception");
   }
 }
 
@@ -121,21 +134,17 @@ Lane LaneOf(const pipeline::StructureRequest& r) {
 // "provider/model": what a learned grammar ceiling is kept under.
 std::string ModelKey(const Target& t) { return t.provider->config.name + "/" + t.model; }
 
-// The plan cache key: the target, the plan options, the grammar ceiling learned for the model
-// and `schema_key` (what identifies the schema and its manual).
-std::string PlanKey(const Call& c, const std::string& schema_key, size_t ceiling) {
-  std::string key = c.target.provider->config.name;
-  key += '/';
-  key += c.target.model;
+// The plan cache key: the target (its profile follows from it), the grammar ceiling learned for
+// the model (0: none), the plan options, whether the plan is for a provider batch (which may
+// take the schema in another form) and `schema_key` (what identifies the schema and its
+// manual).
+std::string PlanKey(const Target& target, const pipeline::PlanOptions& options,
+                    const std::string& schema_key, bool prepared = false, size_t ceiling = 0) {
+  std::string key = target.provider->config.name + "/" + target.model;
   if (ceiling > 0) key += " grammar<=" + std::to_string(ceiling);
-  key += c.settings.require_provider_strict_output ? " strict" : " plain";
-  key += c.request.final_tool ? " tool" : "";
-  key += c.request.array_mode ? " array" : "";
-  key += c.settings.allow_unresolved_refs ? " any-ref" : "";
-  key += " evidence=" + std::string(config::EvidenceModeName(c.settings.evidence));
-  key += '\n';
-  key += schema_key;
-  return key;
+  key += " " + pipeline::PlanOptionsKey(options);
+  if (prepared) key += " batch=" + target.profile->batch_schema_field;
+  return key + "\n" + schema_key;
 }
 
 // The content stage's plan for a schema, from the engine's cache (compiled and lowered once
@@ -143,19 +152,23 @@ std::string PlanKey(const Call& c, const std::string& schema_key, size_t ceiling
 // miss.
 PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
                    const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
+  pipeline::PlanOptions options = pipeline::PlanOptionsFor(c.request, c.settings);
   PlanCache& plans = *self->state.ctx->plans;
   size_t ceiling = plans.ceilings().Get(ModelKey(c.target));
-  return plans.Get(PlanKey(c, schema_key, ceiling), [&]() -> PlanResult {
-    auto resolved = resolve();
-    if (!resolved.ok()) return resolved.status();
-    pipeline::Profile profile = *c.target.profile;
-    if (ceiling > 0 && (profile.max_grammar_size == 0 || ceiling < profile.max_grammar_size))
-      profile.max_grammar_size = ceiling;
-    auto plan =
-        pipeline::MakeLoopPlan(*resolved, profile, pipeline::PlanOptionsFor(c.request, c.settings));
-    if (!plan.ok()) return plan.status();
-    return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
-  });
+  return plans.Get(
+      PlanKey(c.target, options, schema_key, c.prepared != nullptr, ceiling), [&]() -> PlanResult {
+        auto resolved = resolve();
+        if (!resolved.ok()) return resolved.status();
+        // A provider batch may take the schema in another form (pipeline::BatchProfile).
+        auto profile = c.prepared ? pipeline::BatchProfile(*c.target.profile)
+                                  : Result<pipeline::Profile>(*c.target.profile);
+        if (!profile.ok()) return profile.status();
+        if (ceiling > 0 && (profile->max_grammar_size == 0 || ceiling < profile->max_grammar_size))
+          profile->max_grammar_size = ceiling;
+        auto plan = pipeline::MakeLoopPlan(*resolved, *profile, options);
+        if (!plan.ok()) return plan.status();
+        return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
+      });
 }
 
 // Prepare (provider batch APIs): the caller drives the content loop; the call leaves the host.
@@ -164,9 +177,12 @@ void HandOver(Self self, uint64_t id, Call& c,
   pipeline::PreparedCall p;
   p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, p.spec);  // the same thinking settings and output cap as a live call
+  pipeline::TakeConversation(c.request, p.spec);
   p.spec.semantic_check = std::move(c.check);
   p.provider = c.target.provider->config.name;
   p.endpoint = c.target.provider->endpoint;
+  if (c.target.profile->batch_schema_field == "responseSchema")
+    p.endpoint.gemini_legacy_schema = true;
   p.schema_origin = c.origin;
   p.schema_usage = c.builder_usage;
   auto ready = std::move(c.prepared);
@@ -183,13 +199,21 @@ void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, StructureR
   auto it = self->state.calls.find(id);
   if (it == self->state.calls.end()) return;
   Call& c = *it->second;
-  if (r.status != Outcome::kError || r.error_code != "schema_too_large" ||
+  if (r.status != Outcome::kError || r.error_code != ErrorCode::kSchemaTooLarge ||
       r.rejected_grammar == 0 || !c.resolve || c.relearned >= kMaxRelearn || !run)
     return Deliver(self, id, std::move(r));
   ++c.relearned;
   c.refused_usage += r.usage;
+  c.refused_timing = run->timing;
+  if (r.trace) {
+    c.refused_trace.insert(c.refused_trace.end(), r.trace->rounds.begin(), r.trace->rounds.end());
+  }
   self->state.ctx->plans->ceilings().Learn(ModelKey(c.target), r.rejected_grammar);
+  // What the loop took from the call, for the next one.
   c.request.prompt = std::move(run->spec.prompt);
+  c.request.turns = std::move(run->spec.turns);
+  c.request.instructions = std::move(run->spec.instructions);
+  c.check = std::move(run->spec.semantic_check);
   RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
 }
 
@@ -197,14 +221,20 @@ void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, StructureR
 // schema is released: an in-flight call keeps only what it still needs (and what makes the
 // plan again).
 void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
-  if (!plan.ok()) return Fail(self, id, "bad_schema", plan.status().message());
+  if (!plan.ok()) return Fail(self, id, ErrorCode::kBadSchema, plan.status().message());
   if (c.prepared) return HandOver(self, id, c, *plan);
   auto run = std::make_shared<LoopRun>();
   run->lane = LaneOf(c.request);
   run->spec =
       pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, run->spec);
+  // The calls refused as too large spent part of the token budget.
+  int64_t refused = c.refused_usage.input_tokens + c.refused_usage.output_tokens;
+  if (run->spec.token_budget > 0 && refused > 0)
+    run->spec.token_budget = std::max<int64_t>(1, run->spec.token_budget - refused);
+  pipeline::TakeConversation(c.request, run->spec);
   run->spec.semantic_check = std::move(c.check);
+  run->spec.trace = c.request.trace;
   run->check = CheckFor(*self->state.ctx, c.request.tenant);
   if (run->check) {
     run->spec.external_check = true;
@@ -213,7 +243,9 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   c.request.schema.reset();
   c.request.metadata = Json();
   run->pool = c.target.provider->pool;
-  run->timeout = self->state.ctx->call_timeout;
+  run->timeout_ms = c.settings.call_timeout_ms;
+  run->deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
+  run->timing = c.refused_timing;
   std::weak_ptr<LoopRun> weak = run;
   run->on_finish = [self, id, weak](StructureResult r) {
     OnLoopDone(self, id, weak.lock(), std::move(r));
@@ -240,7 +272,8 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   auto found = self->state.ctx->registry->Find(c.request.schema_ref, scope);
   if (!found.ok()) {
     bool unknown = found.status().code() == Code::kNotFound;
-    return Fail(self, id, unknown ? "unknown_schema" : "bad_request", found.status().message());
+    return Fail(self, id, unknown ? ErrorCode::kUnknownSchema : ErrorCode::kBadRequest,
+                found.status().message());
   }
   c.origin = found->origin;
   // A stored schema changes its update time with every put; bundled ones never change.
@@ -300,18 +333,16 @@ void RunText(Self self, uint64_t id, Call& c) {
   const EngineContext& ctx = *self->state.ctx;
   c.origin = "inferred";
   auto builder = ResolveTarget(ctx, c.settings.schema_builder_model);
-  if (!builder.ok()) return Fail(self, id, "bad_config", builder.status().message());
-  std::string plan_key = "builder " + builder->provider->config.name + "/" + builder->model +
-                         (c.settings.require_provider_strict_output ? " strict" : " plain");
-  auto plan = ctx.plans->Get(plan_key, [&]() -> PlanResult {
-    pipeline::PlanOptions options = pipeline::PlanOptionsFor({}, c.settings);
-    options.evidence = config::EvidenceMode::kOff;  // the builder's answer is no extraction
+  if (!builder.ok()) return Fail(self, id, ErrorCode::kBadConfig, builder.status().message());
+  pipeline::PlanOptions options = pipeline::PlanOptionsFor({}, c.settings);
+  options.evidence = config::EvidenceMode::kOff;  // the builder's answer is no extraction
+  auto plan = ctx.plans->Get(PlanKey(*builder, options, "builder"), [&]() -> PlanResult {
     auto made = pipeline::MakeLoopPlan(pipeline::BuilderSchema(), *builder->profile, options);
     if (!made.ok()) return made.status();
     pipeline::ConfigureBuilderPlan(**made);
     return std::shared_ptr<const pipeline::LoopPlan>(std::move(*made));
   });
-  if (!plan.ok()) return Fail(self, id, "internal", plan.status().message());
+  if (!plan.ok()) return Fail(self, id, ErrorCode::kInternal, plan.status().message());
   BuildJob job;
   job.normalized = pipeline::NormalizeDescription(c.request.schema_ref);
   // The builder model is part of the key: another model may build another schema.
@@ -323,11 +354,12 @@ void RunText(Self self, uint64_t id, Call& c) {
   pipeline::ConfigureBuilderLoop(job.spec);
   job.pool = builder->provider->pool;
   job.lane = LaneOf(c.request);
-  job.timeout = ctx.call_timeout;
+  job.timeout_ms = c.settings.call_timeout_ms;
+  job.deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
   self->request(ctx.builder_cache, caf::infinite, build_atom_v, std::move(job))
       .then([self, id](BuildOutcome& o) { Guarded(self, id, [&] { OnBuilt(self, id, o); }); },
             [self, id](caf::error& e) {
-              Fail(self, id, "internal", "builder cache failed: " + caf::to_string(e));
+              Fail(self, id, ErrorCode::kInternal, "builder cache failed: " + caf::to_string(e));
             });
 }
 
@@ -335,10 +367,10 @@ void Start(Self self, uint64_t id, Call& c) {
   const EngineContext& ctx = *self->state.ctx;
   auto settings =
       config::ResolveSettings(ctx.config, c.request.tenant, c.request.project, c.request.settings);
-  if (!settings.ok()) return Fail(self, id, "bad_request", settings.status().message());
+  if (!settings.ok()) return Fail(self, id, ErrorCode::kBadRequest, settings.status().message());
   c.settings = std::move(*settings);
   auto target = ResolveTarget(ctx, c.settings.model);
-  if (!target.ok()) return Fail(self, id, "bad_request", target.status().message());
+  if (!target.ok()) return Fail(self, id, ErrorCode::kBadRequest, target.status().message());
   c.target = std::move(*target);
   switch (c.request.mode) {
     case pipeline::SchemaMode::kJson:

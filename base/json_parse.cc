@@ -1,12 +1,14 @@
 // Parsing JSON text into Json: a recursive-descent parser with line:col errors and a depth bound.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
+#include "base/hex.h"
 #include "base/json.h"
 #include "base/json_scan.h"
 #include "base/utf8.h"
@@ -192,13 +194,6 @@ class Parser {
     }
   }
 
-  static int HexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
   bool ParseHex4(uint32_t& out) {
     if (pos_ + 4 > text_.size()) {
       Fail("truncated \\u escape");
@@ -206,7 +201,7 @@ class Parser {
     }
     out = 0;
     for (int i = 0; i < 4; ++i) {
-      int h = HexValue(text_[pos_ + i]);
+      int h = HexDigitValue(text_[pos_ + i]);
       if (h < 0) {
         Fail("invalid hex digit in \\u escape");
         return false;
@@ -371,16 +366,26 @@ Result<Json> ParseJson(std::string_view text, const ParseOptions& options) {
   return Parser(text, options).Run();
 }
 
-Result<std::string> ReadFile(const std::string& path) {
+Result<std::string> ReadFile(const std::string& path, size_t max_bytes,
+                             std::string_view limit_name) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return InvalidArgument(path + " is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("cannot open " + path + ": " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Unavailable("cannot read " + path);
-  return ss.str();
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) return NotFound("cannot open " + path + ": " + std::strerror(errno));
+  std::string text;
+  char chunk[65536];
+  for (;;) {
+    size_t n = std::fread(chunk, 1, sizeof chunk, f.get());
+    if (n > max_bytes - std::min(max_bytes, text.size())) {
+      return InvalidArgument(path + ": larger than " + std::to_string(max_bytes) + " bytes (" +
+                             std::string(limit_name) + "): stopped reading there");
+    }
+    text.append(chunk, n);
+    if (n < sizeof chunk) break;
+  }
+  if (std::ferror(f.get())) return Unavailable("cannot read " + path + ": " + std::strerror(errno));
+  return text;
 }
 
 }  // namespace structure

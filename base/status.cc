@@ -28,6 +28,8 @@ std::string_view CodeName(Code code) {
       return "failed_precondition";
     case Code::kSchemaTooLarge:
       return "schema_too_large";
+    case Code::kQuotaExhausted:
+      return "quota_exhausted";
     case Code::kInternal:
       return "internal";
   }

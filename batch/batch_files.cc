@@ -8,10 +8,18 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "base/line_reader.h"
+#include "base/output_file.h"
 #include "batch/batch_line.h"
+#include "batch/job_identity.h"
 
 namespace structure::batch {
 namespace {
+
+BatchLine ParseInputLine(const BatchLineText& text) {
+  if (text.too_long) return LineTooLong(text.line_no, kMaxLineBytes);
+  return ParseBatchLine(text.text, text.line_no, {});
+}
 
 bool SameFile(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
@@ -19,7 +27,7 @@ bool SameFile(const struct stat& a, const struct stat& b) {
 
 // Refuses a resume whose OUT holds records this input does not have.
 Status CheckBelongs(const JournalScan& scan, const FileOptions& o) {
-  auto keys = InputKeys(o.in_path);
+  auto keys = InputKeys(o.in_path, o.shard);
   if (!keys.ok()) return keys.status();
   std::unordered_set<std::string> input(keys->begin(), keys->end());
   uint64_t foreign = 0;
@@ -40,51 +48,76 @@ Status CheckBelongs(const JournalScan& scan, const FileOptions& o) {
 
 }  // namespace
 
-Result<std::vector<std::string>> InputKeys(const std::string& path) {
+Status ForEachInputLine(const std::string& path,
+                        const std::function<void(const BatchLineText&)>& each) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "r"), &std::fclose);
   if (!f) return NotFound("cannot open " + path + ": " + std::strerror(errno));
+  LineReader reader(f.get(), kMaxLineBytes);
+  for (;;) {
+    LineReader::Got got = reader.Next();
+    if (got == LineReader::Got::kInterrupted) continue;
+    if (got == LineReader::Got::kError)
+      return Unavailable("cannot read " + path + ": " + std::strerror(errno));
+    if (got == LineReader::Got::kEnd) return Status::Ok();
+    bool too_long = got == LineReader::Got::kTooLong;
+    if (!too_long && IsBlankLine(reader.line())) continue;
+    each({too_long ? std::string_view() : reader.line(), reader.line_no(), too_long});
+  }
+}
+
+Result<std::vector<std::string>> InputKeys(const std::string& path, const Shard& shard) {
   std::vector<std::string> keys;
   std::unordered_set<std::string> seen;
-  char* buf = nullptr;
-  size_t cap = 0;
-  uint64_t line_no = 0;
-  ssize_t n;
-  while ((n = getline(&buf, &cap, f.get())) >= 0) {
-    ++line_no;
-    std::string_view text(buf, static_cast<size_t>(n));
-    if (IsBlankLine(text)) continue;
-    BatchLine line = ParseBatchLine(text, line_no, {});
+  Status read = ForEachInputLine(path, [&](const BatchLineText& text) {
+    BatchLine line = ParseInputLine(text);
+    if (shard.count > 1 && ShardOf(ShardKey(line.id, text.line_no), shard.count) != shard.index)
+      return;
     std::string key = line.key;
-    if (!line.id.is_null() && !seen.insert(key).second) key = KeyForLine(line_no);
+    if (!line.id.is_null() && !seen.insert(key).second) key = KeyForLine(text.line_no);
     keys.push_back(std::move(key));
-  }
-  std::free(buf);
-  if (std::ferror(f.get())) return Unavailable("cannot read " + path + ": " + std::strerror(errno));
+  });
+  if (!read.ok()) return read;
   return keys;
 }
 
-Result<JobFiles> OpenJobFiles(const FileOptions& o) {
-  JobFiles files;
-  struct stat in_st {};
+Result<uint64_t> CountRecords(const std::string& path, const Shard& shard) {
+  uint64_t n = 0;
+  Status read = ForEachInputLine(path, [&](const BatchLineText& text) {
+    if (shard.count > 1) {
+      BatchLine line = ParseInputLine(text);
+      if (ShardOf(ShardKey(line.id, text.line_no), shard.count) != shard.index) return;
+    }
+    ++n;
+  });
+  if (!read.ok()) return read;
+  return n;
+}
+
+namespace {
+
+// The input: stdin or a file, never a directory. `in_st` gets what it is.
+Status OpenInput(const FileOptions& o, JobFiles& files, struct stat& in_st) {
   if (o.in_path == "-") {
     files.in = stdin;
     if (::fstat(STDIN_FILENO, &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
       return InvalidArgument("the input (stdin) is a directory");
     }
-  } else {
-    if (::stat(o.in_path.c_str(), &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
-      return InvalidArgument(o.in_path + " is a directory: give a JSONL file (or - for stdin)");
-    }
-    files.in = std::fopen(o.in_path.c_str(), "r");
-    if (files.in == nullptr)
-      return NotFound("cannot open " + o.in_path + ": " + std::strerror(errno));
-    files.in_owner.reset(files.in);
-    ::fstat(::fileno(files.in), &in_st);
+    return Status::Ok();
   }
-  if (o.out_path.empty()) {
-    files.journal.emplace(JournalWriter::ForFd(STDOUT_FILENO));
-    return files;
+  if (::stat(o.in_path.c_str(), &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
+    return InvalidArgument(o.in_path + " is a directory: give a JSONL file (or - for stdin)");
   }
+  files.in = std::fopen(o.in_path.c_str(), "r");
+  if (files.in == nullptr)
+    return NotFound("cannot open " + o.in_path + ": " + std::strerror(errno));
+  files.in_owner.reset(files.in);
+  ::fstat(::fileno(files.in), &in_st);
+  return Status::Ok();
+}
+
+// What OUT may be before it is opened: not a directory, not the input, and a regular file
+// (or none yet) when it is to be resumed. Returns where it really is (a link followed).
+Result<OutputTarget> CheckOutput(const FileOptions& o, const struct stat& in_st) {
   struct stat out_st {};
   if (::stat(o.out_path.c_str(), &out_st) == 0) {
     if (S_ISDIR(out_st.st_mode))
@@ -95,27 +128,71 @@ Result<JobFiles> OpenJobFiles(const FileOptions& o) {
                              ": write the results to another file");
     }
   }
-  auto opened = JournalWriter::Open(o.out_path, o.overwrite, o.fsync);
-  if (!opened.ok()) return opened.status();
-  files.journal.emplace(std::move(*opened));
-  if (!o.resume && !o.overwrite && ::stat(o.out_path.c_str(), &out_st) == 0 && out_st.st_size > 0) {
+  auto target = ResolveOutput(o.out_path);
+  if (!target.ok()) return target.status();
+  if (o.resume) STRUCTURE_RETURN_IF_ERROR(CheckResumable(*target, o.out_path));
+  return target;
+}
+
+// OUT.job: checked on --resume (before OUT is touched), written otherwise. A device or FIFO
+// has none: it cannot be resumed.
+Status KeepIdentity(const FileOptions& o, const OutputTarget& out, JobFiles& files) {
+  if (out.in_place()) return Status::Ok();
+  JobIdentity now = IdentityOf(o.in_path, o.shard);
+  if (!o.resume) return RecordJob(out.path, now);
+  std::string note;
+  STRUCTURE_RETURN_IF_ERROR(CheckJob(out.path, o.out_path, now, &note));
+  if (!note.empty()) files.notes.push_back(note);
+  return Status::Ok();
+}
+
+// Checked once OUT is locked (so a job in progress is named first): a file with results is
+// neither resumed nor overwritten unless asked.
+Status CheckNotStarted(const FileOptions& o) {
+  if (o.resume || o.overwrite) return Status::Ok();
+  struct stat out_st {};
+  if (::stat(o.out_path.c_str(), &out_st) == 0 && S_ISREG(out_st.st_mode) && out_st.st_size > 0) {
     return InvalidArgument(o.out_path +
                            " exists: use --resume to continue it or --overwrite to start over");
   }
-  if (o.resume) {
-    auto recovered = RecoverJournal(o.out_path, &*files.journal);
-    if (!recovered.ok()) return recovered.status();
-    files.scan = std::move(*recovered);
-    if (files.scan.dropped_torn_tail)
-      files.notes.push_back("dropped a torn last line of " + o.out_path);
-    if (files.scan.dropped_cancelled > 0) {
-      files.notes.push_back(std::to_string(files.scan.dropped_cancelled) +
-                            " cancelled records of " + o.out_path + " run again");
-    }
-    if (o.in_path != "-" && S_ISREG(in_st.st_mode) && !files.scan.done.empty()) {
-      STRUCTURE_RETURN_IF_ERROR(CheckBelongs(files.scan, o));
-    }
+  return Status::Ok();
+}
+
+// --resume: what OUT already holds, and that it belongs to this input.
+Status Recover(const FileOptions& o, const struct stat& in_st, JobFiles& files) {
+  auto recovered = RecoverJournal(o.out_path, &*files.journal);
+  if (!recovered.ok()) return recovered.status();
+  files.scan = std::move(*recovered);
+  if (files.scan.dropped_torn_tail)
+    files.notes.push_back("dropped a torn last line of " + o.out_path);
+  if (files.scan.dropped_cancelled > 0) {
+    files.notes.push_back(std::to_string(files.scan.dropped_cancelled) + " cancelled records of " +
+                          o.out_path + " run again");
   }
+  if (o.in_path != "-" && S_ISREG(in_st.st_mode) && !files.scan.done.empty()) {
+    STRUCTURE_RETURN_IF_ERROR(CheckBelongs(files.scan, o));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<JobFiles> OpenJobFiles(const FileOptions& o) {
+  JobFiles files;
+  struct stat in_st {};
+  STRUCTURE_RETURN_IF_ERROR(OpenInput(o, files, in_st));
+  if (o.out_path.empty()) {
+    files.journal.emplace(JournalWriter::ForFd(STDOUT_FILENO));
+    return files;
+  }
+  auto out = CheckOutput(o, in_st);
+  if (!out.ok()) return out.status();
+  auto opened = JournalWriter::Open(o.out_path, o.overwrite, o.fsync);
+  if (!opened.ok()) return opened.status();
+  files.journal.emplace(std::move(*opened));
+  STRUCTURE_RETURN_IF_ERROR(CheckNotStarted(o));
+  STRUCTURE_RETURN_IF_ERROR(KeepIdentity(o, *out, files));
+  if (o.resume) STRUCTURE_RETURN_IF_ERROR(Recover(o, in_st, files));
   return files;
 }
 

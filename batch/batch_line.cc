@@ -1,5 +1,7 @@
 #include "batch/batch_line.h"
 
+#include "pipeline/validator/validator.h"
+
 namespace structure::batch {
 
 std::string KeyForId(const Json& id) { return ToJson(id); }
@@ -29,6 +31,8 @@ void ApplyDefaults(const LineDefaults& d, Json& body) {
     }
   }
   if (d.max_loops && !body.contains("maxLoops")) body.set("maxLoops", *d.max_loops);
+  if (d.call_timeout_ms && !body.contains("callTimeoutMs"))
+    body.set("callTimeoutMs", *d.call_timeout_ms);
   if (!d.tenant.empty() && !body.contains("tenant")) body.set("tenant", d.tenant);
   if (!d.project.empty() && !body.contains("project")) body.set("project", d.project);
   if (!d.model.empty() && !body.contains("model")) body.set("model", d.model);
@@ -46,21 +50,22 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   ParseOptions po;
   po.source = where;
   po.max_depth = 128;
+  auto fail = [&](std::string problem) {
+    line.error = InvalidArgument(where + ": " + problem);
+    line.problem = std::move(problem);
+    return std::move(line);
+  };
+  // A byte order mark some editors put at the start of a UTF-8 file is not part of record 1.
+  if (line_no == 1 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   auto body = ParseJson(text, po);
   if (!body.ok()) {
     line.error = InvalidArgument(body.status().message());
+    line.problem = body.status().message();
     return line;
   }
-  if (!body->is_object()) {
-    line.error =
-        InvalidArgument(where + ": must be a JSON object {\"id\", \"prompt\", \"schema\"...}");
-    return line;
-  }
+  if (!body->is_object()) return fail("must be a JSON object {\"id\", \"prompt\", \"schema\"...}");
   if (const Json* id = body->find("id")) {
-    if (!id->is_string() && !id->is_int()) {
-      line.error = InvalidArgument(where + ": id: must be a string or an integer");
-      return line;
-    }
+    if (!id->is_string() && !id->is_int()) return fail("id: must be a string or an integer");
     line.id = *id;
     line.key = KeyForId(*id);
     body->erase("id");
@@ -68,11 +73,43 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   bool default_schema = !HasSchema(*body);
   ApplyDefaults(defaults, *body);
   auto request = pipeline::ParseRequest(*body, {}, default_schema ? defaults.schema : nullptr);
-  if (!request.ok()) {
-    line.error = InvalidArgument(where + ": " + request.status().message());
-    return line;
-  }
+  if (!request.ok()) return fail(request.status().message());
   line.request = std::move(*request);
+  return line;
+}
+
+Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& path) {
+  auto text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
+  if (!text.ok()) return text.status();
+  ParseOptions po;
+  po.source = path;
+  auto schema = ParseJson(*text, po);
+  if (!schema.ok()) return schema.status();
+  Status checked = pipeline::CheckInlineSchema(*schema);
+  if (!checked.ok()) return InvalidArgument("--schema " + path + ": " + checked.message());
+  auto compiled = pipeline::CompileSchema(*schema);
+  if (!compiled.ok())
+    return InvalidArgument("--schema " + path + ": " + compiled.status().message());
+  return std::make_shared<const Json>(std::move(*schema));
+}
+
+Status CheckDefaults(const LineDefaults& defaults) {
+  LineDefaults probe = defaults;
+  if (!probe.schema && probe.schema_name.empty() && probe.schema_text.empty()) {
+    probe.schema = std::make_shared<const Json>(Json::MakeObject());
+  }
+  BatchLine line = ParseBatchLine(R"({"prompt": "-"})", 0, probe);
+  if (line.error.ok()) return Status::Ok();
+  return InvalidArgument("the default flags: " + line.problem);
+}
+
+BatchLine LineTooLong(uint64_t line_no, size_t max_bytes) {
+  BatchLine line;
+  line.line_no = line_no;
+  line.key = KeyForLine(line_no);
+  line.error =
+      InvalidArgument("line " + std::to_string(line_no) + ": longer than " +
+                      std::to_string(max_bytes) + " bytes (the limit of one input line): not read");
   return line;
 }
 
@@ -88,7 +125,7 @@ std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::Structu
 }
 
 pipeline::StructureResult BadLineResult(const Status& error) {
-  return pipeline::ErrorResult("bad_request", error.message());
+  return pipeline::ErrorResult(ErrorCode::kBadRequest, error.message());
 }
 
 }  // namespace structure::batch

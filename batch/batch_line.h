@@ -24,6 +24,7 @@ struct LineDefaults {
   std::string schema_name;  // --schema-name
   std::string schema_text;  // --schema-text
   std::optional<int64_t> max_loops;
+  std::optional<int64_t> call_timeout_ms;  // --call-timeout-ms
   std::string tenant;
   std::string project;
   std::string model;
@@ -37,7 +38,15 @@ struct BatchLine {
   std::string key;       // identity for --resume: KeyForId(id), or KeyForLine(line_no)
   std::optional<pipeline::StructureRequest> request;  // set iff the line is good
   Status error;  // why the line is bad (kInvalidArgument), ok otherwise
+  // What is wrong with a bad line, without the "line N: " that starts error's message (for a
+  // line whose number means nothing to the user: the command's defaults, checked as a line).
+  // A line that is no JSON keeps the parser's position.
+  std::string problem;
 };
+
+// The longest input line read (a prompt and an inline schema of 1 MiB each, escaped); a
+// longer one is a bad line (LineTooLong), its bytes dropped.
+inline constexpr size_t kMaxLineBytes = size_t{16} << 20;
 
 // The resume identity of a record: the compact JSON of its id ("\"a-1\"", "17"), or "line:N".
 std::string KeyForId(const Json& id);
@@ -49,14 +58,27 @@ bool IsBlankLine(std::string_view text);
 // Parses one input line {"id", "prompt", "schema" | "schemaName" | "schemaText", "maxLoops",
 // "tenant", "project", ...} (any field of pipeline::ParseRequest). Never fails: a bad line
 // comes back with `error` set, naming the line and what is wrong, keyed by id when the id
-// could be read, else by line number.
+// could be read, else by line number. A UTF-8 byte order mark at the start of line 1 is skipped.
 BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefaults& defaults);
+
+// The bad line for an input line longer than `max_bytes` (keyed by its line number).
+BatchLine LineTooLong(uint64_t line_no, size_t max_bytes);
 
 // The output line for a result, newline included: {"id": ID, ...ResultToJson(result)}, or
 // {"line": N, ...} when the record has no id.
 std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result);
 
-// The error result for a bad line (code "bad_request").
+// The inline schema of --schema FILE: read, checked (pipeline::CheckInlineSchema) and compiled
+// once, so a schema that would fail every line fails the command before any call.
+// kInvalidArgument "--schema FILE: ..."; a file that cannot be read as ReadFile says.
+Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& path);
+
+// Checks the defaults as a line that names nothing would see them, so what is wrong with them
+// is one usage error now rather than an error on every line later. kInvalidArgument "the default
+// flags: ...".
+Status CheckDefaults(const LineDefaults& defaults);
+
+// The error result for a bad line (code kBadRequest).
 pipeline::StructureResult BadLineResult(const Status& error);
 
 }  // namespace structure::batch

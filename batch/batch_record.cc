@@ -19,7 +19,7 @@ void Take(BatchRecord& r, pipeline::RunStep step, int round) {
     return;
   }
   if (std::holds_alternative<pipeline::RunCheck>(step)) {
-    r.result = r.prepared.Complete(pipeline::RunFail(r.prepared.spec, r.state, "internal",
+    r.result = r.prepared.Complete(pipeline::RunFail(r.prepared.spec, r.state, ErrorCode::kInternal,
                                                      "an external check in a provider batch")
                                        .result);
     r.calls.clear();
@@ -84,16 +84,16 @@ void ApplyItem(BatchRecord& r, int slot, const providers::ItemResult& item, int 
     r.calls.push_back(std::move(call));
     return;
   }
-  if (!item.code.empty()) {
+  if (item.code) {
     return Take(
-        r, pipeline::RunFail(r.prepared.spec, r.state, item.code, item.reply.status().message()),
+        r, pipeline::RunFail(r.prepared.spec, r.state, *item.code, item.reply.status().message()),
         next);
   }
   Take(r, pipeline::RunOnReply(r.prepared.spec, r.state, slot, item.reply.status()), next);
 }
 
-void EndRecord(BatchRecord& r, std::string code, std::string message) {
-  Take(r, pipeline::RunFail(r.prepared.spec, r.state, std::move(code), std::move(message)), 0);
+void EndRecord(BatchRecord& r, ErrorCode code, std::string message) {
+  Take(r, pipeline::RunFail(r.prepared.spec, r.state, code, std::move(message)), 0);
 }
 
 }  // namespace structure::batch

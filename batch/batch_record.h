@@ -62,6 +62,6 @@ void StartRecord(BatchRecord& r);
 void ApplyItem(BatchRecord& r, int slot, const providers::ItemResult& item, int retries);
 
 // Ends the record with an error of the batch run (request too large, no batch API).
-void EndRecord(BatchRecord& r, std::string code, std::string message);
+void EndRecord(BatchRecord& r, ErrorCode code, std::string message);
 
 }  // namespace structure::batch

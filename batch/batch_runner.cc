@@ -9,11 +9,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include "base/line_reader.h"
 #include "batch/reorder_buffer.h"
 
 namespace structure::batch {
@@ -37,13 +40,7 @@ struct Pending {
 // A finished record, formatted, waiting for the pump.
 struct Done {
   uint64_t index;
-  std::string line;
-  pipeline::Outcome outcome;
-  uint64_t input_tokens;
-  uint64_t output_tokens;
-  uint64_t grounded = 0;
-  uint64_t ungrounded = 0;
-  bool evidence = false;
+  OutputLine line;
 };
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -88,7 +85,7 @@ struct BatchRunner::State {
   Status write_status;
   std::vector<Done> round_done;  // the pump's current round
   std::vector<Pending> round_start;
-  std::string round_text;
+  OutputLines round_lines;
 
   int Interrupts() const { return opt.interrupts ? opt.interrupts->load() : 0; }
 
@@ -96,12 +93,8 @@ struct BatchRunner::State {
   // --fsync every journal write waits for the disk, which must not stall an engine thread:
   // the writer thread pumps then.
   void Deliver(uint64_t index, const Json& id, uint64_t line_no, pipeline::StructureResult r) {
-    Done d{index, "", r.status, static_cast<uint64_t>(r.usage.input_tokens),
-           static_cast<uint64_t>(r.usage.output_tokens)};
-    d.evidence = !r.evidence.is_null() || !r.ungrounded.is_null();
-    d.grounded = r.evidence.size();
-    d.ungrounded = r.ungrounded.size();
-    d.line = FormatResultLine(id, line_no, std::move(r));
+    Done d{index, {"", LineTally::Of(r)}};
+    d.line.text = FormatResultLine(id, line_no, std::move(r));
     std::unique_lock<std::mutex> lock(mu);
     bool first = completed.empty();
     completed.push_back(std::move(d));
@@ -173,8 +166,8 @@ struct BatchRunner::State {
       BatchLine& line = p.line;
       if (!line.request) {  // finished at once: journaled with this wake-up's results
         pipeline::StructureResult r = BadLineResult(line.error);
-        bad.push_back({p.index, FormatResultLine(line.id, line.line_no, std::move(r)),
-                       pipeline::Outcome::kError, 0, 0});
+        LineTally tally = LineTally::Of(r);
+        bad.push_back({p.index, {FormatResultLine(line.id, line.line_no, std::move(r)), tally}});
         continue;
       }
       ++in_flight;
@@ -215,23 +208,21 @@ struct BatchRunner::State {
       lock.unlock();
       Start(round_start, round_done);  // unlocked: a submit that answers at once queues it
       round_start.clear();
-      round_text.clear();
       for (Done& d : round_done) {
-        run.Add(d.outcome, d.input_tokens, d.output_tokens);
-        if (d.evidence) {
-          ++run.evidence_records;
-          run.grounded += d.grounded;
-          run.ungrounded += d.ungrounded;
-        }
         if (opt.ordered) {
           reorder.Put(d.index, std::move(d.line));
         } else {
-          round_text.append(d.line);
+          round_lines.Add(std::move(d.line));
         }
       }
-      if (opt.ordered) reorder.TakeReady(&round_text);
-      // One write per round: results that completed together are journaled together.
-      if (write_status.ok() && !round_text.empty()) write_status = out->Append(round_text);
+      if (opt.ordered) reorder.TakeReady(&round_lines);
+      // One write per round: results that completed together are journaled together, and
+      // counted once they are in OUT (after a failed write, no more are).
+      if (write_status.ok() && !round_lines.empty()) {
+        write_status = round_lines.WriteTo(*out, run);
+      } else {
+        round_lines.Clear();
+      }
       round_done.clear();
       lock.lock();
     }
@@ -281,72 +272,109 @@ BatchRunner::BatchRunner(BatchOptions options, SubmitFn submit, JournalWriter* o
 
 BatchRunner::~BatchRunner() = default;
 
+namespace {
+
+// The input's records, one at a time: lines parsed with the job's defaults, in this shard,
+// duplicate ids turned into bad lines, records the journal has skipped.
+class RecordReader {
+ public:
+  RecordReader(std::FILE* in, const BatchOptions& opt, const JournalScan* resume)
+      : reader_(in, kMaxLineBytes), opt_(opt), resume_(resume) {}
+
+  // The next record to run, or nullopt at the end of the input, on an interrupt (`stop`
+  // returns true when a signal woke a blocking read) or a read error (`error` set).
+  std::optional<Pending> Next(const std::function<bool()>& stop, Status& error,
+                              uint64_t& resumed_seen) {
+    for (;;) {
+      LineReader::Got got = reader_.Next();
+      if (got == LineReader::Got::kInterrupted) {
+        if (!stop()) continue;
+        stopped_ = true;
+        return std::nullopt;
+      }
+      if (got == LineReader::Got::kError)
+        error = Unavailable(std::string("cannot read the input: ") + std::strerror(errno));
+      if (got == LineReader::Got::kError || got == LineReader::Got::kEnd) return std::nullopt;
+      uint64_t line_no = reader_.line_no();
+      BatchLine line;
+      if (got == LineReader::Got::kTooLong) {
+        line = LineTooLong(line_no, reader_.max_line_bytes());
+      } else if (IsBlankLine(reader_.line())) {
+        continue;
+      } else {
+        line = ParseBatchLine(reader_.line(), line_no, opt_.defaults);
+      }
+      // Decided before the duplicate check rewrites the key, so a repeated id stays in the
+      // shard of its first use.
+      if (opt_.shard.count > 1 &&
+          ShardOf(ShardKey(line.id, line_no), opt_.shard.count) != opt_.shard.index) {
+        continue;
+      }
+      RefuseRepeatedId(line);
+      if (resume_ && resume_->done.count(line.key) > 0) {
+        ++resumed_seen;
+        continue;
+      }
+      return Pending{next_index_++, std::move(line), reader_.bytes()};
+    }
+  }
+
+  // The last Next returned nullopt because of `stop`.
+  bool stopped() const { return stopped_; }
+
+ private:
+  void RefuseRepeatedId(BatchLine& line) {
+    if (line.id.is_null()) return;
+    auto [it, inserted] = seen_.emplace(line.key, line.line_no);
+    if (inserted) return;
+    line.error = InvalidArgument("line " + std::to_string(line.line_no) + ": id " + line.key +
+                                 " is already used on line " + std::to_string(it->second));
+    line.request.reset();
+    line.id = Json();
+    line.key = KeyForLine(line.line_no);
+  }
+
+  LineReader reader_;
+  const BatchOptions& opt_;
+  const JournalScan* resume_;
+  std::unordered_map<std::string, uint64_t> seen_;  // id key -> first line
+  uint64_t next_index_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
 BatchReport BatchRunner::Run(std::FILE* in) {
   State& s = *state_;
   s.start = Clock::now();
   BatchReport report;
   if (s.resume) report.resumed = s.resume->counts;
   std::thread writer([&s] {
-    sigset_t sigint;  // interrupts belong to the reading thread (it may block on stdin)
-    sigemptyset(&sigint);
-    sigaddset(&sigint, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &sigint, nullptr);
+    sigset_t stops;  // interrupts belong to the reading thread (it may block on stdin)
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stops, nullptr);
     s.WriterLoop();
   });
-
   Status read_error;
-  std::unordered_map<std::string, uint64_t> seen;  // id key -> first line, to refuse duplicates
-  char* buf = nullptr;
-  size_t cap = 0;
-  uint64_t line_no = 0;
-  uint64_t next_index = 0;
+  RecordReader records(in, s.opt, s.resume);
+  auto stop = [&s] { return s.Interrupts() > 0; };
   for (;;) {
-    if (s.Interrupts() > 0) {
+    if (stop()) {
       report.interrupted = true;
       break;
     }
-    errno = 0;
-    ssize_t n = getline(&buf, &cap, in);
-    if (n < 0) {
-      if (errno == EINTR && !std::feof(in)) {  // a signal woke a blocking read: look at it
-        std::clearerr(in);
-        continue;
-      }
-      if (std::ferror(in))
-        read_error = Unavailable(std::string("cannot read the input: ") + std::strerror(errno));
+    std::optional<Pending> next = records.Next(stop, read_error, report.resumed_seen);
+    if (!next) {
+      report.interrupted = records.stopped();
       break;
     }
-    ++line_no;
-    std::string_view text(buf, static_cast<size_t>(n));
-    if (IsBlankLine(text)) continue;
-    BatchLine line = ParseBatchLine(text, line_no, s.opt.defaults);
-    // Decided before the duplicate check rewrites the key, so a repeated id stays in the shard
-    // of its first use.
-    if (s.opt.shard.count > 1 &&
-        ShardOf(ShardKey(line.id, line_no), s.opt.shard.count) != s.opt.shard.index) {
-      continue;
-    }
-    if (!line.id.is_null()) {
-      auto [it, inserted] = seen.emplace(line.key, line_no);
-      if (!inserted) {
-        line.error = InvalidArgument("line " + std::to_string(line_no) + ": id " + line.key +
-                                     " is already used on line " + std::to_string(it->second));
-        line.request.reset();
-        line.id = Json();
-        line.key = KeyForLine(line_no);
-      }
-    }
-    if (s.resume && s.resume->done.count(line.key) > 0) {
-      ++report.resumed_seen;
-      continue;
-    }
-    if (!s.Enqueue({next_index, std::move(line), static_cast<size_t>(n)})) {
+    if (!s.Enqueue(std::move(*next))) {
       report.interrupted = true;
       break;
     }
-    ++next_index;
   }
-  std::free(buf);
   s.InputDone();
   writer.join();
   if (s.opt.progress) {

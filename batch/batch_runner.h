@@ -31,8 +31,8 @@ struct BatchOptions {
   uint64_t reorder_window = 0;  // ordered: max records started past the oldest unwritten (0 = 4 K)
   LineDefaults defaults;
   Shard shard;  // --shard I/N: only the records of shard I (default 1/1: all)
-  // Incremented by the SIGINT handler. 1: stop reading input, let in-flight calls finish.
-  // 2: call `cancel` (in-flight calls answer "cancelled" and are journaled as such).
+  // Incremented by the SIGINT and SIGTERM handler. 1: stop reading input, let in-flight calls
+  // finish. 2: call `cancel` (in-flight calls answer "cancelled" and are journaled as such).
   const std::atomic<int>* interrupts = nullptr;
   std::function<void()> cancel;
   bool progress = false;          // redraw a progress line on stderr

@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "base/json.h"
-#include "batch/posix_file.h"
+#include "base/output_file.h"
 
 namespace structure::batch {
 
@@ -49,7 +49,7 @@ Result<BatchState> BatchState::Open(const std::string& dir) {
   std::filesystem::create_directories(dir, ec);
   if (ec) return InvalidArgument("cannot create " + dir + ": " + ec.message());
   if (::access(Journal(dir).c_str(), F_OK) != 0) return s;
-  auto text = ReadFile(Journal(dir));
+  auto text = ReadFile(Journal(dir), SIZE_MAX);  // the job's own state: any size
   if (!text.ok()) return text.status();
   size_t pos = 0;
   uint64_t line_no = 0;
@@ -118,15 +118,20 @@ Status BatchState::Apply(const std::string& text, uint64_t line_no) {
   return bad("an unknown event");
 }
 
+Status BatchState::Noted(Status st) {
+  if (!st.ok() && write_error_.ok()) write_error_ = st;
+  return st;
+}
+
 Status BatchState::Append(const std::string& line) {
   std::string path = Journal(dir_);
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return OsError("cannot open", path);
+  if (fd < 0) return Noted(OsError("cannot open", path));
   std::string text = line + "\n";
   Status st = WriteAll(fd, text, path);
   if (st.ok() && ::fdatasync(fd) != 0) st = OsError("cannot sync", path);
   ::close(fd);
-  return st;
+  return Noted(st);
 }
 
 Status BatchState::Begin(const std::string& job_id, const std::string& fingerprint) {
@@ -179,27 +184,14 @@ Status BatchState::Rejected(int64_t seq, const std::string& message) {
 }
 
 Status BatchState::Read(int64_t seq, const std::string& results) {
-  std::string path = ResultsPath(dir_, seq);
-  std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return OsError("cannot create", tmp);
-  Status st = WriteAll(fd, results, tmp);
-  if (st.ok() && ::fdatasync(fd) != 0) st = OsError("cannot sync", tmp);
-  ::close(fd);
-  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0)
-    st = OsError("cannot rename onto", path);
-  if (!st.ok()) {
-    ::unlink(tmp.c_str());
-    return st;
-  }
-  STRUCTURE_RETURN_IF_ERROR(SyncDir(dir_));
+  STRUCTURE_RETURN_IF_ERROR(Noted(WriteOutputFile(ResultsPath(dir_, seq), results)));
   STRUCTURE_RETURN_IF_ERROR(Append(ToJson(Json(Json::Object{{"read", Json(seq)}}))));
   submits_[seq].read = true;
   return Status::Ok();
 }
 
 Result<std::string> BatchState::Results(int64_t seq) const {
-  return ReadFile(ResultsPath(dir_, seq));
+  return ReadFile(ResultsPath(dir_, seq), SIZE_MAX);
 }
 
 Status BatchState::Remove() {

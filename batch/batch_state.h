@@ -60,14 +60,20 @@ class BatchState {
   // Deletes the directory (the job is finished: every record is in OUT).
   Status Remove();
 
+  // The first journal or results write that failed (disk full), ok when none: an output error
+  // of the job, like a failed write to OUT.
+  const Status& write_error() const { return write_error_; }
+
  private:
   Status Append(const std::string& line);
+  Status Noted(Status st);  // keeps the first failure in write_error_
   Status Apply(const std::string& line, uint64_t line_no);
 
   std::string dir_;
   std::string job_id_;
   std::string fingerprint_;
   std::map<int64_t, SubmitRecord> submits_;
+  Status write_error_;
 };
 
 }  // namespace structure::batch

@@ -21,7 +21,8 @@ struct Waiter {
 
 bool Transient(const providers::HttpResponse& r) {
   if (r.error != providers::TransportError::kNone)
-    return r.error != providers::TransportError::kCancelled;
+    return r.error != providers::TransportError::kCancelled &&
+           r.error != providers::TransportError::kTlsVerify;
   return IsRetryable(providers::CodeFromHttpStatus(r.status)) && r.status != 429;
 }
 
@@ -32,16 +33,17 @@ std::chrono::milliseconds NextPollInterval(std::chrono::milliseconds current,
   return std::min(max_poll, current * 3 / 2);
 }
 
-Result<SendFn> MakeCurlSend() {
+Result<SendFn> MakeCurlSend(const providers::CurlOptions& options) {
   providers::InitCurlOnce();
   auto waiter = std::make_shared<Waiter>();
-  auto transport =
-      providers::MakeCurlTransport([waiter](std::vector<providers::Completion>&& done) {
+  auto transport = providers::MakeCurlTransport(
+      [waiter](std::vector<providers::Completion>&& done) {
         std::lock_guard<std::mutex> lock(waiter->mu);
         for (auto& c : done) waiter->response = std::move(c.response);
         waiter->done = true;
         waiter->cv.notify_all();
-      });
+      },
+      options);
   if (!transport.ok()) return transport.status();
   std::shared_ptr<providers::Transport> shared(std::move(*transport));
   auto next_id = std::make_shared<uint64_t>(1);

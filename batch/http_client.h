@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "base/status.h"
+#include "providers/curl_transport.h"
 #include "providers/http.h"
 #include "providers/transport.h"
 
@@ -32,8 +33,9 @@ struct RetryPolicy {
 std::chrono::milliseconds NextPollInterval(std::chrono::milliseconds current,
                                            std::chrono::milliseconds max_poll);
 
-// A SendFn over a curl transport of its own. kInternal when curl cannot be set up.
-Result<SendFn> MakeCurlSend();
+// A SendFn over a curl transport of its own, with `options` (proxy, CAs). kInternal when curl
+// cannot be set up.
+Result<SendFn> MakeCurlSend(const providers::CurlOptions& options = {});
 
 // `send` with retries: the last response when retries run out or `sleep` is cut short.
 // 429 waits for Retry-After (or backoff); 5xx, 408/409, resets and timeouts back off.

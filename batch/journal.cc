@@ -1,6 +1,7 @@
 #include "batch/journal.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,9 +9,10 @@
 #include <cstring>
 
 #include "base/json.h"
+#include "base/output_file.h"
 #include "batch/batch_line.h"
 #include "batch/output_lock.h"
-#include "batch/posix_file.h"
+#include "structure/error_code.h"
 
 namespace structure::batch {
 namespace {
@@ -21,14 +23,19 @@ uint64_t Tokens(const Json& result, std::string_view key) {
   return v && v->is_number() && v->as_double() > 0 ? static_cast<uint64_t>(v->as_int()) : 0;
 }
 
-// Atomically replaces `path` with `content`: a crash leaves either the old or the new file.
-// The new file is locked before it takes the name, so the job's lock never lapses; its
-// descriptor (open for appending) is returned.
+// Atomically replaces the regular file `path` (a link's target, never the link) with
+// `content`, keeping its permissions: a crash leaves either the old or the new file. The new
+// file is locked before it takes the name, so the job's lock never lapses; its descriptor (open
+// for appending) is returned.
 Result<int> Rewrite(const std::string& path, std::string_view content) {
   std::string tmp = path + ".resume-tmp";
+  struct stat old {};
+  bool keep_mode = ::stat(path.c_str(), &old) == 0;
   auto fd = OpenLocked(tmp, O_TRUNC);
   if (!fd.ok()) return fd.status();
   Status st = WriteAll(*fd, content, tmp);
+  if (st.ok() && keep_mode && ::fchmod(*fd, old.st_mode & 07777) != 0)
+    st = OsError("cannot keep the permissions of", path);
   if (st.ok() && ::fsync(*fd) != 0) st = OsError("cannot sync", tmp);
   if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0)
     st = OsError("cannot rename onto", path);
@@ -42,10 +49,20 @@ Result<int> Rewrite(const std::string& path, std::string_view content) {
 
 }  // namespace
 
+Status CheckResumable(const OutputTarget& target, const std::string& path) {
+  if (!target.in_place()) return Status::Ok();
+  return InvalidArgument("--resume needs a regular file to continue: " + path + " is " +
+                         std::string(OutputKindName(target.kind)));
+}
+
 Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* writer) {
   JournalScan scan;
-  if (::access(path.c_str(), F_OK) != 0) return scan;
-  auto text = ReadFile(path);
+  auto target = ResolveOutput(path);
+  if (!target.ok()) return target.status();
+  if (target->kind == OutputKind::kMissing) return scan;
+  STRUCTURE_RETURN_IF_ERROR(CheckResumable(*target, path));
+  const std::string& real = target->path;  // a link's target: the link itself stays
+  auto text = ReadFile(real, SIZE_MAX);    // the job's own output: any size
   if (!text.ok()) return text.status();
   std::string_view all = *text;
   size_t complete = all.rfind('\n');
@@ -78,7 +95,7 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
     }
     const Json* code = rec->find("code");
     if (status->as_string() == "error" && code && code->is_string() &&
-        code->as_string() == "cancelled") {
+        ErrorCodeFromName(code->as_string()) == ErrorCode::kCancelled) {
       ++scan.dropped_cancelled;
       continue;
     }
@@ -93,7 +110,7 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
     kept.push_back('\n');
   }
   if (scan.dropped_cancelled > 0 || kept.size() != complete) {
-    auto fd = Rewrite(path, kept);
+    auto fd = Rewrite(real, kept);
     if (!fd.ok()) return fd.status();
     if (writer != nullptr) {
       writer->Adopt(*fd);
@@ -101,15 +118,23 @@ Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* write
       ::close(*fd);
     }
   } else if (scan.dropped_torn_tail) {
-    if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
+    if (::truncate(real.c_str(), static_cast<off_t>(complete)) != 0)
       return OsError("cannot truncate", path);
   }
   return scan;
 }
 
 Result<JournalWriter> JournalWriter::Open(const std::string& path, bool truncate, bool sync) {
+  auto target = ResolveOutput(path);
+  if (!target.ok()) return target.status();
+  if (target->in_place()) {
+    // A device or FIFO is written as it is: nothing to lock, empty or recover.
+    auto fd = OpenForAppend(*target);
+    if (!fd.ok()) return fd.status();
+    return JournalWriter(*fd, true, false, path);
+  }
   // Never O_TRUNC: emptying a file another job is writing is the very thing the lock prevents.
-  auto fd = OpenLocked(path);
+  auto fd = OpenLocked(target->path);
   if (!fd.ok()) return fd.status();
   if (truncate && ::ftruncate(*fd, 0) != 0) {
     Status st = OsError("cannot empty", path);
@@ -150,9 +175,10 @@ JournalWriter::~JournalWriter() {
   if (owned_ && fd_ >= 0) ::close(fd_);
 }
 
-Status JournalWriter::Append(std::string_view lines) {
+Status JournalWriter::Append(std::string_view lines, size_t* written) {
+  if (written != nullptr) *written = 0;
   if (lines.empty()) return Status::Ok();
-  STRUCTURE_RETURN_IF_ERROR(WriteAll(fd_, lines, name_));
+  STRUCTURE_RETURN_IF_ERROR(WriteAll(fd_, lines, name_, written));
   if (sync_ && ::fdatasync(fd_) != 0) return OsError("cannot sync", name_);
   return Status::Ok();
 }

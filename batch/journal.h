@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "base/output_file.h"
 #include "base/status.h"
 #include "batch/progress.h"
 
@@ -24,20 +25,25 @@ struct JournalScan {
 
 class JournalWriter;
 
-// Scans `path` (a missing or empty file is an empty journal). A last line without its newline
-// is truncated away; cancelled records are removed by rewriting the file atomically (temp file
-// + rename). A complete line that is not a JSON object with "id" or "line" and "status" is
-// kInvalidArgument ("OUT:7: ..."), since resuming past it could duplicate or lose a record.
-// `writer`, when given, is the job's open (locked) writer on `path`: after a rewrite it writes
-// to, and holds the lock on, the new file.
+// A device or FIFO (`target` of the user's `path`) cannot be resumed: kInvalidArgument saying so.
+Status CheckResumable(const OutputTarget& target, const std::string& path);
+
+// Scans `path` (a missing or empty file is an empty journal; a symbolic link is followed and
+// its target scanned and rewritten, the link kept). A last line without its newline is
+// truncated away; cancelled records are removed by rewriting the file atomically (temp file
+// + rename). A device or FIFO cannot be resumed: kInvalidArgument. A complete line that is not a
+// JSON object with "id" or "line" and "status" is kInvalidArgument ("OUT:7: ..."), since resuming
+// past it could duplicate or lose a record. `writer`, when given, is the job's open (locked) writer
+// on `path`: after a rewrite it writes to, and holds the lock on, the new file.
 Result<JournalScan> RecoverJournal(const std::string& path, JournalWriter* writer = nullptr);
 
 class JournalWriter {
  public:
-  // Opens `path` for appending (created if missing) and locks it for the writer's life
-  // (output_lock.h: kFailedPrecondition while another job holds it); emptied after locking when
-  // `truncate`. With `sync`, every Append is followed by fdatasync (survives power loss, not
-  // only kill).
+  // Opens `path` for appending (created if missing; a symbolic link's target) and locks it for
+  // the writer's life (output_lock.h: kFailedPrecondition while another job holds it); emptied
+  // after locking when `truncate`. With `sync`, every Append is followed by fdatasync (survives
+  // power loss, not only kill). A device or FIFO is written in place: not locked, emptied or
+  // synced. Other kinds of file are refused (base/output_file.h).
   static Result<JournalWriter> Open(const std::string& path, bool truncate, bool sync);
   // Writes to an already open descriptor it does not own (stdout).
   static JournalWriter ForFd(int fd);
@@ -49,8 +55,9 @@ class JournalWriter {
   ~JournalWriter();
 
   // Appends complete lines (each ending in '\n'); retries short writes and EINTR.
-  // kUnavailable with the OS reason when the write fails (disk full, closed pipe).
-  Status Append(std::string_view lines);
+  // kUnavailable with the OS reason when the write fails (disk full, closed pipe). `written`,
+  // when given, gets the bytes that reached the file (all, or those before the failure).
+  Status Append(std::string_view lines, size_t* written = nullptr);
 
   // Whether every Append waits for the disk (fdatasync).
   bool syncs() const { return sync_; }

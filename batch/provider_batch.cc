@@ -57,18 +57,16 @@ uint64_t ProviderBatchJob::Unfinished() const {
 
 void ProviderBatchJob::Emit(uint64_t index, const Json& id, uint64_t line_no,
                             pipeline::StructureResult result) {
-  report_.batch.run.Add(result.status,
-                        static_cast<uint64_t>(std::max<int64_t>(0, result.usage.input_tokens)),
-                        static_cast<uint64_t>(std::max<int64_t>(0, result.usage.output_tokens)));
-  std::string line = FormatResultLine(id, line_no, std::move(result));
+  LineTally tally = LineTally::Of(result);
+  OutputLine line{FormatResultLine(id, line_no, std::move(result)), tally};
   if (!opt_.ordered) {
-    buffer_ += line;
+    buffer_.Add(std::move(line));
     return;
   }
   slots_[index] = std::move(line);
   while (next_out_ < total_ && (skipped_[next_out_] || slots_[next_out_])) {
     if (slots_[next_out_]) {
-      buffer_ += *slots_[next_out_];
+      buffer_.Add(std::move(*slots_[next_out_]));
       slots_[next_out_].reset();
     }
     ++next_out_;
@@ -85,9 +83,9 @@ void ProviderBatchJob::EmitRecord(BatchRecord& r) {
 }
 
 void ProviderBatchJob::Flush() {
-  if (buffer_.empty() || !report_.batch.io_error.ok()) return;
-  Status st = out_->Append(buffer_);
-  buffer_.clear();
+  if (buffer_.empty()) return;
+  if (!report_.batch.io_error.ok()) return buffer_.Clear();
+  Status st = buffer_.WriteTo(*out_, report_.batch.run);
   if (!st.ok()) report_.batch.io_error = st;
 }
 
@@ -186,7 +184,7 @@ void ProviderBatchJob::PrepareAll(
     r.prepared = std::move(*a.prepared);
     if (!HasBatchApi(r.prepared.endpoint.kind)) {
       StartRecord(r);
-      EndRecord(r, "batch_unsupported",
+      EndRecord(r, ErrorCode::kBatchUnsupported,
                 "provider '" + r.prepared.provider + "' (kind " +
                     std::string(providers::ProviderKindName(r.prepared.endpoint.kind)) +
                     ") has no batch API; run this job without --provider-batch");
@@ -268,7 +266,10 @@ ProviderBatchReport ProviderBatchJob::Run(std::string_view input) {
     std::fputs("\r\033[K", stderr);
     std::fflush(stderr);
   }
-  report_.job_error = st;
+  // A state write that failed is an output error, as one to OUT is (exit 2 on both paths).
+  if (state_ && !state_->write_error().ok() && report_.batch.io_error.ok())
+    report_.batch.io_error = state_->write_error();
+  report_.job_error = report_.batch.io_error.ok() ? st : Status::Ok();
   report_.batch.interrupted = Interrupted() || !report_.batch.io_error.ok();
   report_.batch.elapsed_s = Seconds(Clock::now() - start_);
   report_.waiting = Unfinished();

@@ -11,6 +11,7 @@
 #include "batch/batch_client.h"
 #include "batch/batch_record.h"
 #include "batch/batch_state.h"
+#include "batch/output_lines.h"
 #include "batch/provider_batch.h"
 
 namespace structure::batch {
@@ -67,10 +68,10 @@ class ProviderBatchJob {
 
   // Output: with --ordered, lines wait in `slots_` until every earlier record is written.
   uint64_t total_ = 0;  // records in the input (non-blank lines)
-  std::vector<std::optional<std::string>> slots_;
+  std::vector<std::optional<OutputLine>> slots_;
   std::vector<bool> skipped_;  // already in OUT (--resume)
   uint64_t next_out_ = 0;
-  std::string buffer_;  // lines not yet appended
+  OutputLines buffer_;  // lines not yet appended
   ProviderBatchReport report_;
   pipeline::CallStats stats_;
   std::chrono::steady_clock::time_point last_draw_{};

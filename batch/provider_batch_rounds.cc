@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "base/time_format.h"
 #include "batch/provider_batch_job.h"
 #include "providers/wire.h"
 
@@ -13,15 +14,9 @@ namespace structure::batch {
 
 namespace {
 
-int64_t NowUnixMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 providers::ItemResult RejectedItem(const std::string& message) {
   providers::ItemResult item;
-  item.code = "batch_rejected";
+  item.code = ErrorCode::kBatchRejected;
   item.reply = Status(Code::kInvalidArgument, message);
   return item;
 }
@@ -208,7 +203,7 @@ Status ProviderBatchJob::SubmitChunk(const std::string& provider, const std::str
   submit.provider = provider;
   submit.model = model;
   submit.key = state_->job_id() + "-" + std::to_string(seq);
-  submit.at_ms = NowUnixMs();
+  submit.at_ms = UnixNowMs();
   for (const Member& m : chunk)
     submit.custom_ids.push_back(CustomId(records_[m.first].line_no, round, m.second));
   STRUCTURE_RETURN_IF_ERROR(state_->Planned(submit));
@@ -255,7 +250,7 @@ Status ProviderBatchJob::SubmitQueued() {
       int64_t size = static_cast<int64_t>(
           ItemBytes(endpoint.kind, {CustomId(r.line_no, round, m.second), &*built}));
       if (size > caps.max_bytes) {
-        EndRecord(r, "batch_request_too_large",
+        EndRecord(r, ErrorCode::kBatchRequestTooLarge,
                   "the request for line " + std::to_string(r.line_no) + " is " +
                       std::to_string(size) + " bytes, over the " +
                       std::string(providers::ProviderKindName(endpoint.kind)) + " batch limit of " +

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include "batch/output_lines.h"
+
 namespace structure::batch {
 
 class ReorderBuffer {
@@ -17,10 +19,10 @@ class ReorderBuffer {
   bool CanAdmit(uint64_t index) const { return index < next_ + window_; }
 
   // Stores the output for `index` (each index exactly once, index >= next()).
-  void Put(uint64_t index, std::string line);
+  void Put(uint64_t index, OutputLine line);
 
-  // Appends, in order, every stored line from next() on without a gap; returns how many.
-  uint64_t TakeReady(std::string* out);
+  // Adds to `out`, in order, every stored line from next() on without a gap; returns how many.
+  uint64_t TakeReady(OutputLines* out);
 
   uint64_t next() const { return next_; }
   uint64_t window() const { return window_; }
@@ -29,7 +31,7 @@ class ReorderBuffer {
  private:
   uint64_t window_;
   uint64_t next_ = 0;
-  std::map<uint64_t, std::string> pending_;
+  std::map<uint64_t, OutputLine> pending_;
 };
 
 }  // namespace structure::batch

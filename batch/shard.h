@@ -17,9 +17,6 @@ struct Shard {
   uint64_t count = 1;
 };
 
-// FNV-1a, 64 bits (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
-uint64_t Fnv1a64(std::string_view data);
-
 // Parses "I/N" (1 <= I <= N <= 1 000 000). kInvalidArgument says what is wrong, in flag terms.
 Result<Shard> ParseShard(std::string_view text);
 

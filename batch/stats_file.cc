@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/output_file.h"
+
 namespace structure::batch {
 namespace {
 
@@ -14,9 +16,13 @@ std::string Folder(const std::string& path) {
   return dir.empty() ? "." : dir;
 }
 
+// The same file, where that matters: a device or FIFO (/dev/null) may take both.
 bool SameFile(const std::string& a, const std::string& b) {
   if (b.empty() || b == "-") return false;
   std::error_code ec;
+  auto kind = std::filesystem::status(a, ec).type();
+  if (kind != std::filesystem::file_type::regular && kind != std::filesystem::file_type::not_found)
+    return false;
   if (std::filesystem::equivalent(a, b, ec)) return true;
   return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
 }
@@ -31,13 +37,20 @@ Status CheckStatsPath(const std::string& path, const std::string& input,
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return InvalidArgument("--stats " + path + ": is a directory");
-  std::string dir = Folder(path);
+  auto target = ResolveOutput(path);
+  if (!target.ok()) return InvalidArgument("--stats " + target.status().message());
+  if (target->in_place()) {
+    if (access(target->path.c_str(), W_OK) != 0)
+      return InvalidArgument("--stats " + path + ": not writable");
+    return Status();
+  }
+  std::string dir = Folder(target->path);
   if (!std::filesystem::is_directory(dir, ec)) {
     return InvalidArgument("--stats " + path + ": no such folder " + dir);
   }
   if (access(dir.c_str(), W_OK) != 0)
     return InvalidArgument("--stats " + path + ": cannot write in " + dir);
-  if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0) {
+  if (target->kind == OutputKind::kRegular && access(target->path.c_str(), W_OK) != 0) {
     return InvalidArgument("--stats " + path + ": not writable");
   }
   return Status();
@@ -62,16 +75,8 @@ Status WriteStatsFile(const std::string& path, const BatchReport& report,
 }
 
 Status WriteStatsJson(const std::string& path, const Json& doc) {
-  std::string text = ToJson(doc) + "\n";
-  std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (f == nullptr) return InvalidArgument("--stats " + path + ": cannot write " + tmp);
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return InvalidArgument("--stats " + path + ": the write failed");
-  }
+  Status written = WriteOutputFile(path, ToJson(doc) + "\n");
+  if (!written.ok()) return InvalidArgument("--stats " + path + ": " + written.message());
   return Status();
 }
 

@@ -11,16 +11,18 @@
 namespace structure::batch {
 
 // Checked before the run starts, so a bad path fails at once: kInvalidArgument when `path` is
-// a directory, its folder cannot be written ("--stats DIR: is a directory"), or it is one of
-// the job's own files (`input`, `output`; "" = stdin / stdout).
+// a directory ("--stats DIR: is a directory") or another kind of file that cannot be written
+// (a socket), its folder cannot be written, or it is one of the job's own files (`input`,
+// `output`; "" = stdin / stdout).
 Status CheckStatsPath(const std::string& path, const std::string& input, const std::string& output);
 
 // {"run":{"records","resumed","elapsedSeconds","interrupted"},"schemas":...,"providers":...}:
 // the run's record counts, then StatsToJson (the calls of this run; resumed records made none).
 Json StatsDocument(const BatchReport& report, const pipeline::StatsSnapshot& stats);
 
-// Writes StatsDocument to `path` through a temporary file in the same folder, so a reader sees
-// the whole document or none.
+// Writes StatsDocument to `path` by the rules of base/output_file.h: a regular file is replaced
+// atomically (a reader sees the whole document or none), a link's target is written, a device
+// or FIFO is written in place.
 Status WriteStatsFile(const std::string& path, const BatchReport& report,
                       const pipeline::StatsSnapshot& stats);
 

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "base/json_pointer.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/generate/generate.h"
-#include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
 

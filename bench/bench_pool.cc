@@ -28,6 +28,7 @@
 #include "actors/provider_pool.h"
 #include "base/json.h"
 #include "bench/curl_floor.h"
+#include "bench/pool_driver.h"
 #include "bench/steady_window.h"
 #include "providers/curl_transport.h"
 #include "providers/wire.h"
@@ -39,141 +40,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using actors::PoolReply;
 using actors::PoolRequest;
-
-std::map<std::string, std::string> Flags(int argc, char** argv) {
-  std::map<std::string, std::string> f;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--", 0) != 0) continue;
-    if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
-      f[a.substr(2)] = argv[++i];
-    } else {
-      f[a.substr(2)] = "1";
-    }
-  }
-  return f;
-}
-
-double Num(const std::map<std::string, std::string>& f, const char* k, double def) {
-  auto it = f.find(k);
-  return it == f.end() ? def : std::atof(it->second.c_str());
-}
-
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-void RaiseFileLimit() {
-  rlimit rl{};
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-    rl.rlim_cur = rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-  }
-}
-
-PoolRequest Call(int i, actors::Lane lane = actors::Lane::kBulk) {
-  static const Json schema = *ParseJson(
-      R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},
-          "required":["name","age"],"additionalProperties":false})");
-  PoolRequest r;
-  r.call.model = "sim-model";
-  r.call.system = "Extract the person.";
-  r.call.turns.push_back(providers::UserTurn("Ada Lovelace, 36. #" + std::to_string(i)));
-  r.call.schema = schema;
-  r.call.schema_name = "person";
-  r.call.max_tokens = 100;
-  r.lane = lane;
-  return r;
-}
-
-struct Env {
-  caf::actor_system_config cfg;
-  std::unique_ptr<caf::actor_system> sys;
-  std::unique_ptr<testing::ChildProcess> sim;
-};
-
-bool StartEnv(Env& env, const std::vector<std::string>& sim_args) {
-  std::string error;
-  env.sim = testing::StartSim(STRUCTURE_BINARY_PATH, sim_args, &error);
-  if (!env.sim) {
-    std::fprintf(stderr, "cannot start sim: %s\n", error.c_str());
-    return false;
-  }
-  env.cfg.set("scheduler.policy", caf::atom("sharing"));
-  // As the engine does: one scheduler thread per core, less the one the curl thread keeps busy.
-  unsigned cores = std::thread::hardware_concurrency();
-  size_t workers = cores > 2 ? cores - 1 : 1;
-  if (const char* w = std::getenv("BENCH_POOL_WORKERS")) workers = std::strtoul(w, nullptr, 10);
-  env.cfg.set("scheduler.max-threads", workers);
-  env.cfg.add_message_types<caf::id_block::structure>();
-  env.sys = std::make_unique<caf::actor_system>(env.cfg);
-  return true;
-}
-
-actors::PoolConfig Config(const Env& env, const std::string& provider, int concurrency) {
-  actors::PoolConfig c;
-  c.endpoint.kind = *providers::ParseProviderKind(provider);
-  c.endpoint.base_url = env.sim->base_url();
-  c.endpoint.api_key = "sk-bench";
-  c.endpoint.timeout_ms = 60'000;
-  c.limits.max_concurrency = concurrency;
-  return c;
-}
-
-struct Run {
-  int ok = 0, failed = 0;
-  double wall_s = 0;
-  double sum_wire_us = 0, sum_total_us = 0, sum_queued_us = 0;
-  std::vector<int64_t> queued_us;
-  std::vector<double> done_s;  // completion times since the start, in order
-  actors::PoolStats stats;
-};
-
-// Per-thread CPU seconds of this process, by thread name.
-std::map<std::string, double> ThreadCpu() {
-  std::map<std::string, double> out;
-  long hz = sysconf(_SC_CLK_TCK);
-  char path[64];
-  std::snprintf(path, sizeof(path), "/proc/%d/task", getpid());
-  if (DIR* d = opendir(path)) {
-    while (dirent* e = readdir(d)) {
-      if (e->d_name[0] == '.') continue;
-      std::string base = std::string(path) + "/" + e->d_name;
-      std::string comm, stat;
-      if (FILE* f = std::fopen((base + "/comm").c_str(), "r")) {
-        char buf[64] = {0};
-        if (std::fgets(buf, sizeof(buf), f)) comm = buf;
-        std::fclose(f);
-      }
-      if (!comm.empty() && comm.back() == '\n') comm.pop_back();
-      if (FILE* f = std::fopen((base + "/stat").c_str(), "r")) {
-        char buf[1024] = {0};
-        size_t n = std::fread(buf, 1, sizeof(buf) - 1, f);
-        std::fclose(f);
-        stat.assign(buf, n);
-      }
-      size_t rp = stat.rfind(')');
-      if (rp == std::string::npos) continue;
-      // Fields after the comm: state is field 3; utime/stime are fields 14 and 15.
-      std::vector<std::string> fields;
-      size_t pos = rp + 2;
-      while (pos < stat.size()) {
-        size_t sp = stat.find(' ', pos);
-        if (sp == std::string::npos) sp = stat.size();
-        fields.push_back(stat.substr(pos, sp - pos));
-        pos = sp + 1;
-      }
-      if (fields.size() < 13) continue;
-      double cpu = (std::atof(fields[11].c_str()) + std::atof(fields[12].c_str())) / hz;
-      out[comm] += cpu;
-    }
-    closedir(d);
-  }
-  return out;
-}
 
 std::vector<std::string> SimArgs(const std::map<std::string, std::string>& f, int latency) {
   return {"--latency-ms", std::to_string(latency), "--threads",
@@ -189,7 +55,8 @@ struct FloorResult {
 // simulator started with `sim_args`, or to `url` when it is not empty. No actor system runs.
 std::optional<FloorResult> RunFloor(const std::vector<std::string>& sim_args,
                                     const std::string& provider, int inflight, int calls,
-                                    const std::string& url = "", bool h2c = false) {
+                                    const std::string& url = "",
+                                    FloorProtocol protocol = FloorProtocol::kHttp1) {
   Env env;
   std::string error;
   env.sim = testing::StartSim(STRUCTURE_BINARY_PATH, sim_args, &error);
@@ -201,50 +68,10 @@ std::optional<FloorResult> RunFloor(const std::vector<std::string>& sim_args,
   if (!req.ok()) return std::nullopt;
   if (!url.empty()) req->url = url;
   FloorResult r;
-  r.run = BareCurlFloor(*req, inflight, calls, h2c);
+  r.run = BareCurlFloor(*req, inflight, calls, protocol);
   env.sim->Stop();
   r.sim_cpu_s = env.sim->cpu_seconds();
   return r;
-}
-
-// Sends every call at once from an event-based driver actor (the pool keeps `concurrency`
-// on the wire) and waits for all replies. The driver sends and matches replies by tag, as the
-// engine's loop driver does (actors/loop_driver.h).
-Run Drive(Env& env, const actors::ProviderPoolActor& pool, int calls) {
-  auto run = std::make_shared<Run>();
-  auto t0 = Clock::now();
-  std::promise<void> done;
-  auto finished = done.get_future();
-  env.sys->spawn([pool, calls, run, t0, &done](caf::event_based_actor* self) -> caf::behavior {
-    auto left = std::make_shared<int>(calls);
-    for (int i = 0; i < calls; ++i) {
-      PoolRequest r = Call(i);
-      r.tag = static_cast<uint64_t>(i) + 1;
-      self->send(pool, std::move(r));
-    }
-    return {
-        [=, &done](PoolReply& r) {
-          run->done_s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-          (r.status.ok() ? run->ok : run->failed)++;
-          run->sum_wire_us += r.wire_us;
-          run->sum_total_us += r.total_us;
-          run->sum_queued_us += r.queued_us;
-          if (!r.status.ok() && run->failed <= 3) {
-            std::fprintf(stderr, "call failed: %s\n", r.status.ToString().c_str());
-          }
-          if (--*left == 0) {
-            done.set_value();
-            self->quit();
-          }
-        },
-    };
-  });
-  finished.wait();
-  run->wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  caf::scoped_actor self{*env.sys};
-  self->request(pool, caf::infinite, actors::stats_atom_v)
-      .receive([&](actors::PoolStats& s) { run->stats = s; }, [](caf::error&) {});
-  return *run;
 }
 
 int Throughput(const std::map<std::string, std::string>& f) {
@@ -308,8 +135,9 @@ int Floor(const std::map<std::string, std::string>& f) {
   int latency = static_cast<int>(Num(f, "latency-ms", 200));
   int calls = static_cast<int>(Num(f, "calls", inflight * 20));
   // --url sends the same request to another server instead (e.g. an h2c one, with --h2c).
-  auto result = RunFloor(SimArgs(f, latency), "openai", inflight, calls,
-                         f.count("url") ? f.at("url") : "", f.count("h2c") > 0);
+  auto result =
+      RunFloor(SimArgs(f, latency), "openai", inflight, calls, f.count("url") ? f.at("url") : "",
+               f.count("h2c") > 0 ? FloorProtocol::kH2c : FloorProtocol::kHttp1);
   if (!result) return 1;
   const FloorRun& floor = result->run;
   double ideal_per_s = inflight / (latency / 1000.0);

@@ -14,6 +14,7 @@
 
 #include <curl/curl.h>
 
+#include "bench/pool_driver.h"
 #include "bench/steady_window.h"
 
 namespace structure::bench {
@@ -146,7 +147,9 @@ int Drive(Loop& loop, int calls, int* failed, std::vector<double>* done_s) {
 
 }  // namespace
 
-FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls, bool h2c) {
+FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls,
+                       FloorProtocol protocol, const std::string& ca_file,
+                       const std::string& ca_path) {
   Loop loop;
   loop.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   for (int i = 0; i < inflight; i += kShardTransfers) {
@@ -159,6 +162,11 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
     curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, &OnTimer);
     curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh.get());
     curl_multi_setopt(sh->multi, CURLMOPT_MAXCONNECTS, static_cast<long>(2 * kShardTransfers));
+    // As the transport does over HTTP/2: one connection in use and one more while a connection
+    // that got GOAWAY drains (otherwise every waiting transfer opens one of its own).
+    if (protocol != FloorProtocol::kHttp1) {
+      curl_multi_setopt(sh->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 2L);
+    }
     loop.shards.push_back(std::move(sh));
   }
   curl_slist* headers = nullptr;
@@ -181,10 +189,16 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
     curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, &OnWrite);
     curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s.body);
     curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
-    if (h2c) {
-      curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION,
-                       static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
+    if (!ca_file.empty()) curl_easy_setopt(s.easy, CURLOPT_CAINFO, ca_file.c_str());
+    curl_easy_setopt(s.easy, CURLOPT_CAPATH, ca_path.empty() ? nullptr : ca_path.c_str());
+    if (protocol != FloorProtocol::kHttp1) {
+      curl_easy_setopt(
+          s.easy, CURLOPT_HTTP_VERSION,
+          static_cast<long>(protocol == FloorProtocol::kH2c ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+                                                            : CURL_HTTP_VERSION_2TLS));
       curl_easy_setopt(s.easy, CURLOPT_PIPEWAIT, 1L);
+    } else {
+      curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
     }
   }
   FloorRun run;
@@ -203,6 +217,7 @@ FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int 
   run.sys_s = Seconds(ru1.ru_stime) - Seconds(ru0.ru_stime);
   run.cpu_s = Seconds(ru1.ru_utime) - Seconds(ru0.ru_utime) + run.sys_s;
   run.steady_per_s = SteadyRateOf(done_s, inflight);
+  run.sockets = OpenSockets();
   for (Slot& s : loop.slots) curl_easy_cleanup(s.easy);
   curl_slist_free_all(headers);
   for (auto& sh : loop.shards) curl_multi_cleanup(sh->multi);

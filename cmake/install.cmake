@@ -11,7 +11,8 @@ set(STRUCTURE_EXPORTED_LIBS
 foreach(lib IN LISTS STRUCTURE_EXPORTED_LIBS)
   string(REPLACE "structure_" "" short "${lib}")
   target_include_directories(${lib} INTERFACE
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/structure>)
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/structure>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short})
 endforeach()
 
@@ -25,6 +26,8 @@ install(EXPORT structureTargets NAMESPACE structure::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/structure)
 install(DIRECTORY base config registry providers pipeline actors engine
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/structure FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY include/structure DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY registry/schemas DESTINATION ${CMAKE_INSTALL_DATADIR}/structure)
 configure_package_config_file(cmake/structureConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/structureConfig.cmake

@@ -1,52 +1,36 @@
 #include "config/builtin_providers.h"
 
+#include "providers/kinds.h"
+
 namespace structure::config {
-namespace {
-
-struct Builtin {
-  const char* kind;
-  const char* model;  // what `--model` replaces; a model every account of the kind can use
-};
-
-// openai-compatible servers (vLLM, llama.cpp) serve whatever they loaded; llama.cpp ignores the
-// name and vLLM needs its served name, given with --model.
-constexpr Builtin kBuiltins[] = {
-    {"openai", "gpt-4o-mini"},
-    {"anthropic", "claude-haiku-4-5"},
-    {"gemini", "gemini-2.5-flash"},
-    {"ollama", "llama3.1"},
-    {"openrouter", "openai/gpt-4o-mini"},
-    {"openai-compatible", "default"},
-};
-
-}  // namespace
 
 std::string DefaultProfileFor(std::string_view kind) {
-  if (kind == "anthropic") return "anthropic-strict";
-  if (kind == "gemini") return "gemini";
-  if (kind == "ollama") return "ollama";
-  if (kind == "openai-compatible" || kind == "vllm") return "vllm";
-  if (kind == "llamacpp" || kind == "llamafile") return "llamacpp";
-  return "openai-strict";  // openai, openrouter (require_parameters keeps strict endpoints)
+  const providers::KindInfo* k = providers::FindKind(kind);
+  return std::string(k ? k->profile : providers::InfoOf(providers::ProviderKind::kOpenAi).profile);
 }
 
 std::optional<ProviderConfig> BuiltinProvider(std::string_view name) {
-  for (const Builtin& b : kBuiltins) {
-    if (name != b.kind) continue;
-    ProviderConfig p;
-    p.name = b.kind;
-    p.kind = b.kind;
-    p.model = b.model;
-    p.profile = DefaultProfileFor(b.kind);
-    return p;
-  }
-  return std::nullopt;
+  const providers::KindInfo* k = providers::FindKind(name);
+  if (k == nullptr || k->builtin_model.empty() || name != k->name) return std::nullopt;
+  ProviderConfig p;
+  p.name = std::string(k->name);
+  p.kind = std::string(k->name);
+  p.model = std::string(k->builtin_model);
+  p.profile = std::string(k->profile);
+  return p;
+}
+
+bool BuiltinNeedsBaseUrl(std::string_view name) {
+  const providers::KindInfo* k = providers::FindKind(name);
+  return k != nullptr && name == k->name && !k->builtin_model.empty() && k->builtin_needs_base_url;
 }
 
 const std::vector<std::string>& BuiltinProviderNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
-    for (const Builtin& b : kBuiltins) v.push_back(b.kind);
+    for (const providers::KindInfo& k : providers::Kinds()) {
+      if (!k.builtin_model.empty()) v.emplace_back(k.name);
+    }
     return v;
   }();
   return names;

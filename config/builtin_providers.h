@@ -12,14 +12,20 @@
 namespace structure::config {
 
 // The built-in provider for a kind name: kind = name, no base URL and no api_key_env (the wire
-// format's official URL and the official SDK's key variable, providers/endpoint.h), the kind's
-// default profile and a default model (docs/providers.md lists them). nullopt for other names.
+// format's official URL and the official SDK's key variable), the kind's default profile and its
+// built-in model, all from the kind table (providers/kinds.h). nullopt for other names.
 std::optional<ProviderConfig> BuiltinProvider(std::string_view name);
 
 // The names BuiltinProvider knows, in the order `structure providers` lists them.
 const std::vector<std::string>& BuiltinProviderNames();
 
-// The capability profile a provider of `kind` uses when its config names none.
+// True for a built-in provider whose server has no address of its own (openai-compatible, the
+// kind table's builtin_needs_base_url): it needs --base-url URL, and `structure providers` lists
+// no base URL for it.
+bool BuiltinNeedsBaseUrl(std::string_view name);
+
+// The capability profile a provider of `kind` uses when its config names none (the kind table's;
+// openai-strict for an unknown kind).
 std::string DefaultProfileFor(std::string_view kind);
 
 }  // namespace structure::config

@@ -2,6 +2,8 @@
 
 #include "config/settings.h"
 #include "config/shared_store.h"
+#include "providers/endpoint.h"
+#include "providers/kinds.h"
 
 namespace structure::config {
 
@@ -15,6 +17,7 @@ Json SettingsJson(const Settings& s) {
   j.set("requireProviderStrictOutput", s.require_provider_strict_output);
   j.set("maxLoops", s.max_loops);
   j.set("tokenBudget", static_cast<int64_t>(s.token_budget));
+  j.set("callTimeoutMs", static_cast<int64_t>(s.call_timeout_ms));
   j.set("allowUnresolvedRefs", s.allow_unresolved_refs);
   j.set("evidence", Json(EvidenceModeName(s.evidence)));
   return j;
@@ -31,6 +34,7 @@ Json OverrideJson(const SettingsOverride& s) {
   }
   if (s.max_loops) j.set("maxLoops", *s.max_loops);
   if (s.token_budget) j.set("tokenBudget", static_cast<int64_t>(*s.token_budget));
+  if (s.call_timeout_ms) j.set("callTimeoutMs", static_cast<int64_t>(*s.call_timeout_ms));
   if (s.allow_unresolved_refs) j.set("allowUnresolvedRefs", *s.allow_unresolved_refs);
   if (s.evidence) j.set("evidence", Json(EvidenceModeName(*s.evidence)));
   return j;
@@ -57,6 +61,17 @@ void AddModelSettings(const ModelSettings& m, Json& out) {
   if (m.max_output_tokens) out.set("maxOutputTokens", static_cast<int64_t>(*m.max_output_tokens));
 }
 
+// As written; the environment's proxy and CA variables are applied when the engine starts.
+Json NetworkJson(const NetworkSettings& n) {
+  Json j = Json::MakeObject();
+  j.set("proxy", n.proxy ? Json(*n.proxy) : Json());
+  j.set("caFile", n.ca_file.empty() ? Json() : Json(n.ca_file));
+  j.set("caPath", n.ca_path.empty() ? Json() : Json(n.ca_path));
+  j.set("verifyTls", n.verify_tls);
+  j.set("connectTimeoutMs", n.connect_timeout_ms);
+  return j;
+}
+
 }  // namespace
 
 Json ConfigToJson(const EngineConfig& c) {
@@ -70,9 +85,12 @@ Json ConfigToJson(const EngineConfig& c) {
     pj.set("baseUrl", p.base_url);
     pj.set("model", p.model);
     pj.set("profile", p.profile);
-    pj.set("apiKeyEnv", p.api_key_env);
-    const char* key = p.api_key_env.empty() ? nullptr : std::getenv(p.api_key_env.c_str());
-    pj.set("apiKey", key != nullptr && *key ? "set" : "not set");
+    // The same description `structure providers` gives: the variable read and its state.
+    if (const providers::KindInfo* k = providers::FindKind(p.kind)) {
+      providers::KeyStatus key = providers::DescribeKey(k->kind, p.api_key_env, p.base_url);
+      pj.set("apiKeyEnv", key.variable);
+      pj.set("apiKey", std::string(providers::KeyStateName(key.state)));
+    }
     Json limits = Json::MakeObject();
     limits.set("maxConcurrency", p.limits.max_concurrency);
     limits.set("requestsPerMinute", p.limits.requests_per_minute);
@@ -86,6 +104,7 @@ Json ConfigToJson(const EngineConfig& c) {
     batch.set("pollMs", p.batch.poll_ms);
     batch.set("maxPollMs", p.batch.max_poll_ms);
     pj.set("batch", batch);
+    pj.set("network", NetworkJson(p.network));
     if (!p.profile_overrides.is_null()) pj.set("profileOverrides", p.profile_overrides);
     if (!p.model_profiles.empty()) {
       Json models = Json::MakeObject();
@@ -105,6 +124,15 @@ Json ConfigToJson(const EngineConfig& c) {
     providers.set(name, pj);
   }
   j.set("providers", providers);
+  if (!c.model_families.empty()) {
+    Json families = Json::MakeObject();
+    for (const providers::FamilyOverride& o : c.model_families) {
+      std::string kind(providers::InfoOf(o.kind).name);
+      if (!families.find(kind)) families.set(kind, Json::MakeObject());
+      families.find(kind)->set(o.prefix, o.fields);
+    }
+    j.set("modelFamilies", std::move(families));
+  }
   Json aliases = Json::MakeObject();
   for (const auto& [a, t] : c.aliases) {
     aliases.set(a, t.model.empty() ? t.provider : t.provider + "/" + t.model);

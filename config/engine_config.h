@@ -6,8 +6,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/json.h"
+#include "config/network_settings.h"
+#include "providers/models.h"
 
 namespace structure::config {
 
@@ -50,6 +53,7 @@ struct ProviderConfig {
   std::map<std::string, ModelSettings> models;  // model -> its own settings
   Limits limits;
   BatchSettings batch;
+  NetworkSettings network;  // proxy, trusted CAs, certificate checks (config/network_settings.h)
 };
 
 struct ModelAlias {
@@ -64,6 +68,10 @@ struct ModelAlias {
 // need-more-input (kRequire).
 enum class EvidenceMode { kOff, kReport, kRequire };
 
+// A call's whole time, every provider call, retry and re-ask included (callTimeoutMs).
+inline constexpr long long kDefaultCallTimeoutMs = 300'000;  // 5 minutes
+inline constexpr long long kMaxCallTimeoutMs = 86'400'000;   // a day
+
 struct Settings {
   std::string model = "default:fast";
   std::string schema_builder_model = "default:fast";
@@ -71,6 +79,7 @@ struct Settings {
   bool require_provider_strict_output = true;
   int max_loops = 3;           // 1..10
   long long token_budget = 0;  // tokens per call over all iterations; 0 = no budget
+  long long call_timeout_ms = kDefaultCallTimeoutMs;  // 1..kMaxCallTimeoutMs
   // An unresolvable $ref in a schema accepts any value (with a warning) instead of bad_schema.
   bool allow_unresolved_refs = false;
   EvidenceMode evidence = EvidenceMode::kOff;
@@ -83,12 +92,15 @@ struct SettingsOverride {
   std::optional<bool> require_provider_strict_output;
   std::optional<int> max_loops;
   std::optional<long long> token_budget;
+  std::optional<long long> call_timeout_ms;
   std::optional<bool> allow_unresolved_refs;
   std::optional<EvidenceMode> evidence;
 };
 
 struct Stores {
-  std::string registry_dir = "registry/schemas";  // bundled schemas: <name>.json + .manual.md
+  // Bundled schemas: <name>.json + .manual.md. "" = the installed schemas; a directory named here
+  // must exist (relative to the working directory).
+  std::string registry_dir;
   std::string database;  // SQLite file: tenant/project overrides, caches ("" = in memory)
   int builder_cache_ttl_days = 7;
   // "redis://HOST:PORT/DB": provider limits and the builder cache shared by every process that
@@ -107,6 +119,8 @@ struct TenantConfig {
 
 struct EngineConfig {
   std::string source = "<built-in defaults>";  // where it was loaded from
+  // [model_families.<kind>."<prefix>"]: changes to the built-in model table, in file order.
+  std::vector<providers::FamilyOverride> model_families;
   std::map<std::string, ProviderConfig> providers;
   std::map<std::string, ModelAlias> aliases;  // "default:fast" -> provider + model
   Settings settings;

@@ -1,5 +1,6 @@
 #include "config/load_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -11,6 +12,9 @@
 
 #include "config/settings.h"
 #include "config/shared_store.h"
+#include "config/unknown_key.h"
+#include "providers/kinds.h"
+#include "providers/models.h"
 
 namespace structure::config {
 
@@ -75,7 +79,7 @@ class Reader {
     for (const auto& [key, node] : table) {
       bool ok = false;
       for (auto k : known) ok = ok || key.str() == k;
-      if (!ok) Fail(Join(path, key.str()), "unknown key", &node);
+      if (!ok) Fail(Join(path, key.str()), UnknownKeyMessage(key.str(), known), &node);
     }
   }
 
@@ -224,7 +228,7 @@ class Reader {
   SettingsOverride ReadSettings(const toml::table& t, const std::string& path) {
     CheckKeys(t, path,
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
-               "maxLoops", "tokenBudget", "allowUnresolvedRefs", "evidence"});
+               "maxLoops", "tokenBudget", "callTimeoutMs", "allowUnresolvedRefs", "evidence"});
     SettingsOverride s;
     for (auto [key, out] :
          {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
@@ -237,6 +241,7 @@ class Reader {
     OptBool(t, "allowUnresolvedRefs", path, s.allow_unresolved_refs);
     OptWhole(t, "maxLoops", path, 1, 10, s.max_loops, true);
     OptWhole(t, "tokenBudget", path, 0, std::numeric_limits<int64_t>::max(), s.token_budget);
+    OptWhole(t, "callTimeoutMs", path, 1, kMaxCallTimeoutMs, s.call_timeout_ms, true);
     std::optional<std::string> evidence;
     OptString(t, "evidence", path, evidence);
     if (evidence) {
@@ -304,63 +309,91 @@ class Reader {
     }
   }
 
-  // reasoning_effort, thinking_budget and max_output_tokens of a provider or model table; the
-  // checks are those every provider of `kind` would make at the first call.
+  // reasoning_effort, thinking_budget and max_output_tokens of a provider or model table, checked
+  // against what the family of `model` takes (providers/models.h): the provider's answer at the
+  // first call, given before it.
   void ReadModelSettings(const toml::table& t, const std::string& path, const std::string& kind,
-                         ModelSettings& m) {
+                         const std::string& model, ModelSettings& m) {
     OptString(t, "reasoning_effort", path, m.reasoning_effort);
     OptNumber(t, "thinking_budget", path, m.thinking_budget);
     OptNumber(t, "max_output_tokens", path, m.max_output_tokens);
     if (!status_.ok()) return;
-    if (m.reasoning_effort) {
-      // The levels each provider documents (Gemini's thinkingLevel, Anthropic's effort, Ollama's
-      // think); "none" turns thinking off where it can be.
-      std::string known = kind == "gemini"      ? "none, minimal, low, medium, high"
-                          : kind == "anthropic" ? "none, low, medium, high, xhigh, max"
-                          : kind == "ollama"    ? "none, low, medium, high, max"
-                                                : "none, minimal, low, medium, high, xhigh, max";
-      bool ok = false;
-      for (size_t at = 0; at <= known.size() && !ok;) {
-        size_t end = known.find(", ", at);
-        if (end == std::string::npos) end = known.size();
-        ok = known.compare(at, end - at, *m.reasoning_effort) == 0;
-        at = end + 2;
-      }
-      if (!ok) {
-        Fail(Join(path, "reasoning_effort"),
-             "unknown effort '" + *m.reasoning_effort + "' for " + kind + " (known: " + known + ")",
-             t.get("reasoning_effort"));
-      }
+    const toml::node* effort_node = t.get("reasoning_effort");
+    const toml::node* budget_node = t.get("thinking_budget");
+    const auto& levels = providers::ThinkingLevels();
+    if (m.reasoning_effort &&
+        std::find(levels.begin(), levels.end(), *m.reasoning_effort) == levels.end()) {
+      std::string known;
+      for (const std::string& l : levels) known += (known.empty() ? "" : ", ") + l;
+      return Fail(Join(path, "reasoning_effort"),
+                  "unknown effort '" + *m.reasoning_effort + "' (known: " + known + ")",
+                  effort_node);
     }
-    if (m.thinking_budget) {
-      bool budget_kind = kind == "anthropic" || kind == "gemini" || kind == "openrouter";
-      const toml::node* n = t.get("thinking_budget");
-      if (!budget_kind) {
-        Fail(Join(path, "thinking_budget"), kind + " takes reasoning_effort, not a thinking budget",
-             n);
-      } else if (m.reasoning_effort) {
-        Fail(Join(path, "thinking_budget"), "set reasoning_effort or thinking_budget, not both", n);
-      } else if (kind == "anthropic" && *m.thinking_budget < 1024) {
-        Fail(Join(path, "thinking_budget"),
-             "must be >= 1024 for anthropic (was " + std::to_string(*m.thinking_budget) + ")", n);
-      } else if (*m.thinking_budget < -1) {
-        Fail(Join(path, "thinking_budget"),
-             "must be >= 0, or -1 for a dynamic budget (was " + std::to_string(*m.thinking_budget) +
-                 ")",
-             n);
-      }
+    if (m.thinking_budget && m.reasoning_effort) {
+      return Fail(Join(path, "thinking_budget"),
+                  "set reasoning_effort or thinking_budget, not both", budget_node);
     }
-    if (m.max_output_tokens && status_.ok()) {
-      const toml::node* n = t.get("max_output_tokens");
-      long long budget = m.thinking_budget.value_or(0);
-      if (*m.max_output_tokens <= 0 || *m.max_output_tokens > 10'000'000) {
-        Fail(Join(path, "max_output_tokens"),
-             "must be 1..10000000 (was " + std::to_string(*m.max_output_tokens) + ")", n);
-      } else if (*m.max_output_tokens <= budget) {
-        Fail(Join(path, "max_output_tokens"),
-             "must be greater than thinking_budget (" + std::to_string(budget) +
-                 "): thinking and the answer share the cap",
-             n);
+    const providers::KindInfo* k = providers::FindKind(kind);
+    if (k == nullptr) return;  // the kind's own error comes first
+    providers::ModelFamily family = models_->Find(k->kind, model.empty() ? "default" : model);
+    providers::Thinking thinking;
+    thinking.effort = m.reasoning_effort.value_or("");
+    if (m.thinking_budget) thinking.budget = *m.thinking_budget;
+    auto wire =
+        providers::ResolveThinking(family, model.empty() ? "the default model" : model, thinking);
+    if (!wire.ok()) {
+      bool budget = m.thinking_budget.has_value();
+      return Fail(Join(path, budget ? "thinking_budget" : "reasoning_effort"),
+                  wire.status().message() + " (the model table: structure providers --models)",
+                  budget ? budget_node : effort_node);
+    }
+    if (!m.max_output_tokens) return;
+    const toml::node* n = t.get("max_output_tokens");
+    long long budget = m.thinking_budget.value_or(0);
+    if (*m.max_output_tokens <= 0 || *m.max_output_tokens > 10'000'000) {
+      Fail(Join(path, "max_output_tokens"),
+           "must be 1..10000000 (was " + std::to_string(*m.max_output_tokens) + ")", n);
+    } else if (*m.max_output_tokens <= budget) {
+      Fail(Join(path, "max_output_tokens"),
+           "must be greater than thinking_budget (" + std::to_string(budget) +
+               "): thinking and the answer share the cap",
+           n);
+    } else if (family.output_cap > 0 && *m.max_output_tokens > family.output_cap &&
+               !model.empty()) {
+      Fail(Join(path, "max_output_tokens"),
+           "is above the output cap of " + model + " (" + std::to_string(family.output_cap) +
+               " tokens, was " + std::to_string(*m.max_output_tokens) + ")",
+           n);
+    }
+  }
+
+  // [model_families.<kind>."<prefix>"]: rows added to or changed in the model table; the table
+  // the provider settings are checked against.
+  void ReadModelFamilies(const toml::table& t, EngineConfig& c) {
+    for (const auto& [kind, node] : t) {
+      std::string kpath = "model_families." + std::string(kind.str());
+      const providers::KindInfo* k = providers::FindKind(kind.str());
+      if (k == nullptr || kind.str() != k->name) {
+        return Fail(kpath, "unknown provider kind (known: " + providers::KindNames() + ")", &node);
+      }
+      if (!node.is_table()) return Fail(kpath, "must be a table", &node);
+      for (const auto& [prefix, fields] : *node.as_table()) {
+        std::string fpath = kpath + ".\"" + std::string(prefix.str()) + "\"";
+        if (!fields.is_table()) return Fail(fpath, "must be a table", &fields);
+        c.model_families.push_back({k->kind, std::string(prefix.str()), ToJsonValue(fields)});
+        auto table = providers::ModelTable::WithOverrides(c.model_families);
+        if (!table.ok()) {
+          // "<kind>.\"<prefix>\".<key>: <what>" (the override just added is the one at fault).
+          const std::string& msg = table.status().message();
+          size_t skip = k->name.size() + prefix.str().size() + 4;
+          std::string rest = msg.size() > skip ? msg.substr(skip) : msg;
+          size_t colon = rest.find(": ");
+          std::string key = rest.substr(0, colon);
+          const toml::node* at = fields.as_table()->get(key);
+          return Fail(fpath + "." + key, colon == std::string::npos ? rest : rest.substr(colon + 2),
+                      at ? at : &fields);
+        }
+        models_ = std::move(*table);
       }
     }
   }
@@ -387,11 +420,34 @@ class Reader {
           static_cast<double>(b.max_poll_ms));
   }
 
+  // proxy, ca_file, ca_path, verify_tls, connect_timeout_ms of a provider table. The proxy URL
+  // and the CA files are checked when the engine plans its providers (providers/network.h).
+  void ReadNetwork(const toml::table& t, const std::string& path, NetworkSettings& n) {
+    OptString(t, "proxy", path, n.proxy);
+    if (n.proxy && n.proxy->find('@') != std::string::npos) {
+      Fail(Join(path, "proxy"),
+           "a proxy password does not belong in the config file: leave proxy out and set "
+           "HTTPS_PROXY=http://USER:PASSWORD@HOST:PORT in the environment",
+           t.get("proxy"));
+    }
+    String(t, "ca_file", path, n.ca_file);
+    String(t, "ca_path", path, n.ca_path);
+    for (auto [key, value] : {std::pair{"ca_file", &n.ca_file}, std::pair{"ca_path", &n.ca_path}}) {
+      if (t.get(key) != nullptr && value->empty())
+        Fail(Join(path, key), "must not be empty (leave it out for the system's CAs)", t.get(key));
+    }
+    std::optional<bool> verify;
+    OptBool(t, "verify_tls", path, verify);
+    n.verify_tls = verify.value_or(true);
+    Whole(t, "connect_timeout_ms", path, 1, 3'600'000, n.connect_timeout_ms, true);
+  }
+
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
     CheckKeys(t, path,
               {"kind", "base_url", "api_key_env", "model", "profile", "limits", "profile_overrides",
-               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch"});
+               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch",
+               "proxy", "ca_file", "ca_path", "verify_tls", "connect_timeout_ms"});
     ProviderConfig p;
     p.name = name;
     String(t, "kind", path, p.kind);
@@ -409,9 +465,10 @@ class Reader {
     }
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
     if (const toml::table* b = Table(t, "batch", path)) ReadBatch(*b, path + ".batch", p.batch);
+    ReadNetwork(t, path, p.network);
     if (const toml::table* o = Table(t, "profile_overrides", path))
       p.profile_overrides = ToJsonValue(*o);
-    ReadModelSettings(t, path, p.kind, p.model_settings);
+    ReadModelSettings(t, path, p.kind, p.model, p.model_settings);
     if (const toml::table* models = Table(t, "models", path)) {
       for (const auto& [model, node] : *models) {
         std::string mpath = path + ".models." + std::string(model.str());
@@ -427,7 +484,7 @@ class Reader {
           p.model_profiles[std::string(model.str())] = ToJsonValue(*o);
         }
         ModelSettings own;
-        ReadModelSettings(mt, mpath, p.kind, own);
+        ReadModelSettings(mt, mpath, p.kind, std::string(model.str()), own);
         if (own.reasoning_effort || own.thinking_budget || own.max_output_tokens) {
           p.models[std::string(model.str())] = own;
         }
@@ -437,7 +494,11 @@ class Reader {
   }
 
   void Read(const toml::table& root, EngineConfig& c) {
-    CheckKeys(root, "", {"structure", "providers", "aliases", "stores", "tenants", "server"});
+    CheckKeys(
+        root, "",
+        {"structure", "model_families", "providers", "aliases", "stores", "tenants", "server"});
+    // The model table first: provider settings are checked against it.
+    if (const toml::table* f = Table(root, "model_families", "")) ReadModelFamilies(*f, c);
     // [server] belongs to `structure serve`, which reads it from the same file
     // (server/server_config.h); here it only has to be a table.
     Table(root, "server", "");
@@ -527,14 +588,17 @@ class Reader {
   std::vector<std::string_view> lines_;       // of the text, for Written()
   std::map<std::string, std::string> where_;  // key path -> "<source>:<line>:<col>"
   Status status_;
+  std::shared_ptr<const providers::ModelTable> models_ = providers::ModelTable::Builtin();
 };
 
 }  // namespace
 
 const std::vector<std::string_view>& ProviderKinds() {
-  static const std::vector<std::string_view> kKinds = {"openai", "anthropic",         "gemini",
-                                                       "ollama", "openai-compatible", "openrouter",
-                                                       "vllm",   "llamacpp",          "llamafile"};
+  static const std::vector<std::string_view> kKinds = [] {
+    std::vector<std::string_view> v;
+    for (const providers::KindInfo& k : providers::Kinds()) v.push_back(k.name);
+    return v;
+  }();
   return kKinds;
 }
 
@@ -579,7 +643,7 @@ Result<EngineConfig> ParseConfig(std::string_view toml_text, const std::string& 
 }
 
 Result<EngineConfig> LoadConfigFile(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxConfigBytes, "the config file limit");
   if (!text.ok()) return text.status();
   return ParseConfig(*text, path);
 }

@@ -42,6 +42,7 @@ Settings ApplyOverride(Settings base, const SettingsOverride& over) {
   }
   if (over.max_loops) base.max_loops = *over.max_loops;
   if (over.token_budget) base.token_budget = *over.token_budget;
+  if (over.call_timeout_ms) base.call_timeout_ms = *over.call_timeout_ms;
   if (over.allow_unresolved_refs) base.allow_unresolved_refs = *over.allow_unresolved_refs;
   if (over.evidence) base.evidence = *over.evidence;
   return base;
@@ -60,6 +61,12 @@ Status CheckOverride(const SettingsOverride& over, const std::string& where) {
   if (over.token_budget && *over.token_budget < 0) {
     return InvalidArgument(where + ": tokenBudget must be >= 0 (was " +
                            std::to_string(*over.token_budget) + ")");
+  }
+  if (over.call_timeout_ms &&
+      (*over.call_timeout_ms < 1 || *over.call_timeout_ms > kMaxCallTimeoutMs)) {
+    return InvalidArgument(where + ": callTimeoutMs must be 1.." +
+                           std::to_string(kMaxCallTimeoutMs) + " (was " +
+                           std::to_string(*over.call_timeout_ms) + ")");
   }
   if (over.model && over.model->empty()) return InvalidArgument(where + ": model is empty");
   if (over.schema_builder_model && over.schema_builder_model->empty()) {

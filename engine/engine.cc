@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -13,27 +12,15 @@
 #include "actors/engine_context.h"
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
+#include "config/settings.h"
 #include "config/shared_store.h"
+#include "engine/engine_checks.h"
 #include "engine/provider_setup.h"
 #include "engine/shared_store.h"
 #include "pipeline/validator/validator.h"
 #include "providers/curl_transport.h"
 
 namespace structure {
-
-namespace {
-
-std::string BundledDir(const EngineOptions& o) {
-  if (!o.registry_dir.empty()) return o.registry_dir;
-  const std::string& configured = o.config.stores.registry_dir;
-  if (!configured.empty() && std::filesystem::is_directory(configured)) return configured;
-  for (const char* dir : {STRUCTURE_INSTALLED_SCHEMAS, STRUCTURE_SOURCE_SCHEMAS}) {
-    if (std::filesystem::is_directory(dir)) return dir;
-  }
-  return "";
-}
-
-}  // namespace
 
 struct Engine::Impl {
   caf::actor_system_config cfg;
@@ -43,6 +30,7 @@ struct Engine::Impl {
   std::atomic<uint64_t> next_host{0};
   // Shared with every call's callback: a call cancelled while the engine stops still counts.
   std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
+  bool hide_tenant_schemas = false;
 
   // Also runs when Create gives up half way: any of ctx, its pools and the cache may be missing.
   ~Impl() {
@@ -66,35 +54,19 @@ struct Engine::Impl {
 Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Engine::~Engine() = default;
 
-Status Engine::Check(const EngineOptions& options) {
-  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
-  auto effective = actors::WithProviderFlag(options.config, options.provider, options.base_url);
-  if (!effective.ok()) return effective.status();
-  return actors::PlanProviders(*effective, options.base_url).status();
-}
+Status Engine::Check(const EngineOptions& options) { return CheckEngineOptions(options).status(); }
+
+std::string Engine::RegistryDir(const EngineOptions& options) { return BundledSchemasDir(options); }
 
 Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
-  STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(options.config));
-  bool builtin = !options.provider.empty() && !options.config.providers.count(options.provider);
-  auto effective =
-      actors::WithProviderFlag(std::move(options.config), options.provider, options.base_url);
-  if (!effective.ok()) return effective.status();
-  options.config = std::move(*effective);
-  auto plans = actors::PlanProviders(options.config, options.base_url);
-  if (!plans.ok()) return plans.status();
-  // A provider every call uses must be callable before the first call.
-  for (const std::string& name : actors::ProvidersInUse(options.config, options.provider)) {
-    for (const actors::ProviderPlan& plan : *plans) {
-      if (plan.handle.config.name != name || plan.handle.unusable.ok()) continue;
-      if (!builtin) return plan.handle.unusable;
-      std::string why = plan.handle.unusable.message();
-      return Status(Code::kUnauthenticated, "--provider " + name + why.substr(why.find(':')) +
-                                                " (or give --base-url URL for a local server)");
-    }
-  }
+  auto checked = CheckEngineOptions(options);
+  if (!checked.ok()) return checked.status();
+  options.config = std::move(checked->config);
+  std::vector<actors::ProviderPlan>* plans = &checked->plans;
 
   providers::InitCurlOnce();
   auto impl = std::make_unique<Impl>();
+  impl->hide_tenant_schemas = options.hide_tenant_schemas;
   impl->cfg.set("scheduler.policy", caf::atom("sharing"));
   // One scheduler thread per core, less the one the curl I/O thread keeps busy (CAF's default,
   // at least 4, only adds sleeps and wake-ups: 1 thread instead of 2 cut ~20 us of CPU per
@@ -127,23 +99,20 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   shared.fallback_share = config::FallbackShare(options.config.stores);
   // Grammar ceilings learned from "too large" refusals are shared too (actors/learned_ceilings.h).
   ctx->plans->ceilings().UseSharedStore(shared.client);
-  int64_t max_timeout = 0;
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;
+    if (!plan.warning.empty()) log(plan.warning);
+    providers::CurlOptions curl;
+    curl.network = h.network;
     if (h.unusable.ok())
-      h.pool =
-          actors::SpawnProviderPool(*impl->system, plan.pool, providers::CurlTransportFactory());
-    max_timeout = std::max<int64_t>(max_timeout, h.config.limits.timeout_ms);
+      h.pool = actors::SpawnProviderPool(*impl->system, plan.pool,
+                                         providers::CurlTransportFactory(curl));
     std::string name = h.config.name;
     ctx->providers.emplace(std::move(name), std::move(h));
   }
-  ctx->call_timeout = std::chrono::milliseconds(
-      options.call_timeout_ms > 0 ? options.call_timeout_ms : 10 * max_timeout);
 
-  std::string database =
-      !options.database.empty() ? options.database : options.config.stores.database;
-  if (database.empty()) database = ":memory:";
+  const std::string& database = checked->database;
   registry::RegistryOptions registry_options;
   // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
   // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
@@ -155,7 +124,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
     return Status::Ok();
   };
   auto registry =
-      registry::SchemaRegistry::Open(BundledDir(options), database, std::move(registry_options));
+      registry::SchemaRegistry::Open(checked->bundled_dir, database, std::move(registry_options));
   if (!registry.ok()) return registry.status();
   ctx->registry = std::move(*registry);
   auto cache = registry::BuilderCacheStore::Open(database);
@@ -165,13 +134,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
       *impl->system, std::shared_ptr<registry::BuilderCacheStore>(std::move(*cache)), ttl_ms,
       shared.client);
   for (const auto& [tenant, check] : options.checks) {
-    if (check.command.empty()) continue;
-    if (check.timeout_ms <= 0) {
-      return InvalidArgument("check command" + (tenant.empty() ? "" : " of tenant " + tenant) +
-                             ": the timeout must be > 0 ms (was " +
-                             std::to_string(check.timeout_ms) + ")");
-    }
-    ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
+    if (!check.command.empty())
+      ctx->checks[tenant] = std::make_shared<const actors::CheckCommand>(check);
   }
   if (!ctx->checks.empty()) ctx->check_runner = std::make_shared<actors::CheckRunner>();
   // One request host per scheduler thread, so calls run in parallel on every one.
@@ -184,11 +148,12 @@ void Engine::Submit(pipeline::StructureRequest request, ResultCallback done,
                     pipeline::SemanticCheck check) {
   size_t i = impl_->next_host.fetch_add(1, std::memory_order_relaxed) % impl_->hosts.size();
   ResultCallback counted = [stats = impl_->stats, mode = request.mode, name = request.schema_ref,
+                            hide = impl_->hide_tenant_schemas,
                             started = std::chrono::steady_clock::now(),
                             done = std::move(done)](pipeline::StructureResult r) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    stats->Record(pipeline::SchemaLabel(mode, name, r), r, seconds);
+    stats->Record(pipeline::SchemaLabel(mode, name, r, hide), r, seconds);
     done(std::move(r));
   };
   actors::SubmitRequest(impl_->hosts[i],
@@ -218,6 +183,21 @@ pipeline::StructureResult Engine::Run(pipeline::StructureRequest request) {
 registry::SchemaRegistry& Engine::schemas() { return *impl_->ctx->registry; }
 
 const config::EngineConfig& Engine::config() const { return impl_->ctx->config; }
+
+providers::NetworkOptions Engine::network(const std::string& provider) const {
+  auto it = impl_->ctx->providers.find(provider);
+  return it == impl_->ctx->providers.end() ? providers::NetworkOptions{} : it->second.network;
+}
+
+Status Engine::CheckModel(const std::string& model_ref, const std::string& tenant,
+                          const std::string& project) const {
+  const actors::EngineContext& ctx = *impl_->ctx;
+  config::SettingsOverride request;
+  if (!model_ref.empty()) request.model = model_ref;
+  auto settings = config::ResolveSettings(ctx.config, tenant, project, request);
+  if (!settings.ok()) return settings.status();
+  return actors::ResolveTarget(ctx, settings->model).status();
+}
 
 pipeline::StatsSnapshot Engine::stats() const { return impl_->stats->Snapshot(); }
 

@@ -18,6 +18,7 @@
 #include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
+#include "providers/network.h"
 
 namespace structure::registry {
 class SchemaRegistry;
@@ -29,9 +30,11 @@ struct EngineOptions {
   config::EngineConfig config = config::DefaultConfig();
   std::string provider;      // use this provider for every call ("" = the settings' model)
   std::string base_url;      // replace the provider's base URL (e.g. a local `structure sim`)
-  std::string registry_dir;  // bundled schemas ("" = config, else the installed default)
+  std::string registry_dir;  // bundled schemas, must exist ("" = config, else the installed ones)
   std::string database;      // SQLite file for overrides and caches ("" = config; ":memory:" ok)
-  int call_timeout_ms = 0;   // per provider call incl. retries; 0 = 10 x the provider timeout
+  // Stats (and so the server's /metrics) count a tenant's or project's own schemas under
+  // "tenant" / "project", never by name (pipeline/call_stats.h). serve sets it.
+  bool hide_tenant_schemas = false;
   // Where the engine reports state changes of its own (the shared store lost, back); one line
   // each, no newline. Default: "structure: ..." on stderr.
   std::function<void(const std::string&)> log;
@@ -52,9 +55,15 @@ class Engine {
   // kUnauthenticated naming the variable when a provider every call uses has no API key.
   static Result<std::unique_ptr<Engine>> Create(EngineOptions options);
 
-  // The checks Create makes of `options` (configuration, provider, base URL, profiles), without
-  // starting anything or looking at API keys: what `structure config check` reports.
+  // Every check Create makes of `options` before it starts anything (engine/engine_checks.h:
+  // configuration, provider, base URL, profiles, the key variable of each provider every call
+  // uses, the schemas directory, the database's folder, the shared store's settings): what
+  // `structure config check` reports, so it passes exactly what run/batch/serve/mcp accept.
   static Status Check(const EngineOptions& options);
+
+  // The bundled schemas directory `options` give (--registry-dir, stores.registry_dir, else the
+  // installed schemas); "" when there is none.
+  static std::string RegistryDir(const EngineOptions& options);
 
   // Finishes nothing new: in-flight calls are answered (cancelled if still waiting on a
   // provider), then the actors stop. Blocks until they have.
@@ -84,6 +93,14 @@ class Engine {
   registry::SchemaRegistry& schemas();
 
   const config::EngineConfig& config() const;
+  // The proxy, CAs and TLS checks the engine uses for `provider` (defaults when unknown).
+  providers::NetworkOptions network(const std::string& provider) const;
+
+  // What a call with this model reference ("" = the settings' model) in this scope would be
+  // refused with before it starts (an unknown alias or provider, a provider without its key),
+  // as each call checks it: `structure batch` checks its --model once, up front.
+  Status CheckModel(const std::string& model_ref, const std::string& tenant = "",
+                    const std::string& project = "") const;
 
   // The metrics of every call finished so far, per schema and per provider (docs/engine.md,
   // "Metrics"); a copy, safe to read while calls go on.

@@ -6,6 +6,8 @@
 #include "config/load_config.h"
 #include "config/settings.h"
 #include "providers/endpoint.h"
+#include "providers/kinds.h"
+#include "providers/models.h"
 
 namespace structure::actors {
 namespace {
@@ -16,8 +18,26 @@ std::string Join(const std::vector<std::string>& names) {
   return out;
 }
 
+// The provider's proxy, CAs and TLS checks from its table and the environment.
+Status PlanNetwork(const config::ProviderConfig& pc, const std::string& base_url,
+                   ProviderPlan& plan) {
+  providers::NetworkConfig n;
+  n.proxy = pc.network.proxy;
+  n.ca_file = pc.network.ca_file;
+  n.ca_path = pc.network.ca_path;
+  n.verify_tls = pc.network.verify_tls;
+  n.connect_timeout_ms = pc.network.connect_timeout_ms;
+  auto network = providers::ResolveNetwork(n, base_url, nullptr, &plan.warning);
+  if (!network.ok())
+    return InvalidArgument("providers." + pc.name + ": " + network.status().message());
+  plan.handle.network = std::move(*network);
+  if (!plan.warning.empty()) plan.warning = "providers." + pc.name + ": " + plan.warning;
+  return Status::Ok();
+}
+
 Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
-                                  const std::string& base_override) {
+                                  const std::string& base_override,
+                                  const std::shared_ptr<const providers::ModelTable>& models) {
   const std::string where = "providers." + pc.name;
   auto kind = providers::ParseProviderKind(pc.kind);
   if (!kind.ok()) return InvalidArgument(where + ".kind: " + kind.status().message());
@@ -34,18 +54,28 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
   auto endpoint = providers::EndpointFromEnv(*kind, base, nullptr, pc.api_key_env);
   if (endpoint.status().code() == Code::kUnauthenticated) {
     // Not fatal here: a provider nobody calls needs no key (Engine::Create checks those in use).
-    plan.handle.unusable =
-        Status(Code::kUnauthenticated, where + ": " + endpoint.status().message());
+    plan.unusable_reason = endpoint.status().message();
+    plan.handle.unusable = Status(Code::kUnauthenticated, where + ": " + plan.unusable_reason);
   } else if (!endpoint.ok()) {
     return Status(endpoint.status().code(), where + ": " + endpoint.status().message());
   } else {
-    // Local servers (the simulator, vLLM, llama.cpp) take any key; send a placeholder so those
-    // that require the header are satisfied. Never done for remote hosts.
-    if (endpoint->api_key.empty() && providers::IsLoopbackUrl(endpoint->base_url))
+    // A hosted provider's format at a local address (the simulator, a local proxy) wants a key
+    // header: a placeholder is sent. Kinds that take no key (Ollama, vLLM, llama.cpp) get no
+    // header at all. Never done for remote hosts.
+    if (endpoint->api_key.empty() && providers::IsLoopbackUrl(endpoint->base_url) &&
+        !providers::InfoOf(*kind).key_env.empty()) {
       endpoint->api_key = "local";
+    }
     endpoint->timeout_ms = pc.limits.timeout_ms;
+    endpoint->models = models;
     plan.pool.endpoint = *endpoint;
   }
+  STRUCTURE_RETURN_IF_ERROR(PlanNetwork(
+      pc,
+      endpoint.ok()
+          ? endpoint->base_url
+          : providers::NormalizeBaseUrl(base.empty() ? providers::DefaultBaseUrl(*kind) : base),
+      plan));
 
   std::string profile_name = pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile;
   auto profile = pipeline::FindProfile(profile_name);
@@ -95,9 +125,10 @@ Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
     return NotFound("unknown provider '" + provider + "' (configured: " + Join(configured) +
                     "; built in: " + Join(config::BuiltinProviderNames()) + ")");
   }
-  if (builtin->kind == "openai-compatible" && base_url.empty()) {
-    return InvalidArgument(
-        "provider 'openai-compatible' needs the server's address: give --base-url URL");
+  if (config::BuiltinNeedsBaseUrl(provider) && base_url.empty()) {
+    return InvalidArgument("provider '" + provider +
+                           "' needs the server's address: give --base-url URL (e.g. "
+                           "http://127.0.0.1:8000/v1 for a local vLLM)");
   }
   config.providers.emplace(provider, std::move(*builtin));
   return config;
@@ -105,9 +136,11 @@ Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
 
 Result<std::vector<ProviderPlan>> PlanProviders(const config::EngineConfig& config,
                                                 const std::string& base_url_override) {
+  auto models = providers::ModelTable::WithOverrides(config.model_families);
+  if (!models.ok()) return InvalidArgument("model_families." + models.status().message());
   std::vector<ProviderPlan> plans;
   for (const auto& [name, pc] : config.providers) {
-    auto plan = PlanProvider(pc, base_url_override);
+    auto plan = PlanProvider(pc, base_url_override, *models);
     if (!plan.ok()) return plan.status();
     plans.push_back(std::move(*plan));
   }

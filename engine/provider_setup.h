@@ -19,6 +19,10 @@ namespace structure::actors {
 struct ProviderPlan {
   ProviderHandle handle;
   PoolConfig pool;
+  std::string warning;  // said once at start (verify_tls = false on a remote host)
+  // What handle.unusable says without naming the provider ("OPENAI_API_KEY is not set ..."),
+  // for a message that names it its own way; empty when the provider is usable.
+  std::string unusable_reason;
 };
 
 // The configuration with the provider `provider` names added when it is a built-in kind not

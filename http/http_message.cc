@@ -2,36 +2,27 @@
 
 #include <cctype>
 
+#include "base/hex.h"
 #include "base/json.h"
 
 namespace structure::http {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string PercentDecode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '+') {
-      out += ' ';
-    } else if (s[i] == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 &&
-               HexValue(s[i + 2]) >= 0) {
-      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
-      i += 2;
-    } else {
-      out += s[i];
-    }
+std::string OriginForm(std::string_view target) {
+  size_t scheme_end = target.find("://");
+  if (target.empty() || target[0] == '/' || scheme_end == std::string_view::npos) {
+    return std::string(target);
   }
-  return out;
+  for (size_t i = 0; i < scheme_end; ++i) {
+    char c = target[i];
+    bool scheme_char =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+    if (!scheme_char) return std::string(target);
+  }
+  std::string_view rest = target.substr(scheme_end + 3);
+  size_t path = rest.find_first_of("/?");
+  if (path == std::string_view::npos) return "/";
+  if (rest[path] == '?') return "/" + std::string(rest.substr(path));
+  return std::string(rest.substr(path));
 }
-
-}  // namespace
 
 bool HeaderNameEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -58,9 +49,10 @@ std::optional<std::string> HttpRequest::QueryParam(std::string_view name) const 
     std::string_view pair = rest.substr(0, amp);
     rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
     size_t eq = pair.find('=');
-    std::string key = PercentDecode(pair.substr(0, eq));
+    std::string key = PercentDecode(pair.substr(0, eq), PlusIs::kSpace);
     if (key != name) continue;
-    return eq == std::string_view::npos ? std::string() : PercentDecode(pair.substr(eq + 1));
+    return eq == std::string_view::npos ? std::string()
+                                        : PercentDecode(pair.substr(eq + 1), PlusIs::kSpace);
   }
   return std::nullopt;
 }

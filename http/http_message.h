@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,11 +12,14 @@
 
 namespace structure::http {
 
+class BodyStream;  // http/body_stream.h
+
 using Header = std::pair<std::string, std::string>;
 
 struct HttpRequest {
-  std::string method;           // "GET", "POST", ...
-  std::string target;           // as sent: "/v1beta/models/x:generateContent?key=k"
+  std::string method;           // "GET", "POST", ...; a HEAD request arrives as "GET"
+  bool head = false;            // it was HEAD: answered as GET, the body is not sent
+  std::string target;           // origin form: "/v1beta/models/x:generateContent?key=k"
   std::string path;             // target before '?', not percent-decoded
   std::string query;            // target after '?', without it
   std::vector<Header> headers;  // in arrival order, names as sent
@@ -45,6 +49,9 @@ struct HttpResponse {
   std::vector<Header> headers;  // Content-Length and Connection are added by the server
   std::string body;
   Delivery delivery;
+  // When set, the body is sent as it is produced (Transfer-Encoding: chunked): `body` first,
+  // then what the handler Sends on the stream, until it Finishes (http/body_stream.h).
+  std::shared_ptr<BodyStream> stream;
 
   // Replaces (case-insensitively) or appends a header.
   void SetHeader(std::string_view name, std::string value);
@@ -56,6 +63,11 @@ HttpResponse JsonResponse(int status, std::string body);
 
 // The API's error shape (docs/server.md): {"status":"error","code":CODE,"errors":[MESSAGE]}.
 HttpResponse ErrorResponse(int status, const std::string& code, const std::string& message);
+
+// A request target in origin form (RFC 9112 3.2): an absolute-form target
+// "http://host:8080/healthz?x=1" becomes "/healthz?x=1" ("/" when it names no path); any other
+// target is returned as it is.
+std::string OriginForm(std::string_view target);
 
 // Case-insensitive ASCII comparison of header names.
 bool HeaderNameEquals(std::string_view a, std::string_view b);

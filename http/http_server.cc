@@ -75,18 +75,53 @@ bool HttpServer::Impl::MakeRoom() {
   return true;
 }
 
+namespace {
+
+// A refused socket after its 503: reads and drops what the client sends until it closes, the
+// linger time passes or 64 KiB were dropped.
+struct Refused : std::enable_shared_from_this<Refused> {
+  Refused(tcp::socket s, std::chrono::milliseconds linger)
+      : socket(std::move(s)), timer(socket.get_executor()) {
+    timer.expires_after(linger);
+  }
+  void Drain() {
+    socket.async_read_some(net::buffer(scratch),
+                           [self = shared_from_this()](beast::error_code ec, size_t n) {
+                             self->dropped += n;
+                             if (ec || self->dropped > 64 * 1024) return self->Close();
+                             self->Drain();
+                           });
+  }
+  void Close() {
+    beast::error_code ec;
+    timer.cancel();
+    socket.close(ec);
+  }
+  tcp::socket socket;
+  net::steady_timer timer;
+  char scratch[4096];
+  size_t dropped = 0;
+};
+
+}  // namespace
+
 void HttpServer::Impl::Refuse(tcp::socket socket) {
-  static const std::string kBody = R"({"error":"too many connections; retry later"})";
+  static const std::string kBody =
+      R"({"status":"error","code":"too_many_connections","errors":["the server is at its )"
+      R"(connection limit; retry later"]})";
   static const std::string kAnswer =
       "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
       "Connection: close\r\nContent-Length: " +
       std::to_string(kBody.size()) + "\r\n\r\n" + kBody;
-  auto s = std::make_shared<tcp::socket>(std::move(socket));
+  auto r = std::make_shared<Refused>(std::move(socket), options_.linger);
   // Small enough for the socket's send buffer: the write completes without waiting on the peer.
-  net::async_write(*s, net::buffer(kAnswer), [s](beast::error_code, size_t) {
-    beast::error_code ec;
-    s->shutdown(tcp::socket::shutdown_send, ec);
-    s->close(ec);
+  net::async_write(r->socket, net::buffer(kAnswer), [r](beast::error_code ec, size_t) {
+    if (!ec) r->socket.shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) return r->Close();
+    r->timer.async_wait([r](beast::error_code tec) {
+      if (!tec) r->Close();
+    });
+    r->Drain();
   });
 }
 

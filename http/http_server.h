@@ -38,14 +38,27 @@ struct ServerOptions {
   std::chrono::milliseconds body_timeout{120000};
   std::chrono::milliseconds idle_timeout{
       120000};  // keep-alive: answer .. next request's first byte
+  // Each write of an answer (or of a piece of a streamed one) must complete within this; a
+  // client that stops reading is disconnected then, and its stream closed.
+  std::chrono::milliseconds write_timeout{60000};
   // Open connections at most. At the cap a new connection closes the oldest one that is not
   // being answered (waiting, or still sending its request); when every one is being answered
   // the new one gets 503 and a close. 0: no cap.
   size_t max_connections = 0;
+  // After an answer that ends the connection, what the client still sends is read and dropped
+  // for up to this long before the socket closes, so a reset does not destroy answers it has
+  // not read yet (pipelined requests past the last answer).
+  std::chrono::milliseconds linger{2000};
   size_t max_requests_per_connection = 0;  // 0: no limit; the last answer says Connection: close
   std::chrono::milliseconds stop_grace{5000};  // Stop() waits this long for pending answers
   int threads = 1;                             // event-loop threads started by Run()
   int backlog = 4096;
+  // The answer the server gives itself (body over max_body_bytes 413, header too large 431,
+  // malformed HTTP 400), by the request's target; unset: ErrorResponse. A 413 is answered while
+  // the rest of the body is read and dropped (for up to body_timeout), so the client sees it.
+  std::function<HttpResponse(const std::string& target, int status, const std::string& code,
+                             const std::string& message)>
+      local_error;
   // One-line notices (the connection cap was reached); called from event-loop threads.
   std::function<void(const std::string&)> log;
 };

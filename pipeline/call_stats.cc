@@ -8,7 +8,8 @@ namespace structure::pipeline {
 namespace {
 
 bool IsFixedLabel(const std::string& label) {
-  return label == "inline" || label == "inferred" || label == "unknown" || label == "other";
+  return label == "inline" || label == "inferred" || label == "unknown" || label == "other" ||
+         label == "tenant" || label == "project";
 }
 
 uint64_t Tokens(int64_t n) { return static_cast<uint64_t>(std::max<int64_t>(0, n)); }
@@ -39,7 +40,7 @@ const std::vector<double>& LatencyBounds() {
 ProviderStats::ProviderStats() : seconds(LatencyBounds()) {}
 
 std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref,
-                        const StructureResult& result) {
+                        const StructureResult& result, bool hide_tenant_schemas) {
   switch (mode) {
     case SchemaMode::kJson:
       return "inline";
@@ -48,6 +49,11 @@ std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref,
     case SchemaMode::kNamed:
       // The request's name is the caller's text until the registry has found it.
       if (result.schema_origin.empty()) return "unknown";
+      if (hide_tenant_schemas) {
+        for (const char* owner : {"tenant", "project"}) {
+          if (result.schema_origin.rfind(std::string("registry:") + owner, 0) == 0) return owner;
+        }
+      }
       return IsFixedLabel(schema_ref) ? "other" : schema_ref;
   }
   return "inline";
@@ -77,6 +83,11 @@ void CallStats::Record(const std::string& schema, const StructureResult& result,
   s.reasoning_tokens += Tokens(result.usage.reasoning_tokens);
   if (result.form_ignored) s.form_ignored++;
   if (result.parts > 0) s.split_calls++;
+  if (result.truncated) s.truncated++;
+  if (result.budget_exhausted ||
+      (result.status == Outcome::kError && result.error_code == ErrorCode::kTokenBudgetExhausted)) {
+    s.budget_exhausted++;
+  }
 
   if (result.provider.empty()) return;
   auto p = stats_.providers.find(result.provider);
@@ -124,6 +135,8 @@ Json StatsToJson(const StatsSnapshot& stats) {
     o.set("reasks", std::move(reasks));
     o.set("tokens", std::move(tokens));
     o.set("formIgnored", static_cast<int64_t>(s.form_ignored));
+    o.set("truncated", static_cast<int64_t>(s.truncated));
+    o.set("tokenBudgetExhausted", static_cast<int64_t>(s.budget_exhausted));
     o.set("splitCalls", static_cast<int64_t>(s.split_calls));
     schemas.set(label, std::move(o));
   }

@@ -41,6 +41,9 @@ struct SchemaStats {
   uint64_t reasoning_tokens = 0;  // part of output_tokens (thinking models)
   uint64_t form_ignored = 0;  // ok answers that skipped the provider's form (result.form_ignored)
   uint64_t split_calls = 0;   // calls whose schema was asked in parts (result.parts > 0)
+  uint64_t truncated = 0;     // ok array answers cut off at the output cap (result.truncated)
+  // Calls the token budget ended: stale (result.budget_exhausted) or token_budget_exhausted.
+  uint64_t budget_exhausted = 0;
 };
 
 struct ProviderStats {
@@ -59,9 +62,11 @@ const std::vector<double>& LatencyBounds();
 
 // The label a call counts under: "inline", "inferred", the registry name (overrides keep their
 // name), or "unknown" for a named schema that was not found ("other" for a registry schema
-// named like one of these labels).
+// named like one of these labels). With `hide_tenant_schemas` (a server for several tenants:
+// its metrics are read by every one) a tenant's or project's own schema counts under "tenant"
+// or "project", never by its name; bundled schemas keep theirs.
 std::string SchemaLabel(SchemaMode mode, const std::string& schema_ref,
-                        const StructureResult& result);
+                        const StructureResult& result, bool hide_tenant_schemas = false);
 
 // Thread-safe. At most `max_schemas` distinct registry names get their own label; the rest
 // count under "other" ("inline", "inferred", "unknown" and "other" are always there). The

@@ -1,5 +1,7 @@
 #include "pipeline/content_loop.h"
 
+#include <algorithm>
+
 #include "pipeline/evidence_step.h"
 #include "pipeline/extract_json.h"
 #include "pipeline/judge.h"
@@ -22,6 +24,7 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   PromptParts parts;
   parts.task = plan.task;
   parts.manual = plan.manual;
+  parts.instructions = spec.instructions;
   parts.schema_in_prompt = !plan.strict || plan.schema_in_prompt;
   parts.enforced = plan.strict;
   std::string original;
@@ -53,6 +56,10 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   call.final_tool_name = plan.final_tool_name;
   call.max_tokens = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
   call.thinking = spec.thinking;
+  call.temperature = spec.params.temperature;
+  call.top_p = spec.params.top_p;
+  call.seed = spec.params.seed;
+  call.user = spec.params.user;
   if (plan.prompt_cache) {
     call.cache_key = plan.cache_key;
     call.cache_min_tokens = plan.cache_min_tokens;
@@ -83,15 +90,37 @@ bool ThinkingUsedTheCap(const ProviderReply& r, bool thinking_asked, int64_t cap
   return r.usage.output_tokens <= 0 || r.usage.output_tokens * 10 >= cap * 9;
 }
 
+// The trace's verdict on the last round when the call ends on it (a stale call's last re-ask
+// gave its own).
+void TraceEnd(LoopState& state, const StructureResult& result) {
+  if (!state.trace || state.trace->rounds.empty()) return;
+  if (result.status == Outcome::kStale && !state.trace->rounds.back().verdict.empty()) return;
+  switch (result.status) {
+    case Outcome::kOk:
+      return TraceVerdict(state.trace.get(), "accepted");
+    case Outcome::kNeedMoreInput:
+      return TraceVerdict(state.trace.get(), "need", {{"", "need", result.need}});
+    case Outcome::kStale:
+      return TraceVerdict(state.trace.get(), "rejected", IssuesOfLines(result.errors, "stale"));
+    case Outcome::kError:
+      return TraceVerdict(state.trace.get(), "error",
+                          IssuesOfLines(result.errors, ErrorCodeName(result.error_code)));
+  }
+}
+
 Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   state.pending.reset();
+  TraceEnd(state, result);
+  result.trace = std::move(state.trace);
   result.iterations = state.iterations;
   result.usage = state.usage;
   result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
+  result.truncated = result.status == Outcome::kOk && state.truncated;
   result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
   result.mode_reason = spec.plan->mode_reason;
-  if (result.error_code == "schema_too_large") result.rejected_grammar = spec.plan->grammar_size;
+  if (result.status == Outcome::kError && result.error_code == ErrorCode::kSchemaTooLarge)
+    result.rejected_grammar = spec.plan->grammar_size;
   if ((result.status == Outcome::kOk || result.status == Outcome::kNeedMoreInput) &&
       !state.evidence.is_null()) {
     result.evidence = std::move(state.evidence);
@@ -100,8 +129,8 @@ Finish Done(LoopState& state, StructureResult result, const LoopSpec& spec) {
   return Finish{std::move(result)};
 }
 
-Finish Error(const LoopSpec& spec, LoopState& state, std::string code, std::string message) {
-  return Done(state, ErrorResult(std::move(code), std::move(message)), spec);
+Finish Error(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string message) {
+  return Done(state, ErrorResult(code, std::move(message)), spec);
 }
 
 Finish Need(const LoopSpec& spec, LoopState& state, std::string need) {
@@ -136,37 +165,65 @@ const ToolCall* FindTool(const ProviderReply& r, const std::string& name) {
   return nullptr;
 }
 
-// Stale when the loop is out of iterations or tokens; nullopt when it may ask again.
-std::optional<Finish> OutOfBudget(const LoopSpec& spec, LoopState& state) {
-  if (state.iterations < spec.max_loops) {
-    // Output tokens include the thinking, so the budget counts reasoning tokens too.
-    int64_t used = state.usage.input_tokens + state.usage.output_tokens;
-    if (spec.token_budget <= 0 || used < spec.token_budget) return std::nullopt;
-    StructureResult r;
-    r.status = Outcome::kStale;
-    r.errors = state.last_errors;
-    r.errors.push_back("token budget exhausted: used " + std::to_string(used) + " of " +
-                       std::to_string(spec.token_budget) + " tokens");
-    return Done(state, std::move(r), spec);
-  }
+// Tokens the loop has used: input and output (thinking included) over every call.
+int64_t Used(const LoopState& state) {
+  return state.usage.input_tokens + state.usage.output_tokens;
+}
+
+// Stale when the loop is out of iterations; nullopt when it may ask again (the token budget is
+// checked with the call itself, SendNext).
+std::optional<Finish> OutOfLoops(const LoopSpec& spec, LoopState& state) {
+  if (state.iterations < spec.max_loops) return std::nullopt;
   StructureResult r;
   r.status = Outcome::kStale;
   r.errors = state.last_errors;
   return Done(state, std::move(r), spec);
 }
 
-// The loop may send another call: it has rounds and tokens left.
+// The loop may send another call: it has rounds left, and tokens for a call like the last one.
 bool MayReask(const LoopSpec& spec, const LoopState& state) {
   if (state.iterations >= spec.max_loops) return false;
-  int64_t used = state.usage.input_tokens + state.usage.output_tokens;
-  return spec.token_budget <= 0 || used < spec.token_budget;
+  return spec.token_budget <= 0 || Used(state) + state.last_call_cost <= spec.token_budget;
+}
+
+// The token budget does not allow `call`: an error before any answer, else stale with the last
+// answer's errors; the result says the budget ended it.
+Finish OverBudget(const LoopSpec& spec, LoopState& state, int64_t prompt, int64_t cap) {
+  std::string why = "tokenBudget " + std::to_string(spec.token_budget) +
+                    ": the next call needs about " + std::to_string(prompt) +
+                    " prompt tokens + its output cap of " + std::to_string(cap) + ", and " +
+                    std::to_string(Used(state)) + " are used";
+  if (state.iterations == 0 && state.last_errors.empty()) {
+    return Error(spec, state, ErrorCode::kTokenBudgetExhausted,
+                 why + "; raise tokenBudget (or lower the model's max_output_tokens)");
+  }
+  StructureResult r;
+  r.status = Outcome::kStale;
+  r.errors = state.last_errors;
+  r.errors.push_back("token budget exhausted: " + why);
+  r.budget_exhausted = true;
+  return Done(state, std::move(r), spec);
+}
+
+// Sends the conversation as the next call, unless the call (its prompt estimate plus its
+// output cap) would take the loop over its token budget.
+Step SendNext(const LoopSpec& spec, LoopState& state) {
+  ProviderCall call = MakeCall(spec, state);
+  int64_t prompt = providers::EstimatePromptTokens(call);
+  state.last_call_cost = prompt + call.max_tokens;
+  if (spec.token_budget > 0 && Used(state) + state.last_call_cost > spec.token_budget) {
+    return OverBudget(spec, state, prompt, call.max_tokens);
+  }
+  TraceSent(state.trace.get(), call, state.iterations + 1);
+  return SendCall{std::move(call)};
 }
 
 // Evidence on: judges the quotes of a schema-valid answer (pipeline/evidence_step.h). The
 // verdict's evidence is kept in the state for the result.
-EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims) {
-  EvidenceVerdict e =
-      JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims, MayReask(spec, state));
+EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims,
+                            bool list_missing) {
+  EvidenceVerdict e = JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims,
+                                    MayReask(spec, state), list_missing);
   if (e.kind != EvidenceVerdict::Kind::kReask) {
     state.evidence = std::move(e.evidence);
     state.ungrounded = std::move(e.ungrounded);
@@ -174,19 +231,18 @@ EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, c
   return e;
 }
 
-// Re-asks with the minimal context: the user's text, the previous answer, the reason. Earlier
-// failed rounds are not resent (they only grow the bill).
-Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
-           ReaskReasons why) {
-  state.last_errors = std::move(errors);
-  state.evidence = Json();
-  state.ungrounded = Json();
-  if (auto stale = OutOfBudget(spec, state)) return *stale;
-  CountReask(state.reasks, why);
-  Turn first = state.turns.front();
-  state.turns.clear();
-  state.turns.push_back(std::move(first));
+// Drops every turn after the user's input (the prompt's turn, or the whole conversation).
+void KeepInput(const LoopSpec& spec, LoopState& state) {
+  state.turns.resize(std::max<size_t>(1, spec.turns.size()));
+}
+
+// Asks again with the minimal context: the user's text, the previous answer, then `text` (as
+// the answer tool's result when the answer came in a tool call, an error unless `ok`). Earlier
+// rounds are not resent (they only grow the bill).
+Step AskAgain(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
+              const ToolCall* answer_call, std::string text, bool ok, ReaskReasons why) {
+  if (state.trace) state.trace->rounds.back().reason = text;
+  KeepInput(spec, state);
   Turn assistant = AssistantTurn(reply);
   if (answer_call != nullptr) {
     assistant.tool_calls.push_back(*answer_call);
@@ -195,18 +251,57 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
     tool.role = Role::kTool;
     tool.tool_call_id = answer_call->id;
     tool.tool_name = answer_call->name;
-    tool.is_error = true;
-    tool.text = std::move(reason);
+    tool.is_error = !ok;
+    tool.text = std::move(text);
     state.turns.push_back(std::move(tool));
   } else {
     state.turns.push_back(std::move(assistant));
     Turn user;
     user.role = Role::kUser;
-    user.text = std::move(reason);
+    user.text = std::move(text);
     state.turns.push_back(std::move(user));
   }
   state.pending.reset();
-  return SendCall{MakeCall(spec, state)};
+  Step next = SendNext(spec, state);
+  if (std::holds_alternative<SendCall>(next)) CountReask(state.reasks, why);
+  return next;
+}
+
+// Re-asks: the previous answer and why it was rejected.
+Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
+           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
+           ReaskReasons why) {
+  state.last_errors = std::move(errors);
+  state.evidence = Json();
+  state.ungrounded = Json();
+  if (auto stale = OutOfLoops(spec, state)) return *stale;
+  return AskAgain(spec, state, reply, answer_call, std::move(reason), false, why);
+}
+
+// Array mode: the records of an answer cut off at the output cap are kept, and while calls are
+// left the records after the last complete one are asked for (a continuation); the parts are
+// joined when an answer ends whole or no call is left. nullopt: `v.data` holds the records to
+// judge further (and state.truncated says whether some are missing).
+std::optional<Step> JoinRecords(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
+                                const ToolCall* answer_call, Verdict& v) {
+  Json joined = state.partial.is_null() ? Json::MakeArray() : state.partial;
+  for (Json& record : v.data.as_array()) joined.push_back(std::move(record));
+  if (v.truncated && MayReask(spec, state)) {
+    size_t kept = joined.size();
+    state.partial = std::move(joined);
+    return AskAgain(spec, state, reply, answer_call, ContinuationText(kept), true,
+                    ReasonBit(ReaskReason::kParse));
+  }
+  if (!state.partial.is_null() && !spec.plan->validator->Validate(joined, false).valid) {
+    // The last part does not fit with the ones before (a repeated record, too many): the
+    // records before it stand, as the answer of a cut-off reply.
+    joined = std::move(state.partial);
+    v.truncated = true;
+  }
+  state.partial = Json();
+  state.truncated = v.truncated;
+  v.data = std::move(joined);
+  return std::nullopt;
 }
 
 // Final-tool mode, every final call rejected: the whole reply goes back with one result per
@@ -215,11 +310,9 @@ Step ReaskTools(const LoopSpec& spec, LoopState& state) {
   PendingReply& p = *state.pending;
   state.evidence = Json();
   state.ungrounded = Json();
-  if (auto stale = OutOfBudget(spec, state)) return *stale;
-  CountReask(state.reasks, p.why);
-  Turn first = state.turns.front();
-  state.turns.clear();
-  state.turns.push_back(std::move(first));
+  if (auto stale = OutOfLoops(spec, state)) return *stale;
+  ReaskReasons why = p.why;
+  KeepInput(spec, state);
   Turn assistant = AssistantTurn(p.reply);
   assistant.tool_calls = p.reply.tool_calls;
   state.turns.push_back(std::move(assistant));
@@ -230,10 +323,16 @@ Step ReaskTools(const LoopSpec& spec, LoopState& state) {
     tool.tool_name = p.reply.tool_calls[i].name;
     tool.is_error = p.rejected[i];
     tool.text = p.results[i].empty() ? "not run" : std::move(p.results[i]);
+    if (state.trace) {
+      std::string& reason = state.trace->rounds.back().reason;
+      reason += (reason.empty() ? "" : "\n\n") + ("[" + tool.tool_name + "] " + tool.text);
+    }
     state.turns.push_back(std::move(tool));
   }
   state.pending.reset();
-  return SendCall{MakeCall(spec, state)};
+  Step next = SendNext(spec, state);
+  if (std::holds_alternative<SendCall>(next)) CountReask(state.reasks, why);
+  return next;
 }
 
 // Judges the final calls from p.next on; the first accepted one ends the run.
@@ -248,9 +347,11 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
     Verdict v = JudgeCandidate(plan, c);
     if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
     if (v.kind == Verdict::Kind::kValid && plan.evidence != config::EvidenceMode::kOff) {
-      EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
+      EvidenceVerdict e =
+          CheckQuotes(spec, state, std::move(v.data), v.evidence, v.evidence_list_missing);
       if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
       if (e.kind == EvidenceVerdict::Kind::kReask) {
+        if (state.trace) TraceVerdict(state.trace.get(), "ungrounded", IssuesOf(e));
         v.kind = Verdict::Kind::kRejected;
         v.why = ReasonBit(ReaskReason::kSemantic);
         v.reason = std::move(e.reason);
@@ -262,6 +363,7 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
     if (v.kind == Verdict::Kind::kValid && spec.semantic_check) {
       std::vector<std::string> lines = spec.semantic_check(v.data);
       if (!lines.empty()) {
+        if (state.trace) TraceVerdict(state.trace.get(), "check", IssuesOfLines(lines, "check"));
         v.kind = Verdict::Kind::kRejected;
         v.why = ReasonBit(ReaskReason::kSemantic);
         v.reason = BuildCheckReason(lines);
@@ -273,6 +375,9 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
       if (!spec.external_check) return Accept(spec, state, std::move(v.data));
       p.data = v.data;
       return RunCheck{std::move(v.data)};
+    }
+    if (state.trace && v.why != ReasonBit(ReaskReason::kSemantic)) {
+      TraceVerdict(state.trace.get(), "rejected", IssuesOf(v));  // evidence and checks gave theirs
     }
     p.results[i] = std::move(v.reason);
     p.rejected[i] = true;
@@ -286,6 +391,19 @@ Step NextFinal(const LoopSpec& spec, LoopState& state) {
   return ReaskTools(spec, state);
 }
 
+// What a final-tool reply without a final call did instead; `other` gets the tool it called.
+MissedTool Missed(const ProviderReply& r, std::string& other) {
+  if (!r.tool_calls.empty()) {
+    other = r.tool_calls.front().name;
+    return MissedTool::kOtherTool;
+  }
+  bool blank = r.content.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (blank) return r.finish == FinishKind::kLength ? MissedTool::kCutOff : MissedTool::kEmpty;
+  auto json = ParseStrict(r.content);
+  if (json.ok() && (json->is_object() || json->is_array())) return MissedTool::kJsonText;
+  return MissedTool::kProse;
+}
+
 Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderReply& r) {
   const LoopPlan& plan = *spec.plan;
   PendingReply p;
@@ -295,21 +413,34 @@ Step OnFinalToolReply(const LoopSpec& spec, LoopState& state, const ProviderRepl
   const ToolCall* need =
       plan.need == providers::NeedChannel::kTool ? FindTool(r, plan.need_tool_name) : nullptr;
   if (p.finals.empty() && need == nullptr) {
-    // Prose instead of the final tool: a nudge, which is not an iteration of the loop.
+    // No final call: a nudge saying what the reply did instead, which is not an iteration of the
+    // loop. It replaces the previous nudge, so a run of them does not grow the conversation.
+    std::string other;
+    MissedTool what = Missed(r, other);
     if (state.nudges >= plan.max_nudges) {
-      return Error(spec, state, "no_final_answer",
-                   "the model answered in prose " + std::to_string(state.nudges + 1) +
-                       " times and never called the final tool \"" + plan.final_tool_name + "\"");
+      return Error(spec, state, ErrorCode::kNoFinalAnswer,
+                   "the model did not call the final tool \"" + plan.final_tool_name + "\" in " +
+                       std::to_string(state.nudges + 1) + " replies (the last was " +
+                       std::string(MissedToolName(what)) + ")");
     }
     ++state.nudges;
     CountReask(state.reasks, ReasonBit(ReaskReason::kParse));  // not in the form asked
+    if (state.nudge_at >= 0 && static_cast<size_t>(state.nudge_at) + 2 == state.turns.size()) {
+      state.turns.resize(state.nudge_at);
+    }
+    state.nudge_at = static_cast<int>(state.turns.size());
     state.turns.push_back(AssistantTurn(r));
     Turn nudge;
     nudge.role = Role::kUser;
-    nudge.text = FinalToolNudge(plan.final_tool_name);
+    nudge.text = FinalToolNudge(plan.final_tool_name, what, other);
+    if (state.trace) {
+      TraceVerdict(state.trace.get(), "nudged", {}, nudge.text);
+      state.trace->rounds.back().nudge = true;
+    }
     state.turns.push_back(std::move(nudge));
-    return SendCall{MakeCall(spec, state)};
+    return SendNext(spec, state);
   }
+  state.nudge_at = -1;
   ++state.iterations;
   p.reply = r;
   p.results.assign(r.tool_calls.size(), std::string());
@@ -339,13 +470,24 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
   Verdict v = JudgeCandidate(plan, c);
   const ToolCall* call = answer_call < 0 ? nullptr : &r.tool_calls[answer_call];
   if (v.kind == Verdict::Kind::kNeed) return Need(spec, state, std::move(v.need));
-  if (v.kind == Verdict::Kind::kRejected) {
+  if (v.kind == Verdict::Kind::kRejected && !state.partial.is_null()) {
+    // A continuation that failed: the records of the parts before it stand, cut off.
+    v.data = std::move(state.partial);
+    state.partial = Json();
+    state.truncated = true;
+  } else if (v.kind == Verdict::Kind::kRejected) {
+    if (state.trace) TraceVerdict(state.trace.get(), "rejected", IssuesOf(v));
     return Reask(spec, state, r, call, std::move(v.reason), std::move(v.errors), v.why);
   }
+  if (plan.array_mode && (v.truncated || !state.partial.is_null())) {
+    if (auto next = JoinRecords(spec, state, r, call, v)) return std::move(*next);
+  }
   if (plan.evidence != config::EvidenceMode::kOff) {
-    EvidenceVerdict e = CheckQuotes(spec, state, std::move(v.data), v.evidence);
+    EvidenceVerdict e =
+        CheckQuotes(spec, state, std::move(v.data), v.evidence, v.evidence_list_missing);
     if (e.kind == EvidenceVerdict::Kind::kNeed) return Need(spec, state, std::move(e.need));
     if (e.kind == EvidenceVerdict::Kind::kReask) {
+      if (state.trace) TraceVerdict(state.trace.get(), "ungrounded", IssuesOf(e));
       return Reask(spec, state, r, call, std::move(e.reason), std::move(e.lines),
                    ReasonBit(ReaskReason::kSemantic));
     }
@@ -354,6 +496,7 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
   if (spec.semantic_check) {
     std::vector<std::string> lines = spec.semantic_check(v.data);
     if (!lines.empty()) {
+      if (state.trace) TraceVerdict(state.trace.get(), "check", IssuesOfLines(lines, "check"));
       std::string reason = BuildCheckReason(lines);
       return Reask(spec, state, r, call, std::move(reason), std::move(lines),
                    ReasonBit(ReaskReason::kSemantic));
@@ -371,56 +514,61 @@ Step OnAnswerReply(const LoopSpec& spec, LoopState& state, const ProviderReply& 
 
 }  // namespace
 
-std::string ErrorCodeFor(const Status& status) {
+ErrorCode ErrorCodeFor(const Status& status) {
   switch (status.code()) {
     case Code::kUnauthenticated:
     case Code::kPermissionDenied:
-      return "provider_auth";
+      return ErrorCode::kProviderAuth;
     case Code::kResourceExhausted:
-      return "provider_rate_limited";
+      return ErrorCode::kProviderRateLimited;
+    case Code::kQuotaExhausted:
+      return ErrorCode::kProviderQuotaExhausted;
     case Code::kUnavailable:
-      return "provider_unavailable";
+      return ErrorCode::kProviderUnavailable;
     case Code::kDeadlineExceeded:
-      return "deadline_exceeded";
+      return ErrorCode::kDeadlineExceeded;
     case Code::kCancelled:
-      return "cancelled";
+      return ErrorCode::kCancelled;
     case Code::kInvalidArgument:
-      return "provider_rejected_request";
+      return ErrorCode::kProviderRejectedRequest;
     case Code::kSchemaTooLarge:
-      return "schema_too_large";
+      return ErrorCode::kSchemaTooLarge;
     case Code::kNotFound:
-      return "not_found";
+      return ErrorCode::kNotFound;
     default:
-      return "internal";
+      return ErrorCode::kInternal;
   }
 }
 
-Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::string message) {
-  return Error(spec, state, std::move(code), std::move(message));
+Finish FailLoop(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string message) {
+  return Error(spec, state, code, std::move(message));
 }
 
 Step Start(const LoopSpec& spec, LoopState& state) {
   state = LoopState{};
-  Turn user;
-  user.role = Role::kUser;
-  user.text = spec.prompt;
-  state.turns.push_back(std::move(user));
-  return SendCall{MakeCall(spec, state)};
+  if (spec.trace) state.trace = std::make_shared<CallTrace>();
+  if (!spec.turns.empty()) {
+    state.turns = spec.turns;
+  } else {
+    state.turns.push_back(providers::UserTurn(spec.prompt));
+  }
+  return SendNext(spec, state);
 }
 
 Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>& reply) {
+  TraceReply(state.trace.get(), reply);
   if (!reply.ok())
     return Error(spec, state, ErrorCodeFor(reply.status()), reply.status().message());
   const ProviderReply& r = *reply;
   state.usage += r.usage;
   if (r.finish == FinishKind::kRefusal) {
     ++state.iterations;
-    return Error(spec, state, "refusal",
+    return Error(spec, state, ErrorCode::kRefusal,
                  "the model declined: " + (r.refusal.empty() ? r.content : r.refusal));
   }
   if (r.finish == FinishKind::kSafety) {
     ++state.iterations;
-    return Error(spec, state, "safety_block",
+    return Error(spec, state, ErrorCode::kSafetyBlock,
                  "the provider blocked the answer" + (r.refusal.empty() ? "" : ": " + r.refusal));
   }
   int64_t cap = spec.max_tokens > 0 ? spec.max_tokens : spec.plan->max_tokens;
@@ -429,7 +577,7 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
     std::string used = r.usage.reasoning_tokens > 0
                            ? " (" + std::to_string(r.usage.reasoning_tokens) + " reasoning tokens)"
                            : "";
-    return Error(spec, state, "output_cap_exhausted",
+    return Error(spec, state, ErrorCode::kOutputCapExhausted,
                  "the model spent the whole output cap of " + std::to_string(cap) +
                      " tokens thinking" + used + " and wrote no answer; raise " + spec.cap_setting +
                      " or lower the model's reasoning_effort or thinking_budget");
@@ -441,13 +589,15 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<ProviderReply>
 Step OnCheck(const LoopSpec& spec, LoopState& state,
              const Result<std::vector<std::string>>& lines) {
   if (!state.pending)
-    return Error(spec, state, "internal", "a check verdict with no answer under check");
+    return Error(spec, state, ErrorCode::kInternal, "a check verdict with no answer under check");
   if (!lines.ok()) {
     bool cancelled = lines.status().code() == Code::kCancelled;
-    return Error(spec, state, cancelled ? "cancelled" : "check_failed", lines.status().message());
+    return Error(spec, state, cancelled ? ErrorCode::kCancelled : ErrorCode::kCheckFailed,
+                 lines.status().message());
   }
   PendingReply& p = *state.pending;
   if (lines->empty()) return Accept(spec, state, std::move(p.data));
+  if (state.trace) TraceVerdict(state.trace.get(), "check", IssuesOfLines(*lines, "check"));
   if (spec.plan->final_tool) {
     size_t i = p.finals[p.next];
     p.results[i] = BuildCheckReason(*lines);

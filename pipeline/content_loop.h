@@ -16,6 +16,7 @@
 #include "base/shared_json.h"
 #include "base/status.h"
 #include "config/engine_config.h"
+#include "pipeline/request.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 #include "providers/call.h"
@@ -86,6 +87,11 @@ struct LoopPlan {
 struct LoopSpec {
   std::shared_ptr<const LoopPlan> plan;  // never null when the loop runs
   std::string prompt;                    // the user's free text
+  // The first call's turns when not empty (a conversation, StructureRequest::turns); else one
+  // user turn holding `prompt`.
+  std::vector<providers::Turn> turns;
+  std::string instructions;  // the caller's (system messages), in the manual block
+  CallParams params;         // temperature, top_p, seed and user go on every call
   std::string model;
   int max_loops = 3;         // 1..10
   int64_t token_budget = 0;  // 0 = none
@@ -98,6 +104,7 @@ struct LoopSpec {
   // An out-of-process check (a command): a schema-valid answer makes OnReply return RunCheck,
   // and the driver answers with OnCheck once the check is done.
   bool external_check = false;
+  bool trace = false;  // record every round into LoopState::trace (pipeline/call_trace.h)
 };
 
 // The reply being judged while an external check runs on one of its answers.
@@ -116,6 +123,9 @@ struct PendingReply {
 struct LoopState {
   int iterations = 0;
   int nudges = 0;
+  // Where the last nudge's two turns (the reply and the nudge) start in `turns` when the call in
+  // flight is a nudge, else -1: the next nudge replaces them instead of piling up.
+  int nudge_at = -1;
   bool form_ignored = false;  // the accepted answer skipped the form the provider was given
   providers::Usage usage;
   std::vector<providers::Turn> turns;  // the conversation sent on the next call
@@ -124,6 +134,12 @@ struct LoopState {
   ReaskCounts reasks{};                 // re-asks sent, by reason
   Json evidence;                        // evidence on: the accepted answer's (pipeline/result.h)
   Json ungrounded;
+  std::shared_ptr<CallTrace> trace;  // set by Start when LoopSpec::trace; null = not recorded
+  // Array mode: the complete records of the cut-off answers so far, while a continuation asks
+  // for the rest (null otherwise); `truncated`: the accepted records lack some at the end.
+  Json partial;
+  bool truncated = false;
+  int64_t last_call_cost = 0;  // the last call's estimate: prompt tokens + output cap
 };
 
 struct SendCall {
@@ -153,12 +169,12 @@ Step OnReply(const LoopSpec& spec, LoopState& state, const Result<providers::Pro
 
 // Ends the loop with an error that is no reply of the provider (a provider batch that expired,
 // was cancelled or failed): the result keeps the iterations and usage so far.
-Finish FailLoop(const LoopSpec& spec, LoopState& state, std::string code, std::string message);
+Finish FailLoop(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string message);
 // The external check's verdict on RunCheck::data: its violation lines (empty = accepted), or
-// why it could not judge (the call ends `error` with code "check_failed").
+// why it could not judge (the call ends `error` with code kCheckFailed).
 Step OnCheck(const LoopSpec& spec, LoopState& state, const Result<std::vector<std::string>>& lines);
 
-// The stable error code for a transport/provider Status ("provider_unavailable", ...).
-std::string ErrorCodeFor(const Status& status);
+// The result error code for a transport/provider Status (kProviderUnavailable, ...).
+ErrorCode ErrorCodeFor(const Status& status);
 
 }  // namespace structure::pipeline

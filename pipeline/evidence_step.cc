@@ -1,8 +1,11 @@
 #include "pipeline/evidence_step.h"
 
 #include <cstdlib>
+#include <optional>
 
+#include "base/json_pointer.h"
 #include "pipeline/evidence/check.h"
+#include "pipeline/evidence/form.h"
 #include "pipeline/generate/schema_ref.h"
 
 namespace structure::pipeline {
@@ -15,7 +18,10 @@ bool RemoveAt(Json& root, const std::string& pointer) {
   Json* parent =
       const_cast<Json*>(ResolvePointer(root, std::string_view(pointer).substr(0, slash)));
   if (parent == nullptr) return false;
-  std::string token = UnescapePointerToken(std::string_view(pointer).substr(slash + 1));
+  std::optional<std::string> escaped =
+      UnescapePointerToken(std::string_view(pointer).substr(slash + 1));
+  if (!escaped) return false;
+  const std::string& token = *escaped;
   if (parent->is_object()) return parent->erase(token);
   if (!parent->is_array()) return false;
   char* end = nullptr;
@@ -50,15 +56,32 @@ std::string BuildEvidenceReason(const std::vector<std::string>& lines, size_t ma
   return s;
 }
 
+std::string BuildMissingListReason() {
+  return std::string("The previous output gave the answer without its \"") +
+         evidence::kEvidenceKey +
+         "\" list. Send the same answer again, unchanged, with the list: for each value of the "
+         "answer, its JSON pointer as \"path\" and, as \"quote\", the shortest passage of the "
+         "input that states it, copied verbatim. Leave out a value the input does not state.";
+}
+
 EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Json data,
-                              const Json& claims, bool may_reask) {
+                              const Json& claims, bool may_reask, bool list_missing) {
   EvidenceVerdict v;
+  if (list_missing && may_reask && plan.evidence == config::EvidenceMode::kRequire) {
+    v.kind = EvidenceVerdict::Kind::kReask;
+    v.lines.push_back(kMissingListError);
+    v.reason = BuildMissingListReason();
+    return v;
+  }
   evidence::EvidenceReport report =
       evidence::CheckEvidence(data, plan.answer_schema, prompt, evidence::ReadClaims(claims));
   if (plan.evidence == config::EvidenceMode::kRequire && !report.ungrounded.empty()) {
     if (may_reask) {
       v.kind = EvidenceVerdict::Kind::kReask;
-      for (const auto& u : report.ungrounded) v.lines.push_back(evidence::ReasonLine(u));
+      for (const auto& u : report.ungrounded) {
+        v.lines.push_back(evidence::ReasonLine(u));
+        v.pointers.push_back(u.pointer);
+      }
       v.reason = BuildEvidenceReason(v.lines);
       return v;
     }

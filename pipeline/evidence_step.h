@@ -22,15 +22,26 @@ struct EvidenceVerdict {
   Json data;        // kAccept: the answer (require: ungrounded optional leaves removed)
   Json evidence;    // kAccept, kNeed: pointer -> {quote, offsets, match, kind}
   Json ungrounded;  // kAccept, kNeed: the pointers of ungrounded leaves
-  std::vector<std::string> lines;  // kReask: one reason line per ungrounded leaf
-  std::string reason;              // kReask: the re-ask text
-  std::string need;                // kNeed: what the input does not state
+  std::vector<std::string> lines;     // kReask: one reason line per ungrounded leaf
+  std::vector<std::string> pointers;  // kReask: the ungrounded leaves, one per line
+  std::string reason;                 // kReask: the re-ask text
+  std::string need;                   // kNeed: what the input does not state
 };
 
 // `claims`: the answer's evidence list (null when the answer skipped the form). `may_reask`:
-// the loop has rounds and tokens left for another call.
+// the loop has rounds and tokens left for another call. `list_missing`: the answer came in the
+// form without its list; require then re-asks for the list alone (BuildMissingListReason), the
+// answer being schema-valid, before it judges any value.
 EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Json data,
-                              const Json& claims, bool may_reask);
+                              const Json& claims, bool may_reask, bool list_missing = false);
+
+// The re-ask text for an answer without its evidence list: the same answer, with the list.
+std::string BuildMissingListReason();
+
+// The result's error line for it (no name of the form: the user never sees it).
+inline constexpr const char* kMissingListError =
+    "(root): the answer came without its evidence (a quote of the input for each value); the "
+    "quotes were asked for again";
 
 // The re-ask text for ungrounded leaves:
 //   These values of the previous output are not supported by the input:

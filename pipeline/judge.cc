@@ -34,6 +34,7 @@ Verdict Validate(const LoopPlan& plan, Json data) {
     v.reason = BuildReason(vr.errors);
     v.errors = ErrorMessages(vr.errors);
     v.why = ReaskReasonsOf(vr.errors);
+    v.failures = std::move(vr.errors);
     return v;
   }
   Verdict v;
@@ -48,13 +49,22 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
   if (c.truncated) {
     if (plan.array_mode) {
       // The complete records of a cut-off answer: JSON Lines, or the elements of an array.
-      if (auto lines = ParseJsonLines(c.text, true)) return Validate(plan, std::move(*lines));
-      auto records = RecoverArrayPrefix(c.text);
-      if (records.ok() && records->size() > 0) return Validate(plan, std::move(*records));
+      Verdict v;
+      if (auto lines = ParseJsonLines(c.text, true)) {
+        v = Validate(plan, std::move(*lines));
+      } else if (auto records = RecoverArrayPrefix(c.text); records.ok() && records->size() > 0) {
+        v = Validate(plan, std::move(*records));
+      } else {
+        return Rejected(
+            {"(root): the answer was cut off at the token limit; answer more concisely"});
+      }
+      v.truncated = true;
+      return v;
     }
     return Rejected({"(root): the answer was cut off at the token limit; answer more concisely"});
   }
   Json parsed;
+  bool extracted = false;  // strict output that needed the tolerant parser
   auto strict =
       c.strict_parse || plan.array_mode ? ParseStrict(c.text) : Result<Json>(InvalidArgument(""));
   std::optional<Json> lines;
@@ -75,11 +85,13 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     }
     return Validate(plan, std::move(*lines));
   } else {
-    // Strict output that does not parse is rare (a provider bug); the tolerant parser may
-    // still find it, and a reason is sent otherwise.
+    // Strict output that does not parse is rare (a provider bug, or a server that ignored the
+    // form): the tolerant parser may still find it, and the result then says the form was not
+    // kept (formIgnored). A reason is sent otherwise.
     auto e = ExtractJson(c.text);
     if (!e.ok()) return Rejected({"(root): the answer is not valid JSON: " + e.status().message()});
     parsed = std::move(e->value);
+    extracted = c.strict_parse;
   }
   std::optional<std::string> need =
       plan.detect_need ? plan.detect_need(parsed)
@@ -90,12 +102,13 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     v.need = std::move(*need);
     return v;
   }
-  bool evidence_form = plan.evidence != config::EvidenceMode::kOff && parsed.is_object() &&
-                       parsed.contains(evidence::kEvidenceKey);
+  bool evidence_form =
+      plan.evidence != config::EvidenceMode::kOff && parsed.is_object() &&
+      (parsed.contains(evidence::kEvidenceKey) || parsed.contains(evidence::kAnswerKey));
   if (plan.array_mode && !plan.strict && parsed.is_object() && !evidence_form) {
     parsed = Json(Json::Array{std::move(parsed)});  // JSON Lines with a single record
   }
-  bool form_ignored = false;
+  bool form_ignored = extracted;
   if (plan.lift) {
     auto lifted = plan.lift(parsed);
     if (lifted.ok()) {
@@ -109,15 +122,22 @@ Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& c) {
     }
   }
   Json claims;
+  bool list_missing = false;
   if (plan.evidence != config::EvidenceMode::kOff) {
     // The answer is split out of the evidence form; an answer that skipped the form has none.
-    evidence::SplitAnswer split = evidence::SplitEvidence(std::move(parsed));
+    // The form's names never reach the user's errors: {"answer": ...} alone is the answer
+    // without its list, unless the user's schema takes the object as it is.
+    bool whole_is_answer = parsed.is_object() && parsed.contains(evidence::kAnswerKey) &&
+                           plan.validator->Validate(parsed, false).valid;
+    evidence::SplitAnswer split = evidence::SplitEvidence(std::move(parsed), whole_is_answer);
     parsed = std::move(split.answer);
     claims = std::move(split.evidence);
+    list_missing = split.list_missing;
   }
   Verdict v = Validate(plan, std::move(parsed));
   v.form_ignored = form_ignored;
   v.evidence = std::move(claims);
+  v.evidence_list_missing = list_missing;
   return v;
 }
 

@@ -21,13 +21,16 @@ struct Candidate {
 struct Verdict {
   enum class Kind { kValid, kNeed, kRejected };
   Kind kind = Kind::kRejected;
-  Json data;                        // kValid: the value in the original shape
-  std::string need;                 // kNeed: what the model says is missing
-  std::vector<std::string> errors;  // kRejected: the result's errors (validator messages)
-  std::string reason;               // kRejected: the re-ask text for the model
-  bool form_ignored = false;        // the answer skipped the provider's form (envelope)
-  ReaskReasons why = 0;             // kRejected: the re-ask's categories, for the metrics
-  Json evidence;                    // evidence on: the answer's {path, quote} list (null if none)
+  Json data;                              // kValid: the value in the original shape
+  std::string need;                       // kNeed: what the model says is missing
+  std::vector<std::string> errors;        // kRejected: the result's errors (validator messages)
+  std::vector<ValidationError> failures;  // kRejected by the validator: the errors themselves
+  std::string reason;                     // kRejected: the re-ask text for the model
+  bool form_ignored = false;              // the answer skipped the provider's form (envelope)
+  bool truncated = false;                 // array mode: the complete records of a cut-off answer
+  ReaskReasons why = 0;                   // kRejected: the re-ask's categories, for the metrics
+  Json evidence;  // evidence on: the answer's {path, quote} list (null if none)
+  bool evidence_list_missing = false;  // evidence on: the answer came in the form without a list
 };
 
 Verdict JudgeCandidate(const LoopPlan& plan, const Candidate& candidate);

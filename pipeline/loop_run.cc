@@ -38,9 +38,9 @@ RunStep RunOnCheck(const LoopSpec& spec, RunState& state,
   return FromStep(OnCheck(spec, state.loop, lines));
 }
 
-Finish RunFail(const LoopSpec& spec, RunState& state, std::string code, std::string message) {
-  if (state.split) return SplitFail(spec, *state.split, std::move(code), std::move(message));
-  return FailLoop(spec, state.loop, std::move(code), std::move(message));
+Finish RunFail(const LoopSpec& spec, RunState& state, ErrorCode code, std::string message) {
+  if (state.split) return SplitFail(spec, *state.split, code, std::move(message));
+  return FailLoop(spec, state.loop, code, std::move(message));
 }
 
 }  // namespace structure::pipeline

@@ -47,6 +47,6 @@ RunStep RunOnCheck(const LoopSpec& spec, RunState& state,
                    const Result<std::vector<std::string>>& lines);
 
 // Ends the run with an error that is no reply of the provider (content_loop.h, FailLoop).
-Finish RunFail(const LoopSpec& spec, RunState& state, std::string code, std::string message);
+Finish RunFail(const LoopSpec& spec, RunState& state, ErrorCode code, std::string message);
 
 }  // namespace structure::pipeline

@@ -49,10 +49,13 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
   // The fixed instructions, then the manual, then the schema: the same for every call on this
   // schema, so a provider's prompt cache can keep the whole system prompt (the user's text
   // follows in its own turn).
-  if (!parts.manual.empty()) {
+  if (!parts.manual.empty() || !parts.instructions.empty()) {
     s += "\nManual for this schema:\n";
-    s += parts.manual;
-    if (s.back() != '\n') s += '\n';
+    for (std::string_view block : {parts.manual, parts.instructions}) {
+      if (block.empty()) continue;
+      s += block;
+      if (s.back() != '\n') s += '\n';
+    }
   }
   if (show_schema) {
     // A server that enforces the schema without showing it to the model gets it for its
@@ -67,9 +70,47 @@ std::string BuildSystemPrompt(const PromptParts& parts) {
   return s;
 }
 
-std::string FinalToolNudge(const std::string& tool_name) {
-  return "You answered in prose. When you are finished, call the tool \"" + tool_name +
-         "\" with the answer as its arguments; otherwise carry on with the work.";
+std::string_view MissedToolName(MissedTool what) {
+  switch (what) {
+    case MissedTool::kProse:
+      return "prose";
+    case MissedTool::kJsonText:
+      return "the answer as text";
+    case MissedTool::kEmpty:
+      return "an empty reply";
+    case MissedTool::kCutOff:
+      return "a reply cut off before any tool call";
+    case MissedTool::kOtherTool:
+      return "a call of a tool that is not offered";
+  }
+  return "prose";
+}
+
+std::string FinalToolNudge(const std::string& tool_name, MissedTool what,
+                           const std::string& other_tool) {
+  const std::string call = "call the tool \"" + tool_name + "\" with the answer as its arguments";
+  switch (what) {
+    case MissedTool::kProse:
+      return "You answered in prose. When you are finished, " + call +
+             "; otherwise carry on with the work.";
+    case MissedTool::kJsonText:
+      return "You wrote the answer as text. Do not write it: " + call + ".";
+    case MissedTool::kEmpty:
+      return "Your reply was empty. Please " + call + ".";
+    case MissedTool::kCutOff:
+      return "Your reply was cut off at the output limit before it called a tool. Think less and " +
+             call + ".";
+    case MissedTool::kOtherTool:
+      return "You called \"" + other_tool + "\", which is not a tool here. Please " + call + ".";
+  }
+  return call;
+}
+
+std::string ContinuationText(size_t kept) {
+  return "Your answer was cut off at the output limit after " + std::to_string(kept) +
+         " complete record" + (kept == 1 ? "" : "s") +
+         ", which are kept. Answer with the records that come after the last complete one, in "
+         "the same form, and do not repeat any record already given.";
 }
 
 }  // namespace structure::pipeline

@@ -16,6 +16,7 @@ namespace structure::pipeline {
 struct PromptParts {
   std::string_view task;          // replaces the default first paragraph when set
   std::string_view manual;        // registry manual (markdown), may be empty
+  std::string_view instructions;  // the caller's own (system messages), after the manual
   bool schema_in_prompt = false;  // the schema is shown (the model does not see it otherwise)
   bool enforced = false;          // ... and the provider enforces it (else: the fallback path)
   std::string_view schema_text;   // the schema to show when schema_in_prompt (compact JSON)
@@ -39,7 +40,25 @@ std::string NeedRule(const PromptParts& parts);
 // user's text is never part of it.
 std::string BuildSystemPrompt(const PromptParts& parts);
 
-// The nudge sent when the model answered in prose instead of calling the final tool.
-std::string FinalToolNudge(const std::string& tool_name);
+// What a final-tool reply did instead of calling the final tool.
+enum class MissedTool {
+  kProse,      // text that is no answer
+  kJsonText,   // the answer written as text (a JSON object or array)
+  kEmpty,      // nothing at all
+  kCutOff,     // cut off at the output cap before any tool call
+  kOtherTool,  // a call of a tool that is not offered
+};
+
+// How the nudge and the error name `what`: "prose", "the answer as text", "an empty reply", ...
+std::string_view MissedToolName(MissedTool what);
+
+// The nudge sent after such a reply: it says what happened and asks for the tool `tool_name`
+// (`other_tool` names the tool called for kOtherTool).
+std::string FinalToolNudge(const std::string& tool_name, MissedTool what,
+                           const std::string& other_tool = {});
+
+// Array mode, after an answer cut off at the output cap: asks for the records after the `kept`
+// complete ones, in the same form, without repeating any.
+std::string ContinuationText(size_t kept);
 
 }  // namespace structure::pipeline

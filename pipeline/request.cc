@@ -92,6 +92,7 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                  "project",
                                  "model",
                                  "tokenBudget",
+                                 "callTimeoutMs",
                                  "confidenceThreshold",
                                  "requireProviderStrictOutput",
                                  "priority",
@@ -99,7 +100,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                  "arrayMode",
                                  "metadata",
                                  "id",
-                                 "evidence"};
+                                 "evidence",
+                                 "trace"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
     for (const char* k : kKnown) known = known || key == k;
@@ -175,6 +177,15 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
     }
     r.settings.token_budget = v->as_int();
   }
+  if (const Json* v = body.find("callTimeoutMs")) {
+    if (!v->is_integral() || v->as_double() < 1 ||
+        v->as_double() > static_cast<double>(config::kMaxCallTimeoutMs)) {
+      return Field("callTimeoutMs", "must be a whole number of milliseconds 1.." +
+                                        std::to_string(config::kMaxCallTimeoutMs) + " (was " +
+                                        ToJson(*v) + ")");
+    }
+    r.settings.call_timeout_ms = v->as_int();
+  }
   if (const Json* v = body.find("confidenceThreshold")) {
     if (!v->is_number() || !(v->as_double() >= 0 && v->as_double() <= 1)) {
       return Field("confidenceThreshold", "must be a number 0..1 (was " + ToJson(*v) + ")");
@@ -215,8 +226,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   } else if (!priority.empty() && priority != "interactive") {
     return Field("priority", "must be \"interactive\" or \"bulk\" (was \"" + priority + "\")");
   }
-  for (auto [key, out] :
-       {std::pair{"finalTool", &r.final_tool}, std::pair{"arrayMode", &r.array_mode}}) {
+  for (auto [key, out] : {std::pair{"finalTool", &r.final_tool},
+                          std::pair{"arrayMode", &r.array_mode}, std::pair{"trace", &r.trace}}) {
     if (const Json* v = body.find(key)) {
       if (!v->is_bool()) return Field(key, "must be true or false");
       *out = v->as_bool();

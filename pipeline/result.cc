@@ -21,7 +21,7 @@ Json ResultToJson(StructureResult r) {
   j.set("status", std::string(OutcomeName(r.status)));
   if (r.status == Outcome::kOk) j.set("data", std::move(r.data));
   if (r.status == Outcome::kNeedMoreInput) j.set("need", std::move(r.need));
-  if (r.status == Outcome::kError) j.set("code", std::move(r.error_code));
+  if (r.status == Outcome::kError) j.set("code", ErrorCodeName(r.error_code));
   if (r.status == Outcome::kStale || r.status == Outcome::kError) {
     Json errors = Json::MakeArray();
     for (auto& e : r.errors) errors.push_back(std::move(e));
@@ -29,26 +29,43 @@ Json ResultToJson(StructureResult r) {
   }
   if (!r.schema_origin.empty()) j.set("schemaOrigin", std::move(r.schema_origin));
   j.set("iterations", r.iterations);
-  Json usage = Json::MakeObject();
-  usage.set("inputTokens", r.usage.input_tokens);
-  usage.set("outputTokens", r.usage.output_tokens);
-  usage.set("cachedInputTokens", r.usage.cached_input_tokens);
-  usage.set("cacheWriteTokens", r.usage.cache_write_tokens);
-  usage.set("reasoningTokens", r.usage.reasoning_tokens);
-  j.set("usage", std::move(usage));
+  j.set("usage", UsageToJson(r.usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.parts > 0) j.set("parts", r.parts);
   if (!r.mode_reason.empty()) j.set("modeReason", std::move(r.mode_reason));
   if (r.form_ignored) j.set("formIgnored", true);
+  if (r.truncated) {
+    j.set("truncated", true);
+    const Json* data = j.find("data");
+    j.set("completeRecords", static_cast<int64_t>(data && data->is_array() ? data->size() : 0));
+  }
+  if (r.budget_exhausted) j.set("tokenBudgetExhausted", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
   if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));
+  if (r.trace) {
+    Json trace = TraceToJson(*r.trace);
+    trace.set("provider", std::move(r.provider));
+    trace.set("model", std::move(r.model));
+    j.set("trace", std::move(trace));
+  }
   return j;
 }
 
-StructureResult ErrorResult(std::string code, std::string message) {
+Json UsageToJson(const providers::Usage& u) {
+  Json usage = Json::MakeObject();
+  usage.set("inputTokens", u.input_tokens);
+  usage.set("outputTokens", u.output_tokens);
+  usage.set("cachedInputTokens", u.cached_input_tokens);
+  usage.set("cacheWriteTokens", u.cache_write_tokens);
+  usage.set("reasoningTokens", u.reasoning_tokens);
+  if (u.reasoning_unreported) usage.set("reasoningTokensUnreported", true);
+  return usage;
+}
+
+StructureResult ErrorResult(ErrorCode code, std::string message) {
   StructureResult r;
   r.status = Outcome::kError;
-  r.error_code = std::move(code);
+  r.error_code = code;
   r.errors.push_back(std::move(message));
   return r;
 }

@@ -1,6 +1,7 @@
 #include "pipeline/schema_builder.h"
 
-#include <cstdio>
+#include "base/hash.h"
+#include "base/hex.h"
 
 namespace structure::pipeline {
 
@@ -78,16 +79,11 @@ std::string NormalizeDescription(std::string_view text) {
 }
 
 std::string DescriptionKey(std::string_view normalized) {
-  // Two independent 64-bit FNV-1a variants; the cache compares the stored text as well.
-  uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
-  for (unsigned char c : normalized) {
-    a = (a ^ c) * 0x100000001b3ULL;
-    b = (b ^ c) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
-  }
-  char buf[40];
-  std::snprintf(buf, sizeof(buf), "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return buf;
+  // FNV-1a and a variant of it with another basis and an added constant: two independent 64-bit
+  // hashes; the cache compares the stored text as well.
+  uint64_t b = 0x84222325cbf29ce4ULL;
+  for (unsigned char c : normalized) b = Fnv1a64Word(c, b) + 0x9e3779b97f4a7c15ULL;
+  return Hex64(Fnv1a64(normalized)) + Hex64(b);
 }
 
 std::string BuilderPrompt(const std::string& description) {

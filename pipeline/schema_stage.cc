@@ -1,5 +1,8 @@
 #include "pipeline/schema_stage.h"
 
+#include "base/hash.h"
+#include "base/hex.h"
+#include "config/settings.h"
 #include "pipeline/evidence/form.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
@@ -33,34 +36,13 @@ Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::strin
   return r;
 }
 
-namespace {
-
-// FNV-1a: a stable hash of the schema text, not a secret.
-uint64_t Fnv1a(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-std::string Hex16(uint64_t v) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = kDigits[v & 15];
-  return out;
-}
-
-}  // namespace
-
 std::string PromptCacheKey(const ResolvedSchema& schema) {
   constexpr size_t kMax = 64;
   std::string text = ToJson(schema.schema);
-  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex16(Fnv1a(text));
+  if (schema.name.empty()) return schema.origin.substr(0, 40) + ":" + Hex64(Fnv1a64(text));
   std::string key = schema.name + "@" + schema.version;
   if (key.size() <= kMax) return key;
-  return key.substr(0, kMax - 17) + "~" + Hex16(Fnv1a(key));
+  return key.substr(0, kMax - 17) + "~" + Hex64(Fnv1a64(key));
 }
 
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
@@ -152,7 +134,9 @@ std::shared_ptr<LoopPlan> MakeLoopPlanFrom(const ResolvedSchema& schema, const P
   bool identity = lift.envelope_key.empty() && (lift.root < 0 || !lift.nodes);
   plan->lift = [slim, lift, identity](Json& out) -> Result<Json> {
     if (slim.kind == NeedKind::kEnvelope) {
-      Json* target = out.is_object() ? out.find(kEnvelopeResultKey) : nullptr;
+      // By the form asked for, not by a key name: a bare answer with a member "result" of its
+      // own is not unwrapped (kNotFound: judged as it is, formIgnored).
+      Json* target = IsEnvelope(out) ? out.find(kEnvelopeResultKey) : nullptr;
       if (target == nullptr || target->is_null()) return UnwrapNeed(out, slim).status();
       Json inner = std::move(*target);
       out = std::move(inner);
@@ -173,6 +157,18 @@ PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settin
   return o;
 }
 
+std::string PlanOptionsKey(const PlanOptions& options) {
+  // Binds every field by name: one more field is a compile error here (too few names).
+  const auto& [strict, final_tool, array_mode, evidence, any_ref] = options;
+  std::string key = strict ? "strict" : "plain";
+  if (final_tool) key += " tool";
+  if (array_mode) key += " array";
+  if (any_ref) key += " any-ref";
+  key += " evidence=";
+  key += config::EvidenceModeName(evidence);
+  return key;
+}
+
 LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
                       const config::Settings& settings, const std::string& model) {
   LoopSpec spec;
@@ -182,6 +178,16 @@ LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
   spec.max_loops = settings.max_loops;
   spec.token_budget = settings.token_budget;
   return spec;
+}
+
+void TakeConversation(StructureRequest& request, LoopSpec& spec) {
+  spec.turns = std::move(request.turns);
+  spec.instructions = std::move(request.instructions);
+  spec.params = request.params;
+  if (request.params.max_tokens) spec.max_tokens = *request.params.max_tokens;
+  if (!request.params.reasoning_effort.empty()) {
+    spec.thinking.effort = request.params.reasoning_effort;
+  }
 }
 
 Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const ResolvedSchema& schema,

@@ -42,15 +42,25 @@ Result<ResolvedSchema> ResolveSchema(Json schema, std::string origin, std::strin
 // characters (OpenAI's limit: a longer name keeps its first 47 and appends "~" and the hash).
 std::string PromptCacheKey(const ResolvedSchema& schema);
 
-// What besides the schema and the profile shapes a plan.
+// What besides the schema and the profile shapes a plan: everything the engine's plan cache
+// keys on (PlanOptionsKey).
 struct PlanOptions {
   bool require_provider_strict_output = true;  // settings: false asks in plain JSON mode
   bool final_tool = false;                     // request: answer through a submit tool
   bool array_mode = false;                     // request: keep complete records when cut off
   // settings: off, or the provider form asks for {path, quote} evidence beside the answer
   config::EvidenceMode evidence = config::EvidenceMode::kOff;
-  bool allow_unresolved_refs = false;  // settings: how a split's parts are compiled
+  // settings: the schema compiles with $refs that resolve nowhere (ResolveSchema); the cached
+  // plan holds the compiled schema, so it is part of the key.
+  bool allow_unresolved_refs = false;
+
+  bool operator==(const PlanOptions&) const = default;
 };
+
+// A text that differs exactly when the options differ ("strict tool evidence=report"): the
+// options' part of the plan cache key. It names every field, so a field added to PlanOptions
+// does not compile until it is part of the key.
+std::string PlanOptionsKey(const PlanOptions& options);
 
 // Builds the content loop's plan for a schema: lowers it for `profile` (strict; split into
 // strict parts when it is past the profile's limits, pipeline/split_loop.h; or the fallback
@@ -77,5 +87,10 @@ Result<LoopSpec> MakeContentSpec(const StructureRequest& request, const Resolved
 // The loop for one request on a plan that already exists (e.g. from the engine's cache).
 LoopSpec MakeLoopSpec(std::shared_ptr<const LoopPlan> plan, std::string prompt,
                       const config::Settings& settings, const std::string& model);
+
+// Moves the request's conversation and instructions into `spec` and applies its call parameters
+// over the target's (after ApplyTarget): its max_tokens replaces the output cap, its
+// reasoning_effort the configured effort.
+void TakeConversation(StructureRequest& request, LoopSpec& spec);
 
 }  // namespace structure::pipeline

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
+#include "pipeline/call_trace.h"
 #include "pipeline/lowering/split_merge.h"
 #include "pipeline/reason.h"
 
@@ -16,17 +18,22 @@ constexpr size_t kMaxShownEntries = 4000;  // characters of a list shown to line
 
 const SplitLoopPlan& PlanOf(const LoopSpec& spec) { return *spec.plan->split; }
 
-// A part's (or a re-ask's) loop: the request's prompt, model and caps on its own plan. Checks
-// and the token budget belong to the whole run.
+// A part's (or a re-ask's) loop: the request's input (prompt or conversation, instructions,
+// call parameters), model, caps and trace on its own plan. Checks and the token budget belong to
+// the whole run (each call is checked against it before it is sent, Affords).
 LoopSpec SubSpec(const LoopSpec& whole, std::shared_ptr<const LoopPlan> plan, int max_loops) {
   LoopSpec s;
   s.plan = std::move(plan);
   s.prompt = whole.prompt;
+  s.turns = whole.turns;
+  s.instructions = whole.instructions;
+  s.params = whole.params;
   s.model = whole.model;
   s.max_loops = std::max(1, max_loops);
   s.thinking = whole.thinking;
   s.max_tokens = whole.max_tokens;
   s.cap_setting = whole.cap_setting;
+  s.trace = whole.trace;
   return s;
 }
 
@@ -41,13 +48,47 @@ int64_t TokensUsed(const SplitState& st) {
   return u.input_tokens + u.output_tokens;
 }
 
-bool BudgetSpent(const LoopSpec& spec, const SplitState& st) {
-  return spec.token_budget > 0 && TokensUsed(st) >= spec.token_budget;
+// What the calls in flight may still cost: each one's estimate (prompt + output cap).
+int64_t InFlightCost(const SplitState& st) {
+  int64_t cost = 0;
+  for (const SubRun& r : st.runs)
+    if (r.in_flight) cost += r.state.last_call_cost;
+  return cost;
+}
+
+// The budget pays for calls costing `cost` besides what is used and what is in flight; when it
+// does not, the refusal is kept for the message.
+bool Affords(const LoopSpec& spec, SplitState& st, int64_t cost) {
+  if (spec.token_budget <= 0 || TokensUsed(st) + InFlightCost(st) + cost <= spec.token_budget)
+    return true;
+  st.refused_cost = std::max(st.refused_cost, cost);
+  return false;
 }
 
 std::string BudgetLine(const LoopSpec& spec, const SplitState& st) {
-  return "token budget exhausted: used " + std::to_string(TokensUsed(st)) + " of " +
-         std::to_string(spec.token_budget) + " tokens";
+  return "token budget exhausted: tokenBudget " + std::to_string(spec.token_budget) +
+         ": the next call of the split needs about " + std::to_string(st.refused_cost) +
+         " tokens (prompt estimate + output cap), and " + std::to_string(TokensUsed(st)) +
+         " are used";
+}
+
+// Every call's rounds in one trace, in the order the calls were made: a round's iteration
+// counts the split's rounds, and it names its part and the fields it answers.
+std::shared_ptr<const CallTrace> MergeTraces(const SplitState& st) {
+  std::shared_ptr<CallTrace> out;
+  for (const SubRun& run : st.runs) {
+    const CallTrace* t =
+        run.result && run.result->trace ? run.result->trace.get() : run.state.trace.get();
+    if (t == nullptr) continue;
+    if (!out) out = std::make_shared<CallTrace>();
+    for (TraceRound round : t->rounds) {
+      round.iteration += run.first_round;
+      round.part = run.part;
+      round.fields = run.pointers;
+      out->rounds.push_back(std::move(round));
+    }
+  }
+  return out;
 }
 
 // Evidence of the accepted answers, later runs over earlier ones.
@@ -82,6 +123,7 @@ Finish Done(const LoopSpec& spec, SplitState& st, StructureResult r) {
     r.form_ignored = r.form_ignored || (r.status == Outcome::kOk && run.state.form_ignored);
   }
   for (size_t i = 0; i < r.reasks.size(); ++i) r.reasks[i] += st.reasks[i];
+  r.trace = MergeTraces(st);
   r.mode = "split";
   r.parts = static_cast<int>(PlanOf(spec).parts.size());
   r.mode_reason = spec.plan->mode_reason;
@@ -89,10 +131,12 @@ Finish Done(const LoopSpec& spec, SplitState& st, StructureResult r) {
   return Finish{std::move(r)};
 }
 
-Finish Stale(const LoopSpec& spec, SplitState& st, std::vector<std::string> errors) {
+Finish Stale(const LoopSpec& spec, SplitState& st, std::vector<std::string> errors,
+             bool budget = false) {
   StructureResult r;
   r.status = Outcome::kStale;
   r.errors = std::move(errors);
+  r.budget_exhausted = budget;
   return Done(spec, st, std::move(r));
 }
 
@@ -107,7 +151,7 @@ std::optional<Finish> Unanswered(const LoopSpec& spec, SplitState& st) {
       abandoned = true;
       continue;
     }
-    if (res->status == Outcome::kError && (!error || res->error_code == "schema_too_large"))
+    if (res->status == Outcome::kError && (!error || res->error_code == ErrorCode::kSchemaTooLarge))
       error = &*res;
     if (res->status == Outcome::kStale && !stale) stale = &*res;
     if (res->status == Outcome::kNeedMoreInput) need += (need.empty() ? "" : "; ") + res->need;
@@ -118,14 +162,14 @@ std::optional<Finish> Unanswered(const LoopSpec& spec, SplitState& st) {
     r.rejected_grammar = error->rejected_grammar;
     return Done(spec, st, std::move(r));
   }
-  if (stale) return Stale(spec, st, stale->errors);
+  if (stale) return Stale(spec, st, stale->errors, stale->budget_exhausted);
   if (!need.empty()) {
     StructureResult r;
     r.status = Outcome::kNeedMoreInput;
     r.need = std::move(need);
     return Done(spec, st, std::move(r));
   }
-  if (abandoned) return Stale(spec, st, {BudgetLine(spec, st)});
+  if (abandoned) return Stale(spec, st, {BudgetLine(spec, st)}, true);
   return std::nullopt;
 }
 
@@ -140,17 +184,14 @@ RunStep Reask(const LoopSpec& spec, SplitState& st, const std::vector<Ask>& asks
               const Json& merged, std::vector<std::string> errors, ReaskReasons why) {
   if (asks.empty()) return Stale(spec, st, std::move(errors));
   if (st.rounds >= spec.max_loops) return Stale(spec, st, std::move(errors));
-  if (BudgetSpent(spec, st)) {
-    errors.push_back(BudgetLine(spec, st));
-    return Stale(spec, st, std::move(errors));
-  }
   const SplitLoopPlan& plan = PlanOf(spec);
-  CountReask(st.reasks, why);
   SendCalls out;
-  st.batch.clear();
+  std::vector<SubRun> runs;
+  int64_t cost = 0;
   for (const Ask& a : asks) {
     SubRun r;
     r.part = a.part;
+    r.first_round = st.rounds;
     bool part = a.part >= 0;
     r.pointers =
         part ? plan.plan.parts[a.part].pointers : plan.plan.cross[a.cross].constraint.pointers;
@@ -169,11 +210,22 @@ RunStep Reask(const LoopSpec& spec, SplitState& st, const std::vector<Ask>& asks
     r.state.turns.push_back(std::move(said));
     r.state.turns.push_back(std::move(reason));
     send->call.turns = r.state.turns;
+    r.state.last_call_cost = providers::EstimatePromptTokens(send->call) + send->call.max_tokens;
+    cost += r.state.last_call_cost;
     r.in_flight = true;
-    int slot = static_cast<int>(st.runs.size());
-    st.runs.push_back(std::move(r));
-    st.batch.push_back(static_cast<size_t>(slot));
+    int slot = static_cast<int>(st.runs.size() + runs.size());
+    runs.push_back(std::move(r));
     out.calls.push_back({slot, std::move(send->call)});
+  }
+  if (!Affords(spec, st, cost)) {
+    errors.push_back(BudgetLine(spec, st));
+    return Stale(spec, st, std::move(errors), true);
+  }
+  CountReask(st.reasks, why);
+  st.batch.clear();
+  for (SubRun& r : runs) {
+    st.batch.push_back(st.runs.size());
+    st.runs.push_back(std::move(r));
   }
   return out;
 }
@@ -300,7 +352,7 @@ RunStep BatchDone(const LoopSpec& spec, SplitState& st) {
 RunStep Continue(const LoopSpec& spec, SplitState& st, size_t slot, Step step) {
   SubRun& r = st.runs[slot];
   if (auto* send = std::get_if<SendCall>(&step)) {
-    if (!st.stopping && !BudgetSpent(spec, st)) {
+    if (!st.stopping && Affords(spec, st, r.state.last_call_cost)) {
       r.in_flight = true;
       SendCalls out;
       out.calls.push_back({static_cast<int>(slot), std::move(send->call)});
@@ -311,7 +363,7 @@ RunStep Continue(const LoopSpec& spec, SplitState& st, size_t slot, Step step) {
     r.result = std::move(fin->result);
     if (r.result->status != Outcome::kOk) st.stopping = true;
   } else {
-    r.result = ErrorResult("internal", "a part of a split asked for an external check");
+    r.result = ErrorResult(ErrorCode::kInternal, "a part of a split asked for an external check");
     st.stopping = true;
   }
   for (size_t i : st.batch)
@@ -325,6 +377,7 @@ RunStep SplitStart(const LoopSpec& spec, SplitState& st) {
   st = SplitState{};
   const SplitLoopPlan& plan = PlanOf(spec);
   st.answers.assign(plan.parts.size(), Json::MakeObject());
+  int64_t cost = 0;
   SendCalls out;
   for (size_t i = 0; i < plan.parts.size(); ++i) {
     SubRun r;
@@ -334,10 +387,29 @@ RunStep SplitStart(const LoopSpec& spec, SplitState& st) {
     Step first = Start(r.spec, r.state);
     if (auto* send = std::get_if<SendCall>(&first)) {
       r.in_flight = true;
+      cost += r.state.last_call_cost;
       out.calls.push_back({static_cast<int>(i), std::move(send->call)});
+    } else if (auto* fin = std::get_if<Finish>(&first)) {
+      r.result = std::move(fin->result);
     }
     st.runs.push_back(std::move(r));
     st.batch.push_back(i);
+  }
+  if (spec.token_budget > 0 && cost > spec.token_budget) {
+    // Before any call: the parts' first calls together cost more than the whole budget.
+    for (SubRun& r : st.runs) r.in_flight = false;
+    return Done(spec, st,
+                ErrorResult(ErrorCode::kTokenBudgetExhausted,
+                            "tokenBudget " + std::to_string(spec.token_budget) + ": the " +
+                                std::to_string(plan.parts.size()) +
+                                " parts of the split schema need about " + std::to_string(cost) +
+                                " tokens for their first calls (prompt estimates + output caps); "
+                                "raise tokenBudget (or lower the model's max_output_tokens)"));
+  }
+  if (out.calls.size() < st.batch.size()) {
+    // A part's loop ended before its first call: the run ends once the others are back.
+    st.stopping = true;
+    if (out.calls.empty()) return BatchDone(spec, st);
   }
   return out;
 }
@@ -357,15 +429,16 @@ RunStep SplitOnCheck(const LoopSpec& spec, SplitState& st,
   if (!lines.ok()) {
     bool cancelled = lines.status().code() == Code::kCancelled;
     return Done(spec, st,
-                ErrorResult(cancelled ? "cancelled" : "check_failed", lines.status().message()));
+                ErrorResult(cancelled ? ErrorCode::kCancelled : ErrorCode::kCheckFailed,
+                            lines.status().message()));
   }
   Json merged = std::move(st.merged);
   if (lines->empty()) return Accept(spec, st, std::move(merged));
   return ReaskChecked(spec, st, merged, *lines);
 }
 
-Finish SplitFail(const LoopSpec& spec, SplitState& st, std::string code, std::string message) {
-  return Done(spec, st, ErrorResult(std::move(code), std::move(message)));
+Finish SplitFail(const LoopSpec& spec, SplitState& st, ErrorCode code, std::string message) {
+  return Done(spec, st, ErrorResult(code, std::move(message)));
 }
 
 }  // namespace structure::pipeline

@@ -39,6 +39,7 @@ struct SubRun {
   LoopSpec spec;
   LoopState state;
   int part = -1;                      // the part it answers for; -1: a constraint's re-ask
+  int first_round = 0;                // the split's rounds before its first call
   std::vector<std::string> pointers;  // the fields it answers
   bool in_flight = false;
   std::optional<StructureResult> result;
@@ -50,10 +51,11 @@ struct SplitState {
   std::vector<Json> answers;  // per part: its latest accepted answer
   // Re-asks of constraints that span parts, applied over the merge in order.
   std::vector<std::pair<std::vector<std::string>, Json>> fixes;
-  int rounds = 0;         // rounds finished before the current batch
-  bool stopping = false;  // a loop ended without an answer: no new calls
-  Json merged;            // while an external check runs on it
-  ReaskCounts reasks{};   // re-asks of the merged answer, by reason
+  int rounds = 0;            // rounds finished before the current batch
+  bool stopping = false;     // a loop ended without an answer: no new calls
+  Json merged;               // while an external check runs on it
+  ReaskCounts reasks{};      // re-asks of the merged answer, by reason
+  int64_t refused_cost = 0;  // the calls the token budget did not pay for (their estimate)
 };
 
 RunStep SplitStart(const LoopSpec& spec, SplitState& state);
@@ -61,6 +63,6 @@ RunStep SplitOnReply(const LoopSpec& spec, SplitState& state, int slot,
                      const Result<providers::ProviderReply>& reply);
 RunStep SplitOnCheck(const LoopSpec& spec, SplitState& state,
                      const Result<std::vector<std::string>>& lines);
-Finish SplitFail(const LoopSpec& spec, SplitState& state, std::string code, std::string message);
+Finish SplitFail(const LoopSpec& spec, SplitState& state, ErrorCode code, std::string message);
 
 }  // namespace structure::pipeline

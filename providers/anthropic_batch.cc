@@ -151,10 +151,10 @@ Status ParseResults(std::string_view jsonl, ItemResults& out) {
       int status = StatusForErrorType(inner ? StringAt(*inner, "type") : "");
       item = ItemFromHttp(ProviderKind::kAnthropic, status, error ? ToJson(*error) : std::string());
     } else if (type == "canceled") {
-      item.code = "batch_cancelled";
+      item.code = ErrorCode::kBatchCancelled;
       item.reply = Status(Code::kCancelled, "anthropic message batch: the request was canceled");
     } else if (type == "expired") {
-      item.code = "batch_expired";
+      item.code = ErrorCode::kBatchExpired;
       item.transient = true;
       item.reply =
           Status(Code::kUnavailable, "anthropic message batch: the request expired before it ran");

@@ -1,6 +1,7 @@
 #include "providers/anthropic_messages.h"
 
 #include "providers/call_check.h"
+#include "providers/models.h"
 #include "providers/prompt_cache.h"
 #include "providers/wire_util.h"
 
@@ -31,7 +32,7 @@ Json TextBlock(const std::string& text) {
 // rejects a text block without visible text and a message without content, so an empty
 // assistant turn (a reply cut off before any text) is left out, and the user text around it
 // merges into one user message.
-Json Messages(const ProviderCall& call) {
+Json Messages(const ProviderCall& call, bool replay_thinking) {
   Json msgs = Json::MakeArray();
   for (const Turn& t : call.turns) {
     if (t.role == Role::kAssistant) {
@@ -39,6 +40,7 @@ Json Messages(const ProviderCall& call) {
       // Thinking blocks go back first and unchanged: the API checks their signatures and, with
       // thinking on, refuses a tool-use turn that does not start with one.
       for (const Thought& th : t.thoughts) {
+        if (!replay_thinking) break;
         content.push_back(
             th.redacted
                 ? Json(Json::Object{{"type", "redacted_thinking"}, {"data", th.text}})
@@ -79,10 +81,14 @@ FinishKind MapStop(std::string_view reason) {
 
 Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
   STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  ModelFamily family = FamilyFor(endpoint, call.model);
+  auto th = ResolveThinking(family, call.model, call.thinking);
+  if (!th.ok()) return th.status();
+  const bool thinking = th->on();
   Json body = Json::MakeObject();
   body.set("model", call.model);
   body.set("max_tokens", call.max_tokens);
-  if (ShouldMarkCachePrefix(call, ProviderKind::kAnthropic)) {
+  if (ShouldMarkCachePrefix(call, family)) {
     // The stable prefix (tools, then the system prompt) is cached up to this breakpoint; the
     // user's turns that follow are not.
     Json block = TextBlock(call.system);
@@ -93,16 +99,28 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   } else if (!call.system.empty()) {
     body.set("system", call.system);
   }
-  body.set("messages", Messages(call));
-  if (call.temperature) body.set("temperature", *call.temperature);
-  // A budget is manual extended thinking; an effort level is adaptive thinking guided by
-  // output_config.effort (the only form newer models take); "none" turns thinking off.
-  const Thinking& th = call.thinking;
-  bool thinking = th.budget.has_value() || (!th.effort.empty() && th.effort != "none");
-  if (th.budget) {
-    body.set("thinking", Json(Json::Object{{"type", "enabled"}, {"budget_tokens", *th.budget}}));
-  } else if (!th.effort.empty()) {
-    body.set("thinking", Json(Json::Object{{"type", thinking ? "adaptive" : "disabled"}}));
+  body.set("messages", Messages(call, family.replay != ThinkingReplay::kNone));
+  // With thinking on, temperature may only be 1 and top_p only 0.95 to 1: they are left out.
+  if (call.temperature && family.temperature && !thinking) {
+    body.set("temperature", *call.temperature);
+  }
+  if (call.top_p && family.top_p && !thinking) body.set("top_p", *call.top_p);
+  if (!call.user.empty()) body.set("metadata", Json(Json::Object{{"user_id", call.user}}));
+  // A level is adaptive thinking guided by output_config.effort (the form newer models take), a
+  // budget is manual extended thinking (the only form before the 4.6 models).
+  switch (th->form) {
+    case WireThinking::Form::kLevel:
+    case WireThinking::Form::kOn:
+      body.set("thinking", Json(Json::Object{{"type", "adaptive"}}));
+      break;
+    case WireThinking::Form::kBudget:
+      body.set("thinking", Json(Json::Object{{"type", "enabled"}, {"budget_tokens", th->budget}}));
+      break;
+    case WireThinking::Form::kOff:
+      body.set("thinking", Json(Json::Object{{"type", "disabled"}}));
+      break;
+    case WireThinking::Form::kUnset:
+      break;
   }
 
   Json tools = Json::MakeArray();
@@ -112,7 +130,7 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   } else if (call.schema->is_object()) {
     output_config.set("format", Json(Json::Object{{"type", "json_schema"}, {"schema", Json()}}));
   }
-  if (thinking && !th.budget) output_config.set("effort", th.effort);
+  if (th->form == WireThinking::Form::kLevel) output_config.set("effort", th->level);
   if (output_config.size() > 0) body.set("output_config", std::move(output_config));
   if (call.need == NeedChannel::kTool) {
     tools.push_back(Tool(call.need_tool_name,
@@ -169,13 +187,20 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
       ToolCall tc;
       tc.id = StringAt(block, "id");
       tc.name = StringAt(block, "name");
-      const Json* input = block.find("input");
-      tc.arguments = input ? ToJson(*input) : "{}";
+      tc.arguments = ArgumentsText(block.find("input"));
       reply.tool_calls.push_back(std::move(tc));
     }
   }
   reply.finish = MapStop(StringAt(root, "stop_reason"));
-  if (reply.finish == FinishKind::kRefusal) reply.refusal = reply.content;
+  if (reply.finish == FinishKind::kRefusal) {
+    // A refusal may come with no text at all; stop_details then says why.
+    reply.refusal = reply.content;
+    const Json* details = root.find("stop_details");
+    if (reply.refusal.empty() && details && details->is_object()) {
+      reply.refusal = StringAt(*details, "explanation");
+    }
+  }
+  bool reasoning_reported = false;
   if (const Json* usage = root.find("usage"); usage && usage->is_object()) {
     // input_tokens counts only what follows the last cache breakpoint; the prompt is all three.
     reply.usage.cached_input_tokens = IntAt(*usage, "cache_read_input_tokens");
@@ -183,10 +208,14 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
     reply.usage.input_tokens = IntAt(*usage, "input_tokens") + reply.usage.cached_input_tokens +
                                reply.usage.cache_write_tokens;
     reply.usage.output_tokens = IntAt(*usage, "output_tokens");
+    // The thinking share of output_tokens, published with the API's usage in 2026; replies of
+    // older models leave it out, and their thinking is then unreported.
     if (const Json* d = usage->find("output_tokens_details"); d && d->is_object()) {
+      reasoning_reported = d->find("thinking_tokens") != nullptr;
       reply.usage.reasoning_tokens = IntAt(*d, "thinking_tokens");
     }
   }
+  NoteReasoningCount(reply, reasoning_reported);
   return reply;
 }
 

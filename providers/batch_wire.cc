@@ -25,22 +25,22 @@ ItemResult UnansweredItem(const BatchInfo& info, std::string_view provider) {
   std::string who = std::string(provider) + " batch " + info.id;
   switch (info.state) {
     case BatchState::kExpired:
-      r.code = "batch_expired";
+      r.code = ErrorCode::kBatchExpired;
       r.transient = true;
       r.reply = Status(Code::kUnavailable, who + " expired before this request ran");
       break;
     case BatchState::kCancelled:
-      r.code = "batch_cancelled";
+      r.code = ErrorCode::kBatchCancelled;
       r.reply = Status(Code::kCancelled, who + " was cancelled before this request ran");
       break;
     case BatchState::kFailed:
-      r.code = "batch_failed";
+      r.code = ErrorCode::kBatchFailed;
       r.reply = Status(Code::kInvalidArgument,
                        who + " failed" + (info.error.empty() ? "" : ": " + info.error));
       break;
     case BatchState::kEnded:
     case BatchState::kRunning:
-      r.code = "batch_missing";
+      r.code = ErrorCode::kBatchMissing;
       r.transient = true;
       r.reply = Status(Code::kUnavailable, who + " returned no result for this request");
       break;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"
+#include "structure/error_code.h"
 
 namespace structure::providers {
 
@@ -53,12 +55,12 @@ struct BatchInfo {
 // The outcome of one request of a batch. `reply` holds what the live path's ParseReply returns
 // for the same answer (or the error Status it returns for the same HTTP error). `transient`
 // marks errors where the same request may succeed when sent again (a 5xx or 429 inside the
-// batch, an expired request); `code` names batch-level causes ("batch_expired",
-// "batch_cancelled", "batch_failed", "batch_missing") and is empty for a provider's reply.
+// batch, an expired request); `code` names batch-level causes (kBatchExpired, kBatchCancelled,
+// kBatchFailed, kBatchMissing) and is empty for a provider's reply.
 struct ItemResult {
   Result<ProviderReply> reply = Status(Code::kUnavailable, "no result");
   bool transient = false;
-  std::string code;
+  std::optional<ErrorCode> code;
 };
 
 using ItemResults = std::map<std::string, ItemResult>;  // by custom_id

@@ -20,6 +20,18 @@ std::string_view FinishKindName(FinishKind kind) {
   return "unknown";
 }
 
+int64_t EstimatePromptTokens(const ProviderCall& call) {
+  size_t bytes = call.system.size();
+  for (const Turn& t : call.turns) {
+    bytes += t.text.size();
+    for (const ToolCall& c : t.tool_calls) bytes += c.name.size() + c.arguments.size();
+    for (const Thought& th : t.thoughts) bytes += th.text.size();
+  }
+  if (!call.schema->is_null()) bytes += call.schema.text().size();
+  if (!call.need_schema->is_null()) bytes += call.need_schema.text().size();
+  return static_cast<int64_t>(bytes / 4);
+}
+
 Status CheckCall(const ProviderCall& call, bool needs_model) {
   if (needs_model && call.model.empty()) return InvalidArgument("provider call: no model given");
   if (call.turns.empty()) return InvalidArgument("provider call: no conversation turns");

@@ -90,7 +90,11 @@ struct ProviderCall {
   std::string final_tool_description = "Submit the final answer.";
 
   int64_t max_tokens = 1024;  // the output cap, thinking included
+  // Sampling, sent where the provider takes it (unset: the provider's default).
   std::optional<double> temperature;
+  std::optional<double> top_p;
+  std::optional<int64_t> seed;
+  std::string user;  // an id of the caller's end user (OpenAI user, Anthropic metadata.user_id)
   Thinking thinking;
 
   // Prompt caching (providers/prompt_cache.h). The system prompt and the schemas are the same on
@@ -119,6 +123,10 @@ struct Usage {
   int64_t cached_input_tokens = 0;  // cache reads, part of input_tokens
   int64_t cache_write_tokens = 0;   // cache writes (Anthropic cache creation), part of input_tokens
   int64_t reasoning_tokens = 0;     // the part of output_tokens spent thinking, when reported
+  // The model returned thinking but the provider reported no count of it (Anthropic models
+  // without usage.output_tokens_details, Ollama, OpenAI-compatible servers that send reasoning
+  // text only): reasoning_tokens is then a lower bound, and the thinking is in output_tokens.
+  bool reasoning_unreported = false;
 };
 
 // Sums every count of `b` into `a` (a request's usage over its calls).
@@ -128,6 +136,7 @@ inline Usage& operator+=(Usage& a, const Usage& b) {
   a.cached_input_tokens += b.cached_input_tokens;
   a.cache_write_tokens += b.cache_write_tokens;
   a.reasoning_tokens += b.reasoning_tokens;
+  a.reasoning_unreported = a.reasoning_unreported || b.reasoning_unreported;
   return a;
 }
 
@@ -143,5 +152,9 @@ struct ProviderReply {
 };
 
 std::string_view FinishKindName(FinishKind kind);
+
+// The prompt tokens a call will likely cost, before it is sent: its text (system prompt, turns,
+// tool calls, thoughts, schemas) at 4 bytes a token, the rule the tokens/min bucket uses too.
+int64_t EstimatePromptTokens(const ProviderCall& call);
 
 }  // namespace structure::providers

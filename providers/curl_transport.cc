@@ -18,7 +18,9 @@
 
 #include <curl/curl.h>
 
+#include "providers/curl_failure.h"
 #include "providers/curl_header_lists.h"
+#include "providers/curl_network.h"
 #include "providers/epoll_sockets.h"
 
 namespace structure::providers {
@@ -40,37 +42,6 @@ struct Transfer {
   char error[CURL_ERROR_SIZE] = {0};
 };
 
-TransportError MapCurlCode(CURLcode code) {
-  switch (code) {
-    case CURLE_OK:
-      return TransportError::kNone;
-    case CURLE_COULDNT_CONNECT:
-      return TransportError::kConnect;
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-      return TransportError::kDns;
-    case CURLE_OPERATION_TIMEDOUT:
-      return TransportError::kTimeout;
-    case CURLE_GOT_NOTHING:
-    case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-      return TransportError::kReset;
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE:
-      return TransportError::kTls;
-    case CURLE_ABORTED_BY_CALLBACK:
-      return TransportError::kCancelled;
-    default:
-      return TransportError::kOther;
-  }
-}
-
 // One multi handle and its connection cache. libcurl looks for a reusable connection by
 // scanning every connection to the host in the cache, so one cache holding thousands of
 // connections costs hundreds of microseconds per transfer; transfers are therefore spread over
@@ -81,9 +52,26 @@ struct Shard {
   size_t active = 0;
   std::optional<Clock::time_point> timer_at;
   class CurlTransport* owner = nullptr;
+  bool multiplexing = false;  // the server answered over HTTP/2: connections capped
 };
 
 constexpr size_t kShardTransfers = 64;
+// Connections per host of a shard once its server is known to multiplex: the one in use and
+// one more while a connection that got GOAWAY drains. Without the cap, every transfer waiting
+// when a GOAWAY arrives opens a connection of its own (libcurl 7.88's PIPEWAIT only waits for
+// a first connection), and a shard ends up holding dozens of idle ones.
+constexpr long kMultiplexedConnections = 2;
+
+// Caps the shard's connections when its transfers run over HTTP/2, lifts the cap when they
+// do not (an HTTP/1.1 server needs one connection per transfer in flight).
+void NoteHttpVersion(Shard& shard, CURL* easy) {
+  long version = 0;
+  curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
+  bool h2 = version == CURL_HTTP_VERSION_2_0;
+  if (h2 == shard.multiplexing) return;
+  shard.multiplexing = h2;
+  curl_multi_setopt(shard.multi, CURLMOPT_MAX_HOST_CONNECTIONS, h2 ? kMultiplexedConnections : 0L);
+}
 
 class CurlTransport final : public Transport {
  public:
@@ -152,6 +140,7 @@ class CurlTransport final : public Transport {
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active_;
   std::vector<CURL*> spare_easies_;
   CurlHeaderLists header_lists_;
+  CURLSH* share_ = nullptr;  // TLS sessions and DNS, shared by every shard; cleaned up last
 };
 
 Status CurlTransport::Init() {
@@ -162,6 +151,8 @@ Status CurlTransport::Init() {
     return Internal("curl transport: cannot create the epoll set or the eventfd");
   }
   sockets_.emplace(epoll_fd_);
+  share_ = NewSingleThreadShare();
+  if (share_ == nullptr) return Internal("curl transport: cannot create a curl share handle");
   epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.u64 = ~uint64_t{0};
@@ -209,6 +200,8 @@ void CurlTransport::Shutdown() {
   header_lists_.Clear();
   for (auto& s : shards_) curl_multi_cleanup(s->multi);
   shards_.clear();
+  if (share_ != nullptr) curl_share_cleanup(share_);
+  share_ = nullptr;
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (event_fd_ >= 0) close(event_fd_);
   epoll_fd_ = event_fd_ = -1;
@@ -290,19 +283,14 @@ CURL* CurlTransport::NewEasy() {
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &CurlTransport::OnWrite);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &CurlTransport::OnHeader);
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
   curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(e, CURLOPT_BUFFERSIZE, options_.receive_buffer_bytes);
   curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &CurlTransport::OnOpenSocket);
   curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
   curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &CurlTransport::OnCloseSocket);
   curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
-  // An explicit empty proxy skips curl's per-transfer scan of the *_proxy variables.
-  curl_easy_setopt(e, CURLOPT_PROXY, "");
-  if (!options_.verify_tls) {
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
+  curl_easy_setopt(e, CURLOPT_SHARE, share_);
+  ApplyNetwork(e, options_.network);
   return e;
 }
 
@@ -391,15 +379,9 @@ void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
       long status = 0;
       curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
       resp.status = static_cast<int>(status);
+      NoteHttpVersion(shard, t->easy);
     } else {
-      resp.status = 0;
-      resp.error = MapCurlCode(code);
-      resp.error_text = curl_easy_strerror(code);
-      if (t->error[0]) {
-        resp.error_text += " (";
-        resp.error_text += t->error;
-        resp.error_text += ")";
-      }
+      DescribeFailure(t->easy, code, t->error, options_.network, &resp);
     }
     resp.wire_us =
         std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->started).count();

@@ -4,18 +4,26 @@
 // cache). Keep-alive connections are reused across transfers and stay registered in epoll
 // while idle; HTTP/2 is negotiated over TLS where offered (CURLOPT_PIPEWAIT only for https).
 // Completions are handed to the sink in batches from the I/O thread.
+//
+// TLS: the trusted CA store is parsed once per shard and kept (libcurl's CA cache, which it only
+// uses when no CA directory is set, so the directory Debian's libcurl has built in is dropped
+// unless one is configured), and every shard shares one TLS session cache and one DNS cache
+// (a curl share handle without locks: only the I/O thread touches it), so a new connection to a
+// host seen before resumes its TLS session. A certificate that fails verification ends the
+// transfer with TransportError::kTlsVerify, naming the host and curl's reason.
 #pragma once
 
 #include <memory>
 
 #include "base/status.h"
+#include "providers/network.h"
 #include "providers/transport.h"
 
 namespace structure::providers {
 
 struct CurlOptions {
-  int64_t connect_timeout_ms = 10'000;
-  bool verify_tls = true;
+  // Proxy, trusted CAs, certificate checks and the connect timeout (providers/network.h).
+  NetworkOptions network;
   // libcurl's receive buffer, allocated per transfer while it runs (its default is 16 KB).
   // Replies arrive in chunks of this size; a small buffer costs a few more reads on large
   // replies and saves most of the memory of each call in flight.

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "providers/kinds.h"
+
 namespace structure::providers {
 namespace {
 
@@ -13,43 +15,12 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }  // namespace
 
 Result<ProviderKind> ParseProviderKind(std::string_view name) {
-  if (name == "openai") return ProviderKind::kOpenAi;
-  if (name == "anthropic") return ProviderKind::kAnthropic;
-  if (name == "gemini" || name == "google") return ProviderKind::kGemini;
-  if (name == "ollama") return ProviderKind::kOllama;
-  if (name == "openai-compatible" || name == "openai-compat") return ProviderKind::kOpenAiCompat;
-  if (name == "openrouter") return ProviderKind::kOpenRouter;
-  if (name == "vllm") return ProviderKind::kVllm;
-  if (name == "llamacpp" || name == "llama.cpp") return ProviderKind::kLlamaCpp;
-  if (name == "llamafile") return ProviderKind::kLlamafile;
-  return InvalidArgument("unknown provider '" + std::string(name) +
-                         "' (expected openai, anthropic, gemini, ollama, openai-compatible, "
-                         "openrouter, vllm, llamacpp, llamafile)");
+  if (const KindInfo* k = FindKind(name)) return k->kind;
+  return InvalidArgument("unknown provider '" + std::string(name) + "' (expected " + KindNames() +
+                         ")");
 }
 
-std::string_view ProviderKindName(ProviderKind kind) {
-  switch (kind) {
-    case ProviderKind::kOpenAi:
-      return "openai";
-    case ProviderKind::kAnthropic:
-      return "anthropic";
-    case ProviderKind::kGemini:
-      return "gemini";
-    case ProviderKind::kOllama:
-      return "ollama";
-    case ProviderKind::kOpenAiCompat:
-      return "openai-compatible";
-    case ProviderKind::kOpenRouter:
-      return "openrouter";
-    case ProviderKind::kVllm:
-      return "vllm";
-    case ProviderKind::kLlamaCpp:
-      return "llamacpp";
-    case ProviderKind::kLlamafile:
-      return "llamafile";
-  }
-  return "unknown";
-}
+std::string_view ProviderKindName(ProviderKind kind) { return InfoOf(kind).name; }
 
 std::string NormalizeBaseUrl(std::string_view url) {
   while (EndsWith(url, "/")) url.remove_suffix(1);
@@ -62,23 +33,9 @@ std::string NormalizeBaseUrl(std::string_view url) {
 }
 
 std::string KeyEnvNames(ProviderKind kind) {
-  switch (kind) {
-    case ProviderKind::kOpenAi:
-      return "OPENAI_API_KEY";
-    case ProviderKind::kAnthropic:
-      return "ANTHROPIC_API_KEY";
-    case ProviderKind::kGemini:
-      return "GEMINI_API_KEY or GOOGLE_API_KEY";
-    case ProviderKind::kOpenRouter:
-      return "OPENROUTER_API_KEY";
-    case ProviderKind::kOllama:
-    case ProviderKind::kOpenAiCompat:
-    case ProviderKind::kVllm:
-    case ProviderKind::kLlamaCpp:
-    case ProviderKind::kLlamafile:
-      return "";
-  }
-  return "";
+  const KindInfo& k = InfoOf(kind);
+  if (k.key_env_alt.empty()) return std::string(k.key_env);
+  return std::string(k.key_env) + " or " + std::string(k.key_env_alt);
 }
 
 namespace {
@@ -92,38 +49,22 @@ std::string Env(const GetEnvFn& getenv_fn, const char* name) {
 
 std::string KeyEnvFor(ProviderKind kind, std::string_view key_env, const GetEnvFn& getenv_fn) {
   if (!key_env.empty()) return std::string(key_env);
-  if (kind == ProviderKind::kGemini) {
-    return Env(getenv_fn, "GEMINI_API_KEY").empty() && !Env(getenv_fn, "GOOGLE_API_KEY").empty()
-               ? "GOOGLE_API_KEY"
-               : "GEMINI_API_KEY";
+  const KindInfo& k = InfoOf(kind);
+  if (!k.key_env_alt.empty() && Env(getenv_fn, std::string(k.key_env).c_str()).empty() &&
+      !Env(getenv_fn, std::string(k.key_env_alt).c_str()).empty()) {
+    return std::string(k.key_env_alt);
   }
-  return KeyEnvNames(kind);
+  return std::string(k.key_env);
 }
 
 std::string DefaultBaseUrl(ProviderKind kind, const GetEnvFn& getenv_fn) {
-  switch (kind) {
-    case ProviderKind::kOpenAi:
-      return "https://api.openai.com";
-    case ProviderKind::kAnthropic:
-      return "https://api.anthropic.com";
-    case ProviderKind::kGemini:
-      return "https://generativelanguage.googleapis.com";
-    case ProviderKind::kOpenRouter:
-      return "https://openrouter.ai/api";
-    case ProviderKind::kOllama: {
-      std::string host = Env(getenv_fn, "OLLAMA_HOST");
-      if (host.empty()) host = "http://127.0.0.1:11434";
-      if (host.find("://") == std::string::npos) host = "http://" + host;
-      return host;
-    }
-    case ProviderKind::kOpenAiCompat:
-    case ProviderKind::kVllm:  // `vllm serve` listens on 8000
-      return "http://127.0.0.1:8000";
-    case ProviderKind::kLlamaCpp:  // `llama-server` and llamafile listen on 8080
-    case ProviderKind::kLlamafile:
-      return "http://127.0.0.1:8080";
-  }
-  return "";
+  const KindInfo& k = InfoOf(kind);
+  std::string url =
+      k.base_url_env.empty() ? std::string() : Env(getenv_fn, std::string(k.base_url_env).c_str());
+  if (url.empty()) return std::string(k.base_url);
+  // OLLAMA_HOST may be "host:port" without a scheme.
+  if (url.find("://") == std::string::npos) url = "http://" + url;
+  return url;
 }
 
 Result<Endpoint> EndpointFromEnv(ProviderKind kind, std::string_view base_url_override,
@@ -140,6 +81,32 @@ Result<Endpoint> EndpointFromEnv(ProviderKind kind, std::string_view base_url_ov
     return Status(Code::kUnauthenticated, "no API key: set " + names);
   }
   return e;
+}
+
+KeyStatus DescribeKey(ProviderKind kind, std::string_view key_env, std::string_view base_url,
+                      const GetEnvFn& getenv_fn) {
+  KeyStatus s;
+  s.variable = KeyEnvFor(kind, key_env, getenv_fn);
+  if (s.variable.empty()) return s;
+  std::string url = base_url.empty() ? DefaultBaseUrl(kind, getenv_fn) : std::string(base_url);
+  if (!Env(getenv_fn, s.variable.c_str()).empty()) {
+    s.state = KeyState::kSet;
+  } else {
+    s.state = IsLoopbackUrl(url) ? KeyState::kNotNeeded : KeyState::kNotSet;
+  }
+  return s;
+}
+
+std::string_view KeyStateName(KeyState state) {
+  switch (state) {
+    case KeyState::kSet:
+      return "set";
+    case KeyState::kNotSet:
+      return "not set";
+    case KeyState::kNotNeeded:
+      return "not needed";
+  }
+  return "not needed";
 }
 
 Status CheckBaseUrl(std::string_view url) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,8 @@ enum class ProviderKind {
   kLlamafile,     // llamafile: OpenAI-compatible, response_format json_object with the schema
 };
 
+class ModelTable;
+
 struct Endpoint {
   ProviderKind kind = ProviderKind::kOpenAi;
   // scheme://host[:port][/prefix], without the API version path: each wire format appends its
@@ -32,6 +35,8 @@ struct Endpoint {
   // Gemini: use the legacy OpenAPI `responseSchema` instead of `responseJsonSchema`.
   bool gemini_legacy_schema = false;
   int64_t timeout_ms = 120'000;  // per attempt
+  // The model table the wire formats consult (providers/models.h); null = the built-in one.
+  std::shared_ptr<const ModelTable> models;
 };
 
 // "openai", "anthropic", "gemini" (or "google"), "ollama", "openai-compatible" (or
@@ -64,6 +69,20 @@ std::string KeyEnvNames(ProviderKind kind);
 // GEMINI_API_KEY, GOOGLE_API_KEY that is set); empty for kinds without a key.
 std::string KeyEnvFor(ProviderKind kind, std::string_view key_env,
                       const GetEnvFn& getenv_fn = nullptr);
+
+// Whether a provider's key is there, as `structure providers` and `config check` show it.
+enum class KeyState { kSet, kNotSet, kNotNeeded };
+struct KeyStatus {
+  std::string variable;  // the variable the key is read from; empty when the kind takes none
+  KeyState state = KeyState::kNotNeeded;
+};
+
+// The key of a provider of `kind` configured with `key_env` (empty: the SDK's variable) at
+// `base_url` (empty: the kind's): set or not set; not needed for a kind without a key variable,
+// and for a local address (127.x, localhost, [::1]) whose variable is unset.
+KeyStatus DescribeKey(ProviderKind kind, std::string_view key_env, std::string_view base_url,
+                      const GetEnvFn& getenv_fn = nullptr);
+std::string_view KeyStateName(KeyState state);  // "set", "not set", "not needed"
 
 // kInvalidArgument unless `url` is http:// or https:// with a host, an optional port 1..65535 and
 // an optional path (no spaces, query or fragment): "not an http(s) URL: 'x'".

@@ -195,7 +195,8 @@ Status ParseResults(std::string_view operation_body, const std::vector<std::stri
       int64_t code = IntAt(*error, "code");
       ItemResult item =
           ItemFromHttp(ProviderKind::kGemini, HttpStatusForRpcCode(code), ToJson(wrapped));
-      if (code == 1) item.code = "batch_cancelled";  // the batch was cancelled before it ran
+      if (code == 1)
+        item.code = ErrorCode::kBatchCancelled;  // the batch was cancelled before it ran
       out[id] = std::move(item);
     }
   }

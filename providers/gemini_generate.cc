@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "providers/call_check.h"
+#include "providers/models.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers::gemini_generate {
@@ -30,7 +31,7 @@ Json FunctionResponse(const Turn& t) {
 
 // A part with empty text has none of its data fields set, which the API rejects; an empty model
 // turn (a reply cut off before any text) is left out and the user parts around it merge.
-Json Contents(const ProviderCall& call) {
+Json Contents(const ProviderCall& call, bool replay_thinking) {
   Json contents = Json::MakeArray();
   for (const Turn& t : call.turns) {
     if (t.role == Role::kAssistant) {
@@ -38,20 +39,22 @@ Json Contents(const ProviderCall& call) {
       // function call replayed without its signature.
       Json parts = Json::MakeArray();
       for (const Thought& th : t.thoughts) {
+        if (!replay_thinking) break;
         Json part(Json::Object{{"text", th.text}, {"thought", true}});
         if (!th.signature.empty()) part.set("thoughtSignature", th.signature);
         if (!th.text.empty()) parts.push_back(std::move(part));
       }
       if (!t.text.empty()) {
         Json part(Json::Object{{"text", t.text}});
-        if (!t.text_signature.empty()) part.set("thoughtSignature", t.text_signature);
+        if (replay_thinking && !t.text_signature.empty())
+          part.set("thoughtSignature", t.text_signature);
         parts.push_back(std::move(part));
       }
       for (const ToolCall& c : t.tool_calls) {
         Json part(Json::Object{
             {"functionCall",
              Json(Json::Object{{"name", c.name}, {"args", ArgumentsObject(c.arguments)}})}});
-        if (!c.signature.empty()) part.set("thoughtSignature", c.signature);
+        if (replay_thinking && !c.signature.empty()) part.set("thoughtSignature", c.signature);
         parts.push_back(std::move(part));
       }
       if (parts.size() == 0) continue;
@@ -109,6 +112,27 @@ bool SafeModelName(std::string_view m) {
   return !m.empty();
 }
 
+// generationConfig.thinkingConfig: a level in the API's upper-case enum (Gemini 3), a budget
+// (Gemini 2.5; -1 dynamic, 0 off); null when nothing is asked.
+Json ThinkingConfig(const WireThinking& t) {
+  switch (t.form) {
+    case WireThinking::Form::kLevel: {
+      std::string level = t.level;
+      for (char& c : level) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return Json(Json::Object{{"thinkingLevel", std::move(level)}});
+    }
+    case WireThinking::Form::kBudget:
+      return Json(Json::Object{{"thinkingBudget", t.budget}});
+    case WireThinking::Form::kOff:
+      return Json(Json::Object{{"thinkingBudget", 0}});
+    case WireThinking::Form::kOn:
+      return Json(Json::Object{{"thinkingBudget", -1}});
+    case WireThinking::Form::kUnset:
+      break;
+  }
+  return Json();
+}
+
 FinishKind MapFinish(std::string_view reason) {
   if (reason == "MAX_TOKENS") return FinishKind::kLength;
   if (reason == "SAFETY" || reason == "RECITATION" || reason == "PROHIBITED_CONTENT" ||
@@ -125,21 +149,22 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (!SafeModelName(call.model)) {
     return InvalidArgument("gemini: model name '" + call.model + "' has URL-unsafe characters");
   }
+  ModelFamily family = FamilyFor(endpoint, call.model);
+  auto thinking = ResolveThinking(family, call.model, call.thinking);
+  if (!thinking.ok()) return thinking.status();
   Json body = Json::MakeObject();
   if (!call.system.empty()) {
     body.set("systemInstruction", Json(Json::Object{{"parts", TextParts(call.system)}}));
   }
-  body.set("contents", Contents(call));
+  body.set("contents", Contents(call, family.replay != ThinkingReplay::kNone));
 
   Json gen = Json::MakeObject();
   gen.set("maxOutputTokens", call.max_tokens);
-  if (call.temperature) gen.set("temperature", *call.temperature);
-  if (call.thinking.budget) {
-    gen.set("thinkingConfig", Json(Json::Object{{"thinkingBudget", *call.thinking.budget}}));
-  } else if (call.thinking.effort == "none") {
-    gen.set("thinkingConfig", Json(Json::Object{{"thinkingBudget", 0}}));
-  } else if (!call.thinking.effort.empty()) {
-    gen.set("thinkingConfig", Json(Json::Object{{"thinkingLevel", call.thinking.effort}}));
+  if (call.temperature && family.temperature) gen.set("temperature", *call.temperature);
+  if (call.top_p && family.top_p) gen.set("topP", *call.top_p);
+  if (call.seed) gen.set("seed", *call.seed);
+  if (Json config = ThinkingConfig(*thinking); !config.is_null()) {
+    gen.set("thinkingConfig", std::move(config));
   }
   bool legacy = endpoint.gemini_legacy_schema;
   Json decls = Json::MakeArray();
@@ -199,7 +224,9 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   const Json& root = *body;
   ProviderReply reply;
   reply.model = StringAt(root, "modelVersion");
+  bool reasoning_reported = false;
   if (const Json* usage = root.find("usageMetadata"); usage && usage->is_object()) {
+    reasoning_reported = usage->find("thoughtsTokenCount") != nullptr;
     reply.usage.input_tokens = IntAt(*usage, "promptTokenCount");  // cached ones included
     reply.usage.cached_input_tokens = IntAt(*usage, "cachedContentTokenCount");
     reply.usage.reasoning_tokens = IntAt(*usage, "thoughtsTokenCount");
@@ -231,8 +258,7 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
         tc.id = StringAt(*fc, "id");
         if (tc.id.empty()) tc.id = "call_" + std::to_string(reply.tool_calls.size());
         tc.name = StringAt(*fc, "name");
-        const Json* args = fc->find("args");
-        tc.arguments = args ? ToJson(*args) : "{}";
+        tc.arguments = ArgumentsText(fc->find("args"));
         tc.signature = std::move(signature);
         reply.tool_calls.push_back(std::move(tc));
       } else if (const Json* thought = p.find("thought");
@@ -248,6 +274,7 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   if (reply.finish == FinishKind::kStop && !reply.tool_calls.empty()) {
     reply.finish = FinishKind::kToolUse;
   }
+  NoteReasoningCount(reply, reasoning_reported);
   return reply;
 }
 

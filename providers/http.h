@@ -27,7 +27,8 @@ enum class TransportError {
   kDns,        // host name did not resolve
   kTimeout,    // the transfer timeout elapsed
   kReset,      // connection reset, closed early, or empty reply
-  kTls,        // TLS handshake or certificate failure
+  kTls,        // TLS handshake failure (not a certificate verdict)
+  kTlsVerify,  // the server's certificate was not accepted (untrusted CA, wrong host name)
   kCancelled,  // cancelled by the caller
   kOther,
 };
@@ -39,6 +40,9 @@ struct HttpResponse {
   TransportError error = TransportError::kNone;
   std::string error_text;  // transport detail when error != kNone
   int64_t wire_us = 0;     // time on the wire, for measurements
+  // A failed transfer whose request never left this process (no connection, a failed or
+  // stalled TLS handshake or proxy tunnel): sending it again cannot duplicate a call.
+  bool nothing_sent = false;
 
   // First header with this lower-case name, or empty.
   std::string_view Header(std::string_view lower_name) const {

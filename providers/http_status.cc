@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "base/json.h"
+#include "base/time_format.h"
 #include "providers/schema_too_large.h"
 
 namespace structure::providers {
@@ -113,6 +114,8 @@ Code CodeFromTransportError(TransportError error) {
       return Code::kDeadlineExceeded;
     case TransportError::kCancelled:
       return Code::kCancelled;
+    case TransportError::kTlsVerify:
+      return Code::kFailedPrecondition;  // waiting does not make a certificate trusted
     case TransportError::kConnect:
     case TransportError::kDns:
     case TransportError::kReset:
@@ -135,7 +138,7 @@ Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
   Code code = CodeFromHttpStatus(response.status);
   if (code == Code::kOk) return Status::Ok();
   if (provider_error_type == "insufficient_quota" || provider_error_type == "billing_error") {
-    code = Code::kFailedPrecondition;  // no amount of waiting refills a spent quota
+    code = Code::kQuotaExhausted;  // no amount of waiting refills a spent quota
   }
   if (provider_error_type == "API_KEY_INVALID") code = Code::kUnauthenticated;
   if (IsSchemaTooLarge(response.status, provider_error_type, provider_message))
@@ -145,6 +148,10 @@ Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
   if (!provider_message.empty()) {
     m += ": ";
     m += provider_message.substr(0, 2000);
+  }
+  if (code == Code::kQuotaExhausted) {
+    m += " (the account behind the key has no quota or credit left: add credit or raise the quota "
+         "with the provider; this is not retried)";
   }
   return Status(code, std::move(m));
 }
@@ -189,7 +196,6 @@ std::optional<std::chrono::milliseconds> ParseDurationText(std::string_view text
 
 std::optional<int64_t> ParseHttpDate(std::string_view text) {
   std::string s(Trim(text));
-  std::tm tm{};
   int day = 0, year = 0, hh = 0, mm = 0, ss = 0;
   char mon[4] = {0};
   // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT".
@@ -197,25 +203,10 @@ std::optional<int64_t> ParseHttpDate(std::string_view text) {
                   &ss) == 6) {
     int month = MonthIndex(mon);
     if (month < 0) return std::nullopt;
-    tm.tm_mon = month;
-  } else {
-    // RFC 3339 (Anthropic's *-reset headers): "2026-11-29T20:00:00Z", fractions ignored.
-    int month = 0;
-    if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &year, &month, &day, &hh, &mm, &ss) !=
-        6) {
-      return std::nullopt;
-    }
-    tm.tm_mon = month - 1;
+    return UnixSecondsOf(year, month + 1, day, hh, mm, ss);
   }
-  if (tm.tm_mon < 0 || tm.tm_mon > 11 || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60) {
-    return std::nullopt;
-  }
-  tm.tm_year = year - 1900;
-  tm.tm_mday = day;
-  tm.tm_hour = hh;
-  tm.tm_min = mm;
-  tm.tm_sec = ss;
-  return static_cast<int64_t>(timegm(&tm));
+  // RFC 3339 (Anthropic's *-reset headers): "2026-11-29T20:00:00Z".
+  return ParseRfc3339(s);
 }
 
 RateHint ParseRateHint(const HttpResponse& r, int64_t now) {

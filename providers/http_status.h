@@ -18,14 +18,16 @@ namespace structure::providers {
 Code CodeFromHttpStatus(int status);
 
 // Code for a transport failure: timeouts kDeadlineExceeded (retryable), cancellation
-// kCancelled, everything else (refused, reset, DNS, TLS) kUnavailable.
+// kCancelled, a certificate not accepted kFailedPrecondition (never retried), everything else
+// (refused, reset, DNS, TLS handshake) kUnavailable.
 Code CodeFromTransportError(TransportError error);
 
 // The Status for a finished exchange: ok for 2xx, otherwise the mapped code with a message
 // "HTTP 429 from <provider>: <provider_message>" (or the transport error text).
 // `provider_message` is what the wire format extracted from the error body (may be empty);
 // `provider_error_type` is the provider's machine-readable kind (e.g. "insufficient_quota"),
-// which can change the code: an exhausted quota is not worth retrying (kFailedPrecondition), a
+// which can change the code: an exhausted quota is not worth retrying (kQuotaExhausted;
+// ExtractProviderError gives every provider's form of it the type "insufficient_quota"), a
 // schema too large to compile is kSchemaTooLarge (providers/schema_too_large.h).
 Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
                       std::string_view provider_message, std::string_view provider_error_type = {});

@@ -1,6 +1,7 @@
 #include "providers/ollama_chat.h"
 
 #include "providers/call_check.h"
+#include "providers/models.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers::ollama_chat {
@@ -46,19 +47,42 @@ Json Messages(const ProviderCall& call) {
   return msgs;
 }
 
+// A thinking model's reasoning comes in message.thinking. With `think` unset such a model thinks
+// (Ollama's default), and some put their whole format-constrained answer there and leave
+// content empty: a complete reply without content or tool calls then takes the thinking as its
+// answer, validated like any other. Otherwise the thinking is kept as a thought (never the
+// answer), so a reply cut off while thinking still reads as one.
+void ReadThinking(std::string thinking, ProviderReply& reply) {
+  if (thinking.empty()) return;
+  bool no_answer =
+      reply.content.find_first_not_of(" \t\r\n") == std::string::npos && reply.tool_calls.empty();
+  if (no_answer && reply.finish == FinishKind::kStop) {
+    reply.content = std::move(thinking);
+    return;
+  }
+  reply.thoughts.push_back({std::move(thinking), "", false});
+}
+
 }  // namespace
 
 Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
   STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  ModelFamily family = FamilyFor(endpoint, call.model);
+  auto thinking = ResolveThinking(family, call.model, call.thinking);
+  if (!thinking.ok()) return thinking.status();
   Json body = Json::MakeObject();
   body.set("model", call.model);
   body.set("messages", Messages(call));
   body.set("stream", false);
-  // Ollama's think: false, true or a level; the thinking comes back apart from the content.
-  if (call.thinking.effort == "none")
+  // Ollama's think: false, true or a level (gpt-oss); the thinking comes back apart from the
+  // content.
+  if (thinking->form == WireThinking::Form::kOff) {
     body.set("think", false);
-  else if (!call.thinking.effort.empty())
-    body.set("think", call.thinking.effort);
+  } else if (thinking->form == WireThinking::Form::kLevel) {
+    body.set("think", thinking->level);
+  } else if (thinking->on()) {
+    body.set("think", true);
+  }
   Json tools = Json::MakeArray();
   if (call.final_tool) {
     tools.push_back(FunctionTool(call.final_tool_name, call.final_tool_description));
@@ -75,7 +99,9 @@ Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpo
   if (tools.size() > 0) body.set("tools", std::move(tools));
   Json options = Json::MakeObject();
   options.set("num_predict", call.max_tokens);
-  if (call.temperature) options.set("temperature", *call.temperature);
+  if (call.temperature && family.temperature) options.set("temperature", *call.temperature);
+  if (call.top_p && family.top_p) options.set("top_p", *call.top_p);
+  if (call.seed) options.set("seed", *call.seed);
   body.set("options", std::move(options));
 
   // The schemas are written from their shared text into the placeholders left above.
@@ -102,10 +128,10 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
       const Json* fn = c.find("function");
       if (!fn || !fn->is_object()) continue;
       ToolCall tc;
-      tc.id = "call_" + std::to_string(reply.tool_calls.size());
+      tc.id = StringAt(c, "id");
+      if (tc.id.empty()) tc.id = "call_" + std::to_string(reply.tool_calls.size());
       tc.name = StringAt(*fn, "name");
-      const Json* args = fn->find("arguments");
-      tc.arguments = !args ? "{}" : args->is_string() ? args->as_string() : ToJson(*args);
+      tc.arguments = ArgumentsText(fn->find("arguments"));
       reply.tool_calls.push_back(std::move(tc));
     }
   }
@@ -113,8 +139,10 @@ Result<ProviderReply> ParseReply(const HttpResponse& response) {
   reply.finish = done == "length"           ? FinishKind::kLength
                  : reply.tool_calls.empty() ? FinishKind::kStop
                                             : FinishKind::kToolUse;
+  ReadThinking(StringAt(*msg, "thinking"), reply);
   reply.usage.input_tokens = IntAt(root, "prompt_eval_count");
-  reply.usage.output_tokens = IntAt(root, "eval_count");
+  reply.usage.output_tokens = IntAt(root, "eval_count");  // thinking included, never split out
+  NoteReasoningCount(reply, false);
   return reply;
 }
 

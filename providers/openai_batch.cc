@@ -21,12 +21,13 @@ ItemResult FromErrorObject(const Json& error) {
   std::string code = StringAt(error, "code");
   std::string message = StringAt(error, "message");
   ItemResult r;
+  // OpenAI's own codes for requests a batch never ran.
   if (code == "batch_expired") {
-    r.code = code;
+    r.code = ErrorCode::kBatchExpired;
     r.transient = true;
     r.reply = Status(Code::kUnavailable, "openai batch: " + message);
   } else if (code == "batch_cancelled") {
-    r.code = code;
+    r.code = ErrorCode::kBatchCancelled;
     r.reply = Status(Code::kCancelled, "openai batch: " + message);
   } else {
     r.reply = Status(Code::kInvalidArgument, "openai batch request error" +

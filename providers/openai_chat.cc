@@ -2,6 +2,8 @@
 
 #include "providers/call_check.h"
 #include "providers/http_status.h"
+#include "providers/models.h"
+#include "providers/prompt_cache.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers {
@@ -21,9 +23,17 @@ Json FunctionTool(const std::string& name, const std::string& description, bool 
   return tool;
 }
 
-Json Messages(const ProviderCall& call) {
+// `mark_cache`: the system prompt goes as one text part with cache_control, the form OpenRouter
+// passes on to providers that cache only what is marked (Claude).
+Json Messages(const ProviderCall& call, bool mark_cache) {
   Json msgs = Json::MakeArray();
-  if (!call.system.empty()) {
+  if (mark_cache) {
+    Json part(Json::Object{{"type", "text"},
+                           {"text", call.system},
+                           {"cache_control", Json(Json::Object{{"type", "ephemeral"}})}});
+    msgs.push_back(
+        Json(Json::Object{{"role", "system"}, {"content", Json(Json::Array{std::move(part)})}}));
+  } else if (!call.system.empty()) {
     msgs.push_back(Json(Json::Object{{"role", "system"}, {"content", call.system}}));
   }
   for (const Turn& t : call.turns) {
@@ -65,26 +75,128 @@ FinishKind MapFinish(std::string_view reason) {
   return FinishKind::kStop;
 }
 
+// The reasoning field a family is sent: OpenAI's reasoning_effort, or OpenRouter's reasoning
+// object, which it translates for each upstream.
+void SetReasoning(const WireThinking& t, bool reasoning_object, Json& body) {
+  if (t.form == WireThinking::Form::kUnset) return;
+  if (!reasoning_object) {
+    if (t.form == WireThinking::Form::kLevel) body.set("reasoning_effort", t.level);
+    return;
+  }
+  Json reasoning = Json::MakeObject();
+  if (t.form == WireThinking::Form::kBudget)
+    reasoning.set("max_tokens", t.budget);
+  else if (t.form == WireThinking::Form::kLevel)
+    reasoning.set("effort", t.level);
+  else if (t.form == WireThinking::Form::kOff)
+    reasoning.set("effort", "none");
+  else
+    reasoning.set("enabled", true);
+  body.set("reasoning", std::move(reasoning));
+}
+
+// The text of a part list: the "text" members of its {"type":"text"} parts, or the list itself
+// when it is a string.
+std::string PartsText(const Json& parts) {
+  if (parts.is_string()) return parts.as_string();
+  std::string text;
+  if (!parts.is_array()) return text;
+  for (const Json& part : parts.as_array()) {
+    if (part.is_object() && StringAt(part, "type") == "text") text += StringAt(part, "text");
+  }
+  return text;
+}
+
+// `message.content` is text, null, or (Mistral and other compatible servers) a list of parts:
+// the "text" parts are the answer, "thinking" parts (their own list of text parts) are kept as
+// thoughts, anything else is skipped.
+void ReadContent(const Json& content, ProviderReply& reply) {
+  if (content.is_string()) {
+    reply.content = content.as_string();
+    return;
+  }
+  if (!content.is_array()) return;
+  for (const Json& part : content.as_array()) {
+    if (!part.is_object()) continue;
+    std::string type = StringAt(part, "type");
+    if (type == "text") {
+      reply.content += StringAt(part, "text");
+    } else if (type == "thinking") {
+      const Json* thinking = part.find("thinking");
+      std::string text = thinking ? PartsText(*thinking) : std::string();
+      if (!text.empty()) reply.thoughts.push_back({std::move(text), "", false});
+    }
+  }
+}
+
+void ReadMessage(const Json& msg, ProviderReply& reply) {
+  if (const Json* content = msg.find("content")) ReadContent(*content, reply);
+  reply.refusal = StringAt(msg, "refusal");
+  // Reasoning text next to the answer: DeepSeek and xAI "reasoning_content", Groq and OpenRouter
+  // "reasoning".
+  for (const char* key : {"reasoning_content", "reasoning"}) {
+    if (std::string text = StringAt(msg, key); !text.empty()) {
+      reply.thoughts.push_back({std::move(text), "", false});
+    }
+  }
+  const Json* calls = msg.find("tool_calls");
+  if (!calls || !calls->is_array()) return;
+  for (const Json& c : calls->as_array()) {
+    const Json* fn = c.find("function");
+    if (!fn || !fn->is_object()) continue;
+    ToolCall tc;
+    tc.id = StringAt(c, "id");
+    tc.name = StringAt(*fn, "name");
+    // Text as OpenAI sends it, an object from some compatible servers, absent from others.
+    tc.arguments = ArgumentsText(fn->find("arguments"));
+    reply.tool_calls.push_back(std::move(tc));
+  }
+}
+
+// Reads `usage` into `out`; true when it reports the reasoning tokens.
+bool ReadUsage(const Json& usage, Usage& out) {
+  out.input_tokens = IntAt(usage, "prompt_tokens");
+  out.output_tokens = IntAt(usage, "completion_tokens");
+  // OpenAI reports cache reads in prompt_tokens_details, OpenRouter its cache writes next to
+  // them; Mistral replies without the details carry the reads as num_cached_tokens.
+  const Json* prompt = usage.find("prompt_tokens_details");
+  if (prompt && prompt->is_object() && prompt->find("cached_tokens")) {
+    out.cached_input_tokens = IntAt(*prompt, "cached_tokens");
+  } else {
+    out.cached_input_tokens = IntAt(usage, "num_cached_tokens");
+  }
+  if (prompt && prompt->is_object()) out.cache_write_tokens = IntAt(*prompt, "cache_write_tokens");
+  const Json* completion = usage.find("completion_tokens_details");
+  const Json* reasoning =
+      completion && completion->is_object() ? completion->find("reasoning_tokens") : nullptr;
+  if (!reasoning) return false;
+  out.reasoning_tokens = IntAt(*completion, "reasoning_tokens");
+  // OpenAI counts reasoning inside completion_tokens; xAI outside it, which its total shows
+  // (prompt + completion + reasoning). The engine's output_tokens always includes thinking.
+  if (out.reasoning_tokens > 0 &&
+      IntAt(usage, "total_tokens") == out.input_tokens + out.output_tokens + out.reasoning_tokens) {
+    out.output_tokens += out.reasoning_tokens;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endpoint& endpoint,
                                             const OpenAiDialect& dialect) {
   STRUCTURE_RETURN_IF_ERROR(CheckCall(call));
+  ModelFamily family = FamilyFor(endpoint, call.model);
+  auto thinking = ResolveThinking(family, call.model, call.thinking);
+  if (!thinking.ok()) return thinking.status();
   Json body = Json::MakeObject();
   body.set("model", call.model);
-  body.set("messages", Messages(call));
-  body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", call.max_tokens);
-  if (call.temperature) body.set("temperature", *call.temperature);
-  if (dialect.reasoning_object && call.thinking.requested()) {
-    Json reasoning = Json::MakeObject();
-    if (call.thinking.budget)
-      reasoning.set("max_tokens", *call.thinking.budget);
-    else
-      reasoning.set("effort", call.thinking.effort);
-    body.set("reasoning", std::move(reasoning));
-  } else if (!call.thinking.effort.empty()) {
-    body.set("reasoning_effort", call.thinking.effort);
-  }
+  body.set("messages", Messages(call, ShouldMarkCachePrefix(call, family)));
+  body.set(family.cap_field.empty() ? "max_tokens" : family.cap_field, call.max_tokens);
+  if (call.temperature && family.temperature) body.set("temperature", *call.temperature);
+  if (call.top_p && family.top_p) body.set("top_p", *call.top_p);
+  if (call.seed) body.set("seed", *call.seed);
+  if (!call.user.empty()) body.set("user", call.user);
+  SetReasoning(*thinking, dialect.reasoning_object, body);
   // Calls on one schema share their prefix; the key sends them to the same cache.
   if (dialect.prompt_cache_key && !call.cache_key.empty()) {
     body.set("prompt_cache_key", call.cache_key);
@@ -131,7 +243,9 @@ Result<HttpRequest> BuildOpenAiStyleRequest(const ProviderCall& call, const Endp
     } else {
       body.set("tool_choice", call.final_tool ? "required" : "auto");
     }
-    body.set("parallel_tool_calls", false);
+    // Off, so the answer comes as one call; families that refuse the field (o-series) do not
+    // get it.
+    if (family.parallel_tool_calls) body.set("parallel_tool_calls", false);
     body.set("tools", std::move(tools));
   }
   if (dialect.require_parameters) {
@@ -183,44 +297,17 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
     return Unavailable(std::string(dialect.provider) + " reply: upstream error in the choice");
   }
   reply.finish = MapFinish(finish);
-  if (const Json* msg = choice.find("message"); msg && msg->is_object()) {
-    reply.content = StringAt(*msg, "content");
-    reply.refusal = StringAt(*msg, "refusal");
-    if (const Json* calls = msg->find("tool_calls"); calls && calls->is_array()) {
-      for (const Json& c : calls->as_array()) {
-        const Json* fn = c.find("function");
-        if (!fn || !fn->is_object()) continue;
-        ToolCall tc;
-        tc.id = StringAt(c, "id");
-        tc.name = StringAt(*fn, "name");
-        const Json* args = fn->find("arguments");
-        // Some compatible servers send the arguments as an object rather than text.
-        if (args && args->is_string())
-          tc.arguments = args->as_string();
-        else if (args)
-          tc.arguments = ToJson(*args);
-        reply.tool_calls.push_back(std::move(tc));
-      }
-    }
-  }
+  if (const Json* msg = choice.find("message"); msg && msg->is_object()) ReadMessage(*msg, reply);
   if (!reply.refusal.empty()) reply.finish = FinishKind::kRefusal;
   // A forced tool choice ends with "stop" although the answer is a tool call.
   if (reply.finish == FinishKind::kStop && !reply.tool_calls.empty()) {
     reply.finish = FinishKind::kToolUse;
   }
+  bool reasoning_reported = false;
   if (const Json* usage = root.find("usage"); usage && usage->is_object()) {
-    reply.usage.input_tokens = IntAt(*usage, "prompt_tokens");
-    reply.usage.output_tokens = IntAt(*usage, "completion_tokens");
-    // OpenAI reports cache reads here; OpenRouter adds its cache writes next to them.
-    if (const Json* d = usage->find("prompt_tokens_details"); d && d->is_object()) {
-      reply.usage.cached_input_tokens = IntAt(*d, "cached_tokens");
-      reply.usage.cache_write_tokens = IntAt(*d, "cache_write_tokens");
-    }
-    if (const Json* details = usage->find("completion_tokens_details");
-        details && details->is_object()) {
-      reply.usage.reasoning_tokens = IntAt(*details, "reasoning_tokens");
-    }
+    reasoning_reported = ReadUsage(*usage, reply.usage);
   }
+  NoteReasoningCount(reply, reasoning_reported);
   return reply;
 }
 

@@ -23,7 +23,6 @@ enum class SchemaField {
 // The few places where OpenAI-style servers differ.
 struct OpenAiDialect {
   std::string_view provider = "openai";  // for messages
-  bool max_completion_tokens = true;     // OpenAI: max_completion_tokens; others: max_tokens
   bool require_parameters = false;       // OpenRouter: provider.require_parameters = true
   bool strict = true;                    // send strict: true with schemas and tools
   bool reasoning_object = false;         // OpenRouter: reasoning {effort | max_tokens}

@@ -8,7 +8,6 @@ namespace {
 OpenAiDialect Dialect(ProviderKind kind) {
   OpenAiDialect d;
   d.provider = ProviderKindName(kind);
-  d.max_completion_tokens = false;
   d.prompt_cache_key = false;  // not an OpenAI-compatible field; their caching is implicit
   // `strict` is OpenAI's flag with OpenAI's schema rules. These servers enforce the schema by
   // grammar whatever the flag says, and the lowered schema follows their profile (which may

@@ -8,7 +8,6 @@ namespace {
 OpenAiDialect Dialect() {
   OpenAiDialect d;
   d.provider = "openrouter";
-  d.max_completion_tokens = false;
   d.prompt_cache_key = false;  // OpenAI's field; OpenRouter caches as the upstream does
   d.require_parameters = true;
   d.reasoning_object = true;

@@ -2,6 +2,10 @@
 add_library(structure_providers STATIC
   ${CMAKE_CURRENT_LIST_DIR}/call.cc
   ${CMAKE_CURRENT_LIST_DIR}/endpoint.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kinds.cc
+  ${CMAKE_CURRENT_LIST_DIR}/models.cc
+  ${CMAKE_CURRENT_LIST_DIR}/models_builtin.cc
+  ${CMAKE_CURRENT_LIST_DIR}/network.cc
   ${CMAKE_CURRENT_LIST_DIR}/http_status.cc
   ${CMAKE_CURRENT_LIST_DIR}/wire_util.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_chat.cc
@@ -24,7 +28,10 @@ add_library(structure_providers STATIC
 target_link_libraries(structure_providers PUBLIC structure_base)
 
 add_library(structure_transport STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/curl_failure.cc
   ${CMAKE_CURRENT_LIST_DIR}/curl_header_lists.cc
+  ${CMAKE_CURRENT_LIST_DIR}/curl_network.cc
   ${CMAKE_CURRENT_LIST_DIR}/curl_transport.cc
   ${CMAKE_CURRENT_LIST_DIR}/epoll_sockets.cc)
-target_link_libraries(structure_transport PUBLIC structure_base CURL::libcurl Threads::Threads)
+target_link_libraries(structure_transport PUBLIC structure_providers structure_base CURL::libcurl
+  Threads::Threads)

@@ -1,26 +1,8 @@
 #include "providers/thinking.h"
 
+#include <algorithm>
+
 namespace structure::providers {
-namespace {
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-}  // namespace
-
-bool ThinksByDefault(ProviderKind kind, std::string_view model) {
-  if (StartsWith(model, "models/")) model.remove_prefix(7);
-  switch (kind) {
-    case ProviderKind::kOpenAi:
-      return StartsWith(model, "o1") || StartsWith(model, "o3") || StartsWith(model, "o4") ||
-             StartsWith(model, "gpt-5");
-    case ProviderKind::kGemini:
-      return StartsWith(model, "gemini-2.5") || StartsWith(model, "gemini-3");
-    default:
-      return false;
-  }
-}
 
 int64_t ThinkingAllowance(std::string_view effort) {
   if (effort == "none") return 0;
@@ -31,15 +13,22 @@ int64_t ThinkingAllowance(std::string_view effort) {
   return 8192;
 }
 
-int64_t OutputCap(ProviderKind kind, std::string_view model, const Thinking& thinking,
+int64_t OutputCap(const ModelFamily& family, std::string_view model, const Thinking& thinking,
                   int64_t answer_cap, int64_t configured) {
   if (configured > 0) return configured;
-  if (thinking.budget) {
-    return answer_cap + (*thinking.budget < 0 ? ThinkingAllowance("medium") : *thinking.budget);
+  auto wire = ResolveThinking(family, model, thinking);
+  int64_t room = 0;
+  using Form = WireThinking::Form;
+  Form form = wire.ok() ? wire->form : Form::kUnset;
+  if (form == Form::kBudget) {
+    room = wire->budget < 0 ? ThinkingAllowance("medium") : wire->budget;
+  } else if (form == Form::kLevel) {
+    room = ThinkingAllowance(wire->level);
+  } else if (form == Form::kOn || (form == Form::kUnset && family.thinks_by_default)) {
+    room = ThinkingAllowance("medium");
   }
-  if (!thinking.effort.empty()) return answer_cap + ThinkingAllowance(thinking.effort);
-  if (ThinksByDefault(kind, model)) return answer_cap + ThinkingAllowance("medium");
-  return answer_cap;
+  int64_t cap = answer_cap + room;
+  return family.output_cap > 0 ? std::min(cap, family.output_cap) : cap;
 }
 
 }  // namespace structure::providers

@@ -66,6 +66,21 @@ void AppendToUserTurn(Json& turns, std::string_view list_key, Json item) {
   turns.push_back(std::move(turn));
 }
 
+namespace {
+
+// A google.rpc.QuotaFailure detail with a violation of a per-day quota
+// ("GenerateRequestsPerDayPerProjectPerModel-FreeTier").
+bool NamesADailyQuota(const Json& detail) {
+  const Json* violations = detail.find("violations");
+  if (violations == nullptr || !violations->is_array()) return false;
+  for (const Json& v : violations->as_array()) {
+    if (StringAt(v, "quotaId").find("PerDay") != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ProviderError ExtractProviderError(std::string_view body) {
   ProviderError out;
   ParseOptions opts;
@@ -90,15 +105,25 @@ ProviderError ExtractProviderError(std::string_view body) {
     }
     // Google reports a bad key as 400 INVALID_ARGUMENT; the reason (or the stable message)
     // says what it really is.
+    bool daily_quota = false;
     if (const Json* details = err->find("details"); details && details->is_array()) {
       for (const Json& d : details->as_array()) {
         if (std::string reason = StringAt(d, "reason"); !reason.empty()) out.type = reason;
+        daily_quota = daily_quota || NamesADailyQuota(d);
       }
     }
     if (out.message.rfind("API key not valid", 0) == 0) out.type = "API_KEY_INVALID";
-    // OpenAI marks an exhausted quota in `code` while `type` is generic.
-    if (const Json* code = err->find("code");
-        code && code->is_string() && code->as_string() == "insufficient_quota") {
+    // A spent quota or credit, as each provider says it, becomes OpenAI's type (StatusFromHttp:
+    // kQuotaExhausted, never retried). OpenAI marks it in `code` while `type` may be generic;
+    // Anthropic answers 402 billing_error, or a 400 invalid_request_error whose message says
+    // the credit balance is too low (its only mark); Gemini a 429 RESOURCE_EXHAUSTED whose
+    // QuotaFailure names a per-day quota, which no retry within a call can outwait.
+    const Json* code = err->find("code");
+    if ((code && code->is_string() && code->as_string() == "insufficient_quota") ||
+        out.type == "billing_error" ||
+        (out.type == "invalid_request_error" &&
+         out.message.find("credit balance is too low") != std::string::npos) ||
+        (out.type == "RESOURCE_EXHAUSTED" && daily_quota)) {
       out.type = "insufficient_quota";
     }
   } else {
@@ -133,6 +158,18 @@ Json ArgumentsObject(const std::string& text) {
   Json o = Json::MakeObject();
   o.set("_raw", text);
   return o;
+}
+
+std::string ArgumentsText(const Json* args) {
+  if (!args || args->is_null()) return "{}";
+  if (!args->is_string()) return ToJson(*args);
+  const std::string& text = args->as_string();
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return "{}";
+  return text;
+}
+
+void NoteReasoningCount(ProviderReply& reply, bool count_reported) {
+  reply.usage.reasoning_unreported = !count_reported && !reply.thoughts.empty();
 }
 
 std::string StringAt(const Json& object, std::string_view key) {

@@ -73,6 +73,15 @@ ProviderError ExtractProviderError(std::string_view body);
 // Text that is not a JSON object becomes {"_raw": text} so history can always be re-sent.
 Json ArgumentsObject(const std::string& text);
 
+// The arguments of a tool call as the reply gave them, as JSON text: a string as it is, any other
+// value as its JSON text; no member, null or a blank string (seen from OpenRouter and
+// Vertex-hosted Claude for tools called without arguments) is "{}".
+std::string ArgumentsText(const Json* args);
+
+// Sets usage.reasoning_unreported when the reply carried thinking (`thoughts`) but the provider
+// gave no count of it (`count_reported` false).
+void NoteReasoningCount(ProviderReply& reply, bool count_reported);
+
 // String member or empty; number member as int64 or 0.
 std::string StringAt(const Json& object, std::string_view key);
 int64_t IntAt(const Json& object, std::string_view key);

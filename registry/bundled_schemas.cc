@@ -29,7 +29,7 @@ Result<std::string> ReadBounded(const fs::path& path, size_t max_bytes, bool* ex
     return InvalidArgument(path.string() + ": file is " + std::to_string(size) +
                            " bytes, the limit is " + std::to_string(max_bytes));
   }
-  return ReadFile(path.string());
+  return ReadFile(path.string(), kMaxSchemaBytes, "the schema limit");
 }
 
 Result<RegisteredSchema> LoadOne(const fs::path& json_path, const std::string& name,

@@ -3,23 +3,12 @@
 #include <cmath>
 #include <optional>
 
+#include "base/json_pointer.h"
+
 namespace structure::registry {
 namespace {
 
 constexpr int kMaxDepth = 64;
-
-std::string Escape(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
 
 bool IsNumber(const Json* v) { return v != nullptr && v->is_number(); }
 
@@ -96,7 +85,7 @@ class Comparer {
       if (da == nullptr || db == nullptr || !da->is_object() || !db->is_object()) continue;
       for (const auto& [name, schema] : da->as_object()) {
         if (const Json* s = db->find(name)) {
-          Node(schema, *s, path + "/" + defs + "/" + Escape(name), depth + 1);
+          Node(schema, *s, path + "/" + defs + "/" + EscapePointerToken(name), depth + 1);
         }
       }
     }
@@ -219,7 +208,7 @@ class Comparer {
         if (s == nullptr) {
           Add(path, "property " + ToJson(Json(name)) + " removed");
         } else {
-          Node(schema, *s, path + "/properties/" + Escape(name), depth + 1);
+          Node(schema, *s, path + "/properties/" + EscapePointerToken(name), depth + 1);
         }
       }
     }

@@ -1,10 +1,10 @@
 #include "registry/schema_registry.h"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <utility>
 
+#include "base/time_format.h"
 #include "registry/bundled_schemas.h"
 #include "registry/schema_compat.h"
 #include "registry/schema_name.h"
@@ -106,9 +106,7 @@ Result<std::unique_ptr<SchemaRegistry>> SchemaRegistry::Open(const std::string& 
 
 int64_t SchemaRegistry::NowMs() const {
   if (options_.now_ms) return options_.now_ms();
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return UnixNowMs();
 }
 
 Result<RegisteredSchema> SchemaRegistry::FromRow(const StoredSchema& row,
@@ -198,7 +196,7 @@ Result<std::vector<RegisteredSchema>> SchemaRegistry::List(const Scope& scope) c
   return out;
 }
 
-Status SchemaRegistry::Put(const Scope& scope, const SchemaRecord& record) {
+Result<StoredSchema> SchemaRegistry::Checked(const Scope& scope, const SchemaRecord& record) const {
   STRUCTURE_RETURN_IF_ERROR(ValidateScope(scope));
   if (scope.tenant.empty()) {
     return InvalidArgument("bundled schemas are read-only; put \"" + record.name +
@@ -229,7 +227,6 @@ Status SchemaRegistry::Put(const Scope& scope, const SchemaRecord& record) {
   }
   if (options_.check_schema) STRUCTURE_RETURN_IF_ERROR(options_.check_schema(doc->schema));
 
-  std::lock_guard<std::mutex> lock(write_mu_);
   auto existing = Lookup(record.name, scope, /*first_only=*/false);
   if (!existing.ok()) return existing.status();
   std::string own_origin = StoreLevels(scope).front().origin;
@@ -262,7 +259,38 @@ Status SchemaRegistry::Put(const Scope& scope, const SchemaRecord& record) {
   row.schema = record.schema;
   row.manual = record.manual;
   row.updated_at_ms = NowMs();
-  return store_->Put(StoreLevels(scope).front().key, row);
+  return row;
+}
+
+Status SchemaRegistry::CheckPut(const Scope& scope, const SchemaRecord& record) const {
+  return Checked(scope, record).status();
+}
+
+Status SchemaRegistry::Put(const Scope& scope, const SchemaRecord& record) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto row = Checked(scope, record);
+  if (!row.ok()) return row.status();
+  return store_->Put(StoreLevels(scope).front().key, *row);
+}
+
+Result<std::vector<RegisteredSchema>> SchemaRegistry::History(const Scope& scope,
+                                                              std::string_view name) const {
+  STRUCTURE_RETURN_IF_ERROR(ValidateSchemaName(name));
+  STRUCTURE_RETURN_IF_ERROR(ValidateScope(scope));
+  std::vector<RegisteredSchema> out;
+  std::vector<Level> levels = StoreLevels(scope);
+  if (levels.empty()) {
+    if (auto it = bundled_.find(std::string(name)); it != bundled_.end()) out.push_back(it->second);
+    return out;
+  }
+  auto rows = store_->History(levels.front().key, name);
+  if (!rows.ok()) return rows.status();
+  for (const StoredSchema& row : *rows) {
+    auto entry = FromRow(row, levels.front().origin);
+    if (!entry.ok()) return entry.status();
+    out.push_back(std::move(entry).value());
+  }
+  return out;
 }
 
 Status SchemaRegistry::Delete(const Scope& scope, std::string_view name) {

@@ -72,6 +72,13 @@ class SchemaRegistry {
   // object or boolean, a manual over its limit; plus whatever check_schema returns.
   Status Put(const Scope& scope, const SchemaRecord& record);
 
+  // What Put would answer, without storing anything (an editor's check before saving).
+  Status CheckPut(const Scope& scope, const SchemaRecord& record) const;
+
+  // Every version put at exactly `scope` under `name`, newest first (the last 50; kept after a
+  // Delete). The bundled level (empty tenant) has its one file, when it has the name.
+  Result<std::vector<RegisteredSchema>> History(const Scope& scope, std::string_view name) const;
+
   // Removes the entry stored at exactly `scope`; lower levels become visible again. kNotFound
   // when that level has no such name; kInvalidArgument for the bundled level or a bad scope/name.
   Status Delete(const Scope& scope, std::string_view name);
@@ -84,6 +91,8 @@ class SchemaRegistry {
   // stopping after the first when `first_only`.
   Result<std::vector<RegisteredSchema>> Lookup(std::string_view name, const Scope& scope,
                                                bool first_only) const;
+  // Put's checks; the row Put would store.
+  Result<StoredSchema> Checked(const Scope& scope, const SchemaRecord& record) const;
   Result<RegisteredSchema> FromRow(const StoredSchema& row, const std::string& origin) const;
   int64_t NowMs() const;
 

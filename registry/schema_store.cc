@@ -21,6 +21,22 @@ constexpr char kCreateTable[] =
     "  PRIMARY KEY (tenant, project, name)"
     ") WITHOUT ROWID";
 
+// Every version put, newest last by seq, at most kMaxHistory per (tenant, project, name).
+constexpr char kCreateHistory[] =
+    "CREATE TABLE IF NOT EXISTS registry_schema_versions ("
+    "  tenant TEXT NOT NULL,"
+    "  project TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  version TEXT NOT NULL,"
+    "  schema TEXT NOT NULL,"
+    "  manual TEXT NOT NULL,"
+    "  updated_at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (tenant, project, name, seq)"
+    ") WITHOUT ROWID";
+
+constexpr int64_t kMaxHistory = 50;
+
 // Busy/locked means another connection holds the file: worth a retry. Anything else is a fault
 // of the file or of our SQL.
 Status SqliteError(sqlite3* db, int rc, std::string_view what) {
@@ -107,9 +123,12 @@ Result<std::unique_ptr<SchemaStore>> SchemaStore::Open(const std::string& path) 
   sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, &err);
   sqlite3_free(err);
   err = nullptr;
-  rc = sqlite3_exec(db, kCreateTable, nullptr, nullptr, &err);
-  sqlite3_free(err);
-  if (rc != SQLITE_OK) return SqliteError(db, rc, "cannot create table in \"" + path + "\"");
+  for (const char* create : {kCreateTable, kCreateHistory}) {
+    rc = sqlite3_exec(db, create, nullptr, nullptr, &err);
+    sqlite3_free(err);
+    err = nullptr;
+    if (rc != SQLITE_OK) return SqliteError(db, rc, "cannot create table in \"" + path + "\"");
+  }
   return store;
 }
 
@@ -146,19 +165,66 @@ Result<std::vector<StoredSchema>> SchemaStore::List(const StoreKey& key) const {
 
 Status SchemaStore::Put(const StoreKey& key, const StoredSchema& schema) {
   std::lock_guard<std::mutex> lock(mu_);
+  // The row and its history entry are written together, or neither.
+  int rc = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return SqliteError(db_, rc, "put");
+  Status written = WriteLocked(key, schema);
+  rc = sqlite3_exec(db_, written.ok() ? "COMMIT" : "ROLLBACK", nullptr, nullptr, nullptr);
+  if (written.ok() && rc != SQLITE_OK) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    return SqliteError(db_, rc, "put");
+  }
+  return written;
+}
+
+Status SchemaStore::WriteLocked(const StoreKey& key, const StoredSchema& schema) {
   Statement st(db_,
                "INSERT OR REPLACE INTO registry_schemas "
                "(tenant, project, name, version, schema, manual, updated_at_ms) "
                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  Statement history(db_,
+                    "INSERT INTO registry_schema_versions "
+                    "(tenant, project, name, seq, version, schema, manual, updated_at_ms) "
+                    "SELECT ?1, ?2, ?3, COALESCE(MAX(seq), 0) + 1, ?4, ?5, ?6, ?7 "
+                    "FROM registry_schema_versions WHERE tenant = ?1 AND project = ?2 AND "
+                    "name = ?3");
+  for (Statement* s : {&st, &history}) {
+    s->Bind(1, key.tenant);
+    s->Bind(2, key.project);
+    s->Bind(3, schema.name);
+    s->Bind(4, schema.version);
+    s->Bind(5, schema.schema);
+    s->Bind(6, schema.manual);
+    s->Bind(7, schema.updated_at_ms);
+    if (s->Step() != SQLITE_DONE) return s->status("put");
+  }
+  Statement trim(db_,
+                 "DELETE FROM registry_schema_versions WHERE tenant = ?1 AND project = ?2 AND "
+                 "name = ?3 AND seq <= (SELECT MAX(seq) FROM registry_schema_versions WHERE "
+                 "tenant = ?1 AND project = ?2 AND name = ?3) - ?4");
+  trim.Bind(1, key.tenant);
+  trim.Bind(2, key.project);
+  trim.Bind(3, schema.name);
+  trim.Bind(4, kMaxHistory);
+  if (trim.Step() != SQLITE_DONE) return trim.status("put");
+  return Status::Ok();
+}
+
+Result<std::vector<StoredSchema>> SchemaStore::History(const StoreKey& key,
+                                                       std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement st(db_,
+               "SELECT name, version, schema, manual, updated_at_ms FROM "
+               "registry_schema_versions WHERE tenant = ?1 AND project = ?2 AND name = ?3 "
+               "ORDER BY seq DESC");
   st.Bind(1, key.tenant);
   st.Bind(2, key.project);
-  st.Bind(3, schema.name);
-  st.Bind(4, schema.version);
-  st.Bind(5, schema.schema);
-  st.Bind(6, schema.manual);
-  st.Bind(7, schema.updated_at_ms);
-  if (st.Step() != SQLITE_DONE) return st.status("put");
-  return Status::Ok();
+  st.Bind(3, name);
+  std::vector<StoredSchema> rows;
+  int rc;
+  while ((rc = st.Step()) == SQLITE_ROW) rows.push_back(ReadRow(st));
+  if (rc != SQLITE_DONE) return st.status("history");
+  return rows;
 }
 
 Status SchemaStore::Delete(const StoreKey& key, std::string_view name) {

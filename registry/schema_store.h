@@ -50,14 +50,20 @@ class SchemaStore {
   // Every row at exactly `key`, sorted by name.
   Result<std::vector<StoredSchema>> List(const StoreKey& key) const;
 
-  // Inserts or replaces the row (key, schema.name).
+  // Inserts or replaces the row (key, schema.name) and appends it to the name's history (the
+  // last 50 puts are kept), in one transaction.
   Status Put(const StoreKey& key, const StoredSchema& schema);
+  // Every version put at exactly `key` under `name`, newest first (a deleted row's history
+  // stays).
+  Result<std::vector<StoredSchema>> History(const StoreKey& key, std::string_view name) const;
 
   // Removes the row; kNotFound when there is none.
   Status Delete(const StoreKey& key, std::string_view name);
 
  private:
   explicit SchemaStore(sqlite3* db) : db_(db) {}
+  Status WriteLocked(const StoreKey& key,
+                     const StoredSchema& schema);  // mu_ held, in a transaction
 
   mutable std::mutex mu_;
   sqlite3* db_;  // owned; guarded by mu_

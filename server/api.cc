@@ -2,6 +2,9 @@
 
 #include <chrono>
 
+#include "base/error_codes.h"
+#include "server/console/console_files.h"
+#include "server/openai/openai_error.h"
 #include "server/openapi.h"
 
 namespace structure::server {
@@ -50,6 +53,8 @@ int HttpStatusFor(Code code) {
       return 504;
     case Code::kFailedPrecondition:
       return 409;
+    case Code::kQuotaExhausted:
+      return ErrorCodeFactsOf(ErrorCode::kProviderQuotaExhausted).http_status;
     default:
       return 500;
   }
@@ -57,45 +62,67 @@ int HttpStatusFor(Code code) {
 
 int HttpStatusForResult(const StructureResult& result) {
   if (result.status != pipeline::Outcome::kError) return 200;
-  const std::string& c = result.error_code;
-  if (c == "bad_request" || c == "bad_schema") return 400;
-  if (c == "unknown_schema") return 404;
-  if (c == "provider_rate_limited") return 429;
-  if (c == "provider_auth" || c == "provider_unavailable" || c == "provider_rejected_request") {
-    return 502;
+  return ErrorCodeFactsOf(result.error_code).http_status;
+}
+
+namespace {
+
+// The routes that answer in the OpenAI error shape.
+bool IsOpenAiRoute(const std::string& path) {
+  return path == "/v1/chat/completions" || path == "/v1/models";
+}
+
+}  // namespace
+
+http::HttpResponse LocalErrorFor(const std::string& target, int status, const std::string& code,
+                                 const std::string& message) {
+  if (IsOpenAiRoute(target.substr(0, target.find('?')))) {
+    return openai::LocalError(status, code, message);
   }
-  if (c == "deadline_exceeded") return 504;
-  if (c == "cancelled") return 503;
-  if (c == "refusal" || c == "safety_block" || c == "no_final_answer") return 422;
-  return 500;
+  return ErrorResponse(status, code, message);
 }
 
 Api::Api(Engine& engine, const ServerConfig& config, Metrics& metrics)
-    : engine_(engine), config_(config), metrics_(metrics), keys_(config.keys) {}
+    : engine_(engine), config_(config), metrics_(metrics), keys_(config.keys) {
+  if (config_.console.ui) console_ = std::make_unique<Console>(engine_, config_);
+}
 
 void Api::Handle(HttpRequest request, Responder respond) {
+  // Behind a proxy that keeps its path prefix (--ui-base /structure/), /structure/v1/... is
+  // /v1/...; without the prefix the routes answer too.
+  const std::string& base = config_.console.ui_base;
+  if (base.size() > 1 && request.path.compare(0, base.size() - 1, base, 0, base.size() - 1) == 0 &&
+      (request.path.size() == base.size() - 1 || request.path[base.size() - 1] == '/')) {
+    request.path.erase(0, base.size() - 1);
+    if (request.path.empty()) request.path = "/";
+  }
   const std::string& path = request.path;
-  const std::string& method = request.method;
+  // HEAD arrives as GET (the server sends GET's headers without the body); messages and
+  // metrics name what the client sent.
+  const std::string method = request.head ? "HEAD" : request.method;
   std::string route = path;
   // Records the response under its route template, then sends it.
   auto send = [this, method, &route, &respond](HttpResponse r) {
     metrics_.RecordResponse(method, route, r.status);
     respond(std::move(r));
   };
-  auto only = [&](const char* allowed) {
-    HttpResponse r =
-        ErrorResponse(405, "method_not_allowed",
-                      method + " is not allowed on " + route + " (allowed: " + allowed + ")");
+  // GET routes take HEAD too (RFC 9110 9.3.2).
+  auto only = [&](std::string allowed) {
+    if (allowed.find("GET") != std::string::npos) allowed += ", HEAD";
+    std::string message = method + " is not allowed on " + route + " (allowed: " + allowed + ")";
+    HttpResponse r = IsOpenAiRoute(path) ? openai::LocalError(405, "method_not_allowed", message)
+                                         : ErrorResponse(405, "method_not_allowed", message);
     r.SetHeader("Allow", allowed);
     send(std::move(r));
   };
 
+  const bool get = request.method == "GET";
   if (path == "/healthz") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(JsonResponse(200, R"({"status":"ok"})"));
   }
   if (path == "/metrics") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     HttpResponse r;
     r.status = 200;
     r.body = metrics_.Render() + RenderEngineStats(engine_.stats());
@@ -103,29 +130,51 @@ void Api::Handle(HttpRequest request, Responder respond) {
     return send(std::move(r));
   }
   if (path == "/v1/openapi.json") {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(JsonResponse(200, ToJson(OpenApiDocument())));
   }
+  if (console_) {
+    if (auto page = ConsoleFile(request, path)) {
+      route = "/ui";
+      return send(std::move(*page));
+    }
+  }
   const std::string kSchemas = "/v1/schemas";
+  const std::string kConsole = "/v1/console/";
+  bool is_console = console_ && path.rfind(kConsole, 0) == 0;
   bool is_structure = path == "/v1/structure";
   bool is_list = path == kSchemas || path == kSchemas + "/";
   bool is_named = !is_list && path.rfind(kSchemas + "/", 0) == 0;
-  if (!is_structure && !is_list && !is_named) {
+  bool is_openai = IsOpenAiRoute(path);
+  if (!is_structure && !is_list && !is_named && !is_console && !is_openai) {
     route = "other";
     return send(ErrorResponse(404, "not_found", "no such endpoint: " + method + " " + path));
   }
   if (is_list) route = kSchemas;
   if (is_named) route = kSchemas + "/{name}";
+  if (is_console) route = "/v1/console";
 
   // Authentication comes before method checks so an anonymous caller learns nothing more.
   auto who = keys_.Authenticate(request);
   if (!who.ok()) {
-    HttpResponse r = ErrorResponse(401, "unauthenticated", who.status().message());
+    HttpResponse r = is_openai ? openai::LocalError(401, "invalid_api_key", who.status().message())
+                               : ErrorResponse(401, "unauthenticated", who.status().message());
     r.SetHeader("WWW-Authenticate", "Bearer");
     return send(std::move(r));
   }
+  if (is_openai) {
+    if (path == "/v1/models") {
+      if (!get) return only("GET");
+      return send(Models());
+    }
+    if (request.method != "POST") return only("POST");
+    return ChatCompletions(request, *who, [this, respond](HttpResponse r) {
+      metrics_.RecordResponse("POST", "/v1/chat/completions", r.status);
+      respond(std::move(r));
+    });
+  }
   if (is_structure) {
-    if (method != "POST") return only("POST");
+    if (request.method != "POST") return only("POST");
     // The answer comes later, from an engine thread; it records its own metrics.
     return Structure(request, *who, [this, respond](HttpResponse r) {
       metrics_.RecordResponse("POST", "/v1/structure", r.status);
@@ -133,16 +182,72 @@ void Api::Handle(HttpRequest request, Responder respond) {
     });
   }
   if (is_list) {
-    if (method != "GET") return only("GET");
+    if (!get) return only("GET");
     return send(ListSchemas(request, *who));
   }
-  if (method != "GET" && method != "PUT" && method != "DELETE") return only("GET, PUT, DELETE");
-  send(SchemaByName(request, *who, path.substr(kSchemas.size() + 1)));
+  if (is_console) return send(console_->Handle(request, *who, path.substr(kConsole.size())));
+  std::string name = path.substr(kSchemas.size() + 1);
+  if (size_t slash = name.find('/'); slash != std::string::npos) {
+    std::string what = name.substr(slash + 1);
+    name.resize(slash);
+    if (what == "versions") {
+      route = kSchemas + "/{name}/versions";
+      if (!get) return only("GET");
+      return send(SchemaVersions(request, *who, name));
+    }
+    if (what == "check") {
+      route = kSchemas + "/{name}/check";
+      if (method != "POST") return only("POST");
+      return send(SchemaCheck(request, *who, name));
+    }
+    route = "other";
+    return send(ErrorResponse(404, "not_found", "no such endpoint: " + method + " " + path));
+  }
+  if (!get && method != "PUT" && method != "DELETE") return only("GET, PUT, DELETE");
+  send(SchemaByName(request, *who, name));
+}
+
+bool Api::Busy() const {
+  return static_cast<size_t>(inflight_.load()) >= config_.limits.max_inflight;
+}
+
+void Api::Run(pipeline::StructureRequest request, const char* endpoint, ResultCallback done) {
+  // What the console keeps of the request; its ring needs every call's re-asks, so the call is
+  // traced, and the trace is answered only when the caller asked for it.
+  bool wants_trace = request.trace;
+  std::shared_ptr<pipeline::StructureRequest> seen;
+  if (console_) {
+    seen = std::make_shared<pipeline::StructureRequest>();
+    seen->tenant = request.tenant;
+    seen->project = request.project;
+    seen->mode = request.mode;
+    seen->schema_ref = request.schema_ref;
+    if (console_->keep_prompts()) seen->prompt = request.prompt;
+    if (console_->wants_trace()) request.trace = true;
+  }
+  metrics_.SetInflight(++inflight_);
+  auto started = std::chrono::steady_clock::now();
+  engine_.Submit(std::move(request), [this, endpoint, done = std::move(done), started, seen,
+                                      wants_trace](StructureResult result) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    StructureResult for_metrics;
+    for_metrics.status = result.status;
+    for_metrics.error_code = result.error_code;
+    for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
+    for_metrics.iterations = result.iterations;
+    for_metrics.usage = result.usage;
+    metrics_.RecordCall(for_metrics, seconds, endpoint);
+    if (console_) console_->Record(*seen, result, seconds);
+    if (!wants_trace) result.trace.reset();
+    metrics_.SetInflight(--inflight_);
+    done(std::move(result));
+  });
 }
 
 void Api::Structure(const HttpRequest& request, const Principal& who, Responder respond) {
   const ServerLimits& limits = config_.limits;
-  if (static_cast<size_t>(inflight_.load()) >= limits.max_inflight) {
+  if (Busy()) {
     HttpResponse r = ErrorResponse(
         429, "busy",
         "the server has " + std::to_string(limits.max_inflight) + " calls under way; retry later");
@@ -210,22 +315,10 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   auto parsed = pipeline::ParseRequest(*body, rl);
   if (!parsed.ok()) return respond(ErrorResponse(400, "bad_request", parsed.status().message()));
 
-  metrics_.SetInflight(++inflight_);
-  auto started = std::chrono::steady_clock::now();
-  engine_.Submit(std::move(*parsed), [this, respond, started](StructureResult result) {
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    StructureResult for_metrics;
-    for_metrics.status = result.status;
-    for_metrics.error_code = result.error_code;
-    for_metrics.schema_origin = MetricsOrigin(result.schema_origin);
-    for_metrics.iterations = result.iterations;
-    for_metrics.usage = result.usage;
-    metrics_.RecordCall(for_metrics, seconds);
-    HttpResponse r =
-        JsonResponse(HttpStatusForResult(result), ToJson(pipeline::ResultToJson(result)));
+  Run(std::move(*parsed), "structure", [respond](StructureResult result) {
+    int status = HttpStatusForResult(result);
+    HttpResponse r = JsonResponse(status, ToJson(pipeline::ResultToJson(std::move(result))));
     if (r.status == 429) r.SetHeader("Retry-After", "1");
-    metrics_.SetInflight(--inflight_);
     respond(std::move(r));
   });
 }

@@ -4,13 +4,17 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "engine/engine.h"
 #include "http/http_message.h"
 #include "http/http_server.h"
 #include "server/auth.h"
+#include "server/console/console_api.h"
 #include "server/metrics.h"
 #include "server/server_config.h"
 
@@ -25,19 +29,44 @@ class Api {
 
   int64_t inflight() const { return inflight_.load(); }
 
+  // Runs fn after delay on the server's event loop (HttpServer::After): the keep-alive comments
+  // of streamed answers. Set once, before serving; without it streams send none.
+  using Timer = std::function<void(std::chrono::milliseconds, std::function<void()>)>;
+  void SetTimer(Timer timer) { timer_ = std::move(timer); }
+
  private:
-  // Each returns the route template used as the metrics label.
   void Structure(const http::HttpRequest& request, const Principal& who, http::Responder respond);
+  // POST /v1/chat/completions and GET /v1/models (server/openai/chat_route.cc).
+  void ChatCompletions(const http::HttpRequest& request, const Principal& who,
+                       http::Responder respond);
+  http::HttpResponse Models() const;
+  // Whether another call may start now (fewer than max_inflight under way).
+  bool Busy() const;
+  // Runs `request` on the engine, counted under `endpoint` ("structure", "chat_completions")
+  // in the metrics and in the calls under way; `done` runs once on an engine thread.
+  void Run(pipeline::StructureRequest request, const char* endpoint, ResultCallback done);
   http::HttpResponse ListSchemas(const http::HttpRequest& request, const Principal& who);
   http::HttpResponse SchemaByName(const http::HttpRequest& request, const Principal& who,
                                   const std::string& name);
+  // GET /v1/schemas/{name}/versions, POST /v1/schemas/{name}/check.
+  http::HttpResponse SchemaVersions(const http::HttpRequest& request, const Principal& who,
+                                    const std::string& name);
+  http::HttpResponse SchemaCheck(const http::HttpRequest& request, const Principal& who,
+                                 const std::string& name);
 
   Engine& engine_;
   const ServerConfig config_;
   Metrics& metrics_;
   KeyRing keys_;
+  std::unique_ptr<Console> console_;  // null with [server] ui = false
   std::atomic<int64_t> inflight_{0};
+  Timer timer_;
 };
+
+// The answer the HTTP layer gives itself (413, 431, 400) for `target`: the OpenAI error shape on
+// the OpenAI-compatible routes, ErrorResponse elsewhere.
+http::HttpResponse LocalErrorFor(const std::string& target, int status, const std::string& code,
+                                 const std::string& message);
 
 // {"status":"error","code":code,"errors":[message]} with the given HTTP status (the HTTP layer's
 // own 413/431/400 answers use the same shape).

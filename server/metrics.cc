@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "structure/error_code.h"
+
 namespace structure::server {
 namespace {
 
@@ -68,6 +70,14 @@ std::string Line(const std::string& name, const std::string& labels, uint64_t n)
   return name + "{" + labels + "} " + std::to_string(n) + "\n";
 }
 
+// One counter per schema.
+void PerSchema(std::string& out, const pipeline::StatsSnapshot& stats, const char* name,
+               const char* help, uint64_t pipeline::SchemaStats::*member) {
+  Header(out, name, "counter", help);
+  for (const auto& [schema, s] : stats.schemas)
+    out += Line(name, Label("schema", schema), s.*member);
+}
+
 }  // namespace
 
 std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
@@ -122,16 +132,20 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
     out +=
         Line("structure_schema_tokens_total", l + Label("kind", "reasoning"), s.reasoning_tokens);
   }
-  Header(
-      out, "structure_schema_form_ignored_total", "counter",
-      "Ok answers that skipped the form the provider was given (no envelope) but fit the schema.");
-  for (const auto& [schema, s] : stats.schemas) {
-    out += Line("structure_schema_form_ignored_total", Label("schema", schema), s.form_ignored);
-  }
-  Header(out, "structure_schema_split_calls_total", "counter",
-         "Calls whose schema was past the provider's limits and asked in strict parts.");
-  for (const auto& [schema, s] : stats.schemas)
-    out += Line("structure_schema_split_calls_total", Label("schema", schema), s.split_calls);
+  PerSchema(out, stats, "structure_schema_form_ignored_total",
+            "Ok answers that skipped the form the provider was given (no envelope) but fit the "
+            "schema.",
+            &pipeline::SchemaStats::form_ignored);
+  PerSchema(out, stats, "structure_schema_truncated_total",
+            "Ok answers of array mode cut off at the output cap: only their complete records "
+            "are in the result (truncated: true).",
+            &pipeline::SchemaStats::truncated);
+  PerSchema(out, stats, "structure_schema_token_budget_exhausted_total",
+            "Calls the token budget ended (stale or error token_budget_exhausted).",
+            &pipeline::SchemaStats::budget_exhausted);
+  PerSchema(out, stats, "structure_schema_split_calls_total",
+            "Calls whose schema was past the provider's limits and asked in strict parts.",
+            &pipeline::SchemaStats::split_calls);
   Header(out, "structure_provider_call_duration_seconds", "histogram",
          "Wall time of a structure call, by the provider of its content stage.");
   for (const auto& [provider, p] : stats.providers) {
@@ -145,13 +159,14 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
 Metrics::Metrics()
     : iterations_({0, 1, 2, 3, 4, 5, 10}), call_seconds_(pipeline::LatencyBounds()) {}
 
-void Metrics::RecordCall(const pipeline::StructureResult& result, double seconds) {
+void Metrics::RecordCall(const pipeline::StructureResult& result, double seconds,
+                         const std::string& endpoint) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string status(pipeline::OutcomeName(result.status));
-  calls_[{status, result.schema_origin.empty() ? "none" : result.schema_origin}]++;
+  calls_[{endpoint, status, result.schema_origin.empty() ? "none" : result.schema_origin}]++;
   if (result.status == pipeline::Outcome::kError) {
-    error_codes_[result.error_code.empty() ? "unknown" : result.error_code]++;
-    if (result.error_code == "provider_rate_limited") provider_rate_limited_++;
+    error_codes_[std::string(ErrorCodeName(result.error_code))]++;
+    if (result.error_code == ErrorCode::kProviderRateLimited) provider_rate_limited_++;
   }
   iterations_.Observe(result.iterations);
   call_seconds_.Observe(seconds);
@@ -173,10 +188,11 @@ std::string Metrics::Render() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::string out;
   Header(out, "structure_calls_total", "counter",
-         "Structure calls by result status and schemaOrigin.");
+         "Structure calls by endpoint, result status and schemaOrigin.");
   for (const auto& [k, n] : calls_) {
-    out += "structure_calls_total{status=\"" + Escape(k.first) + "\",schema_origin=\"" +
-           Escape(k.second) + "\"} " + std::to_string(n) + "\n";
+    out += "structure_calls_total{" + Label("endpoint", std::get<0>(k)) + "," +
+           Label("status", std::get<1>(k)) + "," + Label("schema_origin", std::get<2>(k)) + "} " +
+           std::to_string(n) + "\n";
   }
   Header(out, "structure_call_errors_total", "counter", "Calls with status error, by code.");
   for (const auto& [code, n] : error_codes_) {

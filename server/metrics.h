@@ -24,8 +24,10 @@ class Metrics {
  public:
   Metrics();
 
-  // One finished structure call of the HTTP API.
-  void RecordCall(const pipeline::StructureResult& result, double seconds);
+  // One finished structure call of the HTTP API, by the endpoint it came through ("structure":
+  // POST /v1/structure, "chat_completions": POST /v1/chat/completions).
+  void RecordCall(const pipeline::StructureResult& result, double seconds,
+                  const std::string& endpoint = "structure");
   // Every HTTP response, by route template ("/v1/structure", "/v1/schemas/{name}", ...).
   void RecordResponse(const std::string& method, const std::string& route, int status);
   void SetInflight(int64_t n);
@@ -34,7 +36,8 @@ class Metrics {
 
  private:
   mutable std::mutex mu_;
-  std::map<std::pair<std::string, std::string>, uint64_t> calls_;  // status, schemaOrigin
+  // endpoint, status, schemaOrigin
+  std::map<std::tuple<std::string, std::string, std::string>, uint64_t> calls_;
   std::map<std::string, uint64_t> error_codes_;
   std::map<std::tuple<std::string, std::string, int>, uint64_t> responses_;
   pipeline::Histogram iterations_;

@@ -47,6 +47,8 @@ constexpr const char* kDocument = R"JSON({
           "project": {"type": "string"},
           "model": {"type": "string"},
           "tokenBudget": {"type": "integer", "minimum": 0},
+          "callTimeoutMs": {"type": "integer", "minimum": 1, "maximum": 86400000, "default": 300000,
+                            "description": "The call's whole time, every retry and re-ask included; then deadline_exceeded."},
           "confidenceThreshold": {"type": "number", "minimum": 0, "maximum": 1,
                                   "description": "Overrides the tenant/project setting for this request."},
           "requireProviderStrictOutput": {"type": "boolean",
@@ -56,7 +58,8 @@ constexpr const char* kDocument = R"JSON({
           "arrayMode": {"type": "boolean"},
           "evidence": {"type": "string", "enum": ["off", "report", "require"], "default": "off"},
           "metadata": {},
-          "id": {}
+          "id": {},
+          "trace": {"type": "boolean", "default": false, "description": "Return every round of the content loop in the result's trace."}
         }
       },
       "StructureResult": {
@@ -70,11 +73,15 @@ constexpr const char* kDocument = R"JSON({
           "code": {"type": "string", "description": "Stable error code, iff status is error."},
           "schemaOrigin": {"type": "string"},
           "iterations": {"type": "integer"},
-          "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}, "reasoningTokens": {"type": "integer", "description": "Part of outputTokens spent thinking, where the provider reports it."}}},
+          "usage": {"type": "object", "properties": {"inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "cachedInputTokens": {"type": "integer", "description": "Prompt tokens read from the provider's prompt cache (part of inputTokens)."}, "cacheWriteTokens": {"type": "integer", "description": "Prompt tokens written to the provider's prompt cache (part of inputTokens)."}, "reasoningTokens": {"type": "integer", "description": "Part of outputTokens spent thinking, where the provider reports it."}, "reasoningTokensUnreported": {"type": "boolean", "description": "Present (true) when a call thought but its provider reported no count of it: reasoningTokens is then a lower bound."}}},
           "mode": {"type": "string"},
           "formIgnored": {"type": "boolean", "description": "ok only: the answer skipped the form the provider was given but fits the schema."},
+          "truncated": {"type": "boolean", "description": "ok, arrayMode only: the answer was cut off at the output cap; data holds its complete records."},
+          "completeRecords": {"type": "integer", "description": "With truncated: how many records data holds."},
+          "tokenBudgetExhausted": {"type": "boolean", "description": "stale only: the token budget ended the loop."},
           "evidence": {"type": "object", "description": "evidence report|require: JSON pointer -> {quote, byteStart, byteEnd, cpStart, cpEnd, match, kind}."},
-          "ungrounded": {"type": "array", "items": {"type": "string"}, "description": "evidence report|require: pointers of values no quote of the input supports."}
+          "ungrounded": {"type": "array", "items": {"type": "string"}, "description": "evidence report|require: pointers of values no quote of the input supports."},
+          "trace": {"type": "object", "description": "trace: true only: {provider, model, rounds: [{iteration, nudge?, model, mode, schema, system, answer, toolCalls, finish, usage, error?, verdict, issues: [{pointer, keyword, message}], reason?}]}."}
         }
       },
       "SchemaPut": {
@@ -173,6 +180,55 @@ constexpr const char* kDocument = R"JSON({
           "404": {"$ref": "#/components/responses/Error"}
         }
       }
+    },
+    "/v1/schemas/{name}/versions": {
+      "parameters": [{"$ref": "#/components/parameters/name"}, {"$ref": "#/components/parameters/project"}],
+      "get": {
+        "summary": "Every version put at exactly this scope, newest first (the last 50); the bundled file for a name only bundled",
+        "responses": {
+          "200": {"description": "the versions", "content": {"application/json": {"schema": {"type": "object", "properties": {"versions": {"type": "array", "items": {"$ref": "#/components/schemas/SchemaEntry"}}}}}}},
+          "400": {"$ref": "#/components/responses/Error"},
+          "401": {"$ref": "#/components/responses/Error"},
+          "403": {"$ref": "#/components/responses/Error"}
+        }
+      }
+    },
+    "/v1/schemas/{name}/check": {
+      "parameters": [{"$ref": "#/components/parameters/name"}, {"$ref": "#/components/parameters/project"}],
+      "post": {
+        "summary": "What a PUT of this body would answer, without storing it: the validator, the version and compatibility rules, and how each configured provider would be asked",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SchemaPut"}}}},
+        "responses": {
+          "200": {"description": "the report", "content": {"application/json": {"schema": {"type": "object", "required": ["accepted", "validator", "compatibility", "providers"], "properties": {"accepted": {"type": "boolean"}, "problem": {"type": "string"}, "validator": {"type": "object"}, "compatibility": {"type": "object"}, "providers": {"type": "array"}}}}}},
+          "400": {"$ref": "#/components/responses/Error"},
+          "401": {"$ref": "#/components/responses/Error"},
+          "403": {"$ref": "#/components/responses/Error"},
+          "413": {"$ref": "#/components/responses/Error"}
+        }
+      }
+    },
+    "/v1/console/info": {
+      "get": {"summary": "The web console: the key's tenant and projects, models, prices, limits and defaults (no secret)", "responses": {"200": {"description": "info", "content": {"application/json": {"schema": {"type": "object"}}}}, "401": {"$ref": "#/components/responses/Error"}}}
+    },
+    "/v1/console/stats": {
+      "get": {"summary": "The web console: per-schema counts of the key's tenant's calls since the server started", "responses": {"200": {"description": "stats", "content": {"application/json": {"schema": {"type": "object"}}}}, "401": {"$ref": "#/components/responses/Error"}}}
+    },
+    "/v1/console/calls": {
+      "get": {
+        "summary": "The web console: the key's tenant's recent calls, newest first",
+        "parameters": [{"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1}}, {"name": "schema", "in": "query", "required": false, "schema": {"type": "string"}}, {"name": "evidence", "in": "query", "required": false, "schema": {"const": "1"}}],
+        "responses": {"200": {"description": "calls", "content": {"application/json": {"schema": {"type": "object"}}}}, "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"}}
+      }
+    },
+    "/v1/console/calls/{id}": {
+      "get": {
+        "summary": "The web console: one recent call, with its prompt and result when the server keeps prompts",
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+        "responses": {"200": {"description": "the call", "content": {"application/json": {"schema": {"type": "object"}}}}, "401": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}}
+      }
+    },
+    "/ui/": {
+      "get": {"summary": "The web console (HTML); /ui redirects here", "security": [], "responses": {"200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}}}}
     },
     "/healthz": {
       "get": {"summary": "Liveness", "security": [], "responses": {"200": {"description": "alive", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"const": "ok"}}}}}}}}

@@ -52,6 +52,8 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+  // /metrics answers without a key: nothing in it may name what one tenant owns.
+  engine_options.hide_tenant_schemas = true;
   auto engine = Engine::Create(std::move(engine_options));
   if (!engine.ok()) {
     // What stops the engine from starting is the user's config or flags, as in run and mcp.
@@ -70,6 +72,8 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   so.header_timeout = std::chrono::milliseconds(config.limits.header_timeout_ms);
   so.body_timeout = std::chrono::milliseconds(config.limits.body_timeout_ms);
   so.idle_timeout = std::chrono::milliseconds(config.limits.idle_timeout_ms);
+  so.write_timeout = std::chrono::milliseconds(config.limits.write_timeout_ms);
+  so.local_error = LocalErrorFor;
   so.max_connections = ConnectionCap(config.limits.max_connections);
   so.max_requests_per_connection = config.limits.max_requests_per_connection;
   so.log = [](const std::string& line) {
@@ -82,6 +86,10 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
     std::fprintf(stderr, "structure serve: %s\n", server.status().message().c_str());
     return 1;
   }
+  http::HttpServer* timers = server->get();
+  api.SetTimer([timers](std::chrono::milliseconds delay, std::function<void()> fn) {
+    timers->After(delay, std::move(fn));
+  });
   if (config.keys.empty()) {
     std::fprintf(stderr,
                  "structure serve: warning: no API keys configured; every /v1 call gets 401\n");

@@ -5,6 +5,8 @@
 #include <toml++/toml.h>
 
 #include "base/json.h"
+#include "config/unknown_key.h"
+#include "server/console/console_config.h"
 
 namespace structure::server {
 namespace {
@@ -27,7 +29,9 @@ class Reader {
                  const std::set<std::string>& known) {
     for (const auto& [key, node] : t) {
       if (!known.count(std::string(key.str()))) {
-        Fail(path + "." + std::string(key.str()), "unknown key", &node);
+        std::vector<std::string_view> names(known.begin(), known.end());
+        Fail(path + "." + std::string(key.str()), config::UnknownKeyMessage(key.str(), names),
+             &node);
       }
     }
   }
@@ -80,11 +84,30 @@ class Reader {
 
   void Read(const toml::table& server, ServerConfig& c) {
     const std::string path = "server";
-    CheckKeys(server, path,
-              {"listen", "threads", "stop_grace_ms", "max_body_bytes", "max_prompt_bytes",
-               "header_timeout_ms", "body_timeout_ms", "idle_timeout_ms", "max_connections",
-               "max_requests_per_connection", "max_schema_bytes", "max_schema_depth", "min_loops",
-               "max_loops", "max_inflight", "keys", "tenants"});
+    std::set<std::string> known = {"listen",
+                                   "threads",
+                                   "stop_grace_ms",
+                                   "max_body_bytes",
+                                   "max_prompt_bytes",
+                                   "header_timeout_ms",
+                                   "body_timeout_ms",
+                                   "idle_timeout_ms",
+                                   "max_connections",
+                                   "max_requests_per_connection",
+                                   "max_schema_bytes",
+                                   "max_schema_depth",
+                                   "min_loops",
+                                   "max_loops",
+                                   "max_inflight",
+                                   "write_timeout_ms",
+                                   "stream_keepalive_ms",
+                                   "keys",
+                                   "tenants"};
+    known.insert(std::begin(kConsoleKeys), std::end(kConsoleKeys));
+    CheckKeys(server, path, known);
+    if (Status st = ReadConsoleSettings(server, source_, c.console); !st.ok() && status_.ok()) {
+      status_ = st;
+    }
     std::string listen;
     Str(server, "listen", path, listen);
     if (!listen.empty() && status_.ok()) {
@@ -104,6 +127,8 @@ class Reader {
     Int(server, "header_timeout_ms", path, l.header_timeout_ms, 100, 3600000);
     Int(server, "body_timeout_ms", path, l.body_timeout_ms, 100, 3600000);
     Int(server, "idle_timeout_ms", path, l.idle_timeout_ms, 100, 3600000);
+    Int(server, "write_timeout_ms", path, l.write_timeout_ms, 100, 3600000);
+    Int(server, "stream_keepalive_ms", path, l.stream_keepalive_ms, 10, 3600000);
     Int(server, "max_connections", path, l.max_connections, 1, 10000000);
     Int(server, "max_requests_per_connection", path, l.max_requests_per_connection, 1, 100000000);
     if (l.min_loops > l.max_loops) Fail(path + ".min_loops", "must be <= max_loops", &server);
@@ -200,7 +225,7 @@ Result<ServerConfig> ParseServerConfig(std::string_view toml_text, const std::st
 }
 
 Result<ServeConfigFile> LoadServeConfigFile(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxConfigBytes, "the config file limit");
   if (!text.ok()) return text.status();
   auto root = Parse(*text, path);
   if (!root.ok()) return root.status();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "server/console/console_settings.h"
 
 namespace structure::server {
 
@@ -32,9 +33,12 @@ struct ServerLimits {
   int max_loops = 10;
   size_t max_inflight = 256;  // structure calls under way; more get 429
   // Connections (http::ServerOptions): read deadlines, the cap and keep-alive reuse.
-  int header_timeout_ms = 10000;              // connection open (or first byte) .. header complete
-  int body_timeout_ms = 30000;                // header .. body complete
-  int idle_timeout_ms = 60000;                // keep-alive: answer .. next request
+  int header_timeout_ms = 10000;  // connection open (or first byte) .. header complete
+  int body_timeout_ms = 30000;    // header .. body complete
+  int idle_timeout_ms = 60000;    // keep-alive: answer .. next request
+  int write_timeout_ms = 30000;   // each write to the client; then it is dropped
+  // A streamed answer (stream: true) sends a keep-alive comment this often while the call runs.
+  int stream_keepalive_ms = 15000;
   size_t max_connections = 10000;             // at the cap the oldest idle one is closed
   size_t max_requests_per_connection = 1000;  // then Connection: close
 };
@@ -54,6 +58,7 @@ struct ServerConfig {
   ServerLimits limits;
   std::vector<ApiKey> keys;
   std::map<std::string, TenantCheck> checks;  // by tenant id
+  ConsoleSettings console;                    // the web console at /ui (docs/console.md)
 };
 
 // Parses the [server] table of a TOML document; other top-level tables are ignored. A document

@@ -1,5 +1,6 @@
 #include "sim/batch_store.h"
 
+#include "base/hash.h"
 #include "sim/rng.h"
 #include "sim/wire_util.h"
 
@@ -111,7 +112,7 @@ void BatchStore::End(SimBatch& batch) {
       item.fate = ItemFate::kCancelled;
       continue;
     }
-    Rng rng(MixSeed(seed_ ^ 0xfa7e, HashBytes(item.custom_id, HashBytes(batch.id))));
+    Rng rng(MixSeed(seed_ ^ 0xfa7e, Fnv1a64(item.custom_id, Fnv1a64(batch.id))));
     double u = rng.Uniform();
     if (u < options_.error_rate) {
       item.fate = ItemFate::kErrored;

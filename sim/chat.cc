@@ -4,6 +4,15 @@
 
 namespace structure::sim {
 
+Result<ReplyShape> ParseReplyShape(std::string_view name) {
+  if (name == "standard") return ReplyShape::kStandard;
+  if (name == "content_parts") return ReplyShape::kContentParts;
+  if (name == "arguments_missing") return ReplyShape::kArgumentsMissing;
+  if (name == "thinking_only") return ReplyShape::kThinkingOnly;
+  return InvalidArgument("unknown reply shape '" + std::string(name) +
+                         "' (standard, content_parts, arguments_missing, thinking_only)");
+}
+
 std::string_view ProviderName(Provider provider) {
   switch (provider) {
     case Provider::kOpenAi:

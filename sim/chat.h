@@ -11,6 +11,7 @@
 
 #include "base/json.h"
 #include "base/shared_json.h"
+#include "base/status.h"
 #include "http/http_message.h"
 
 namespace structure::sim {
@@ -47,6 +48,16 @@ struct CheckedSchema {
   SharedJson schema;
 };
 
+// A parameter the requested model does not take, refused the way its provider refuses it
+// (sim/model_checks.h): the status and message, and for OpenAI the `param` and `code` of its
+// error body.
+struct ParamRejection {
+  int status = 400;
+  std::string message;
+  std::string param;
+  std::string code;
+};
+
 struct ChatRequest {
   Provider provider = Provider::kOpenAi;
   std::string model;
@@ -61,8 +72,9 @@ struct ChatRequest {
   // Tokens the simulated model thinks before it answers (the request or the model asks for
   // thinking); 0 = none.
   int64_t thinking_tokens = 0;
-  bool signatures = false;       // Gemini: parts carry thoughtSignature
-  std::string prompt_cache_key;  // OpenAI: the request's prompt_cache_key, if any
+  bool signatures = false;                 // Gemini: parts carry thoughtSignature
+  std::string prompt_cache_key;            // OpenAI: the request's prompt_cache_key, if any
+  std::optional<ParamRejection> rejected;  // answered with the provider's error, not an answer
 
   // Texts used for matching and token estimates.
   std::string LastUser() const;
@@ -73,6 +85,23 @@ struct ChatRequest {
   // beyond one per user turn (a re-ask whose empty answer the client left out).
   int Attempt() const;
 };
+
+// The form a dialect gives an answer, beyond the standard one: the variants real providers and
+// compatible servers send (tests/data/providers/recorded/SOURCES.md). A dialect that has no
+// such variant renders the standard form.
+enum class ReplyShape {
+  kStandard,
+  kContentParts,      // OpenAI: message.content as Mistral's parts, a thinking part then the
+                      // text, and usage without the details (Mistral reports none)
+  kArgumentsMissing,  // OpenAI: a call without arguments has no `arguments` member (OpenRouter,
+                      // Vertex-hosted Claude)
+  kThinkingOnly,      // Ollama: the answer in message.thinking and content empty (a thinking
+                      // model asked without `think`)
+};
+
+// "standard", "content_parts", "arguments_missing", "thinking_only"; kInvalidArgument listing
+// them for anything else.
+Result<ReplyShape> ParseReplyShape(std::string_view name);
 
 struct SlowBody {
   size_t chunk_bytes = 0;  // 0 = not slow
@@ -101,6 +130,7 @@ struct Answer {
   std::vector<http::Header> headers;  // extra response headers
   std::optional<int> latency_ms;      // overrides the latency distribution
   SlowBody slow;
+  ReplyShape shape = ReplyShape::kStandard;
   std::string source;               // "scenario:<rule>" or "generate"
   std::vector<std::string> faults;  // fault labels, counted in /stats
 };

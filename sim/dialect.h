@@ -61,6 +61,11 @@ class Dialect {
   virtual http::HttpResponse Error(int status, std::string_view message,
                                    std::string_view type = {}) const = 0;
 
+  // The provider's answer to a parameter the requested model does not take.
+  virtual http::HttpResponse ParamError(const ParamRejection& r) const {
+    return Error(r.status, r.message);
+  }
+
   // The provider's wording for a rejected schema (one issue from the strict check).
   virtual std::string SchemaRejection(const CheckedSchema& where, std::string_view issue) const = 0;
 

@@ -1,22 +1,20 @@
 #include "sim/gemini_thinking.h"
 
+#include <cctype>
+
+#include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
 
 namespace structure::sim {
-namespace {
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-}  // namespace
-
 bool GeminiThinksByDefault(std::string_view model) {
-  return StartsWith(model, "gemini-2.5") || StartsWith(model, "gemini-3");
+  return FamilyOf(providers::ProviderKind::kGemini, model).thinks_by_default;
 }
 
-bool GeminiChecksSignatures(std::string_view model) { return StartsWith(model, "gemini-3"); }
+bool GeminiChecksSignatures(std::string_view model) {
+  return FamilyOf(providers::ProviderKind::kGemini, model).replay ==
+         providers::ThinkingReplay::kSignaturesChecked;
+}
 
 std::string GeminiCallSigned(std::string_view name) { return "functionCall:" + std::string(name); }
 
@@ -38,15 +36,11 @@ Status ParseGeminiThinking(const Json& gc, ChatRequest& out) {
     return InvalidArgument("You can only set one of thinking budget and thinking level.");
   }
   if (budget && budget->is_integral()) out.thinking_tokens = BudgetTokens(budget->as_int());
+  // The level is the API's upper-case enum; CheckGeminiParameters refused anything else.
   if (level && level->is_string()) {
-    const std::string& l = level->as_string();
-    if (l != "minimal" && l != "low" && l != "medium" && l != "high") {
-      return InvalidArgument(
-          "* GenerateContentRequest.generation_config.thinking_config.thinking_level: Invalid "
-          "value (" +
-          l + "), expected one of MINIMAL, LOW, MEDIUM, HIGH\n");
-    }
-    out.thinking_tokens = EffortTokens(l);
+    std::string l = level->as_string();
+    for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (l != "thinking_level_unspecified") out.thinking_tokens = EffortTokens(l);
   }
   return Status::Ok();
 }
@@ -64,11 +58,17 @@ Status CheckGeminiSignatures(const Json& contents) {
   for (size_t i = turn; i < list.size(); ++i) {
     const Json* parts = list[i].find("parts");
     if (StringAtKey(list[i], "role") != "model" || !parts || !parts->is_array()) continue;
+    // Of parallel calls only the first carries a signature (Gemini's thought-signatures guide):
+    // the first call of each model turn must have one, any other may.
+    bool first = true;
     for (const auto& p : parts->as_array()) {
       const Json* fc = p.find("functionCall");
       if (!fc) continue;
       std::string name = StringAtKey(*fc, "name");
       const Json* sig = p.find("thoughtSignature");
+      bool required = first;
+      first = false;
+      if (!sig && !required) continue;
       if (!sig) {
         return InvalidArgument(
             "Function call is missing a thought_signature in functionCall parts. This is "

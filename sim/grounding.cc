@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/drop_note.h"
 #include "pipeline/validator/validator.h"
@@ -200,7 +201,7 @@ struct Grounder {
   void Walk(Json& v, const Schemas& ss, const std::string& path) {
     if (v.is_object()) {
       for (auto& [key, child] : v.as_object()) {
-        Walk(child, Member(root, ss, key), path + "/" + pipeline::EscapePointerToken(key));
+        Walk(child, Member(root, ss, key), path + "/" + EscapePointerToken(key));
       }
       return;
     }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hash.h"
 #include "providers/prompt_cache.h"
 #include "sim/rng.h"
 
@@ -30,7 +31,7 @@ std::vector<Piece> Pieces(const ChatRequest& r) {
   return out;
 }
 
-uint64_t MixTag(uint64_t h, std::string_view tag) { return HashBytes(tag, h ^ 0x9e37ULL); }
+uint64_t MixTag(uint64_t h, std::string_view tag) { return Fnv1a64(tag, h ^ 0x9e37ULL); }
 
 }  // namespace
 
@@ -69,14 +70,14 @@ CacheUsage PromptCache::Account(const ChatRequest& request, int64_t min_tokens) 
 // block hash was seen before (the model is part of the hash: caches are per model).
 CacheUsage PromptCache::AccountImplicit(const ChatRequest& request, int64_t min_tokens) {
   std::vector<uint64_t> blocks;
-  uint64_t h = HashBytes(request.model);
+  uint64_t h = Fnv1a64(request.model);
   size_t in_block = 0;
   for (const Piece& p : Pieces(request)) {
     h = MixTag(h, p.tag);
     std::string_view rest = p.text;
     while (!rest.empty()) {
       size_t take = std::min(rest.size(), kBlockBytes - in_block);
-      h = HashBytes(rest.substr(0, take), h);
+      h = Fnv1a64(rest.substr(0, take), h);
       rest.remove_prefix(take);
       in_block += take;
       if (in_block == kBlockBytes) {
@@ -107,10 +108,10 @@ CacheUsage PromptCache::AccountMarked(const ChatRequest& request, int64_t min_to
     int64_t tokens;
   };
   std::vector<Mark> marks;
-  uint64_t h = HashBytes(request.model);
+  uint64_t h = Fnv1a64(request.model);
   size_t bytes = 0;
   for (const Piece& p : Pieces(request)) {
-    h = HashBytes(p.text, MixTag(h, p.tag));
+    h = Fnv1a64(p.text, MixTag(h, p.tag));
     bytes += p.text.size();
     if (p.breakpoint) marks.push_back({h, static_cast<int64_t>(bytes / 4)});
   }

@@ -1,22 +1,23 @@
 #include "sim/request_log.h"
 
-#include <cerrno>
-#include <cstring>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "base/json.h"
+#include "base/output_file.h"
 
 namespace structure::sim {
 
 Result<std::shared_ptr<RequestLog>> RequestLog::Open(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "a");
-  if (f == nullptr) {
-    return InvalidArgument("--record-requests " + path +
-                           ": cannot open it for writing: " + std::strerror(errno));
-  }
-  return std::shared_ptr<RequestLog>(new RequestLog(f));
+  auto target = ResolveOutput(path);
+  if (!target.ok()) return InvalidArgument("--record-requests " + target.status().message());
+  auto fd = OpenForAppend(*target);
+  if (!fd.ok()) return InvalidArgument("--record-requests " + fd.status().message());
+  return std::shared_ptr<RequestLog>(new RequestLog(*fd, path));
 }
 
-RequestLog::~RequestLog() { std::fclose(file_); }
+RequestLog::~RequestLog() { ::close(fd_); }
 
 void RequestLog::Append(const http::HttpRequest& request) {
   Json line = Json::MakeObject();
@@ -24,8 +25,17 @@ void RequestLog::Append(const http::HttpRequest& request) {
   line.set("body", request.body);
   std::string text = ToJson(line) + "\n";
   std::lock_guard<std::mutex> lock(mu_);
-  std::fwrite(text.data(), 1, text.size(), file_);
-  std::fflush(file_);
+  if (!failed_.ok()) return;
+  failed_ = WriteAll(fd_, text, path_);
+  if (!failed_.ok()) {
+    std::fprintf(stderr, "structure sim: --record-requests: %s; no more requests are recorded\n",
+                 failed_.message().c_str());
+  }
+}
+
+Status RequestLog::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return failed_;
 }
 
 }  // namespace structure::sim

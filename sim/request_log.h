@@ -3,7 +3,6 @@
 // round-trip test can check what a client actually sent (system prompt, schema, tools).
 #pragma once
 
-#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -15,19 +14,27 @@ namespace structure::sim {
 
 class RequestLog {
  public:
-  // Opens `path` for appending; kInvalidArgument naming the file when it cannot be.
+  // Opens `path` for appending by the rules of base/output_file.h (a link's target, a device
+  // or FIFO in place, never replaced); kInvalidArgument naming the file when it cannot be.
   static Result<std::shared_ptr<RequestLog>> Open(const std::string& path);
   ~RequestLog();
   RequestLog(const RequestLog&) = delete;
   RequestLog& operator=(const RequestLog&) = delete;
 
-  // Appends one line and flushes it. Thread-safe.
+  // Appends one line with one write. Thread-safe. After a failed write (disk full) nothing more
+  // is written, so the log never holds a line after a torn one; the failure is said once on
+  // stderr.
   void Append(const http::HttpRequest& request);
 
+  // The first write error, ok when none.
+  Status status() const;
+
  private:
-  explicit RequestLog(std::FILE* file) : file_(file) {}
-  std::mutex mu_;
-  std::FILE* file_;
+  RequestLog(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  mutable std::mutex mu_;
+  int fd_;
+  std::string path_;
+  Status failed_;
 };
 
 }  // namespace structure::sim

@@ -35,15 +35,6 @@ class Rng {
   uint64_t state_;
 };
 
-// FNV-1a over bytes, folded into h.
-inline uint64_t HashBytes(std::string_view bytes, uint64_t h = 0xcbf29ce484222325ULL) {
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 inline uint64_t MixSeed(uint64_t a, uint64_t b) {
   Rng r(a ^ (b * 0x9e3779b97f4a7c15ULL));
   return r.Next();

@@ -186,6 +186,13 @@ Status ParseReplyBody(const std::string& key, const Json& v, const std::string& 
   return Status::Ok();
 }
 
+Status ParseShape(const Json& v, const std::string& at, ReplyShape& out) {
+  auto shape = v.is_string() ? ParseReplyShape(v.as_string()) : ParseReplyShape("");
+  if (!shape.ok()) return Bad(at, shape.status().message());
+  out = *shape;
+  return Status::Ok();
+}
+
 Result<ScriptedReply> ParseReply(const Json& v, const std::string& at) {
   if (!v.is_object()) return Bad(at, "expected a reply object such as {\"json\": {...}}");
   ScriptedReply out;
@@ -222,6 +229,10 @@ Result<ScriptedReply> ParseReply(const Json& v, const std::string& at) {
       out.latency_ms = static_cast<int>(value.as_int());
     } else if (key == "slow_body") {
       STRUCTURE_RETURN_IF_ERROR(ParseSlow(value, k, out.slow));
+    } else if (key == "shape") {
+      ReplyShape shape = ReplyShape::kStandard;
+      STRUCTURE_RETURN_IF_ERROR(ParseShape(value, k, shape));
+      out.shape = shape;
     } else {
       return Bad(k, "unknown reply field");
     }
@@ -348,19 +359,21 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& source)
         if (!rule.ok()) return rule.status();
         s.rules.push_back(std::move(*rule));
       }
+    } else if (key == "reply_shape") {
+      STRUCTURE_RETURN_IF_ERROR(ParseShape(value, at, s.shape));
     } else if (key == "description" || key == "$comment") {
       continue;
     } else {
       return Bad(at,
                  "unknown scenario field (seed, invalid_keys, latency, rpm, tpm, "
-                 "grammar_budgets, generate, transport, rules, description)");
+                 "grammar_budgets, generate, transport, reply_shape, rules, description)");
     }
   }
   return s;
 }
 
 Result<Scenario> LoadScenario(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxFileBytes, "the scenario file limit");
   if (!text.ok()) return text.status();
   return ParseScenario(*text, path);
 }

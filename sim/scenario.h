@@ -76,6 +76,7 @@ struct ScriptedReply {
   std::vector<http::Header> headers;  // added to the response
   std::optional<int> latency_ms;
   SlowBody slow;
+  std::optional<ReplyShape> shape;  // overrides the scenario's reply shape for this reply
 };
 
 enum class MatchScope { kConversation, kLastUser, kFirstUser, kSystem };
@@ -102,6 +103,7 @@ struct Scenario {
   std::map<std::string, size_t> grammar_budgets;
   ContentFaults content;
   TransportFaults transport;
+  ReplyShape shape = ReplyShape::kStandard;  // the form of every answer ("reply_shape")
   std::vector<Rule> rules;
 };
 

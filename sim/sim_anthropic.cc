@@ -1,6 +1,7 @@
 // Anthropic messages (POST /v1/messages) as the simulator serves it.
 
 #include "sim/dialect.h"
+#include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
 
@@ -302,7 +303,10 @@ class AnthropicDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kAnthropic; }
 
-  bool Serves(const http::HttpRequest& r) const override { return r.path == "/v1/messages"; }
+  // The path of the kind table (providers/kinds.h).
+  bool Serves(const http::HttpRequest& r) const override {
+    return OnPathOf(r.path, providers::ProviderKind::kAnthropic);
+  }
 
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,
                                               const KeyPolicy& keys) const override {
@@ -337,7 +341,8 @@ class AnthropicDialect final : public Dialect {
     STRUCTURE_RETURN_IF_ERROR(ParseMessages(*body, out, marks));
     STRUCTURE_RETURN_IF_ERROR(ParseFormat(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out, marks));
-    STRUCTURE_RETURN_IF_ERROR(ParseThinking(*body, out));
+    out.rejected = CheckAnthropicParameters(*body, out.model);
+    if (!out.rejected) STRUCTURE_RETURN_IF_ERROR(ParseThinking(*body, out));
     if (marks > 4) {
       return InvalidArgument("A maximum of 4 blocks with cache_control may be provided. Found " +
                              std::to_string(marks) + ".");
@@ -395,7 +400,7 @@ class AnthropicDialect final : public Dialect {
     cache_creation.set("ephemeral_1h_input_tokens", 0);
     u.set("cache_creation", std::move(cache_creation));
     u.set("output_tokens", usage.output_tokens);
-    if (a.thinking_tokens > 0) {
+    if (ReportsThinkingTokens(req.model)) {
       Json details = Json::MakeObject();
       details.set("thinking_tokens", a.thinking_tokens);
       u.set("output_tokens_details", std::move(details));

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "base/hash.h"
 #include "sim/raw_json.h"
 #include "sim/rng.h"
 #include "sim/sim_batches.h"
@@ -134,7 +135,7 @@ Json BatchObject(const SimBatch& b) {
 std::string ResultLine(const SimBatch& b, size_t index, const Dialect& d) {
   const SimItem& item = b.items[index];
   Json line = Json::MakeObject();
-  line.set("id", MakeId("batch_req_", HashBytes(item.custom_id, HashBytes(b.id))));
+  line.set("id", MakeId("batch_req_", Fnv1a64(item.custom_id, Fnv1a64(b.id))));
   line.set("custom_id", item.custom_id);
   std::string body;
   int status = 0;
@@ -149,7 +150,7 @@ std::string ResultLine(const SimBatch& b, size_t index, const Dialect& d) {
   if (status != 0) {
     Json response = Json::MakeObject();
     response.set("status_code", status);
-    response.set("request_id", MakeId("req_", HashBytes(item.custom_id)));
+    response.set("request_id", MakeId("req_", Fnv1a64(item.custom_id)));
     response.set("body", nullptr);
     line.set("response", std::move(response));
     line.set("error", nullptr);

@@ -3,6 +3,7 @@
 
 #include "sim/dialect.h"
 #include "sim/gemini_thinking.h"
+#include "sim/model_checks.h"
 #include "sim/schema_check.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
@@ -153,7 +154,8 @@ Status ParseGenerationConfig(const Json& body, ChatRequest& out) {
   if (const Json* max = get("maxOutputTokens", "max_output_tokens"); max && max->is_integral()) {
     out.max_tokens = max->as_int();
   }
-  STRUCTURE_RETURN_IF_ERROR(ParseGeminiThinking(*gc, out));
+  out.rejected = CheckGeminiParameters(*gc, out.model);
+  if (!out.rejected) STRUCTURE_RETURN_IF_ERROR(ParseGeminiThinking(*gc, out));
   const Json* mime = get("responseMimeType", "response_mime_type");
   std::string mime_type = mime && mime->is_string() ? mime->as_string() : "text/plain";
   const Json* legacy = get("responseSchema", "response_schema");
@@ -235,7 +237,10 @@ class GeminiDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kGemini; }
 
-  bool Serves(const http::HttpRequest& r) const override { return r.path.rfind(kPrefix, 0) == 0; }
+  // The path of the kind table (providers/kinds.h).
+  bool Serves(const http::HttpRequest& r) const override {
+    return OnPathOf(r.path, providers::ProviderKind::kGemini);
+  }
 
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,
                                               const KeyPolicy& keys) const override {
@@ -277,7 +282,7 @@ class GeminiDialect final : public Dialect {
     STRUCTURE_RETURN_IF_ERROR(ParseGenerationConfig(*body, out));
     STRUCTURE_RETURN_IF_ERROR(ParseTools(*body, out));
     out.signatures = out.thinking_tokens > 0;
-    if (GeminiChecksSignatures(out.model)) {
+    if (GeminiChecksSignatures(out.model) && !out.rejected) {
       STRUCTURE_RETURN_IF_ERROR(CheckGeminiSignatures(*body->find("contents")));
     }
     return out;

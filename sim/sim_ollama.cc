@@ -69,7 +69,10 @@ class OllamaDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kOllama; }
 
-  bool Serves(const http::HttpRequest& r) const override { return r.path == "/api/chat"; }
+  // The path of the kind table (providers/kinds.h).
+  bool Serves(const http::HttpRequest& r) const override {
+    return OnPathOf(r.path, providers::ProviderKind::kOllama);
+  }
 
   // Local Ollama needs no key; a key the scenario declares invalid is refused (Ollama Cloud).
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,
@@ -138,6 +141,10 @@ class OllamaDialect final : public Dialect {
         calls.push_back(std::move(more));
       }
       message.set("tool_calls", std::move(calls));
+    } else if (a.shape == ReplyShape::kThinkingOnly) {
+      // A thinking model asked without `think` that put its whole answer in the thinking.
+      message.set("content", "");
+      message.set("thinking", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);
     } else {
       // Ollama has no refusal signal: a declining model simply says so in the content.
       message.set("content", a.kind == Answer::Kind::kToolCall ? a.tool_arguments : a.text);

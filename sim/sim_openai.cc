@@ -1,7 +1,9 @@
 // OpenAI chat completions (POST /v1/chat/completions) as the simulator serves it.
+#include <algorithm>
 #include <cctype>
 
 #include "sim/dialect.h"
+#include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
 
@@ -30,25 +32,15 @@ bool ContainsJsonWord(const ChatRequest& request) {
   return false;
 }
 
-// OpenAI's reasoning models think whether asked or not.
-bool ReasoningModel(std::string_view model) {
-  for (std::string_view p : {"o1", "o3", "o4", "gpt-5"}) {
-    if (model.substr(0, p.size()) == p) return true;
-  }
-  return false;
-}
-
-// reasoning_effort (OpenAI), or OpenRouter's reasoning {effort | max_tokens}; reasoning models
-// refuse the parameters they do not take, as the API does.
+// reasoning_effort (OpenAI), or OpenRouter's reasoning {effort | max_tokens}: how much the
+// simulated model thinks. Models that think unasked (the model table's thinks_by_default) think
+// at medium. What a model does not take is refused by CheckOpenAiParameters.
 Status ParseReasoning(const Json& body, ChatRequest& out) {
-  bool reasoning_model = ReasoningModel(out.model);
   std::string effort;
   if (const Json* e = body.find("reasoning_effort"); e && !e->is_null()) {
     effort = e->is_string() ? e->as_string() : "";
-    static const char* kLevels[] = {"none", "minimal", "low", "medium", "high", "xhigh", "max"};
-    bool known = false;
-    for (const char* l : kLevels) known = known || effort == l;
-    if (!known) {
+    const auto& levels = providers::ThinkingLevels();
+    if (std::find(levels.begin(), levels.end(), effort) == levels.end()) {
       return InvalidArgument("Invalid value: '" + effort +
                              "'. Supported values are: 'none', 'minimal', 'low', 'medium', "
                              "'high', 'xhigh', and 'max'.");
@@ -61,19 +53,10 @@ Status ParseReasoning(const Json& body, ChatRequest& out) {
       out.thinking_tokens = BudgetTokens(m->as_int());
     else
       out.thinking_tokens = EffortTokens(e && e->is_string() ? e->as_string() : "medium");
-  } else if (reasoning_model) {
+  } else if (FamilyOf(providers::ProviderKind::kOpenAi, out.model).thinks_by_default) {
     out.thinking_tokens = EffortTokens("medium");
   }
-  if (!reasoning_model) return Status::Ok();
-  if (const Json* m = body.find("max_tokens"); m && !m->is_null()) {
-    return InvalidArgument(
-        "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
-        "'max_completion_tokens' instead.");
-  }
-  if (const Json* t = body.find("temperature"); t && t->is_number() && t->as_double() != 1.0) {
-    return InvalidArgument("Unsupported value: 'temperature' does not support " + ToJson(*t) +
-                           " with this model. Only the default (1) value is supported.");
-  }
+  out.rejected = CheckOpenAiParameters(body, out.model);
   return Status::Ok();
 }
 
@@ -247,18 +230,64 @@ Status ParseTools(const Json& body, ChatRequest& out) {
   return Status::Ok();
 }
 
+// A call's function object. Arguments are JSON text; a call without arguments has no
+// `arguments` member at all in the kArgumentsMissing shape.
+Json Function(const std::string& name, const std::string& arguments, ReplyShape shape) {
+  Json fn = Json::MakeObject();
+  fn.set("name", name);
+  auto parsed = ParseJson(arguments);
+  bool none = parsed.ok() && parsed->is_object() && parsed->size() == 0;
+  if (!(none && shape == ReplyShape::kArgumentsMissing)) fn.set("arguments", arguments);
+  return fn;
+}
+
+// Mistral's reasoning-model content: a thinking part (its own list of text parts), then the
+// answer as a text part.
+Json ContentParts(const std::string& text) {
+  Json thinking_text = Json::MakeObject();
+  thinking_text.set("type", "text");
+  thinking_text.set("text", kThinkingText);
+  Json thinking = Json::MakeObject();
+  thinking.set("type", "thinking");
+  thinking.set("thinking", ArrayOf(std::move(thinking_text)));
+  thinking.set("closed", true);
+  Json answer = Json::MakeObject();
+  answer.set("type", "text");
+  answer.set("text", text);
+  Json parts = ArrayOf(std::move(thinking));
+  parts.push_back(std::move(answer));
+  return parts;
+}
+
+// A reply in Mistral's body: its own field order and usage without the details.
+http::HttpResponse Mistral(const ChatRequest& req, Json choice, Json usage, uint64_t id_seed) {
+  Json body = Json::MakeObject();
+  body.set("id", MakeId("", id_seed));
+  body.set("created", UnixNow());
+  body.set("model", req.model);
+  body.set("usage", std::move(usage));
+  body.set("object", "chat.completion");
+  body.set("choices", ArrayOf(std::move(choice)));
+  return http::JsonResponse(200, ToJson(body));
+}
+
 class OpenAiDialect final : public Dialect {
  public:
   Provider provider() const override { return Provider::kOpenAi; }
 
+  // The path of the kind table (providers/kinds.h).
   bool Serves(const http::HttpRequest& r) const override {
-    return r.path == "/v1/chat/completions";
+    return OnPathOf(r.path, providers::ProviderKind::kOpenAi);
   }
 
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,
                                               const KeyPolicy& keys) const override {
+    // No key at all is how local OpenAI-compatible servers (vLLM, llama.cpp, llamafile) are
+    // called, and the simulator stands in for them too: chat completions without a key are
+    // answered. The Files and Batch APIs (OpenAI's own) want one, and a key the simulator was
+    // told to reject gets OpenAI's 401.
     std::string key = BearerToken(r);
-    if (key.empty()) {
+    if (key.empty() && !OnPathOf(r.path, providers::ProviderKind::kOpenAi)) {
       return Error(401,
                    "You didn't provide an API key. You need to provide your API key in an "
                    "Authorization header using Bearer auth (i.e. Authorization: Bearer "
@@ -337,15 +366,10 @@ class OpenAiDialect final : public Dialect {
       Json call = Json::MakeObject();
       call.set("id", MakeId("call_", id_seed + 1));
       call.set("type", "function");
-      Json fn = Json::MakeObject();
-      fn.set("name", a.tool_name);
-      fn.set("arguments", a.tool_arguments);
-      call.set("function", std::move(fn));
+      call.set("function", Function(a.tool_name, a.tool_arguments, a.shape));
       Json calls = ArrayOf(std::move(call));
       for (size_t i = 0; i < a.more_tool_calls.size(); ++i) {
-        Json more_fn = Json::MakeObject();
-        more_fn.set("name", a.more_tool_calls[i].first);
-        more_fn.set("arguments", a.more_tool_calls[i].second);
+        Json more_fn = Function(a.more_tool_calls[i].first, a.more_tool_calls[i].second, a.shape);
         Json more = Json::MakeObject();
         more.set("id", MakeId("call_", id_seed + 10 + i));
         more.set("type", "function");
@@ -358,11 +382,13 @@ class OpenAiDialect final : public Dialect {
     } else if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) {
       message.set("content", nullptr);
       message.set("refusal", a.text);
+    } else if (a.shape == ReplyShape::kContentParts) {
+      message.set("content", ContentParts(a.text));
     } else {
       message.set("content", a.text);
       message.set("refusal", nullptr);
     }
-    message.set("annotations", Json::MakeArray());
+    if (a.shape != ReplyShape::kContentParts) message.set("annotations", Json::MakeArray());
     Json choice = Json::MakeObject();
     choice.set("index", 0);
     choice.set("message", std::move(message));
@@ -370,6 +396,8 @@ class OpenAiDialect final : public Dialect {
     choice.set("finish_reason", finish);
 
     Json u = TokenCounts(usage, "prompt_tokens", "completion_tokens", "total_tokens");
+    if (a.shape == ReplyShape::kContentParts)
+      return Mistral(req, std::move(choice), std::move(u), id_seed);
     Json ptd = Json::MakeObject();
     ptd.set("cached_tokens", usage.cached_input_tokens);
     ptd.set("audio_tokens", 0);
@@ -416,6 +444,17 @@ class OpenAiDialect final : public Dialect {
     Json body = Json::MakeObject();
     body.set("error", std::move(err));
     return http::JsonResponse(status, ToJson(body));
+  }
+
+  // OpenAI names the parameter and the kind of refusal ("unsupported_parameter").
+  http::HttpResponse ParamError(const ParamRejection& r) const override {
+    Json err = Json::MakeObject();
+    err.set("message", r.message);
+    err.set("type", "invalid_request_error");
+    err.set("param", r.param.empty() ? Json() : Json(r.param));
+    err.set("code",
+            r.code.empty() ? (r.status == 400 ? Json() : Json(int64_t{r.status})) : Json(r.code));
+    return http::JsonResponse(r.status, ToJson(Json(Json::Object{{"error", std::move(err)}})));
   }
 
   std::string SchemaRejection(const CheckedSchema& where, std::string_view issue) const override {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/hash.h"
 #include "sim/answer_builder.h"
 #include "sim/grammar_budget.h"
 #include "sim/rng.h"
@@ -50,7 +51,7 @@ const char* ServerErrorMessage(int status) {
 // A hash of a Json tree's structure and values (member order included), without writing its
 // text: the key of the schema-check cache.
 uint64_t HashJson(const Json& v, uint64_t h) {
-  auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ULL; };
+  auto mix = [&h](uint64_t x) { h = Fnv1a64Word(x, h); };
   mix(static_cast<uint64_t>(v.type()) + 1);
   switch (v.type()) {
     case Json::Type::kNull:
@@ -69,7 +70,7 @@ uint64_t HashJson(const Json& v, uint64_t h) {
       break;
     }
     case Json::Type::kString:
-      h = HashBytes(v.as_string(), h);
+      h = Fnv1a64(v.as_string(), h);
       mix(v.as_string().size());
       break;
     case Json::Type::kArray:
@@ -78,7 +79,7 @@ uint64_t HashJson(const Json& v, uint64_t h) {
       break;
     case Json::Type::kObject:
       for (const auto& [k, m] : v.as_object()) {
-        h = HashBytes(k, h);
+        h = Fnv1a64(k, h);
         mix(k.size());
         h = HashJson(m, h);
       }
@@ -104,7 +105,7 @@ Simulator::Simulator(SimOptions options) : options_(std::move(options)) {
 Simulator::~Simulator() = default;
 
 uint64_t Simulator::RequestSeed(const http::HttpRequest& r) {
-  uint64_t h = HashBytes(r.body, HashBytes(r.path));
+  uint64_t h = Fnv1a64(r.body, Fnv1a64(r.path));
   uint32_t n;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -117,7 +118,7 @@ uint64_t Simulator::RequestSeed(const http::HttpRequest& r) {
 
 std::vector<std::string> Simulator::CheckSchema(const CheckedSchema& check) {
   // Clients send the same few schemas over and over; the check is pure, so cache it.
-  uint64_t key = HashJson(*check.schema, HashBytes(check.profile));
+  uint64_t key = HashJson(*check.schema, Fnv1a64(check.profile));
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = check_cache_.find(key);
@@ -171,6 +172,10 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
     int status = parsed.status().code() == Code::kNotFound ? 404 : 400;
     return Finish(status, d.Error(status, parsed.status().message()), 0);
   }
+  if (parsed->rejected) {
+    stats_.CountFault("parameter_rejected");
+    return Finish(parsed->rejected->status, d.ParamError(*parsed->rejected), 0);
+  }
   for (const auto& check : parsed->checks) {
     auto issues = CheckSchema(check);
     if (!issues.empty()) {
@@ -188,10 +193,13 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
   c.id_seed = c.rng.Next();
   if (const Rule* rule = MatchRule(options_.scenario, req)) {
     stats_.CountRule(rule->name);
-    c.answer = ScriptedAnswer(ReplyFor(*rule, req.Attempt()), req, c.rng);
+    const ScriptedReply& reply = ReplyFor(*rule, req.Attempt());
+    c.answer = ScriptedAnswer(reply, req, c.rng);
+    c.answer.shape = reply.shape.value_or(options_.scenario.shape);
   } else {
     stats_.CountGenerated();
     c.answer = GeneratedAnswer(req, options_.scenario.content, c.rng);
+    c.answer.shape = options_.scenario.shape;
   }
   for (const auto& f : c.answer.faults) stats_.CountFault(f);
   ApplyMaxTokens(req, c.answer);

@@ -1,8 +1,10 @@
 #include "sim/thinking.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "base/hash.h"
+#include "base/hex.h"
+#include "sim/model_checks.h"
 #include "sim/rng.h"
 
 namespace structure::sim {
@@ -21,12 +23,13 @@ int64_t BudgetTokens(int64_t budget) {
   return std::min<int64_t>(budget, 1024);
 }
 
+bool ReportsThinkingTokens(std::string_view model) {
+  return FamilyOf(providers::ProviderKind::kAnthropic, model).reports_thinking_tokens;
+}
+
 std::string Signature(std::string_view what) {
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016llx",
-                static_cast<unsigned long long>(HashBytes(what, HashBytes("structure sim"))));
   // Base64 text, as the providers' signatures are ("c2ltc2ln" is "simsig").
-  return std::string("c2ltc2ln") + hex;
+  return "c2ltc2ln" + Hex64(Fnv1a64(what, Fnv1a64("structure sim")));
 }
 
 bool ValidSignature(std::string_view what, std::string_view signature) {

@@ -20,6 +20,12 @@ int64_t EffortTokens(std::string_view effort);
 // Tokens thought with a budget: min(budget, 1024); a dynamic budget (-1) 1024; 0 none.
 int64_t BudgetTokens(int64_t budget);
 
+// Anthropic: whether replies of `model` carry usage.output_tokens_details.thinking_tokens (0 when
+// it did not think): the model table's reports_thinking_tokens. Recorded replies show it from
+// claude-opus-4-7 on and not from claude-sonnet-4-5 or claude-haiku-4-5
+// (tests/data/providers/recorded/anthropic/).
+bool ReportsThinkingTokens(std::string_view model);
+
 // A deterministic signature of `what` (base64 text).
 std::string Signature(std::string_view what);
 bool ValidSignature(std::string_view what, std::string_view signature);

@@ -1,9 +1,10 @@
 #include "sim/wire_util.h"
 
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 
+#include "base/time_format.h"
+#include "providers/kinds.h"
 #include "sim/rng.h"
 
 namespace structure::sim {
@@ -56,17 +57,7 @@ std::string Rfc3339(double seconds_from_now, bool nanos) {
     t += 1;
     ns -= 1000000000L;
   }
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  if (nanos) {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
-                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
-  } else {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
-                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-  }
-  return buf;
+  return FormatRfc3339(t, nanos ? std::optional<long>(ns) : std::nullopt);
 }
 
 std::string GoDuration(double seconds) {
@@ -79,6 +70,13 @@ std::string GoDuration(double seconds) {
   if (h > 0 || m > 0) out += std::to_string(m) + "m";
   out += std::to_string(s) + "s";
   return out;
+}
+
+bool OnPathOf(std::string_view path, providers::ProviderKind kind) {
+  std::string_view want = providers::InfoOf(kind).path;
+  size_t model = want.find("{model}");
+  if (model == std::string_view::npos) return path == want;
+  return path.substr(0, model) == want.substr(0, model) && path.size() > model;
 }
 
 std::string BearerToken(const http::HttpRequest& request) {

@@ -9,6 +9,7 @@
 
 #include "base/json.h"
 #include "http/http_message.h"
+#include "providers/endpoint.h"
 #include "sim/dialect.h"
 
 namespace structure::sim {
@@ -35,6 +36,10 @@ std::string GoDuration(double seconds);
 
 // The bearer token of "Authorization: Bearer X", or "" when absent or malformed.
 std::string BearerToken(const http::HttpRequest& request);
+
+// True when `path` is the request path of `kind` in the kind table (providers/kinds.h): equal to
+// it, or for a path with "{model}" (Gemini) starting with what comes before it.
+bool OnPathOf(std::string_view path, providers::ProviderKind kind);
 
 // A key for error messages: "sk-a...wxyz" (never the whole key).
 std::string MaskKey(std::string_view key);

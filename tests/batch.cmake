@@ -3,7 +3,7 @@
 structure_add_tests(NAME batch_tests LABEL apps
   SOURCES batch/batch_line_test.cc batch/journal_test.cc batch/reorder_buffer_test.cc
           batch/progress_test.cc batch/batch_runner_test.cc
-          batch/shard_test.cc batch/batch_files_test.cc
+          batch/shard_test.cc batch/batch_files_test.cc batch/output_lines_test.cc
   LIBS structure_batch)
 structure_add_tests(NAME batch_cli_tests LABEL apps USES_BINARY
   SOURCES batch/batch_cli_test.cc batch/batch_cli_edges_test.cc

@@ -6,7 +6,11 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/gemini_generate_test.cc
     providers/ollama_chat_test.cc
     providers/wire_replies_test.cc
+    providers/recorded_replies_test.cc
+    providers/reply_variants_test.cc
     providers/thinking_test.cc
+    providers/models_test.cc
+    providers/kinds_test.cc
     providers/request_schema_check.cc
     providers/request_schema_test.cc
     providers/openai_batch_test.cc
@@ -14,6 +18,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/gemini_batch_test.cc
     providers/prompt_cache_test.cc
     providers/wire_text_test.cc
+    providers/call_params_test.cc
     providers/http_status_test.cc
     providers/endpoint_test.cc
     providers/rate_limit_test.cc
@@ -27,6 +32,15 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
 structure_add_tests(NAME pool_tests LABEL actors USES_BINARY
   SOURCES
     actors/provider_pool_test.cc
+    actors/pool_deadline_test.cc
     actors/pool_sim_test.cc
     actors/pool_shared_test.cc
   LIBS structure_pool)
+
+# Proxies, CAs and TLS: pure resolution, and the transport against nginx (TLS 1.3 + HTTP/2, its
+# own fixed-reply server behind it) and tinyproxy; needs no `structure` binary.
+structure_add_tests(NAME network_tests LABEL providers
+  SOURCES
+    providers/network_test.cc
+    providers/tls_transport_test.cc
+  LIBS structure_providers structure_transport structure_validator)

@@ -3,6 +3,7 @@ structure_add_tests(NAME registry_tests LABEL registry
   SOURCES
     registry/bundled_schemas_test.cc
     registry/registry_put_test.cc
+    registry/registry_history_test.cc
     registry/registry_store_test.cc
     registry/schema_compat_test.cc
     registry/schema_name_test.cc

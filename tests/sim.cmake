@@ -14,6 +14,8 @@ structure_add_tests(NAME sim_tests LABEL apps USES_BINARY
     sim/sim_ollama_test.cc
     sim/sim_openai_test.cc
     sim/sim_thinking_test.cc
+    sim/sim_model_checks_test.cc
+    sim/sim_reply_shapes_test.cc
     sim/sim_batches_test.cc
     sim/sim_test_client.cc
   LIBS structure_sim CURL::libcurl)

@@ -10,10 +10,11 @@ cd "$root" || exit 2
 
 # folder: the folders it may include from (itself always allowed).
 declare -A allowed=(
+  [include]=""  # the public API: include/structure/ includes nothing but itself
   [base]=""
-  [config]="base"
+  [providers]="base"
+  [config]="providers base"
   [registry]="config base"
-  [providers]="config base"
   [pipeline/validator]="base"
   [pipeline/generate]="base"
   [pipeline/evidence]="pipeline/generate base"

@@ -100,3 +100,11 @@ These answers were SIMULATED. To run the same job against a real LLM, configure 
 
 More: docs/batch.md (flags, resume, exit codes) and docs/simulator.md.
 TXT
+
+banner "see these results in the web console"
+cat <<'TXT'
+The same records through `structure serve`, in the browser: each call's iterations, the
+evidence highlighted in the input, the registry and per-schema insights (docs/console.md):
+
+  make console
+TXT

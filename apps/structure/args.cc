@@ -1,10 +1,20 @@
 #include "apps/structure/args.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 namespace structure::apps {
+namespace {
+
+// "--x", "--", "-h": what Parse reads as a flag. A negative number ("-1", "-0.5") is a value.
+bool LooksLikeFlag(const std::string& a) {
+  if (a == "-h" || a == "--") return true;
+  return a.size() >= 3 && a[0] == '-' && a[1] == '-';
+}
+
+}  // namespace
 
 Result<Args> Args::Parse(const std::vector<std::string>& args, const std::vector<FlagSpec>& spec) {
   Args out;
@@ -41,6 +51,14 @@ Result<Args> Args::Parse(const std::vector<std::string>& args, const std::vector
     if (f->takes_value) {
       if (!inline_value) {
         if (i + 1 >= args.size()) return InvalidArgument("flag --" + name + " needs a value");
+        // A value that looks like a flag is almost always a forgotten value: `--prompt
+        // --final-tool` must not send "--final-tool" as the prompt.
+        const std::string& next = args[i + 1];
+        if (LooksLikeFlag(next)) {
+          return InvalidArgument(
+              "flag --" + name + " needs a value, but the next argument '" + next +
+              "' is a flag; to give a value that starts with '-', write --" + name + "=" + next);
+        }
         value = args[++i];
       }
     } else if (inline_value) {
@@ -82,8 +100,8 @@ Result<double> Args::GetDouble(const std::string& name, double fallback) const {
   std::string v = get(name);
   char* end = nullptr;
   double out = std::strtod(v.c_str(), &end);
-  if (v.empty() || end != v.c_str() + v.size()) {
-    return InvalidArgument("flag --" + name + " needs a number (was '" + v + "')");
+  if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(out)) {
+    return InvalidArgument("flag --" + name + " needs a finite number (was '" + v + "')");
   }
   return out;
 }

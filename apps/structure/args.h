@@ -1,5 +1,7 @@
 // A small flag parser for subcommands: --flag VALUE, --flag=VALUE, boolean --flag, positionals,
-// and --help. Unknown flags and missing values are errors that name the flag.
+// and --help. Unknown flags and missing values are errors that name the flag. A value that looks
+// like a flag ("--x", "--", "-h") must be given as --flag=VALUE: `--prompt --final-tool` is an
+// error, never the prompt "--final-tool".
 #pragma once
 
 #include <map>
@@ -28,7 +30,8 @@ class Args {
   bool has(const std::string& name) const { return values_.count(name) > 0; }
   std::string get(const std::string& name, const std::string& fallback = "") const;
   const std::vector<std::string>& all(const std::string& name) const;
-  // Parses the flag as a number; kInvalidArgument naming the flag when it is not one.
+  // Parses the flag as a number; kInvalidArgument naming the flag when it is not one (GetDouble:
+  // NaN and infinity are not numbers here).
   Result<long long> GetInt(const std::string& name, long long fallback) const;
   Result<double> GetDouble(const std::string& name, double fallback) const;
   const std::vector<std::string>& positional() const { return positional_; }

@@ -1,7 +1,8 @@
 // `structure config check [FILE]`: loads the configuration (or the built-in defaults), checks it
-// as run/batch/serve/mcp would (their loader, [server] table, profiles and base URLs included)
-// and prints the effective settings as JSON with secrets masked, and whether the shared store
-// answers. Exit 2 on a bad file.
+// as run/batch/serve/mcp would (their loader, [server] table and Engine::Check: profiles, base
+// URLs, the key variables of the providers every call uses, the schemas directory) and prints
+// the effective settings as JSON with secrets masked, and whether the shared store answers.
+// Exit 2 on a bad file.
 #include <cstdio>
 
 #include "apps/structure/args.h"
@@ -60,6 +61,10 @@ int RunConfigCheck(const std::vector<std::string>& args) {
     return 2;
   }
   Json out = config::ConfigToJson(options.config);
+  // The schemas directory a call would use, also when the file names none.
+  Json stores = *out.find("stores");
+  stores.set("registryDir", Engine::RegistryDir(options));
+  out.set("stores", std::move(stores));
   if (!options.config.stores.shared.empty()) AddStoreAnswer(options.config.stores, out);
   std::printf("%s\n", ToJson(out, true).c_str());
   return 0;

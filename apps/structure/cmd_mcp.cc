@@ -19,6 +19,9 @@ int RunMcp(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> spec = {
       {"tenant", true, "ID: tenant scope of every call (registry overrides)"},
       {"project", true, "ID: project scope of every call (needs --tenant)"},
+      {"server-config", true,
+       "FILE: TOML file whose [server.tenants.ID] check runs on every call of --tenant ID, as "
+       "in serve (default: the [server] table of --config)"},
   };
   AddEngineFlags(spec);
   int exit_code = 0;
@@ -33,8 +36,9 @@ int RunMcp(const std::vector<std::string>& argv) {
   if (!args->positional().empty())
     return Fail("unexpected argument '" + args->positional()[0] + "'");
   if (args->has("project") && !args->has("tenant")) return Fail("--project needs --tenant");
-  server::ServerConfig ignored;
-  auto options = server::EngineOptionsWithServerTable(*args, &ignored);
+  // Keys and limits of the [server] table are for serve; its tenants' checks apply here too.
+  server::ServerConfig server_table;
+  auto options = server::EngineOptionsWithServerTable(*args, &server_table);
   if (!options.ok()) return Fail(options.status().message());
   signal(SIGPIPE, SIG_IGN);
   auto engine = Engine::Create(std::move(*options));

@@ -12,14 +12,15 @@
 #include "apps/structure/check_flags.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "base/error_codes.h"
 #include "base/utf8.h"
 #include "config/settings.h"
 
 namespace structure::apps {
 namespace {
 
-int ExitCode(pipeline::Outcome o) {
-  switch (o) {
+int ExitCode(const pipeline::StructureResult& r) {
+  switch (r.status) {
     case pipeline::Outcome::kOk:
       return 0;
     case pipeline::Outcome::kNeedMoreInput:
@@ -27,7 +28,7 @@ int ExitCode(pipeline::Outcome o) {
     case pipeline::Outcome::kStale:
       return 4;
     case pipeline::Outcome::kError:
-      return 1;
+      return ErrorCodeFactsOf(r.error_code).exit_code;
   }
   return 1;
 }
@@ -45,6 +46,7 @@ int RunRun(const std::vector<std::string>& argv) {
       {"schema-name", true, "NAME: a registry schema (project -> tenant -> bundled)"},
       {"schema-text", true, "TEXT: describe the schema in words (built by the schema builder)"},
       {"max-loops", true, "N: content-stage attempts, 1..10 (default 3)"},
+      CallTimeoutFlag(),
       {"tenant", true, "ID: tenant scope"},
       {"project", true, "ID: project scope (needs --tenant)"},
       {"model", true, "REF: model alias or provider/model (default: structure.model)"},
@@ -80,8 +82,9 @@ int RunRun(const std::vector<std::string>& argv) {
     body.set("prompt", args->get("prompt"));
   } else {
     std::string path = args->get("prompt-file");
-    Result<std::string> text = path == "-" ? ReadFile("/dev/stdin") : ReadFile(path);
-    if (!text.ok()) return Fail(text.status().message());
+    Result<std::string> text =
+        ReadFile(path == "-" ? "/dev/stdin" : path, kMaxPromptBytes, "the prompt limit");
+    if (!text.ok()) return Fail("--prompt-file " + text.status().message());
     if (std::string e = Utf8Error(*text); !e.empty()) {
       return Fail("--prompt-file " + (path == "-" ? std::string("- (stdin)") : path) + ": " + e);
     }
@@ -90,7 +93,7 @@ int RunRun(const std::vector<std::string>& argv) {
   int schemas = args->has("schema") + args->has("schema-name") + args->has("schema-text");
   if (schemas != 1) return Fail("give exactly one of --schema, --schema-name, --schema-text");
   if (args->has("schema")) {
-    auto text = ReadFile(args->get("schema"));
+    auto text = ReadFile(args->get("schema"), kMaxSchemaBytes, "the schema limit");
     if (!text.ok()) return Fail(text.status().message());
     ParseOptions po;
     po.source = args->get("schema");
@@ -109,6 +112,9 @@ int RunRun(const std::vector<std::string>& argv) {
     if (!n.ok()) return Fail(n.status().message());
     body.set("maxLoops", static_cast<int64_t>(*n));
   }
+  auto timeout = CallTimeoutFromArgs(*args);
+  if (!timeout.ok()) return Fail(timeout.status().message());
+  if (*timeout) body.set("callTimeoutMs", static_cast<int64_t>(**timeout));
   for (const char* key : {"tenant", "project", "model"}) {
     if (args->has(key)) body.set(key, args->get(key));
   }
@@ -157,7 +163,7 @@ int RunRun(const std::vector<std::string>& argv) {
   std::lock_guard<std::mutex> lock(*mu);
   if (*result) std::printf("%s\n", ToJson(pipeline::ResultToJson(**result), true).c_str());
   if (interrupted) return 130;
-  return *result ? ExitCode((*result)->status) : 1;
+  return *result ? ExitCode(**result) : 1;
 }
 
 }  // namespace

@@ -61,7 +61,7 @@ Result<Input> ReadInput(const char* cmd, const Args& parsed) {
   }
   if (!profile.ok()) return profile.status();
   const std::string& path = parsed.positional()[0];
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
   if (!text.ok()) return text.status();
   Result<Json> schema = ParseJson(*text, {.max_depth = 512, .source = path});
   if (!schema.ok()) return schema.status();

@@ -3,6 +3,7 @@
 
 #include "apps/structure/command.h"
 #include "apps/structure/server_options.h"
+#include "server/console/console_settings.h"
 #include "server/serve.h"
 
 namespace structure::apps {
@@ -17,6 +18,9 @@ int RunServe(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> spec = {
       {"listen", true, "HOST:PORT: listen address (default: server.listen, else 127.0.0.1:8080)"},
       {"port", true, "N: port (0 picks a free one; overrides the port of --listen)"},
+      {"ui-base", true,
+       "PREFIX: the path prefix a proxy puts before the server, e.g. /structure/ (default: "
+       "server.ui_base, else /)"},
       {"server-config", true,
        "FILE: TOML file whose [server] table holds keys and limits "
        "(default: the [server] table of --config)"},
@@ -26,7 +30,8 @@ int RunServe(const std::vector<std::string>& argv) {
   auto args = ParseOrHelp("serve", argv, spec,
                           "structure serve [--config FILE] [--listen HOST:PORT] [flags]",
                           "Serves the HTTP JSON API: POST /v1/structure, /v1/schemas, /healthz, "
-                          "/metrics,\n/v1/openapi.json. API keys, tenants and limits come from "
+                          "/metrics,\n/v1/openapi.json, and the web console at /ui. API keys, "
+                          "tenants and limits come from "
                           "the [server] table\n(see examples/server.toml). Prints \"listening on "
                           "HOST:PORT\" first; SIGTERM stops\naccepting, finishes calls under way "
                           "and exits 0.",
@@ -40,6 +45,11 @@ int RunServe(const std::vector<std::string>& argv) {
   if (args->has("listen")) {
     Status st = server::ParseListen(args->get("listen"), config);
     if (!st.ok()) return Fail("--listen: " + st.message());
+  }
+  if (args->has("ui-base")) {
+    auto base = server::NormalizeUiBase(args->get("ui-base"));
+    if (!base.ok()) return Fail("--ui-base: " + base.status().message());
+    config.console.ui_base = *base;
   }
   if (args->has("port")) {
     auto port = args->GetInt("port", 0);

@@ -39,6 +39,9 @@ const std::vector<FlagSpec>& Spec() {
       {"rpm", true, "N: enforced requests per minute per provider (429 above)"},
       {"tpm", true, "N: enforced tokens per minute per provider (429 above)"},
       {"seed", true, "S: seed for every random choice (deterministic runs)"},
+      {"reply-shape", true,
+       "SHAPE: answers in a variant real servers send: content_parts (Mistral, OpenAI format), "
+       "arguments_missing (OpenRouter, OpenAI format), thinking_only (Ollama), standard"},
       {"invalid-key", true, "KEY: an API key to reject with the provider's 401", true},
       {"threads", true, "N: event-loop threads (default 1)"},
       {"batch-delay-ms", true, "N: provider batches end N ms after they are created (default 0)"},
@@ -68,7 +71,9 @@ Status ApplyRate(const Args& a, const char* flag, double* out) {
   if (!a.has(flag)) return Status::Ok();
   auto v = a.GetDouble(flag, 0);
   if (!v.ok()) return v.status();
-  if (*v < 0 || *v > 1) return InvalidArgument(std::string("--") + flag + ": expected 0..1");
+  if (*v < 0 || *v > 1) {
+    return InvalidArgument(std::string("--") + flag + ": must be 0..1 (was " + a.get(flag) + ")");
+  }
   *out = *v;
   return Status::Ok();
 }
@@ -88,11 +93,14 @@ Status ApplyBatchFlags(const Args& a, sim::BatchOptions& b) {
     if (!a.has(flag)) continue;
     auto v = a.GetInt(flag, 0);
     if (!v.ok()) return v.status();
-    if (*v < 0 || *v > (int64_t{1} << 40))
-      return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
     std::string f(flag);
-    if (f == "batch-delay-ms" || f == "batch-slow-download-ms") {
-      if (*v > 86'400'000) return InvalidArgument("--" + f + ": at most 86400000 (a day)");
+    bool ms = f == "batch-delay-ms" || f == "batch-slow-download-ms";
+    int64_t max = ms ? 86'400'000 : int64_t{1} << 40;
+    if (*v < 0 || *v > max) {
+      return InvalidArgument("--" + f + ": must be 0.." + std::to_string(max) + " (was " +
+                             a.get(flag) + ")");
+    }
+    if (ms) {
       (f == "batch-delay-ms" ? b.delay_ms : b.slow_download_ms) = static_cast<int>(*v);
     } else {
       (f == "batch-max-requests" ? b.max_requests : b.max_bytes) = *v;
@@ -171,7 +179,9 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
     if (!a.has(flag)) continue;
     auto v = a.GetInt(flag, 0);
     if (!v.ok()) return v.status();
-    if (*v < 0) return InvalidArgument(std::string("--") + flag + ": expected N >= 0");
+    if (*v < 0) {
+      return InvalidArgument(std::string("--") + flag + ": must be >= 0 (was " + a.get(flag) + ")");
+    }
     (std::string(flag) == "rpm" ? o.scenario.rpm : o.scenario.tpm) = *v;
   }
   if (a.has("seed")) {
@@ -180,6 +190,11 @@ Result<sim::SimOptions> BuildOptions(const Args& a) {
     o.seed = static_cast<uint64_t>(*v);
   } else if (o.scenario.seed) {
     o.seed = *o.scenario.seed;
+  }
+  if (a.has("reply-shape")) {
+    auto shape = sim::ParseReplyShape(a.get("reply-shape"));
+    if (!shape.ok()) return InvalidArgument("--reply-shape: " + shape.status().message());
+    o.scenario.shape = *shape;
   }
   for (const auto& k : a.all("invalid-key")) o.scenario.keys.invalid_keys.insert(k);
   STRUCTURE_RETURN_IF_ERROR(ApplyBatchFlags(a, o.batch));

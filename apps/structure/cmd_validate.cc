@@ -53,8 +53,10 @@ int RunValidate(const std::vector<std::string>& args) {
       "validate", args, spec, "structure validate --schema FILE [--ref PATH]... < instances.jsonl",
       "Validates one JSON value per stdin line against the schema and prints one line per\n"
       "value: {\"valid\":true} or {\"valid\":false,\"errors\":[...]}. A line that is not JSON\n"
-      "is reported as {\"valid\":false,\"error\":\"...\"}. Exit 0 when every value is valid,\n"
-      "1 when any is not, 2 for a bad schema (one the engine would refuse too) or usage.",
+      "is reported as {\"valid\":false,\"error\":\"line N, column C (input byte offset B): "
+      "...\",\n\"line\":N,\"column\":C,\"byte\":B}. Blank lines are skipped (stderr says "
+      "which). Exit 0 when every\nvalue is valid, 1 when any is not, 2 for a bad schema (one the "
+      "engine would refuse too) or usage.",
       exit_code);
   if (!parsed) return exit_code;
   if (!parsed->positional().empty()) {
@@ -84,7 +86,7 @@ int RunValidate(const std::vector<std::string>& args) {
     options.max_errors = static_cast<size_t>(n);
   }
   std::string path = parsed->get("schema");
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
   if (!text.ok()) return Usage(text.status().message());
   ParseOptions parse_options;
   parse_options.source = path;
@@ -102,6 +104,17 @@ int RunValidate(const std::vector<std::string>& args) {
   lines.all_errors = !parsed->has("first-error");
   pipeline::ValidateLinesSummary summary =
       pipeline::ValidateLines(**validator, stdin, stdout, lines);
+  if (summary.blank_lines > 0) {
+    std::string lines;
+    for (size_t n : summary.first_blank_lines)
+      lines += (lines.empty() ? "" : ", ") + std::to_string(n);
+    if (summary.blank_lines > summary.first_blank_lines.size()) lines += ", ...";
+    std::fprintf(stderr,
+                 "structure validate: skipped %zu blank line%s (line%s %s): the output has one "
+                 "line per non-blank input line\n",
+                 summary.blank_lines, summary.blank_lines == 1 ? "" : "s",
+                 summary.blank_lines == 1 ? "" : "s", lines.c_str());
+  }
   if (!summary.read_error.empty()) {
     std::fprintf(stderr, "structure validate: reading stdin: %s\n", summary.read_error.c_str());
     return 2;

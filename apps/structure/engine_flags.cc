@@ -20,6 +20,24 @@ void AddEngineFlags(std::vector<FlagSpec>& spec) {
                   "a $ref that cannot be resolved accepts any value instead of bad_schema"});
 }
 
+FlagSpec CallTimeoutFlag() {
+  return {"call-timeout-ms", true,
+          "N: a call's whole time in ms, every retry and re-ask included (default: "
+          "structure.callTimeoutMs, 300000)"};
+}
+
+Result<std::optional<long long>> CallTimeoutFromArgs(const Args& args) {
+  if (!args.has("call-timeout-ms")) return std::optional<long long>();
+  auto v = args.GetInt("call-timeout-ms", 0);
+  if (!v.ok()) return v.status();
+  if (*v < 1 || *v > config::kMaxCallTimeoutMs) {
+    return InvalidArgument("--call-timeout-ms: must be 1.." +
+                           std::to_string(config::kMaxCallTimeoutMs) + " (was " +
+                           args.get("call-timeout-ms") + ")");
+  }
+  return std::optional<long long>(*v);
+}
+
 Result<config::EngineConfig> LoadCommandConfig(const std::string& path,
                                                server::ServerConfig* server) {
   auto file = server::LoadServeConfigFile(path);

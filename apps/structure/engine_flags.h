@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,11 @@ namespace structure::apps {
 
 // Appends the shared provider/config flags to a command's spec.
 void AddEngineFlags(std::vector<FlagSpec>& spec);
+
+// --call-timeout-ms N of run and batch (a call's whole time, docs/engine.md "Deadlines"): its
+// spec, and its value checked (1..config::kMaxCallTimeoutMs; nullopt when not given).
+FlagSpec CallTimeoutFlag();
+Result<std::optional<long long>> CallTimeoutFromArgs(const Args& args);
 
 // Reads a config file as every command does: the engine's tables (config/load_config.h) and the
 // [server] table (server/server_config.h) are both checked. Errors name the file, line and

@@ -1,5 +1,8 @@
 // `structure`: git-style dispatch to the registered subcommands. A two-word command such as
-// "schema lower" is matched before a one-word command of the same first word.
+// "schema lower" is matched before a one-word command of the same first word. `structure help
+// CMD` shows CMD's --help, `structure --version` the version.
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -17,10 +20,14 @@ void PrintHelp() {
   for (const auto& c : structure::apps::Commands()) std::printf("  %-16s %s\n", c.name, c.summary);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+int Dispatch(std::vector<std::string> args) {
+  // `structure --version` is `structure version`; `structure help CMD ...` is
+  // `structure CMD ... --help`.
+  if (!args.empty() && (args[0] == "--version" || args[0] == "-V")) args[0] = "version";
+  if (args.size() >= 2 && args[0] == "help") {
+    args.erase(args.begin());
+    args.push_back("--help");
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     PrintHelp();
     return args.empty() ? 2 : 0;
@@ -55,4 +62,20 @@ int main(int argc, char** argv) {
   if (group) return help ? 0 : 2;
   std::fprintf(stderr, "structure: unknown command '%s' (see structure --help)\n", args[0].c_str());
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported as any write error,
+  // instead of killing the process in the middle of an output line.
+  std::signal(SIGXFSZ, SIG_IGN);
+  int rc = Dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  // What a command printed must have reached stdout (not a full disk, /dev/full, a closed
+  // descriptor): a lost result is an output error (exit 2), never a silent success.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "structure: cannot write the output (stdout): %s\n", std::strerror(errno));
+    return 2;
+  }
+  return rc;
 }

@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "base/output_file.h"
 #include "batch/batch_state.h"
 #include "batch/provider_batch.h"
 #include "batch/provider_batch_stats.h"
 #include "batch/stats_file.h"
+#include "engine/provider_setup.h"
 
 namespace structure::apps {
 
@@ -45,17 +47,44 @@ std::string Fingerprint(const Args& args, const std::string& input) {
   return buf;
 }
 
-Result<int64_t> NonNegative(const Args& args, const char* flag, int64_t max) {
+// One message for every value out of range, just out or far out: "--poll-ms: must be
+// 1..86400000 (was 0)".
+Result<int64_t> InRange(const Args& args, const char* flag, int64_t min, int64_t max) {
   auto v = args.GetInt(flag, 0);
   if (!v.ok()) return v.status();
-  if (*v < 0 || *v > max) {
-    return InvalidArgument(std::string("--") + flag + ": must be 0.." + std::to_string(max) +
-                           " (was " + std::to_string(*v) + ")");
+  if (*v < min || *v > max) {
+    return InvalidArgument(std::string("--") + flag + ": must be " + std::to_string(min) + ".." +
+                           std::to_string(max) + " (was " + args.get(flag) + ")");
   }
   return static_cast<int64_t>(*v);
 }
 
 }  // namespace
+
+Status ApplyProviderBatchNumbers(const Args& args, batch::ProviderBatchOptions& o) {
+  struct Flag {
+    const char* name;
+    int64_t min, max;
+    int64_t* out;
+  };
+  int64_t retries = o.retries;
+  for (Flag f : {Flag{"poll-ms", 1, 86'400'000, &o.poll_ms},
+                 Flag{"max-poll-ms", 1, 86'400'000, &o.max_poll_ms},
+                 Flag{"batch-max-requests", 1, 1'000'000'000, &o.max_requests},
+                 Flag{"batch-max-bytes", 1, int64_t{1} << 40, &o.max_bytes},
+                 Flag{"batch-retries", 0, 100, &retries}}) {
+    if (!args.has(f.name)) continue;
+    auto v = InRange(args, f.name, f.min, f.max);
+    if (!v.ok()) return v.status();
+    *f.out = *v;
+  }
+  o.retries = static_cast<int>(retries);
+  if (args.has("poll-ms") && args.has("max-poll-ms") && o.max_poll_ms < o.poll_ms) {
+    return InvalidArgument("--max-poll-ms: must be at least --poll-ms (" +
+                           std::to_string(o.poll_ms) + "; was " + args.get("max-poll-ms") + ")");
+  }
+  return Status::Ok();
+}
 
 void AddProviderBatchFlags(std::vector<FlagSpec>& spec) {
   spec.push_back({"provider-batch", false,
@@ -104,6 +133,13 @@ Status CheckProviderBatchFlags(const Args& args, const std::string& in_path,
     return InvalidArgument("--provider-batch needs an output file (-o OUT.jsonl)");
   if (args.has("concurrency"))
     return InvalidArgument("--concurrency does not apply to --provider-batch");
+  batch::ProviderBatchOptions numbers;
+  STRUCTURE_RETURN_IF_ERROR(ApplyProviderBatchNumbers(args, numbers));
+  auto out = ResolveOutput(out_path);
+  if (out.ok() && out->in_place()) {
+    return InvalidArgument("--provider-batch needs a regular file to write and resume: " +
+                           out_path + " is " + std::string(OutputKindName(out->kind)));
+  }
   std::string dir = ProviderBatchStateDir(out_path);
   if (batch::BatchState::Exists(dir) && !resume) {
     if (!args.has("overwrite")) {
@@ -129,8 +165,10 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
   std::error_code ec;
   if (std::filesystem::is_directory(in_path, ec))
     return fail("cannot read " + in_path + ": it is a directory");
-  auto input = ReadFile(in_path);
-  if (!input.ok()) return fail("cannot read " + in_path + ": " + input.status().message());
+  // Read whole (each round goes over every record): bounded, so /dev/zero stops.
+  auto input = ReadFile(in_path, size_t{1} << 30,
+                        "the --provider-batch input limit: split the input into smaller files");
+  if (!input.ok()) return fail(input.status().message());
   batch::ProviderBatchOptions o;
   o.ordered = options.ordered;
   o.no_wait = args.has("no-wait");
@@ -140,28 +178,8 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
   o.interrupts = interrupts;
   o.progress = isatty(STDERR_FILENO) == 1;
   o.state_dir = ProviderBatchStateDir(out_path);
-  struct Flag {
-    const char* name;
-    int64_t max;
-    int64_t* out;
-  };
-  int64_t retries = 3;
-  for (Flag f :
-       {Flag{"poll-ms", 86'400'000, &o.poll_ms}, Flag{"max-poll-ms", 86'400'000, &o.max_poll_ms},
-        Flag{"batch-max-requests", 1'000'000'000, &o.max_requests},
-        Flag{"batch-max-bytes", int64_t{1} << 40, &o.max_bytes},
-        Flag{"batch-retries", 100, &retries}}) {
-    if (!args.has(f.name)) continue;
-    auto v = NonNegative(args, f.name, f.max);
-    if (!v.ok()) return fail(v.status().message());
-    *f.out = *v;
-  }
-  o.retries = static_cast<int>(retries);
-  if (args.has("batch-max-requests") && o.max_requests == 0)
-    return fail("--batch-max-requests: must be at least 1");
-  if (args.has("batch-max-bytes") && o.max_bytes == 0)
-    return fail("--batch-max-bytes: must be at least 1");
-  if (args.has("poll-ms") && o.poll_ms == 0) return fail("--poll-ms: must be at least 1");
+  Status flags = ApplyProviderBatchNumbers(args, o);
+  if (!flags.ok()) return fail(flags.message());
 
   batch::ProviderBatchEnv env;
   env.prepare = [&engine](pipeline::StructureRequest r,
@@ -174,7 +192,11 @@ int RunProviderBatchCommand(const Args& args, const batch::BatchOptions& options
     auto it = cfg.providers.find(provider);
     return it == cfg.providers.end() ? config::BatchSettings{} : it->second.batch;
   };
-  auto send = batch::MakeCurlSend();
+  // Batch files and polls go to the provider the calls use, through its proxy and CAs.
+  providers::CurlOptions curl;
+  auto in_use = actors::ProvidersInUse(cfg, args.has("provider") ? args.get("provider") : "");
+  if (!in_use.empty()) curl.network = engine.network(in_use.front());
+  auto send = batch::MakeCurlSend(curl);
   if (!send.ok()) return fail(send.status().message());
   env.send = std::move(*send);
 

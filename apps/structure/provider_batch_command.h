@@ -9,6 +9,7 @@
 
 #include "apps/structure/args.h"
 #include "batch/batch_runner.h"
+#include "batch/provider_batch.h"
 #include "engine/engine.h"
 
 namespace structure::apps {
@@ -20,11 +21,15 @@ void AddProviderBatchFlags(std::vector<FlagSpec>& spec);
 std::string ProviderBatchStateDir(const std::string& out_path);
 
 // Checks made before OUT is opened: kInvalidArgument (exit 2) naming the flag or file when
-// --provider-batch lacks an input file or -o OUT, or when OUT.pbatch holds a job and neither
-// --resume nor --overwrite was given. With --overwrite the old state is removed. Flags that
-// only apply to --provider-batch are refused without it.
+// --provider-batch lacks an input file or -o OUT, when a number flag is out of its range, or
+// when OUT.pbatch holds a job and neither --resume nor --overwrite was given. With --overwrite
+// the old state is removed. Flags that only apply to --provider-batch are refused without it.
 Status CheckProviderBatchFlags(const Args& args, const std::string& in_path,
                                const std::string& out_path, bool resume);
+
+// Sets the number flags (--poll-ms, --max-poll-ms, --batch-max-requests, --batch-max-bytes,
+// --batch-retries) into `o`; kInvalidArgument "--poll-ms: must be 1..86400000 (was 0)".
+Status ApplyProviderBatchNumbers(const Args& args, batch::ProviderBatchOptions& o);
 
 // Runs the job; the exit code (0 all ok, 1 not all ok or stopped, 2 bad state or flags, 130
 // interrupted). Prints the summary line.

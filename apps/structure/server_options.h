@@ -16,7 +16,7 @@ inline Result<EngineOptions> EngineOptionsWithServerTable(const apps::Args& args
   auto options = apps::EngineOptionsFromArgs(args, server);
   if (!options.ok()) return options.status();
   if (args.has("server-config")) {
-    auto text = ReadFile(args.get("server-config"));
+    auto text = ReadFile(args.get("server-config"), kMaxConfigBytes, "the config file limit");
     if (!text.ok()) return text.status();
     auto parsed = ParseServerConfig(*text, args.get("server-config"));
     if (!parsed.ok()) return parsed.status();

@@ -1,6 +1,17 @@
 #include "http/detail/connection.h"
 
+#include <array>
+#include <cstdio>
+#include <limits>
+
 namespace structure::http {
+
+namespace {
+
+// Bytes a lingering close reads and drops at most.
+constexpr size_t kMaxDrain = 1 << 20;
+
+}  // namespace
 
 void Connection::Start() {
   seq_ = server_->Register(weak_from_this());
@@ -24,6 +35,7 @@ void Connection::ReadHeader() {
   parser_.emplace();
   parser_->body_limit(server_->options_.max_body_bytes);
   parser_->header_limit(static_cast<uint32_t>(server_->options_.max_header_bytes));
+  head_ = false;
   idle_ = true;
   if (requests_ == 0 || buffer_.size() > 0) return ReadHeaderBytes();
   // Keep-alive: the next request may take idle_timeout to start, then header_timeout.
@@ -90,8 +102,12 @@ void Connection::OnReadError(beast::error_code ec) {
 }
 
 void Connection::SendLocal(int status, const char* code, const std::string& message) {
-  HttpResponse r = ErrorResponse(status, code, message);
+  const auto& local = server_->options_.local_error;
+  std::string target = parser_ ? std::string(parser_->get().target()) : std::string();
+  HttpResponse r =
+      local ? local(target, status, code, message) : ErrorResponse(status, code, message);
   r.delivery.close = true;
+  drain_ = status == 413;
   busy_ = true;
   idle_ = false;
   Write(std::move(r), false);
@@ -100,7 +116,11 @@ void Connection::SendLocal(int status, const char* code, const std::string& mess
 HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req) {
   HttpRequest request;
   request.method = std::string(req.method_string());
-  request.target = std::string(req.target());
+  if (req.method() == bhttp::verb::head) {
+    request.method = "GET";
+    request.head = true;
+  }
+  request.target = OriginForm(std::string_view(req.target().data(), req.target().size()));
   size_t q = request.target.find('?');
   request.path = request.target.substr(0, q);
   if (q != std::string::npos) request.query = request.target.substr(q + 1);
@@ -123,6 +143,7 @@ void Connection::Dispatch() {
   request.remote = remote_;
   size_t max_requests = server_->options_.max_requests_per_connection;
   if (++requests_ == max_requests) keep_alive = false;
+  head_ = request.head;
 
   busy_ = true;
   idle_ = false;
@@ -157,10 +178,22 @@ void Connection::Write(HttpResponse response, bool keep_alive) {
     out_ += value;
     out_ += "\r\n";
   }
-  out_ += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
+  body_stream_ = std::move(response.stream);
+  stream_done_ = false;
+  if (body_stream_) {
+    out_ += "Transfer-Encoding: chunked\r\n";
+  } else {
+    out_ += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
+  }
   if (close_after_) out_ += "Connection: close\r\n";
   out_ += "\r\n";
-  out_ += response.body;
+  if (!body_stream_) {
+    if (!head_) out_ += response.body;  // HEAD: GET's headers, Content-Length included
+  } else if (!response.body.empty()) {
+    char size[20];
+    std::snprintf(size, sizeof(size), "%zx\r\n", response.body.size());
+    out_ += size + response.body + "\r\n";
+  }
   out_pos_ = 0;
   WriteNext();
 }
@@ -168,7 +201,7 @@ void Connection::Write(HttpResponse response, bool keep_alive) {
 void Connection::WriteNext() {
   size_t n = out_.size() - out_pos_;
   if (delivery_.chunk_bytes > 0) n = std::min(n, delivery_.chunk_bytes);
-  stream_.expires_after(std::chrono::seconds(60));
+  stream_.expires_after(server_->options_.write_timeout);
   net::async_write(stream_, net::buffer(out_.data() + out_pos_, n),
                    [self = shared_from_this()](beast::error_code ec, size_t written) {
                      self->OnWrite(ec, written);
@@ -177,6 +210,10 @@ void Connection::WriteNext() {
 
 void Connection::OnWrite(beast::error_code ec, size_t written) {
   if (ec) return Close();
+  if (out_pos_ + written >= out_.size() && body_stream_ && !stream_done_) {
+    out_pos_ += written;
+    return StreamNext();
+  }
   out_pos_ += written;
   if (out_pos_ < out_.size()) {
     if (delivery_.chunk_delay.count() <= 0) return WriteNext();
@@ -187,12 +224,80 @@ void Connection::OnWrite(beast::error_code ec, size_t written) {
     });
     return;
   }
+  OnAnswered();
+}
+
+void Connection::OnAnswered() {
   busy_ = false;
-  if (close_after_) return Close();
+  body_stream_.reset();
+  if (drain_) return Drain();
+  if (close_after_) return Linger();
   ReadHeader();
 }
 
+void Connection::StreamNext() {
+  if (closed_) return;
+  if (body_stream_->closed()) return Close();
+  bool finished = false;
+  std::string piece = body_stream_->Take(&finished);
+  if (piece.empty() && !finished) {
+    stream_.expires_never();  // waiting on the producer, not on the client
+    bool waits = body_stream_->WaitForMore([self = shared_from_this()] {
+      self->Post([](Connection& c) {
+        if (c.body_stream_ && !c.stream_done_) c.StreamNext();
+      });
+    });
+    if (!waits) StreamNext();
+    return;
+  }
+  out_.clear();
+  if (!piece.empty()) {
+    char size[20];
+    std::snprintf(size, sizeof(size), "%zx\r\n", piece.size());
+    out_ += size + piece + "\r\n";
+  }
+  if (finished) {
+    out_ += "0\r\n\r\n";
+    stream_done_ = true;
+  }
+  out_pos_ = 0;
+  WriteNext();
+}
+
+void Connection::Drain() {
+  drain_ = false;
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  buffer_.clear();
+  DrainSome(std::chrono::steady_clock::now() + server_->options_.body_timeout,
+            std::numeric_limits<size_t>::max());
+}
+
+void Connection::Linger() {
+  if (closed_) return;
+  if (server_->stopping() || server_->options_.linger.count() <= 0) return Close();
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  if (ec) return Close();
+  idle_ = true;  // may be closed at once to make room
+  buffer_.clear();
+  DrainSome(std::chrono::steady_clock::now() + server_->options_.linger, kMaxDrain);
+}
+
+void Connection::DrainSome(std::chrono::steady_clock::time_point until, size_t max_bytes) {
+  if (closed_) return;
+  stream_.expires_at(until);
+  stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this(), until, max_bytes](
+                                                     beast::error_code ec, size_t n) {
+    self->drained_ += n;
+    if (ec || self->drained_ > max_bytes) return self->Close();
+    self->buffer_.clear();
+    self->DrainSome(until, max_bytes);
+  });
+}
+
 void Connection::Close() {
+  if (body_stream_) body_stream_->Close();
   if (closed_) return;
   closed_ = true;
   beast::error_code ec;

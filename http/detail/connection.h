@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "http/body_stream.h"
 #include "http/detail/server_impl.h"
 
 namespace structure::http {
@@ -44,6 +45,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Write(HttpResponse response, bool keep_alive);
   void WriteNext();
   void OnWrite(beast::error_code ec, size_t written);
+  void OnAnswered();
+  // A streamed body: writes what is queued as a chunk, the last chunk once finished, or waits.
+  void StreamNext();
+  // After a local 413: the rest of the body is read and dropped until the client stops sending
+  // (or body_timeout), so it reads the answer instead of a reset.
+  void Drain();
+  // Ends the connection after an answer: no more is sent, what the client still sends is
+  // dropped for up to options.linger, then the socket closes (a close with unread data would
+  // reset the connection and destroy answers the client has not read).
+  void Linger();
+  // Reads and drops what the client sends until `until` or past `max_bytes`, then closes.
+  void DrainSome(std::chrono::steady_clock::time_point until, size_t max_bytes);
   void Close();
   void Reset();
 
@@ -56,9 +69,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string out_;
   size_t out_pos_ = 0;
   Delivery delivery_;
+  std::shared_ptr<BodyStream> body_stream_;  // the answer being streamed, if any
+  bool stream_done_ = false;                 // its last chunk is being written
+  bool drain_ = false;                       // drop the unread body before closing
   uint64_t seq_ = 0;
   size_t requests_ = 0;            // requests read on this connection
   std::atomic<bool> idle_{false};  // not being answered: may be closed at the cap
+  bool head_ = false;              // the request being answered was HEAD: no body
+  size_t drained_ = 0;             // bytes dropped by DrainSome
   bool busy_ = false;
   bool close_after_ = false;
   bool closed_ = false;

@@ -59,7 +59,8 @@ class HttpServer::Impl {
   // At the connection cap: closes the oldest connection that is not being answered. False
   // when every connection is being answered.
   bool MakeRoom();
-  // Answers a connection over the cap with 503 and closes it.
+  // Answers a connection over the cap with 503 and closes it (reading what the client sent
+  // meanwhile for up to options_.linger, so the answer is not lost to a reset).
   void Refuse(tcp::socket socket);
   bool stopping() const { return stopping_.load(); }
 

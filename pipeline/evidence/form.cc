@@ -77,13 +77,16 @@ Json EvidenceFormSchema(const Json& schema) {
   return form;
 }
 
-SplitAnswer SplitEvidence(Json parsed) {
+SplitAnswer SplitEvidence(Json parsed, bool whole_is_answer) {
   SplitAnswer out;
-  if (parsed.is_object() && parsed.size() == 2 && parsed.contains(kAnswerKey) &&
-      parsed.contains(kEvidenceKey)) {
+  if (parsed.is_object() && parsed.contains(kAnswerKey) && !whole_is_answer) {
     out.answer = std::move(*parsed.find(kAnswerKey));
-    out.evidence = std::move(*parsed.find(kEvidenceKey));
     out.in_form = true;
+    if (Json* list = parsed.find(kEvidenceKey); list != nullptr && list->is_array()) {
+      out.evidence = std::move(*list);
+    } else {
+      out.list_missing = true;
+    }
     return out;
   }
   out.answer = std::move(parsed);

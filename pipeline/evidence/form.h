@@ -18,12 +18,15 @@ Json EvidenceFormSchema(const Json& schema);
 
 struct SplitAnswer {
   Json answer;
-  Json evidence;         // the list as given; null when the answer skipped the form
-  bool in_form = false;  // the answer was {"answer", "evidence"}
+  Json evidence;              // the list as given; null when there is none
+  bool in_form = false;       // the answer came in the form: an object with an "answer" member
+  bool list_missing = false;  // in the form, without an evidence list (none, or not an array)
 };
 
-// Takes the answer and its evidence list out of an answer in the form; any other value is the
-// answer itself, without evidence.
-SplitAnswer SplitEvidence(Json parsed);
+// Takes the answer and its evidence list out of an answer in the form: an object with an
+// "answer" member (other members than "evidence" are dropped), unless `whole_is_answer` (the
+// object validates as it is against the user's schema, which may have an "answer" property).
+// Any other value is the answer itself, without evidence.
+SplitAnswer SplitEvidence(Json parsed, bool whole_is_answer = false);
 
 }  // namespace structure::pipeline::evidence

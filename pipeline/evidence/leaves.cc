@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/json_pointer.h"
 #include "pipeline/evidence/date_match.h"
 #include "pipeline/generate/schema_ref.h"
 

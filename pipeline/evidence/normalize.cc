@@ -45,6 +45,13 @@ UChar32 FoldPunctuation(UChar32 c) {
     case 0x2015:
     case 0x2212:
       return '-';
+    // The Arabic decimal and thousands separators and percent sign, beside Arabic-Indic digits.
+    case 0x066B:
+      return '.';
+    case 0x066C:
+      return ',';
+    case 0x066A:
+      return '%';
     default:
       return c;
   }
@@ -73,6 +80,9 @@ class Builder {
     if (pending_space_ && !out_->text.empty()) Push(' ', space_begin_, space_end_);
     pending_space_ = false;
     c = FoldPunctuation(c);
+    // Every decimal digit (Unicode Nd: Arabic-Indic, Devanagari, ...) reads as its ASCII digit;
+    // NFKC folds only the compatibility forms (full-width).
+    if (c >= 0x80 && u_charType(c) == U_DECIMAL_DIGIT_NUMBER) c = '0' + u_charDigitValue(c);
     if (c < 0x80) {
       Push(static_cast<char>(c), begin, end);
       return;

@@ -1,6 +1,7 @@
 // Text normalisation for evidence matching: Unicode NFKC with case folding (ICU's
 // NFKC_Casefold, which also drops default-ignorable characters), white space folded to single
-// spaces, typographic quotes and dashes folded to their ASCII forms. Each byte of the
+// spaces, typographic quotes and dashes folded to their ASCII forms, every Unicode decimal digit
+// (Nd: Arabic-Indic, Devanagari, full-width, ...) read as its ASCII digit. Each byte of the
 // normalised text knows the bytes of the original it came from, so a match found in normalised
 // text is reported at its place in the original.
 #pragma once

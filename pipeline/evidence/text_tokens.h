@@ -19,7 +19,7 @@ struct Token {
 };
 
 // The tokens of `text`, which must outlive them. Letters are what ICU calls alphabetic plus
-// combining marks; digits are ASCII (NFKC has folded the others that have a numeric value).
+// combining marks; digits are ASCII (Normalize has folded every decimal digit to ASCII).
 std::vector<Token> Tokenize(std::string_view text);
 
 // The value of a digit token ("0042" -> 42); -1 when it has more than 9 digits.

@@ -7,6 +7,7 @@
 
 #include <re2/re2.h>
 
+#include "base/hex.h"
 #include "base/utf8.h"
 
 namespace structure::pipeline {
@@ -198,10 +199,7 @@ class Parser {
     for (size_t i = 0; i < digits; ++i) {
       if (AtEnd()) return v;
       uint32_t h = Peek();
-      int d = h >= '0' && h <= '9'   ? h - '0'
-              : h >= 'a' && h <= 'f' ? h - 'a' + 10
-              : h >= 'A' && h <= 'F' ? h - 'A' + 10
-                                     : -1;
+      int d = HexDigitValue(h);
       if (d < 0) return v;
       v = v * 16 + d;
       ++pos_;

@@ -2,26 +2,11 @@
 
 #include <cstdlib>
 
+#include "base/hex.h"
+#include "base/json_pointer.h"
+
 namespace structure::pipeline {
 namespace {
-
-std::string PercentDecode(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      char hex[3] = {s[i + 1], s[i + 2], 0};
-      char* end = nullptr;
-      long v = std::strtol(hex, &end, 16);
-      if (end == hex + 2) {
-        out += static_cast<char>(v);
-        i += 2;
-        continue;
-      }
-    }
-    out += s[i];
-  }
-  return out;
-}
 
 const Json* FindAnchor(const Json& node, std::string_view name, int depth) {
   if (depth > 64) return nullptr;
@@ -47,41 +32,11 @@ const Json* FindAnchor(const Json& node, std::string_view name, int depth) {
 
 }  // namespace
 
-std::string EscapePointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string UnescapePointerToken(std::string_view raw) {
-  std::string token;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] == '~' && i + 1 < raw.size()) {
-      token += raw[i + 1] == '1' ? '/' : '~';
-      ++i;
-    } else {
-      token += raw[i];
-    }
-  }
-  return token;
-}
-
 const Json* ResolvePointer(const Json& root, std::string_view pointer) {
+  auto tokens = SplitPointer(pointer);
+  if (!tokens) return nullptr;
   const Json* cur = &root;
-  size_t pos = 0;
-  while (pos < pointer.size()) {
-    if (pointer[pos] != '/') return nullptr;
-    size_t next = pointer.find('/', pos + 1);
-    if (next == std::string_view::npos) next = pointer.size();
-    std::string token = UnescapePointerToken(pointer.substr(pos + 1, next - pos - 1));
+  for (const std::string& token : *tokens) {
     if (cur->is_object()) {
       cur = cur->find(token);
     } else if (cur->is_array()) {
@@ -93,7 +48,6 @@ const Json* ResolvePointer(const Json& root, std::string_view pointer) {
       return nullptr;
     }
     if (cur == nullptr) return nullptr;
-    pos = next;
   }
   return cur;
 }

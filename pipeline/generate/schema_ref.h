@@ -14,13 +14,8 @@ namespace structure::pipeline {
 // refs, refs relative to nested $id). The result points into root.
 const Json* ResolveLocalRef(const Json& root, std::string_view ref);
 
-// Resolves an RFC 6901 JSON pointer ("" or "/a/0"); nullptr when absent.
+// Resolves an RFC 6901 JSON pointer ("" or "/a/0"); nullptr when absent or when the text is no
+// pointer (base/json_pointer.h).
 const Json* ResolvePointer(const Json& root, std::string_view pointer);
-
-// Escapes one reference token for a JSON pointer ("~" -> "~0", "/" -> "~1").
-std::string EscapePointerToken(std::string_view token);
-
-// The reverse: "~1" -> "/", "~0" -> "~".
-std::string UnescapePointerToken(std::string_view raw);
 
 }  // namespace structure::pipeline

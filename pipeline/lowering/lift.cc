@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/json_type.h"
 #include "pipeline/generate/schema_ref.h"
 

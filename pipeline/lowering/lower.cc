@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/lower_internal.h"
@@ -100,15 +101,21 @@ Status CheckIsSchema(const Json& schema) { return SchemaShape().Check(schema, ""
 
 namespace {
 
-// One lowering attempt; `retry` is set when a second attempt in another mode may succeed.
-Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, bool& retry,
-                bool& depth_exceeded) {
-  retry = false;
-  depth_exceeded = false;
+// What another lowering attempt in another mode may do about a fallback.
+enum class Retry {
+  kNo,          // nothing: the fallback stands
+  kInlineRefs,  // the schema is recursive: inline its references
+  kCutDepth,    // too deep: inline references and carry deep subtrees as JSON text
+  kCapEnums,    // too many enum values or too many strings: check large enums locally
+};
+
+// One lowering attempt; `retry` says what a next attempt may change.
+Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, Retry& retry) {
+  retry = Retry::kNo;
   detail::Lowerer lowerer(schema, profile, mode);
   detail::Out out = lowerer.Node(schema, "", 0);
   if (!lowerer.fatal().empty()) {
-    retry = lowerer.recursion_fatal();
+    if (lowerer.recursion_fatal()) retry = Retry::kInlineRefs;
     return Fallback(schema, lowerer.fatal());
   }
   if (out.never) return Fallback(schema, "the schema accepts no value");
@@ -132,11 +139,13 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, b
   plan.root = out.plan;
   plan.nodes = std::make_shared<const std::vector<LiftNode>>(std::move(lowerer.plan()));
   plan.defs = std::make_shared<const Json>(lowerer.defs());
-  r.need = MakeNeedForm(provider, profile.need, profile.keywords.count("additionalProperties") > 0);
+  r.need = MakeNeedForm(provider, profile.need, profile.keywords.count("additionalProperties") > 0,
+                        profile.null_style);
   LimitHit hit = FirstExceeded(MeasureSchema(r.need.schema), profile);
   if (hit.limit != SizeLimit::kNone) {
-    depth_exceeded = hit.limit == SizeLimit::kDepth;
-    retry = depth_exceeded;
+    if (hit.limit == SizeLimit::kDepth) retry = Retry::kCutDepth;
+    if (hit.limit == SizeLimit::kEnumValues || hit.limit == SizeLimit::kStringBudget)
+      retry = Retry::kCapEnums;
     Lowered f = Fallback(schema, hit.text);
     f.exceeded = std::move(hit);
     return f;
@@ -144,6 +153,27 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, b
   r.provider_schema = std::move(provider);
   r.dropped = std::move(lowerer.dropped());
   return r;
+}
+
+// Changes `mode` for the next attempt after a fallback; false when no attempt can do better.
+bool NextMode(Retry retry, const Profile& profile, detail::Mode& mode) {
+  switch (retry) {
+    case Retry::kCapEnums:
+      mode.enum_cap = mode.enum_cap ? mode.enum_cap / 2 : 64;
+      return mode.enum_cap >= 2;
+    case Retry::kCutDepth:
+      mode.inline_refs = true;
+      mode.cut_depth =
+          mode.cut_depth ? mode.cut_depth - 1 : (profile.max_depth > 1 ? profile.max_depth - 1 : 1);
+      return mode.cut_depth >= 2;
+    case Retry::kInlineRefs:
+      if (mode.inline_refs) return false;
+      mode.inline_refs = true;
+      return true;
+    case Retry::kNo:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -168,40 +198,24 @@ Result<Lowered> Lower(const Json& schema, const Profile& profile) {
   if (AcceptsAnyValue(schema)) return Fallback(schema, "the schema accepts any JSON value");
   if (!profile.enforces)
     return Fallback(schema, "profile '" + profile.name + "' does not enforce schemas");
-  bool retry = false, deep = false;
+  Retry retry = Retry::kNo;
   detail::Mode mode;
-  Lowered result = Attempt(schema, profile, mode, retry, deep);
+  Lowered result = Attempt(schema, profile, mode, retry);
   // Past the optional limit with unions to spare: the excess optional properties become
   // required + nullable (null means absent, as on OpenAI). If that breaks another limit, the
   // first reason stands.
   if (!result.strict && result.exceeded.limit == SizeLimit::kOptional && profile.max_unions) {
     detail::Mode nullable = mode;
     nullable.optional_as_null = result.exceeded.value - result.exceeded.bound;
-    bool r = false, d = false;
-    Lowered second = Attempt(schema, profile, nullable, r, d);
+    Retry unused = Retry::kNo;
+    Lowered second = Attempt(schema, profile, nullable, unused);
     if (second.strict) return second;
   }
   // Further attempts: inline refs and carry recursion and too-deep subtrees as JSON text; check
   // large enums locally when the schema-wide enum or string budget is exceeded.
   for (int round = 0; round < 8 && !result.strict; ++round) {
-    SizeLimit hit = result.exceeded.limit;
-    if (hit == SizeLimit::kEnumValues || hit == SizeLimit::kStringBudget) {
-      mode.enum_cap = mode.enum_cap ? mode.enum_cap / 2 : 64;
-      if (mode.enum_cap < 2) break;
-    } else if (deep) {
-      mode.inline_refs = true;
-      mode.cut_depth =
-          mode.cut_depth ? mode.cut_depth - 1 : (profile.max_depth > 1 ? profile.max_depth - 1 : 1);
-      if (mode.cut_depth < 2) break;
-    } else if (retry && !mode.inline_refs) {
-      mode.inline_refs = true;
-    } else {
-      break;
-    }
-    bool was_deep = deep;
-    result = Attempt(schema, profile, mode, retry, deep);
-    deep = deep || (was_deep && !result.strict && mode.cut_depth > 0 &&
-                    result.exceeded.limit == SizeLimit::kDepth);
+    if (!NextMode(retry, profile, mode)) break;
+    result = Attempt(schema, profile, mode, retry);
   }
   return result;
 }

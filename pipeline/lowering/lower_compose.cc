@@ -3,6 +3,7 @@
 // JSON text) for what a profile cannot express.
 #include <algorithm>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/lower_internal.h"

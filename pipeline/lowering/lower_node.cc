@@ -246,6 +246,7 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
     const char* kw = c ? "const" : "enum";
     Json original = c ? *c : *e;
     if (!primitive || (p_.enum_strings_only && t != "string") ||
+        (!p_.enum_booleans && t == "boolean") ||
         (p_.max_enum_values_single && values.size() > p_.max_enum_values_single) ||
         (mode_.enum_cap && values.size() > mode_.enum_cap) ||
         (p_.large_enum_threshold && values.size() > p_.large_enum_threshold &&

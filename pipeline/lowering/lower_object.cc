@@ -3,8 +3,8 @@
 
 #include <re2/re2.h>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/regex_sample.h"
-#include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/lower_internal.h"
 
 namespace structure::pipeline::detail {

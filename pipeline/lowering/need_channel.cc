@@ -34,7 +34,7 @@ Json SplitDefs(Json& target) {
 }  // namespace
 
 NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects,
-                      const std::string& description) {
+                      NullStyle null_style, const std::string& description) {
   std::string text = description.empty() ? std::string(kNeedDescription) : description;
   NeedForm form;
   form.kind = kind;
@@ -58,21 +58,36 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
   if (kind == NeedKind::kEnvelope) {
     out.set("type", Json("object"));
     Json props = Json::MakeObject();
-    props.set(kEnvelopeResultKey,
-              Json(Json::Object{
-                  {"anyOf", Json(Json::Array{std::move(target),
-                                             Json(Json::Object{{"type", Json("null")}})})}}));
-    props.set(kNeedKey, Json(Json::Object{{"type", Json(Json::Array{Json("string"), Json("null")})},
-                                          {"description", Json(text)}}));
+    Json need(Json::Object{{"type", Json("string")}, {"description", Json(text)}});
+    if (null_style == NullStyle::kNullableKeyword) {
+      target.set("nullable", Json(true));
+      need.set("nullable", Json(true));
+      props.set(kEnvelopeResultKey, std::move(target));
+    } else {
+      need.set("type", Json(Json::Array{Json("string"), Json("null")}));
+      props.set(kEnvelopeResultKey,
+                Json(Json::Object{
+                    {"anyOf", Json(Json::Array{std::move(target),
+                                               Json(Json::Object{{"type", Json("null")}})})}}));
+    }
+    props.set(kNeedKey, std::move(need));
     out.set("properties", std::move(props));
     out.set("required", Json(Json::Array{Json(kEnvelopeResultKey), Json(kNeedKey)}));
-    out.set("additionalProperties", Json(false));
+    if (close_objects) out.set("additionalProperties", Json(false));
   } else {
     out.set("anyOf", Json(Json::Array{std::move(target), NeedObject(close_objects, text)}));
   }
   if (!defs.is_null()) out.set("$defs", std::move(defs));
   form.schema = std::move(out);
   return form;
+}
+
+bool IsEnvelope(const Json& output) {
+  if (!output.is_object() || output.find(kEnvelopeResultKey) == nullptr) return false;
+  for (const auto& [key, value] : output.as_object()) {
+    if (key != kEnvelopeResultKey && key != kNeedKey) return false;
+  }
+  return true;
 }
 
 std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form) {
@@ -90,8 +105,10 @@ std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form) 
 
 Result<Json> UnwrapNeed(const Json& output, const NeedForm& form) {
   if (form.kind != NeedKind::kEnvelope) return output;
-  const Json* result = output.is_object() ? output.find(kEnvelopeResultKey) : nullptr;
-  if (!result) return Status(Code::kNotFound, "(root): the answer is not in the requested form");
+  if (!IsEnvelope(output)) {
+    return Status(Code::kNotFound, "(root): the answer is not in the requested form");
+  }
+  const Json* result = output.find(kEnvelopeResultKey);
   if (result->is_null()) {
     return Status(Code::kSchemaViolation,
                   "(root): no answer was given, and no reason why the input is not enough");

@@ -26,13 +26,21 @@ struct NeedForm {
 
 // Builds the need form of `kind` around a provider schema (whose $defs, if any, sit at its root).
 // close_objects: the need object says additionalProperties: false (profiles that accept it).
+// null_style: how the envelope's nullable members are written (a type array and an anyOf with
+// null, or OpenAPI's `nullable: true` for Gemini's legacy dialect).
 // description: what the need field asks for (empty: the default, about every required field).
 NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects = true,
+                      NullStyle null_style = NullStyle::kTypeArray,
                       const std::string& description = "");
 
 // If the provider's answer is a need answer, returns what is missing. For kSecondTool the caller
 // passes the need tool's arguments ({"_need": ...}) when the model called that tool.
 std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form);
+
+// True when `output` has the shape of the envelope the provider was asked for: an object with
+// "result" and no member but "result" and "_need". An answer with other members is a bare answer
+// that skipped the envelope, even when one of its own members is called "result".
+bool IsEnvelope(const Json& output);
 
 // The target part of a non-need answer, ready for Lift: unwraps the envelope for kEnvelope,
 // passes the output through otherwise. kNotFound when the output is not an envelope at all (the

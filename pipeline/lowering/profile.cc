@@ -27,6 +27,7 @@ const BoolField kBoolFields[] = {
     {"type_arrays", &Profile::type_arrays},
     {"properties_with_anyof", &Profile::properties_with_anyof},
     {"enum_strings_only", &Profile::enum_strings_only},
+    {"enum_booleans", &Profile::enum_booleans},
     {"pattern_simple_only", &Profile::pattern_simple_only},
     {"pattern_anchored", &Profile::pattern_anchored},
     {"numeric_bounds_integer_only", &Profile::numeric_bounds_integer_only},
@@ -135,11 +136,23 @@ Result<Profile> ApplyProfileOverrides(Profile base, const Json& overrides) {
       } else {
         return InvalidArgument("profile override 'null_style' must be type-array or nullable");
       }
+    } else if (key == "batch_schema_field") {
+      if (!value.is_string() ||
+          (value.as_string() != "responseJsonSchema" && value.as_string() != "responseSchema")) {
+        return InvalidArgument(
+            "profile override 'batch_schema_field' must be responseJsonSchema or responseSchema");
+      }
+      base.batch_schema_field = value.as_string();
     } else {
       return InvalidArgument("unknown profile override '" + key + "'");
     }
   }
   return base;
+}
+
+Result<Profile> BatchProfile(const Profile& live) {
+  if (live.batch_schema_field != "responseSchema") return live;
+  return FindProfile("gemini-legacy");
 }
 
 Json ProfileToJson(const Profile& p) {
@@ -152,6 +165,7 @@ Json ProfileToJson(const Profile& p) {
   for (const auto& [n, kind] : kNeedNames)
     if (kind == p.need) out.set("need", Json(n));
   out.set("null_style", Json(p.null_style == NullStyle::kTypeArray ? "type-array" : "nullable"));
+  out.set("batch_schema_field", Json(p.batch_schema_field));
   return out;
 }
 

@@ -43,6 +43,7 @@ struct Profile {
   NullStyle null_style = NullStyle::kTypeArray;
   bool properties_with_anyof = true;         // properties and anyOf may share one schema object
   bool enum_strings_only = false;            // enum values must be strings
+  bool enum_booleans = true;                 // enum and const may hold booleans
   bool pattern_simple_only = false;          // no lookaround, back references, \b, large counts
   size_t pattern_max_count = 1000;           // largest {n,m} count accepted when simple-only
   bool pattern_anchored = false;             // pattern must read ^...$
@@ -76,6 +77,10 @@ struct Profile {
   // is the smallest prefix worth marking for Anthropic (0 = the model's documented minimum).
   bool prompt_cache = true;
   size_t cache_min_tokens = 0;
+  // Gemini provider batches (batchGenerateContent): the generationConfig field the schema goes
+  // in. "responseJsonSchema" (the live form) or "responseSchema" (the legacy OpenAPI dialect,
+  // lowered with the gemini-legacy rules); docs/providers.md says why the default is the first.
+  std::string batch_schema_field = "responseJsonSchema";
 };
 
 // The names of the built-in profiles, in a stable order.
@@ -89,8 +94,13 @@ Result<Profile> FindProfile(std::string_view name);
 // the field names above: booleans and numbers replace, "keywords"/"formats" replace the set,
 // "add_keywords"/"remove_keywords"/"add_formats"/"remove_formats" edit it, "need" is one of
 // "envelope", "root-anyof", "second-tool", "prompt-only", "null_style" "type-array" or
-// "nullable". kInvalidArgument naming the key for an unknown key or a value of the wrong type.
+// "nullable", "batch_schema_field" "responseJsonSchema" or "responseSchema". kInvalidArgument
+// naming the key for an unknown key or a value of the wrong type.
 Result<Profile> ApplyProfileOverrides(Profile base, const Json& overrides);
+
+// The profile a provider batch lowers with: `live` itself, or gemini-legacy when `live` sends
+// batch schemas as responseSchema.
+Result<Profile> BatchProfile(const Profile& live);
 
 // The profile as the JSON object ApplyProfileOverrides reads (for `structure config` and docs).
 Json ProfileToJson(const Profile& profile);

@@ -40,7 +40,8 @@ const std::pair<const char*, const char*> kBuiltins[] = {
                    "required", "propertyOrdering", "minimum", "maximum", "anyOf"],
       "formats": ["date-time", "date", "time"],
       "additional_properties_schema": true, "refs": true, "recursion": true,
-      "type_arrays": true, "need": "root-anyof", "max_enum_values_single": 100
+      "type_arrays": true, "enum_booleans": false, "need": "envelope",
+      "max_enum_values_single": 100
     })"},
     {"gemini-legacy", R"({
       "keywords": ["type", "format", "title", "description", "nullable", "enum", "maxItems",
@@ -50,7 +51,7 @@ const std::pair<const char*, const char*> kBuiltins[] = {
       "formats": ["date-time", "enum"],
       "require_type": true, "additional_properties_schema": false, "refs": false,
       "recursion": false, "type_arrays": false, "null_style": "nullable",
-      "enum_strings_only": true, "need": "root-anyof", "max_enum_values_single": 100
+      "enum_strings_only": true, "need": "envelope", "max_enum_values_single": 100
     })"},
     {"ollama", R"({
       "keywords": ["type", "properties", "required", "additionalProperties", "items", "anyOf",

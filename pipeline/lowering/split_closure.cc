@@ -1,5 +1,6 @@
 #include "pipeline/lowering/split_closure.h"
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/split_schema.h"
 

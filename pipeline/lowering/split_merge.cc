@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/schema_ref.h"
 
 namespace structure::pipeline {

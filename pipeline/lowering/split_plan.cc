@@ -480,8 +480,8 @@ std::optional<LimitHit> SplitTrigger(const Lowered& whole, const Profile& profil
 void ScopeNeed(Lowered& lowered, const Profile& profile, const std::vector<std::string>& pointers) {
   if (!lowered.strict) return;
   bool closes = profile.keywords.count("additionalProperties") > 0;
-  lowered.need =
-      MakeNeedForm(lowered.provider_schema, profile.need, closes, PartNeedDescription(pointers));
+  lowered.need = MakeNeedForm(lowered.provider_schema, profile.need, closes, profile.null_style,
+                              PartNeedDescription(pointers));
 }
 
 Result<Lowering> LowerOrSplit(const Json& schema, const Profile& profile) {

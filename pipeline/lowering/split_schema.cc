@@ -6,6 +6,7 @@
 
 #include <re2/re2.h>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/lower.h"
@@ -169,15 +170,7 @@ bool HasItemToken(const std::string& pointer) {
 }  // namespace
 
 std::vector<std::string> PointerTokens(const std::string& pointer) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < pointer.size() && pointer[i] == '/') {
-    size_t next = pointer.find('/', i + 1);
-    if (next == std::string::npos) next = pointer.size();
-    out.push_back(UnescapePointerToken(std::string_view(pointer).substr(i + 1, next - i - 1)));
-    i = next;
-  }
-  return out;
+  return SplitPointer(pointer).value_or(std::vector<std::string>{});
 }
 
 bool PointerWithin(const std::string& pointer, const std::string& ancestor) {

@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "base/json_pointer.h"
 #include "pipeline/generate/regex_sample.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/measure.h"
@@ -208,6 +209,7 @@ class Checker {
     for (const Json& x : v.as_array()) {
       if (x.is_object() || x.is_array()) Add(path, "enum values must be primitives");
       if (p_.enum_strings_only && !x.is_string()) Add(path, "enum values must be strings");
+      if (!p_.enum_booleans && x.is_bool()) Add(path, "enum values must not be booleans");
       if (x.is_string()) chars += x.as_string().size();
     }
     budget_ += chars;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.h"
 #include "base/utf8.h"
 #include "pipeline/validator/backtrack_program.h"
 #include "pipeline/validator/regex_escape.h"
@@ -122,7 +123,6 @@ class Parser {
     return Add(std::move(r));
   }
 
-  static int Hex(char32_t c) { return HexDigit(c); }
   bool ReadHex(size_t n, uint32_t* v) { return ReadHexDigits(p_, &i_, n, v); }
 
   // After a backslash: a class escape (sets *item) or one code point (sets *cp).
@@ -139,6 +139,10 @@ class Parser {
       *is_item = true;
       return true;
     };
+    if (int control = ControlEscape(c); control >= 0) {
+      *cp = static_cast<uint32_t>(control);
+      return true;
+    }
     switch (c) {
       case 'd':
         return set(kDigit, false);
@@ -152,21 +156,6 @@ class Parser {
         return set(kSpace, false);
       case 'S':
         return set(kSpace, true);
-      case 't':
-        *cp = '\t';
-        return true;
-      case 'n':
-        *cp = '\n';
-        return true;
-      case 'r':
-        *cp = '\r';
-        return true;
-      case 'f':
-        *cp = '\f';
-        return true;
-      case 'v':
-        *cp = 0x0B;
-        return true;
       case '0':
         *cp = 0;
         return true;
@@ -184,8 +173,8 @@ class Parser {
         if (i_ < p_.size() && p_[i_] == '{') {
           ++i_;
           *cp = 0;
-          while (i_ < p_.size() && p_[i_] != '}' && Hex(p_[i_]) >= 0 && *cp <= 0x10FFFF)
-            *cp = *cp * 16 + Hex(p_[i_++]);
+          while (i_ < p_.size() && p_[i_] != '}' && HexDigitValue(p_[i_]) >= 0 && *cp <= 0x10FFFF)
+            *cp = *cp * 16 + HexDigitValue(p_[i_++]);
           if (i_ >= p_.size() || p_[i_] != '}' || *cp > 0x10FFFF) {
             error_ = "bad \\u escape";
             return false;

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "base/json_pointer.h"
 #include "pipeline/validator/index.h"
 #include "pipeline/validator/plan.h"
 #include "pipeline/validator/schema.h"

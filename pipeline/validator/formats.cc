@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/json_pointer.h"
 #include "pipeline/validator/idna.h"
 #include "pipeline/validator/regex.h"
 
@@ -266,14 +267,7 @@ bool IsEmail(std::string_view s) {
   return IsHostname(domain);
 }
 
-bool IsJsonPointer(std::string_view s) {
-  if (s.empty()) return true;
-  if (s[0] != '/') return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '~' && (i + 1 >= s.size() || (s[i + 1] != '0' && s[i + 1] != '1'))) return false;
-  }
-  return true;
-}
+bool IsJsonPointer(std::string_view s) { return SplitPointer(s).has_value(); }
 
 bool IsRelativeJsonPointer(std::string_view s) {
   size_t i = 0;

@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 
+#include "base/json_pointer.h"
 #include "pipeline/validator/metaschemas.h"
 #include "pipeline/validator/uri.h"
 

@@ -1,5 +1,6 @@
 #include "pipeline/validator/messages.h"
 
+#include "base/json_pointer.h"
 #include "pipeline/validator/uri.h"
 #include "pipeline/validator/values.h"
 

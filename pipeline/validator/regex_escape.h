@@ -5,14 +5,26 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "base/hex.h"
+
 namespace structure::pipeline {
 
-// The value of one hex digit, or -1.
-inline int HexDigit(uint32_t c) {
-  if (c >= '0' && c <= '9') return static_cast<int>(c - '0');
-  if (c >= 'a' && c <= 'f') return static_cast<int>(c - 'a' + 10);
-  if (c >= 'A' && c <= 'F') return static_cast<int>(c - 'A' + 10);
-  return -1;
+// The code point of a control escape letter (\t \n \r \f \v), or -1 for any other.
+inline int ControlEscape(uint32_t letter) {
+  switch (letter) {
+    case 't':
+      return '\t';
+    case 'n':
+      return '\n';
+    case 'r':
+      return '\r';
+    case 'f':
+      return '\f';
+    case 'v':
+      return 0x0B;
+    default:
+      return -1;
+  }
 }
 
 // Reads n hex digits at p[*i] into *v and advances *i; false (nothing consumed) otherwise.
@@ -21,7 +33,7 @@ bool ReadHexDigits(View p, size_t* i, size_t n, uint32_t* v) {
   if (*i + n > p.size()) return false;
   uint32_t value = 0;
   for (size_t k = 0; k < n; ++k) {
-    int h = HexDigit(static_cast<uint32_t>(p[*i + k]));
+    int h = HexDigitValue(static_cast<uint32_t>(p[*i + k]));
     if (h < 0) return false;
     value = value * 16 + static_cast<uint32_t>(h);
   }

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "base/hex.h"
 #include "base/utf8.h"
 #include "pipeline/validator/regex_escape.h"
 
@@ -94,7 +95,6 @@ class Translator {
   // Reads one UTF-8 code point at i_ (invalid bytes read as themselves).
   uint32_t NextCodePoint() { return ReadUtf8(p_, &i_); }
 
-  static int HexValue(char c) { return HexDigit(static_cast<unsigned char>(c)); }
   bool ReadHex(size_t digits, uint32_t* value) { return ReadHexDigits(p_, &i_, digits, value); }
 
   // After "\u": reads XXXX, {X...}, or a surrogate pair; returns false on bad syntax.
@@ -104,7 +104,7 @@ class Translator {
       if (close == std::string_view::npos || close == i_ + 1 || close - i_ > 7) return false;
       uint32_t v = 0;
       for (size_t k = i_ + 1; k < close; ++k) {
-        int h = HexValue(p_[k]);
+        int h = HexDigitValue(static_cast<unsigned char>(p_[k]));
         if (h < 0) return false;
         v = v * 16 + h;
       }
@@ -193,22 +193,11 @@ class Translator {
   // Escapes that denote one code point (shared by class and non-class context). For \p it
   // appends the property itself and returns kPropertyMarker.
   bool EscapedCodePoint(char c, uint32_t* cp) {
+    if (int control = ControlEscape(static_cast<unsigned char>(c)); control >= 0) {
+      *cp = static_cast<uint32_t>(control);
+      return true;
+    }
     switch (c) {
-      case 't':
-        *cp = '\t';
-        return true;
-      case 'n':
-        *cp = '\n';
-        return true;
-      case 'r':
-        *cp = '\r';
-        return true;
-      case 'f':
-        *cp = '\f';
-        return true;
-      case 'v':
-        *cp = 0x0B;
-        return true;
       case '0':
         if (i_ < p_.size() && p_[i_] >= '0' && p_[i_] <= '9') {
           Fail("octal escape");

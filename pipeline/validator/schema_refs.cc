@@ -66,7 +66,7 @@ Status LoadSchemaRefs(const std::vector<std::string>& refs,
     const bool folder = files->size() != 1 || (*files)[0] != fs::path(path);
     if (folder && !base.empty() && base.back() != '/') base += '/';
     for (const fs::path& file : *files) {
-      auto text = ReadFile(file.string());
+      auto text = ReadFile(file.string(), kMaxSchemaBytes, "the schema limit");
       if (!text.ok()) return InvalidArgument(flag + ": " + text.status().message());
       ParseOptions options;
       options.source = file.string();

@@ -1,5 +1,8 @@
 #include "pipeline/validator/uri.h"
 
+#include "base/hex.h"
+#include "base/json_pointer.h"
+
 namespace structure::pipeline {
 namespace {
 
@@ -78,13 +81,6 @@ std::string Compose(const UriParts& u) {
   return out;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::string ResolveUri(std::string_view base, std::string_view reference) {
@@ -140,52 +136,10 @@ std::pair<std::string, std::string> SplitFragment(std::string_view uri) {
 }
 
 bool ParsePointer(std::string_view pointer, std::vector<std::string>* tokens) {
-  tokens->clear();
-  std::string decoded;
-  for (size_t i = 0; i < pointer.size(); ++i) {
-    if (pointer[i] == '%' && i + 2 < pointer.size() && HexValue(pointer[i + 1]) >= 0 &&
-        HexValue(pointer[i + 2]) >= 0) {
-      decoded += static_cast<char>(HexValue(pointer[i + 1]) * 16 + HexValue(pointer[i + 2]));
-      i += 2;
-    } else {
-      decoded += pointer[i];
-    }
-  }
-  if (decoded.empty()) return true;
-  if (decoded[0] != '/') return false;
-  std::string token;
-  for (size_t i = 1; i <= decoded.size(); ++i) {
-    if (i == decoded.size() || decoded[i] == '/') {
-      tokens->push_back(token);
-      token.clear();
-    } else if (decoded[i] == '~') {
-      if (i + 1 >= decoded.size()) return false;
-      char next = decoded[++i];
-      if (next == '0') {
-        token += '~';
-      } else if (next == '1') {
-        token += '/';
-      } else {
-        return false;
-      }
-    } else {
-      token += decoded[i];
-    }
-  }
+  auto split = SplitPointer(PercentDecode(pointer));
+  if (!split) return false;
+  *tokens = std::move(*split);
   return true;
-}
-
-void AppendPointerToken(std::string& pointer, std::string_view token) {
-  pointer += '/';
-  for (char c : token) {
-    if (c == '~') {
-      pointer += "~0";
-    } else if (c == '/') {
-      pointer += "~1";
-    } else {
-      pointer += c;
-    }
-  }
 }
 
 }  // namespace structure::pipeline

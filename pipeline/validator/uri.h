@@ -17,7 +17,4 @@ std::pair<std::string, std::string> SplitFragment(std::string_view uri);
 // "/a~1b/c" -> {"a/b", "c"} after percent-decoding (URI fragments); false on bad syntax.
 bool ParsePointer(std::string_view pointer, std::vector<std::string>* tokens);
 
-// Appends "/" + token with ~ and / escaped.
-void AppendPointerToken(std::string& pointer, std::string_view token);
-
 }  // namespace structure::pipeline

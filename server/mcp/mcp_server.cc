@@ -1,5 +1,7 @@
 #include "server/mcp/mcp_server.h"
 
+#include "base/error_codes.h"
+#include "base/line_reader.h"
 #include "pipeline/result.h"
 #include "registry/schema_registry.h"
 
@@ -99,6 +101,17 @@ Json ToolOk(Json structured) {
   r.set("structuredContent", std::move(structured));
   r.set("isError", false);
   return r;
+}
+
+// The reply to a call that ended `error`, in the form the code's row says.
+Json ResultError(const pipeline::StructureResult& result) {
+  switch (ErrorCodeFactsOf(result.error_code).mcp) {
+    case McpErrorForm::kToolError:
+      break;
+  }
+  std::string text = "error " + std::string(ErrorCodeName(result.error_code)) + ":";
+  for (const auto& e : result.errors) text += " " + e;
+  return ToolError(text);
 }
 
 // The seed's return fields only, plus the evidence the caller asked for.
@@ -223,9 +236,7 @@ void McpServer::CallStructure(const Json& id, const Json& arguments) {
   }
   engine_.Submit(std::move(*request), [this, id](pipeline::StructureResult result) {
     if (result.status == pipeline::Outcome::kError) {
-      std::string text = "error " + result.error_code + ":";
-      for (const auto& e : result.errors) text += " " + e;
-      Reply(id, ToolError(text));
+      Reply(id, ResultError(result));
     } else {
       Reply(id, ToolOk(StructuredResult(result)));
     }
@@ -268,33 +279,20 @@ void McpServer::RejectLine(const std::string& why) {
 // never the end of it. A line over max_line_bytes is answered with a parse error and skipped
 // to its newline without being kept.
 int RunStdio(McpServer& server, std::FILE* in) {
-  const size_t limit = server.max_line_bytes();
-  std::string line;
-  bool too_long = false;
-  auto finish = [&] {
-    if (too_long) {
-      server.RejectLine("a message is longer than " + std::to_string(limit) +
+  LineReader reader(in, server.max_line_bytes());
+  for (;;) {
+    LineReader::Got got = reader.Next();
+    if (got == LineReader::Got::kInterrupted) continue;
+    if (got == LineReader::Got::kEnd || got == LineReader::Got::kError) break;
+    if (got == LineReader::Got::kTooLong) {
+      server.RejectLine("a message is longer than " + std::to_string(reader.max_line_bytes()) +
                         " bytes (the limit of one line)");
-    } else {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (!line.empty()) server.HandleMessage(line);
+      continue;
     }
-    line.clear();
-    too_long = false;
-  };
-  for (int c; (c = getc_unlocked(in)) != EOF;) {
-    if (c == '\n') {
-      finish();
-    } else if (!too_long) {
-      if (line.size() >= limit) {
-        too_long = true;
-        std::string().swap(line);
-      } else {
-        line += static_cast<char>(c);
-      }
-    }
+    std::string_view line = reader.line();
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) server.HandleMessage(line);
   }
-  if (!line.empty() || too_long) finish();
   server.Drain();
   return 0;
 }

@@ -97,10 +97,12 @@ class PoolFixture : public ::testing::Test {
     sched_->run();
   }
 
-  void Fail(uint64_t id, providers::TransportError e) {
+  // `nothing_sent`: the request never left the transport (no connection, failed handshake).
+  void Fail(uint64_t id, providers::TransportError e, bool nothing_sent = false) {
     providers::Completion c;
     c.id = id;
     c.response.error = e;
+    c.response.nothing_sent = nothing_sent;
     c.response.error_text = "simulated";
     std::vector<providers::Completion> v;
     v.push_back(std::move(c));

@@ -68,6 +68,52 @@ TEST_F(PoolTest, RetriesConnectionResetAndGivesUpAfterMaxRetries) {
   EXPECT_EQ(replies[0].attempts, 3);
 }
 
+// A stalled or failed handshake sent nothing: the call goes again at once (no backoff), once;
+// a second such failure waits for the backoff and counts against max_retries.
+TEST_F(PoolTest, ResendsAtOnceOnceWhenNothingWasSent) {
+  PoolConfig c = Config();
+  c.max_retries = 0;
+  Spawn(c);
+  Send(Request());
+  Fail(StartedId(0), providers::TransportError::kTimeout, /*nothing_sent=*/true);
+  ASSERT_EQ(io_->started.size(), 2u);  // at once, without advancing the clock
+  Fail(StartedId(1), providers::TransportError::kTimeout, /*nothing_sent=*/true);
+  Advance(milliseconds(5000));
+  EXPECT_EQ(io_->started.size(), 2u);
+  auto replies = Replies();
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0].status.code(), Code::kDeadlineExceeded);
+  EXPECT_EQ(replies[0].attempts, 2);
+}
+
+// A reset after the request went out may have reached the provider: no at-once resend, only
+// the transient-retry budget (none here).
+TEST_F(PoolTest, DoesNotResendAResetAfterSendingWithoutRetryBudget) {
+  PoolConfig c = Config();
+  c.max_retries = 0;
+  Spawn(c);
+  Send(Request());
+  Fail(StartedId(0), providers::TransportError::kReset, /*nothing_sent=*/false);
+  Advance(milliseconds(5000));
+  EXPECT_EQ(io_->started.size(), 1u);
+  auto replies = Replies();
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0].attempts, 1);
+}
+
+// A certificate that is not accepted is an answer, not a fault: never retried.
+TEST_F(PoolTest, NeverRetriesACertificateNotAccepted) {
+  Spawn(Config());
+  Send(Request());
+  Fail(StartedId(0), providers::TransportError::kTlsVerify, /*nothing_sent=*/true);
+  Advance(milliseconds(5000));
+  EXPECT_EQ(io_->started.size(), 1u);
+  auto replies = Replies();
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0].status.code(), Code::kFailedPrecondition);
+  EXPECT_EQ(replies[0].attempts, 1);
+}
+
 TEST_F(PoolTest, NeverRetries400Or401) {
   Spawn(Config());
   Send(Request());
@@ -163,7 +209,7 @@ TEST_F(PoolTest, RequestsPerMinuteBucketSpacesDispatches) {
 TEST_F(PoolTest, QueuedRequestFailsAtItsDeadline) {
   Spawn(Config(1));
   Send(Request());
-  PoolRequest r = Request();
+  PoolRequest r = Request(Lane::kInteractive);  // a bulk one waits for its turn (deadline test)
   r.timeout = milliseconds(500);
   Send(r);
   EXPECT_EQ(io_->started.size(), 1u);

@@ -13,9 +13,10 @@ struct CommandRun {
   std::string out;
 };
 
-// Runs the binary through the shell with stderr folded into the output.
-CommandRun Structure(const std::string& args) {
-  std::string cmd = std::string(STRUCTURE_BINARY) + " " + args + " 2>&1";
+// Runs the binary through the shell with stderr folded into the output; `prefix` goes before
+// it (an `env ...` command).
+CommandRun Structure(const std::string& args, const std::string& prefix = "") {
+  std::string cmd = prefix + STRUCTURE_BINARY + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
@@ -45,8 +46,15 @@ TEST(CliTest, UnknownCommandExitsTwo) {
 }
 
 TEST(CliTest, ConfigCheckPrintsEffectiveConfig) {
-  CommandRun r =
-      Structure(std::string("config check ") + STRUCTURE_SOURCE_DIR + "/examples/structure.toml");
+  // The example names OPENAI_API_KEY; config check makes run's checks, the key's among them.
+  std::string check =
+      std::string("config check ") + STRUCTURE_SOURCE_DIR + "/examples/structure.toml";
+  // From the source tree: the example's registry_dir is relative to it.
+  std::string in_tree = std::string("cd ") + STRUCTURE_SOURCE_DIR + " && ";
+  CommandRun unset = Structure(check, in_tree + "env -u OPENAI_API_KEY ");
+  EXPECT_EQ(unset.exit_code, 2) << unset.out;
+  EXPECT_NE(unset.out.find("no API key: set OPENAI_API_KEY"), std::string::npos) << unset.out;
+  CommandRun r = Structure(check, in_tree + "env OPENAI_API_KEY=sk-test ");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("\"maxConcurrency\": 256"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"apiKeyEnv\": \"OPENAI_API_KEY\""), std::string::npos);

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "base/hex.h"
+
 namespace structure::testing {
 namespace {
 
@@ -18,13 +20,6 @@ std::vector<std::string> SplitTabs(const std::string& line) {
     start = tab + 1;
   }
   return fields;
-}
-
-int Hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 }  // namespace
@@ -99,8 +94,8 @@ std::string Unescape(std::string_view s) {
         ++i;
         break;
       case 'x':
-        if (i + 3 < s.size() && Hex(s[i + 2]) >= 0 && Hex(s[i + 3]) >= 0) {
-          out += static_cast<char>(Hex(s[i + 2]) * 16 + Hex(s[i + 3]));
+        if (i + 3 < s.size() && HexDigitValue(s[i + 2]) >= 0 && HexDigitValue(s[i + 3]) >= 0) {
+          out += static_cast<char>(HexDigitValue(s[i + 2]) * 16 + HexDigitValue(s[i + 3]));
           i += 3;
           break;
         }

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "batch/output_lock.h"
+#include "batch/shard.h"
 
 namespace structure::batch {
 namespace {
@@ -121,6 +122,94 @@ TEST_F(BatchFilesTest, AnExistingOutputNeedsResumeOrOverwrite) {
   auto over = OpenJobFiles(Options(false, true));
   ASSERT_TRUE(over.ok()) << over.status().message();
   EXPECT_TRUE(ReadFile(out_)->empty());
+}
+
+TEST_F(BatchFilesTest, AResumeWithAnotherShardIsRefusedBeforeOutIsTouched) {
+  FileOptions first = Options();
+  first.shard = {1, 2};
+  {
+    auto job = OpenJobFiles(first);
+    ASSERT_TRUE(job.ok()) << job.status().message();
+    ASSERT_TRUE(job->journal
+                    ->Append("{\"id\":\"a\",\"status\":\"error\",\"code\":"
+                             "\"cancelled\"}\n")
+                    .ok());
+  }
+  for (Shard other : {Shard{1, 1}, Shard{2, 2}, Shard{1, 3}}) {
+    FileOptions o = Options(true);
+    o.shard = other;
+    auto f = OpenJobFiles(o);
+    ASSERT_FALSE(f.ok());
+    EXPECT_EQ(f.status().code(), Code::kFailedPrecondition);
+    EXPECT_NE(f.status().message().find("--shard: " + out_ + " holds the records of shard 1/2"),
+              std::string::npos)
+        << f.status().message();
+  }
+  EXPECT_NE(ReadFile(out_)->find("cancelled"), std::string::npos) << "a refused resume changed OUT";
+  FileOptions same = Options(true);
+  same.shard = {1, 2};
+  auto f = OpenJobFiles(same);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(f->scan.dropped_cancelled, 1u);
+}
+
+TEST_F(BatchFilesTest, AResumeFromAnotherInputIsRefused) {
+  ASSERT_TRUE(OpenJobFiles(Options()).ok());
+  std::string other = dir_ + "other.jsonl";
+  std::ofstream(other) << "{\"id\": \"a\", \"prompt\": \"x\"}\n";
+  for (const std::string& input : {other, std::string("-")}) {
+    FileOptions o = Options(true);
+    o.in_path = input;
+    auto f = OpenJobFiles(o);
+    ASSERT_FALSE(f.ok()) << input;
+    EXPECT_NE(f.status().message().find("the input: " + out_ + " was written from " + in_),
+              std::string::npos)
+        << f.status().message();
+  }
+}
+
+TEST_F(BatchFilesTest, AnOutWithoutAJobFileIsResumedWithANoteAndGetsOne) {
+  std::ofstream(out_) << "{\"id\":\"a\",\"status\":\"ok\"}\n";
+  auto f = OpenJobFiles(Options(true));
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  ASSERT_EQ(f->notes.size(), 1u);
+  EXPECT_NE(f->notes[0].find("no " + out_ + ".job records"), std::string::npos) << f->notes[0];
+  auto job = ReadFile(out_ + ".job");
+  ASSERT_TRUE(job.ok());
+  EXPECT_NE(job->find("\"shard\":\"1/1\""), std::string::npos) << *job;
+}
+
+TEST_F(BatchFilesTest, ResultsOfThisShardBelongToItsInput) {
+  // The records of shard 1 of 2 are all in the input, though not every input record is.
+  std::ofstream(in_) << "{\"id\": \"t-17\", \"prompt\": \"x\"}\n{\"id\": 17, \"prompt\": \"y\"}\n";
+  std::string mine = ShardOf("17", 2) == 1 ? "17" : "\"t-17\"";
+  FileOptions o = Options();
+  o.shard = {1, 2};
+  {
+    auto job = OpenJobFiles(o);
+    ASSERT_TRUE(job.ok()) << job.status().message();
+    ASSERT_TRUE(job->journal->Append("{\"id\":" + mine + ",\"status\":\"ok\"}\n").ok());
+  }
+  o.resume = true;
+  auto f = OpenJobFiles(o);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(f->scan.records, 1u);
+}
+
+TEST_F(BatchFilesTest, ADeviceOutputIsWrittenInPlaceAndNeverResumed) {
+  FileOptions o = Options();
+  o.out_path = "/dev/null";
+  auto f = OpenJobFiles(o);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_TRUE(f->journal->Append("{\"id\":\"a\",\"status\":\"ok\"}\n").ok());
+  struct stat st {};
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  o.resume = true;
+  auto again = OpenJobFiles(o);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.status().message().find("/dev/null is a device"), std::string::npos)
+      << again.status().message();
 }
 
 }  // namespace

@@ -137,5 +137,16 @@ TEST(BatchLine, FormatsResultWithIdFirstOrLineNumber) {
   EXPECT_EQ(parsed->find("id"), nullptr);
 }
 
+TEST(BatchLine, SkipsAByteOrderMarkOnLineOneOnly) {
+  const std::string bom = "\xEF\xBB\xBF";
+  BatchLine first = ParseBatchLine(bom + R"({"id": 1, "prompt": "p", "schema": {}})", 1, {});
+  EXPECT_TRUE(first.error.ok()) << first.error.message();
+  EXPECT_EQ(first.id, Json(1));
+  // Inside the file a byte order mark is a stray character, and the line says so.
+  BatchLine later = ParseBatchLine(bom + R"({"id": 2, "prompt": "p", "schema": {}})", 2, {});
+  EXPECT_FALSE(later.error.ok());
+  EXPECT_NE(later.error.message().find("line 2"), std::string::npos) << later.error.message();
+}
+
 }  // namespace
 }  // namespace structure::batch

@@ -41,11 +41,11 @@ providers::ItemResult Reply(const std::string& content) {
   return item;
 }
 
-providers::ItemResult Transient(std::string code = "") {
+providers::ItemResult Transient(std::optional<ErrorCode> code = std::nullopt) {
   providers::ItemResult item;
   item.reply = Status(Code::kUnavailable, "HTTP 500 from openai: oops");
   item.transient = true;
-  item.code = std::move(code);
+  item.code = code;
   return item;
 }
 
@@ -92,10 +92,10 @@ TEST(BatchRecordTest, ResendsTheSameCallAfterATransientErrorUpToTheRetries) {
   EXPECT_EQ(r.calls[0].round, 2);
   EXPECT_EQ(r.calls[0].tries, 1);
   EXPECT_EQ(r.calls[0].call.turns.size(), 1u);
-  ApplyItem(r, 0, Transient("batch_expired"), 1);
+  ApplyItem(r, 0, Transient(ErrorCode::kBatchExpired), 1);
   ASSERT_TRUE(r.result);
   EXPECT_EQ(r.result->status, pipeline::Outcome::kError);
-  EXPECT_EQ(r.result->error_code, "batch_expired");
+  EXPECT_EQ(r.result->error_code, ErrorCode::kBatchExpired);
   EXPECT_EQ(r.result->iterations, 0);
 }
 
@@ -106,7 +106,7 @@ TEST(BatchRecordTest, AProviderErrorEndsTheRecordAsTheLivePathWould) {
   item.reply = Status(Code::kInvalidArgument, "HTTP 400 from openai: Invalid schema");
   ApplyItem(r, 0, item, 3);
   ASSERT_TRUE(r.result);
-  EXPECT_EQ(r.result->error_code, "provider_rejected_request");
+  EXPECT_EQ(r.result->error_code, ErrorCode::kProviderRejectedRequest);
   ASSERT_EQ(r.result->errors.size(), 1u);
   EXPECT_NE(r.result->errors[0].find("Invalid schema"), std::string::npos);
 }
@@ -115,9 +115,9 @@ TEST(BatchRecordTest, EndRecordKeepsUsageSoFar) {
   BatchRecord r = Record();
   StartRecord(r);
   ApplyItem(r, 0, Reply(R"({"name":"Mike","priority":7})"), 3);
-  EndRecord(r, "batch_request_too_large", "the request for line 7 is 300 bytes");
+  EndRecord(r, ErrorCode::kBatchRequestTooLarge, "the request for line 7 is 300 bytes");
   ASSERT_TRUE(r.result);
-  EXPECT_EQ(r.result->error_code, "batch_request_too_large");
+  EXPECT_EQ(r.result->error_code, ErrorCode::kBatchRequestTooLarge);
   EXPECT_EQ(r.result->iterations, 1);
   EXPECT_EQ(r.result->usage.output_tokens, 5);
 }

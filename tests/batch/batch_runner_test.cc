@@ -83,7 +83,7 @@ class FakeEngine {
   };
 
   static StructureResult Answer(const pipeline::StructureRequest& r, bool cancelled) {
-    if (cancelled) return pipeline::ErrorResult("cancelled", "cancelled");
+    if (cancelled) return pipeline::ErrorResult(ErrorCode::kCancelled, "cancelled");
     StructureResult res;
     if (r.prompt.find("need") != std::string::npos) {
       res.status = Outcome::kNeedMoreInput;

@@ -1,6 +1,7 @@
 #include "batch/journal.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -120,6 +121,45 @@ TEST_F(JournalTest, OpenFailsWithTheReason) {
   auto w = JournalWriter::Open("/nonexistent-dir/x.jsonl", false, false);
   ASSERT_FALSE(w.ok());
   EXPECT_NE(w.status().message().find("/nonexistent-dir/x.jsonl"), std::string::npos);
+}
+
+TEST_F(JournalTest, ResumeThroughASymlinkRewritesItsTargetAndKeepsTheLink) {
+  Write(
+      "{\"id\":\"a\",\"status\":\"ok\",\"data\":{}}\n"
+      "{\"id\":\"b\",\"status\":\"error\",\"code\":\"cancelled\",\"errors\":[]}\n");
+  std::string link = path_ + ".link";
+  ::unlink(link.c_str());
+  ASSERT_EQ(::symlink(path_.c_str(), link.c_str()), 0);
+  auto writer = JournalWriter::Open(link, false, false);
+  ASSERT_TRUE(writer.ok()) << writer.status().message();
+  auto scan = RecoverJournal(link, &*writer);
+  ASSERT_TRUE(scan.ok()) << scan.status().message();
+  EXPECT_EQ(scan->dropped_cancelled, 1u);
+  ASSERT_TRUE(writer->Append("{\"id\":\"b\",\"status\":\"ok\",\"data\":{}}\n").ok());
+  struct stat st {};
+  ASSERT_EQ(::lstat(link.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link became a regular file";
+  // The real file lost the cancelled record and got the new one: no stale line is left.
+  EXPECT_EQ(Read(),
+            "{\"id\":\"a\",\"status\":\"ok\",\"data\":{}}\n"
+            "{\"id\":\"b\",\"status\":\"ok\",\"data\":{}}\n");
+  ::unlink(link.c_str());
+}
+
+TEST_F(JournalTest, ADeviceIsWrittenInPlaceAndCannotBeResumed) {
+  auto writer = JournalWriter::Open("/dev/null", true, true);  // neither emptied nor synced
+  ASSERT_TRUE(writer.ok()) << writer.status().message();
+  EXPECT_FALSE(writer->syncs());
+  EXPECT_TRUE(writer->Append("{\"id\":1,\"status\":\"ok\"}\n").ok());
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  auto scan = RecoverJournal("/dev/null");
+  ASSERT_FALSE(scan.ok());
+  EXPECT_NE(scan.status().message().find("--resume needs a regular file to continue: /dev/null is "
+                                         "a device"),
+            std::string::npos)
+      << scan.status().message();
 }
 
 }  // namespace

@@ -420,7 +420,8 @@ TEST_F(ProviderBatchCliTest, RefusesWhatItCannotDo) {
   EXPECT_EQ(Run({in, "-o", out, "--no-wait"}, "nowait"), 2);
   EXPECT_NE(Err("nowait").find("--no-wait needs --provider-batch"), std::string::npos);
   EXPECT_EQ(Run(Base(sim, {in, "-o", out, "--batch-max-requests", "0"}), "zero"), 2);
-  EXPECT_NE(Err("zero").find("--batch-max-requests: must be at least 1"), std::string::npos)
+  EXPECT_NE(Err("zero").find("--batch-max-requests: must be 1..1000000000 (was 0)"),
+            std::string::npos)
       << Err("zero");
   std::ofstream(dir_ + "ollama.toml")
       << "[providers.o]\nkind = \"ollama\"\nbase_url = \"" << sim.base_url()
@@ -432,6 +433,38 @@ TEST_F(ProviderBatchCliTest, RefusesWhatItCannotDo) {
   auto recs = ReadOut(out);
   ASSERT_EQ(recs.size(), 3u);
   EXPECT_EQ(recs["\"r0\""][0].find("code")->as_string(), "batch_unsupported");
+}
+
+// A write that fails (a file-size limit, as a full disk) is an output error with the same exit
+// code as on the live path, whether it hits OUT or the job's state in OUT.pbatch/.
+TEST_F(ProviderBatchCliTest, AnOutputErrorExits2AsOnTheLivePath) {
+  auto& sim = Sim({});
+  std::string in = Input(200);
+  for (bool provider_batch : {false, true}) {
+    std::string out = dir_ + (provider_batch ? "batch.jsonl" : "live.jsonl");
+    std::string tag = provider_batch ? "batch" : "live";
+    std::vector<std::string> argv = {"/bin/sh",
+                                     "-c",
+                                     "ulimit -f 16 && exec \"$0\" \"$@\"",
+                                     STRUCTURE_BINARY,
+                                     "batch",
+                                     "--database",
+                                     ":memory:",
+                                     in,
+                                     "-o",
+                                     out};
+    std::vector<std::string> flags = Base(sim, {});
+    if (!provider_batch) flags.erase(flags.begin() + 4, flags.end());  // --base-url, --schema
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    std::string error;
+    auto job = testing::ChildProcess::Spawn(
+        argv, {"", dir_ + tag + ".stdout", dir_ + tag + ".stderr"}, &error);
+    ASSERT_TRUE(job) << error;
+    int code = job->WaitFor(300);
+    if (code < 0) job->Signal(SIGKILL);
+    EXPECT_EQ(code, 2) << tag << ": " << Err(tag);
+    EXPECT_NE(Err(tag).find("cannot write"), std::string::npos) << Err(tag);
+  }
 }
 
 }  // namespace

@@ -1,16 +1,12 @@
-// --shard I/N: the documented hash, the flag's parsing, and which key a record is hashed by.
+// --shard I/N: the flag's parsing, and which key a record is hashed by.
 #include "batch/shard.h"
 
 #include <gtest/gtest.h>
 
+#include "base/hash.h"
+
 namespace structure::batch {
 namespace {
-
-TEST(ShardTest, Fnv1a64MatchesTheReferenceVectors) {
-  EXPECT_EQ(Fnv1a64(""), 0xcbf29ce484222325ULL);
-  EXPECT_EQ(Fnv1a64("a"), 0xaf63dc4c8601ec8cULL);
-  EXPECT_EQ(Fnv1a64("foobar"), 0x85944171f73967e8ULL);
-}
 
 TEST(ShardTest, ParsesIOverN) {
   auto s = ParseShard("2/3");

@@ -108,6 +108,55 @@ TEST(EngineCreateTest, AGoodConfigStillStartsAfterFailedAttempts) {
   ASSERT_TRUE(e.ok()) << e.status().message();
 }
 
+// `structure config check` runs Engine::Check: it must refuse exactly what Create refuses, with
+// the same words, and never pass a configuration that run then refuses.
+TEST(EngineCreateTest, CheckRefusesWhatCreateRefusesWithTheSameMessage) {
+  unsetenv("STRUCTURE_TEST_UNSET_KEY");
+  unsetenv("STRUCTURE_TEST_UNSET_PASSWORD");
+  struct Case {
+    const char* name;
+    const char* toml;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"key variable unset",
+       "[providers.p]\nkind = \"openai\"\napi_key_env = \"STRUCTURE_TEST_UNSET_KEY\"\n",
+       "STRUCTURE_TEST_UNSET_KEY"},
+      {"registry_dir missing", "[stores]\nregistry_dir = \"no/such/schemas\"\n",
+       "stores.registry_dir: the bundled schemas directory \"no/such/schemas\" (relative to the "
+       "working directory "},
+      {"registry_dir a file", "[stores]\nregistry_dir = \"/dev/null\"\n",
+       "stores.registry_dir: the bundled schemas directory \"/dev/null\" is not a directory"},
+      {"database folder missing", "[stores]\ndatabase = \"/no/such/folder/s.db\"\n",
+       "stores.database: the folder of \"/no/such/folder/s.db\" does not exist"},
+      {"shared password unset",
+       "[stores]\nshared = \"redis://127.0.0.1:1/0\"\nshared_password_env = "
+       "\"STRUCTURE_TEST_UNSET_PASSWORD\"\n",
+       "STRUCTURE_TEST_UNSET_PASSWORD is not set"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto cfg = config::ParseConfig(c.toml, "check_test.toml");
+    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
+    EngineOptions o;
+    o.config = *cfg;
+    Status checked = Engine::Check(o);
+    ASSERT_FALSE(checked.ok());
+    EXPECT_NE(checked.message().find(c.want), std::string::npos) << checked.message();
+    auto created = Engine::Create(o);
+    ASSERT_FALSE(created.ok());
+    EXPECT_EQ(created.status().message(), checked.message());
+  }
+  // --registry-dir is refused the same way.
+  EngineOptions o;
+  o.registry_dir = "no/such/dir";
+  Status checked = Engine::Check(o);
+  EXPECT_NE(checked.message().find("--registry-dir: the bundled schemas directory \"no/such/dir\""),
+            std::string::npos)
+      << checked.message();
+  EXPECT_EQ(Engine::Create(o).status().message(), checked.message());
+}
+
 // batch cancels on a second Ctrl-C by destroying the engine on its writer thread, not the one
 // that created it; that used to wait forever in ~actor_system.
 TEST(EngineCreateTest, DestroyedOnAnotherThreadItStops) {

@@ -29,7 +29,7 @@ kind = "anthropic"
 model = "claude-test"
 [providers.gemini]
 kind = "gemini"
-model = "gemini-2.0-test"
+model = "gemini-2.0-flash"
 [providers.ollama]
 kind = "ollama"
 model = "llama-test"
@@ -166,7 +166,7 @@ TEST_F(EnginePromptFormsTest, GrammarServersReceiveTheSchemaWithItsDescriptionsI
   }
   // Providers that show the schema to the model natively do not repeat it in the prompt.
   for (const char* model :
-       {"openai/gpt-4o-test", "anthropic/claude-test", "gemini/gemini-2.0-test"}) {
+       {"openai/gpt-4o-test", "anthropic/claude-test", "gemini/gemini-2.0-flash"}) {
     SCOPED_TRACE(model);
     std::string system = SystemText(FirstRequest(std::string("item6-") + model, model));
     EXPECT_FALSE(system.empty());
@@ -183,14 +183,14 @@ struct FormCase {
 
 TEST_F(EnginePromptFormsTest, EveryProviderIsToldTheNeedFormItWasGiven) {
   const FormCase cases[] = {
-      {"openai/gpt-4o-test", false, kEnvelopeRule, kBareRule},      // json_schema envelope
-      {"openai/gpt-4o-test", true, kToolRule, kEnvelopeRule},       // final tool + need tool
-      {"anthropic/claude-test", false, kToolRule, kBareRule},       // tool
-      {"gemini/gemini-2.0-test", false, kBareRule, kEnvelopeRule},  // union in responseSchema
-      {"gemini/gemini-2.0-test", true, kToolRule, kBareRule},       // final tool + need tool
-      {"ollama/llama-test", false, kBareRule, kEnvelopeRule},       // grammar (format)
-      {"llamacpp/local", false, kBareRule, kEnvelopeRule},          // grammar (json_schema)
-      {"fallback/plain", false, kBareRule, kToolRule},              // fallback: prompt only
+      {"openai/gpt-4o-test", false, kEnvelopeRule, kBareRule},       // json_schema envelope
+      {"openai/gpt-4o-test", true, kToolRule, kEnvelopeRule},        // final tool + need tool
+      {"anthropic/claude-test", false, kToolRule, kBareRule},        // tool
+      {"gemini/gemini-2.0-flash", false, kEnvelopeRule, kBareRule},  // envelope (object root)
+      {"gemini/gemini-2.0-flash", true, kToolRule, kBareRule},       // final tool + need tool
+      {"ollama/llama-test", false, kBareRule, kEnvelopeRule},        // grammar (format)
+      {"llamacpp/local", false, kBareRule, kEnvelopeRule},           // grammar (json_schema)
+      {"fallback/plain", false, kBareRule, kToolRule},               // fallback: prompt only
   };
   for (const FormCase& c : cases) {
     std::string tag = std::string("item7-") + c.model + (c.final_tool ? "-ft" : "");

@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 
 #include "providers/endpoint.h"
+#include "providers/wire.h"
 #include "registry/schema_registry.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"
@@ -69,6 +70,11 @@ kind = "anthropic"
 model = "claude-test"
 [providers.anthropic_nocache.profile_overrides]
 prompt_cache = false
+[providers.gemini_batch]
+kind = "gemini"
+model = "gemini-2.5-flash"
+[providers.gemini_batch.profile_overrides]
+batch_schema_field = "responseSchema"
 
 [aliases]
 "default:fast" = "openai"
@@ -301,20 +307,56 @@ TEST_F(EngineTest, PrepareHandsTheContentLoopOver) {
       [&](StructureResult r) { failed.set_value(std::move(r)); });
   StructureResult r = failed.get_future().get();
   EXPECT_EQ(r.status, Outcome::kError);
-  EXPECT_EQ(r.error_code, "unknown_schema");
+  EXPECT_EQ(r.error_code, ErrorCode::kUnknownSchema);
+}
+
+pipeline::PreparedCall PrepareFor(Engine& engine, const std::string& model) {
+  std::promise<pipeline::PreparedCall> ready;
+  auto req = pipeline::ParseRequest(
+      *ParseJson(R"({"prompt":"p","schemaName":"contact","model":")" + model + R"("})"));
+  EXPECT_TRUE(req.ok());
+  engine.Prepare(
+      *req, [&](pipeline::PreparedCall p) { ready.set_value(std::move(p)); },
+      [](StructureResult r) { ADD_FAILURE() << ToJson(pipeline::ResultToJson(r)); });
+  return ready.get_future().get();
+}
+
+std::string FirstBody(const pipeline::PreparedCall& p) {
+  pipeline::LoopState state;
+  auto first = pipeline::Start(p.spec, state);
+  auto req = providers::BuildRequest(std::get<pipeline::SendCall>(first).call, p.endpoint);
+  EXPECT_TRUE(req.ok()) << req.status().ToString();
+  return req.ok() ? req->body : "";
+}
+
+// Gemini provider batches take the schema in the field the profile names (batch_schema_field):
+// responseJsonSchema by default, the live form; responseSchema, lowered with the legacy rules,
+// when the profile says so. Live calls keep responseJsonSchema either way.
+TEST_F(EngineTest, GeminiBatchSchemaFieldIsAProfileSetting) {
+  pipeline::PreparedCall legacy = PrepareFor(*engine_, "gemini_batch");
+  EXPECT_TRUE(legacy.endpoint.gemini_legacy_schema);
+  std::string body = FirstBody(legacy);
+  EXPECT_NE(body.find("\"responseSchema\""), std::string::npos) << body;
+  EXPECT_NE(body.find("\"OBJECT\""), std::string::npos) << body;
+  EXPECT_EQ(body.find("responseJsonSchema"), std::string::npos) << body;
+  pipeline::PreparedCall plain = PrepareFor(*engine_, "gemini");
+  EXPECT_FALSE(plain.endpoint.gemini_legacy_schema);
+  EXPECT_NE(FirstBody(plain).find("\"responseJsonSchema\""), std::string::npos);
+  StructureResult live = RunInline("CASE-GENERATE any record", R"(,"model":"gemini_batch")");
+  EXPECT_EQ(live.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(live));
 }
 
 TEST_F(EngineTest, UnknownSchemaNameIsAnError) {
   StructureResult r = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
   ASSERT_EQ(r.status, Outcome::kError);
-  EXPECT_EQ(r.error_code, "unknown_schema");
+  EXPECT_EQ(r.error_code, ErrorCode::kUnknownSchema);
   EXPECT_NE(r.errors.at(0).find("no-such-schema"), std::string::npos);
 }
 
 TEST_F(EngineTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   StructureResult r = RunInline("CASE-FINAL-PROSE who did it", R"(,"finalTool":true)");
   ASSERT_EQ(r.status, Outcome::kError) << ToJson(pipeline::ResultToJson(r));
-  EXPECT_EQ(r.error_code, "no_final_answer");
+  EXPECT_EQ(r.error_code, ErrorCode::kNoFinalAnswer);
   EXPECT_EQ(r.iterations, 0) << "answers in prose get nudges, not iterations";
 }
 
@@ -404,11 +446,11 @@ TEST_F(EngineCheckTest, AFailingOrHangingCheckEndsTheCallCheckFailed) {
       {{"", {"echo 'tracker down' >&2; exit 4", 60000}}, {"slow", {"sleep 30", 300}}}));
   StructureResult failed = RunInline("CASE-OK Mike, priority two");
   ASSERT_EQ(failed.status, Outcome::kError) << ToJson(pipeline::ResultToJson(failed));
-  EXPECT_EQ(failed.error_code, "check_failed");
+  EXPECT_EQ(failed.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(failed.errors.at(0), "check command exited with status 4: tracker down");
   StructureResult hung = RunInline("CASE-OK Mike, priority two", R"(,"tenant":"slow")");
   ASSERT_EQ(hung.status, Outcome::kError) << ToJson(pipeline::ResultToJson(hung));
-  EXPECT_EQ(hung.error_code, "check_failed");
+  EXPECT_EQ(hung.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(hung.errors.at(0), "check command timed out after 300 ms and was killed");
 }
 
@@ -441,10 +483,20 @@ TEST_F(EngineCheckTest, ManyCallsAreCheckedAtOnce) {
 
 TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   std::string schema = std::string(R"({"type":"array","items":)") + kSchema + "}";
+  // Cut off after two records: with a call left, the records after them are asked for and joined.
   StructureResult r =
       Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"schema":)" + schema + "}");
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
-  EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  EXPECT_EQ(ToJson(r.data),
+            R"([{"name":"a","priority":1},{"name":"b","priority":2},{"name":"c","priority":3}])");
+  EXPECT_FALSE(r.truncated);
+  // With no call left the two complete records stand, and the result says records are missing.
+  StructureResult cut = Run(R"({"prompt":"CASE-ARRAY three people","arrayMode":true,"maxLoops":1,)"
+                            R"("schema":)" +
+                            schema + "}");
+  ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
+  EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  EXPECT_TRUE(cut.truncated);
 }
 
 // A registry schema whose manual makes the stable prefix long enough to cache; `tag` keeps it
@@ -512,9 +564,12 @@ TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
   StructureResult r = RunInline("CASE-JSONL-FENCED two people", R"(,"arrayMode":true)");
   ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
   EXPECT_EQ(ToJson(r.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
-  StructureResult cut = RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true)");
+  // Cut off with no call left: the complete lines stand, marked truncated.
+  StructureResult cut =
+      RunInline("CASE-JSONL-CUT three people", R"(,"arrayMode":true,"maxLoops":1)");
   ASSERT_EQ(cut.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(cut));
   EXPECT_EQ(ToJson(cut.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
+  EXPECT_TRUE(cut.truncated);
   // Each line is validated as an item: the bad record is named by its position.
   StructureResult bad = RunInline("CASE-JSONL-BAD two people", R"(,"arrayMode":true,"maxLoops":1)");
   ASSERT_EQ(bad.status, Outcome::kStale) << ToJson(pipeline::ResultToJson(bad));
@@ -527,7 +582,7 @@ TEST_F(EngineTest, ArrayModeWrapsAnItemSchemaAndReadsJsonLines) {
 TEST_F(EngineTest, ArrayModeWrapsARegistrySchema) {
   StructureResult r =
       Run(R"({"prompt":"CASE-JSONL-FENCED two","schemaName":"no-such","arrayMode":true})");
-  EXPECT_EQ(r.error_code, "unknown_schema");
+  EXPECT_EQ(r.error_code, ErrorCode::kUnknownSchema);
   ASSERT_TRUE(
       engine_->schemas().Put({"acme", ""}, {"ticket", "1.0", testing::kTicketSchemaText, ""}).ok());
   StructureResult named = Run(
@@ -546,7 +601,7 @@ TEST_F(EngineTest, StatsCountEveryCallPerSchemaAndProvider) {
   StructureResult reask = RunInline("CASE-REASK Mike broke the build, priority seven");
   ASSERT_EQ(reask.iterations, 2) << ToJson(pipeline::ResultToJson(reask));
   StructureResult missing = Run(R"({"prompt":"x","schemaName":"no-such-schema"})");
-  ASSERT_EQ(missing.error_code, "unknown_schema");
+  ASSERT_EQ(missing.error_code, ErrorCode::kUnknownSchema);
 
   pipeline::StatsSnapshot s = engine_->stats();
   ASSERT_EQ(s.schemas.size(), 3u);

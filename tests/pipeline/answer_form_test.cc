@@ -90,6 +90,40 @@ TEST(AnswerFormTest, StaleErrorsOfAnArrayRootNameNoWrapper) {
   EXPECT_TRUE(std::get<Finish>(Answer(spec, R"(["a","b"])")).result.form_ignored);
 }
 
+// The envelope is recognised by the form asked for, not by a key name: a bare answer whose own
+// schema has a root member "result" is judged as it is (before, its "result" was unwrapped and
+// judged against the whole schema).
+TEST(AnswerFormTest, ABareAnswerWithItsOwnResultMemberIsNotUnwrapped) {
+  LoopSpec spec = SpecFor(R"({"type":"object","properties":{"result":{"type":"string"},
+                              "score":{"type":"integer"}},"required":["result","score"],
+                              "additionalProperties":false})");
+  Step bare = Answer(spec, R"({"result":"passed","score":3})");
+  ASSERT_TRUE(std::holds_alternative<Finish>(bare));
+  const StructureResult& r = std::get<Finish>(bare).result;
+  EXPECT_EQ(r.status, Outcome::kOk) << ::testing::PrintToString(r.errors);
+  EXPECT_EQ(ToJson(r.data), R"({"result":"passed","score":3})");
+  EXPECT_TRUE(r.form_ignored);
+  Step wrapped = Answer(spec, R"({"result":{"result":"passed","score":3},"_need":null})");
+  ASSERT_TRUE(std::holds_alternative<Finish>(wrapped));
+  EXPECT_EQ(ToJson(std::get<Finish>(wrapped).result.data), R"({"result":"passed","score":3})");
+  EXPECT_FALSE(std::get<Finish>(wrapped).result.form_ignored);
+}
+
+// On the strict path an answer should be exactly one JSON text. Prose around it (a ReAct
+// "Action Input: {...}") is still read, as docs/engine.md says, and the result says the form was
+// not kept (before, it was accepted silently).
+TEST(AnswerFormTest, StrictAnswerWrappedInProseIsReadAndFlagged) {
+  LoopSpec spec = SpecFor(testing::kTicketSchemaText);
+  Step s = Answer(spec,
+                  "Thought: I have it.\nAction Input: "
+                  R"({"result":{"name":"Mike","priority":2},"_need":null})");
+  ASSERT_TRUE(std::holds_alternative<Finish>(s));
+  const StructureResult& r = std::get<Finish>(s).result;
+  EXPECT_EQ(r.status, Outcome::kOk);
+  EXPECT_EQ(ToJson(r.data), R"({"name":"Mike","priority":2})");
+  EXPECT_TRUE(r.form_ignored);
+}
+
 TEST(AnswerFormTest, BareNeedIsANeedAnswerInEveryForm) {
   for (const char* profile : {"openai-strict", "gemini", "anthropic-strict", "ollama", "json"}) {
     LoopSpec spec = SpecFor(testing::kTicketSchemaText, profile);

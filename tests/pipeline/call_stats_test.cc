@@ -178,11 +178,34 @@ TEST(CallStatsTest, SchemaLabelIsTheRegistryNameOnceFound) {
   StructureResult found = Result(Outcome::kOk, 1);
   found.schema_origin = "registry:tenant:acme";  // an override keeps its name
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", found), "ticket");
-  StructureResult missing = ErrorResult("unknown_schema", "no such schema");
+  StructureResult missing = ErrorResult(ErrorCode::kUnknownSchema, "no such schema");
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "made-up-name", missing), "unknown");
   EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "other", found), "other");
   EXPECT_EQ(SchemaLabel(SchemaMode::kJson, "", found), "inline");
   EXPECT_EQ(SchemaLabel(SchemaMode::kText, "a ticket", found), "inferred");
+}
+
+// A server's metrics are read by every tenant: a tenant's or project's own schema is counted
+// without its name (an override of a bundled schema too: its existence is the tenant's).
+TEST(CallStatsTest, TenantAndProjectSchemasAreCountedWithoutTheirNamesWhenHidden) {
+  StructureResult tenant = Result(Outcome::kOk, 1);
+  tenant.schema_origin = "registry:tenant:acme";
+  StructureResult project = Result(Outcome::kOk, 1);
+  project.schema_origin = "registry:project:acme/billing";
+  StructureResult bundled = Result(Outcome::kOk, 1);
+  bundled.schema_origin = "registry:bundled";
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "acme-merger-form", tenant, true), "tenant");
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", project, true), "project");
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "ticket", bundled, true), "ticket");
+  EXPECT_EQ(SchemaLabel(SchemaMode::kNamed, "acme-merger-form", tenant, false), "acme-merger-form");
+  // The labels are fixed ones: never "other", whatever the number of names.
+  CallStats stats(1);
+  stats.Record("a", bundled, 0.1);
+  stats.Record("tenant", tenant, 0.1);
+  stats.Record("project", project, 0.1);
+  std::string labels;
+  for (const auto& [label, st] : stats.Snapshot().schemas) labels += label + " ";
+  EXPECT_EQ(labels, "a project tenant ");
 }
 
 TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
@@ -196,9 +219,26 @@ TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
       R"({"schemas":{"ticket":{"calls":1,"results":{"ok":1,"need-more-input":0,"stale":0,"error":0},)"
       R"("iterations":{"2":1},"reasks":{"type":0,"required":0,"additionalProperties":0,"enum/const":1,)"
       R"("pattern":0,"format":0,"bounds":0,"length":0,"items":0,"semantic":0,"parse":0,"need":0,"other":0},)"
-      R"("tokens":{"input":100,"output":10,"cachedInput":60,"cacheWrite":5,"reasoning":4},"formIgnored":0}},)"
+      R"("tokens":{"input":100,"output":10,"cachedInput":60,"cacheWrite":5,"reasoning":4},"formIgnored":0,)"
+      R"("truncated":0,"tokenBudgetExhausted":0,"splitCalls":0}},)"
       R"("providers":{"sim":{"calls":1,"latencySeconds":{"sum":0.2,"buckets":{"0.05":0,"0.1":0,)"
       R"("0.25":1,"0.5":1,"1":1,"2.5":1,"5":1,"10":1,"30":1,"60":1,"+Inf":1}}}}})");
+}
+
+TEST(CallStatsTest, CountsTruncatedAnswersAndCallsTheBudgetEnded) {
+  CallStats stats;
+  StructureResult cut = Result(Outcome::kOk, 1);
+  cut.truncated = true;
+  StructureResult stale = Result(Outcome::kStale, 2);
+  stale.budget_exhausted = true;
+  StructureResult error = Result(Outcome::kError, 0);
+  error.error_code = ErrorCode::kTokenBudgetExhausted;
+  for (const StructureResult& r : {cut, stale, error, Result(Outcome::kOk, 1)})
+    stats.Record("ticket", r, 0.1);
+  const StatsSnapshot snapshot = stats.Snapshot();
+  const SchemaStats& s = snapshot.schemas.at("ticket");
+  EXPECT_EQ(s.truncated, 1u);
+  EXPECT_EQ(s.budget_exhausted, 2u);
 }
 
 }  // namespace

@@ -4,9 +4,8 @@
 
 #include <functional>
 
-#include "pipeline/array_answer.h"
 #include "pipeline/schema_stage.h"
-#include "tests/support/ticket_schema.h"
+#include "tests/pipeline/loop_test_util.h"
 
 namespace structure::pipeline {
 namespace {
@@ -14,52 +13,12 @@ namespace {
 using providers::FinishKind;
 using providers::ProviderReply;
 using providers::Role;
-
-constexpr const char* kSchema = testing::kTicketSchemaText;
-
-// A loop on a hand-made plan; `edit` changes the plan before it is shared.
-LoopSpec Spec(const std::function<void(LoopPlan&)>& edit = {}) {
-  auto plan = std::make_shared<LoopPlan>();
-  plan->original_schema = *ParseJson(kSchema);
-  plan->provider_schema = plan->original_schema;
-  auto v = CompileSchema(plan->original_schema);
-  EXPECT_TRUE(v.ok());
-  plan->validator = *v;
-  if (edit) edit(*plan);
-  LoopSpec spec;
-  spec.plan = plan;
-  spec.prompt = "Mike broke the build, priority seven";
-  spec.model = "m";
-  return spec;
-}
-
-ProviderReply Text(const std::string& content, int64_t in = 10, int64_t out = 5) {
-  ProviderReply r;
-  r.content = content;
-  r.usage.input_tokens = in;
-  r.usage.output_tokens = out;
-  return r;
-}
-
-ProviderReply Tool(const std::string& name, const std::string& args) {
-  ProviderReply r;
-  r.finish = FinishKind::kToolUse;
-  r.tool_calls.push_back({"call_1", name, args, ""});
-  return r;
-}
-
-// By value: a Step is a temporary, and a reference into it would dangle.
-Finish AsFinish(Step s) {
-  EXPECT_TRUE(std::holds_alternative<Finish>(s));
-  if (!std::holds_alternative<Finish>(s)) return Finish{};
-  return std::get<Finish>(std::move(s));
-}
-
-SendCall AsSend(Step s) {
-  EXPECT_TRUE(std::holds_alternative<SendCall>(s));
-  if (!std::holds_alternative<SendCall>(s)) return SendCall{};
-  return std::get<SendCall>(std::move(s));
-}
+using testing::AsFinish;
+using testing::AsSend;
+using testing::kSchema;
+using testing::Spec;
+using testing::Text;
+using testing::Tool;
 
 TEST(ContentLoopTest, AcceptsAValidAnswerAtOnce) {
   LoopSpec spec = Spec();
@@ -249,7 +208,7 @@ TEST(ContentLoopTest, ProviderFailureIsAnErrorWithAStableCode) {
   const Finish& f =
       AsFinish(OnReply(spec, st, Result<ProviderReply>(Status(Code::kUnauthenticated, "bad key"))));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "provider_auth");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kProviderAuth);
   EXPECT_EQ(f.result.iterations, 0);
 }
 
@@ -261,7 +220,7 @@ TEST(ContentLoopTest, RefusalIsAnError) {
   r.finish = FinishKind::kRefusal;
   r.refusal = "I can't help with that.";
   const Finish& f = AsFinish(OnReply(spec, st, r));
-  EXPECT_EQ(f.result.error_code, "refusal");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kRefusal);
   EXPECT_NE(f.result.errors[0].find("I can't help with that."), std::string::npos);
 }
 
@@ -313,17 +272,8 @@ TEST(ContentLoopTest, LiftRunsBeforeValidation) {
   EXPECT_EQ(f.result.data.find("priority")->as_int(), 3);
 }
 
-TEST(ContentLoopTest, TokenBudgetEndsTheLoop) {
-  LoopSpec spec = Spec();
-  spec.max_loops = 10;
-  spec.token_budget = 20;
-  LoopState st;
-  Start(spec, st);
-  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"Mike","priority":7})", 15, 10)));
-  EXPECT_EQ(f.result.status, Outcome::kStale);
-  EXPECT_EQ(f.result.errors.back(), "token budget exhausted: used 25 of 20 tokens");
-}
-
+// A budget of two calls' worth, with calls that cost more than their estimate: the loop stops
+// before a call that could take it over, never after.
 TEST(ContentLoopTest, FinalToolRejectedCallReturnsAsToolError) {
   LoopSpec spec = Spec([](LoopPlan& p) { p.final_tool = true; });
   LoopState st;
@@ -350,9 +300,42 @@ TEST(ContentLoopTest, FinalToolTwoNudgesThenNoFinalAnswer) {
   AsSend(OnReply(spec, st, Text("Still thinking.")));
   const Finish& f = AsFinish(OnReply(spec, st, Text("Done, it's Mike.")));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "no_final_answer");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kNoFinalAnswer);
   EXPECT_EQ(f.result.iterations, 0) << "nudged answers are not iterations";
   EXPECT_EQ(f.result.usage.input_tokens, 30) << "but their tokens count";
+}
+
+// Each nudge says what the reply did (before: "You answered in prose" for everything) and takes
+// the place of the previous one, so the conversation does not grow with every nudge.
+TEST(ContentLoopTest, FinalToolNudgesSayWhatHappenedAndDoNotPileUp) {
+  LoopSpec spec = Spec([](LoopPlan& p) {
+    p.final_tool = true;
+    p.max_nudges = 4;
+  });
+  LoopState st;
+  Start(spec, st);
+  const SendCall& empty = AsSend(OnReply(spec, st, Text("")));
+  ASSERT_EQ(empty.call.turns.size(), 3u);
+  EXPECT_EQ(empty.call.turns.back().text.rfind("Your reply was empty.", 0), 0u)
+      << empty.call.turns.back().text;
+  const SendCall& json = AsSend(OnReply(spec, st, Text(R"({"name":"Mike","priority":2})")));
+  ASSERT_EQ(json.call.turns.size(), 3u) << "the nudge replaces the previous one";
+  EXPECT_EQ(json.call.turns[1].text, R"({"name":"Mike","priority":2})");
+  EXPECT_EQ(json.call.turns.back().text.rfind("You wrote the answer as text.", 0), 0u);
+  ProviderReply cut = Text("");
+  cut.finish = FinishKind::kLength;
+  const SendCall& cut_off = AsSend(OnReply(spec, st, cut));
+  EXPECT_NE(cut_off.call.turns.back().text.find("cut off at the output limit"), std::string::npos);
+  const SendCall& other = AsSend(OnReply(spec, st, Tool("search", R"({"q":"Mike"})")));
+  EXPECT_EQ(
+      other.call.turns.back().text.rfind("You called \"search\", which is not a tool here.", 0),
+      0u);
+  ASSERT_EQ(other.call.turns.size(), 3u);
+  const Finish& f = AsFinish(OnReply(spec, st, Text("It is Mike.")));
+  EXPECT_EQ(f.result.error_code, ErrorCode::kNoFinalAnswer);
+  ASSERT_EQ(f.result.errors.size(), 1u);
+  EXPECT_EQ(f.result.errors.back(),
+            "the model did not call the final tool \"submit\" in 5 replies (the last was prose)");
 }
 
 struct Call {
@@ -483,7 +466,7 @@ TEST(ContentLoopTest, ExternalCheckFailureEndsTheCallWithCheckFailed) {
       Status(Code::kInternal, "check command exited with status 3");
   const Finish& f = AsFinish(OnCheck(spec, st, failed));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "check_failed");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kCheckFailed);
   EXPECT_EQ(f.result.errors.at(0), "check command exited with status 3");
 }
 
@@ -519,22 +502,6 @@ TEST(ContentLoopTest, SemanticCheckRejectionFeedsTheReasonLoop) {
             Outcome::kOk);
 }
 
-TEST(ContentLoopTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
-  LoopSpec spec = Spec([](LoopPlan& p) {
-    p.array_mode = true;
-    p.original_schema = *ParseJson(
-        R"({"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}})");
-    p.validator = *CompileSchema(p.original_schema);
-  });
-  LoopState st;
-  Start(spec, st);
-  ProviderReply r = Text(R"([{"n":1},{"n":2,"s":"a,]"},{"n":)");
-  r.finish = FinishKind::kLength;
-  const Finish& f = AsFinish(OnReply(spec, st, r));
-  EXPECT_EQ(f.result.status, Outcome::kOk);
-  EXPECT_EQ(ToJson(f.result.data), R"([{"n":1},{"n":2,"s":"a,]"}])");
-}
-
 TEST(ContentLoopTest, SendsTheThinkingSettingsAndTheSpecsCap) {
   LoopSpec spec = Spec();
   spec.thinking.effort = "high";
@@ -560,19 +527,6 @@ TEST(ContentLoopTest, SumsReasoningTokensOverEveryCall) {
   EXPECT_EQ(*ResultToJson(f.result).find("usage")->find("reasoningTokens"), Json(int64_t{310}));
 }
 
-TEST(ContentLoopTest, ReasoningTokensCountAgainstTheTokenBudget) {
-  LoopSpec spec = Spec();
-  spec.max_loops = 10;
-  spec.token_budget = 500;
-  LoopState st;
-  Start(spec, st);
-  ProviderReply r = Text(R"({"name":"Mike","priority":7})", 10, 600);
-  r.usage.reasoning_tokens = 590;
-  const Finish& f = AsFinish(OnReply(spec, st, r));
-  EXPECT_EQ(f.result.status, Outcome::kStale);
-  EXPECT_EQ(f.result.errors.back(), "token budget exhausted: used 610 of 500 tokens");
-}
-
 TEST(ContentLoopTest, ThinkingThatUsesTheWholeCapEndsWithOutputCapExhausted) {
   LoopSpec spec = Spec();
   spec.max_tokens = 512;
@@ -584,7 +538,7 @@ TEST(ContentLoopTest, ThinkingThatUsesTheWholeCapEndsWithOutputCapExhausted) {
   r.usage.reasoning_tokens = 512;
   const Finish& f = AsFinish(OnReply(spec, st, r));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "output_cap_exhausted");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kOutputCapExhausted);
   ASSERT_EQ(f.result.errors.size(), 1u);
   EXPECT_EQ(f.result.errors[0],
             "the model spent the whole output cap of 512 tokens thinking (512 reasoning tokens) "
@@ -631,64 +585,6 @@ TEST(ContentLoopTest, ReaskReplaysTheThinkingAndSignaturesOfTheAnswer) {
   EXPECT_EQ(assistant.thoughts[0].text, "thinking text");
   EXPECT_EQ(assistant.text_signature, "text-sig");
   EXPECT_EQ(assistant.tool_calls.at(0).signature, "call-sig");
-}
-
-LoopSpec ArraySpec(bool strict) {
-  return Spec([strict](LoopPlan& p) {
-    p.array_mode = true;
-    p.strict = strict;
-    p.original_schema = ArrayModeSchema(*ParseJson(kSchema));
-    p.validator = *CompileSchema(p.original_schema);
-  });
-}
-
-TEST(ContentLoopTest, ArrayModeReadsJsonLinesAndValidatesEveryRecord) {
-  for (bool strict : {true, false}) {
-    LoopSpec spec = ArraySpec(strict);
-    LoopState st;
-    Start(spec, st);
-    const SendCall& again = AsSend(OnReply(
-        spec, st, Text("{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":9}")));
-    EXPECT_NE(again.call.turns.back().text.find("- /1/priority: value must be <= 5 (was 9)"),
-              std::string::npos)
-        << again.call.turns.back().text;
-    const Finish& f = AsFinish(OnReply(
-        spec, st,
-        Text("```jsonl\n{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n```")));
-    EXPECT_EQ(f.result.status, Outcome::kOk) << strict;
-    EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
-  }
-}
-
-TEST(ContentLoopTest, ArrayModeKeepsTheCompleteLinesOfACutOffJsonLinesAnswer) {
-  LoopSpec spec = ArraySpec(false);
-  LoopState st;
-  Start(spec, st);
-  ProviderReply r = Text(
-      "{\"name\":\"a\",\"priority\":1}\n{\"name\":\"b\",\"priority\":2}\n{\"name\":\"c\",\"pr");
-  r.finish = FinishKind::kLength;
-  const Finish& f = AsFinish(OnReply(spec, st, r));
-  EXPECT_EQ(f.result.status, Outcome::kOk);
-  EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1},{"name":"b","priority":2}])");
-}
-
-TEST(ContentLoopTest, ArrayModeOnTheFallbackPathTakesALoneObjectAsOneRecord) {
-  LoopSpec spec = ArraySpec(false);
-  LoopState st;
-  Start(spec, st);
-  const Finish& f = AsFinish(OnReply(spec, st, Text(R"({"name":"a","priority":1})")));
-  EXPECT_EQ(ToJson(f.result.data), R"([{"name":"a","priority":1}])");
-  LoopState need;
-  Start(spec, need);
-  EXPECT_EQ(AsFinish(OnReply(spec, need, Text(R"({"_need":"the names"})"))).result.status,
-            Outcome::kNeedMoreInput);
-}
-
-TEST(RecoverArrayPrefixTest, HandlesScalarsAndNesting) {
-  EXPECT_EQ(ToJson(*RecoverArrayPrefix(R"([1, "x", [2,[3]], {"a":{}}, tr)")),
-            R"([1,"x",[2,[3]],{"a":{}}])");
-  EXPECT_EQ(ToJson(*RecoverArrayPrefix("[]")), "[]");
-  EXPECT_FALSE(RecoverArrayPrefix("{}").ok());
 }
 
 }  // namespace

@@ -254,5 +254,73 @@ TEST(EvidenceLoopTest, ArrayModeOnTheFallbackPathKeepsTheForm) {
   EXPECT_NE(f.result.evidence.find("/0/name"), nullptr);
 }
 
+// An answer in the form without its evidence list: the answer is taken as it is and only the
+// list is asked for; the form's names ("answer") never appear in what the user reads.
+TEST(EvidenceLoopTest, RequireAsksOnlyForTheListOfAnAnswerThatCameWithout) {
+  for (std::string profile : {"openai-strict", "anthropic-strict", "gemini", "json"}) {
+    SCOPED_TRACE(profile);
+    LoopSpec spec = SpecFor(EvidenceMode::kRequire, profile);
+    LoopState st;
+    Start(spec, st);
+    SendCall again =
+        AsSend(OnReply(spec, st, InForm(profile, R"({"answer":{"name":"Mike","priority":5}})")));
+    const std::string& reason = again.call.turns.back().text;
+    EXPECT_NE(reason.find("without its \"evidence\" list"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("Send the same answer again, unchanged"), std::string::npos) << reason;
+    EXPECT_EQ(reason.find("is not allowed"), std::string::npos) << reason;
+    EXPECT_EQ(reason.find("not supported by the input"), std::string::npos) << reason;
+    Finish f = AsFinish(OnReply(spec, st, InForm(profile, kGood)));
+    ASSERT_EQ(f.result.status, Outcome::kOk) << (f.result.errors.empty() ? "" : f.result.errors[0]);
+    EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":5})");
+    EXPECT_EQ(ToJson(f.result.ungrounded), "[]");
+    EXPECT_EQ(f.result.iterations, 2);
+  }
+}
+
+TEST(EvidenceLoopTest, AnAnswerThatNeverBringsItsListNeverShowsTheFormsNames) {
+  LoopSpec spec = SpecFor(EvidenceMode::kRequire, "json", testing::kTicketSchemaText, 2);
+  LoopState st;
+  Start(spec, st);
+  const std::string bare = R"({"answer":{"name":"Mike","priority":5}})";
+  AsSend(OnReply(spec, st, Text(bare)));
+  Finish f = AsFinish(OnReply(spec, st, Text(bare)));
+  // The last round judges the values without quotes: the required ones are not grounded.
+  EXPECT_EQ(f.result.status, Outcome::kNeedMoreInput);
+  EXPECT_EQ(f.result.need.find("answer"), std::string::npos) << f.result.need;
+  EXPECT_NE(f.result.need.find("/name (no quote was given)"), std::string::npos) << f.result.need;
+  for (const std::string& e : f.result.errors) EXPECT_EQ(e.find("\"answer\""), std::string::npos);
+
+  // Report mode takes the answer at once and lists its values as ungrounded.
+  LoopSpec report = SpecFor(EvidenceMode::kReport, "json");
+  LoopState rs;
+  Start(report, rs);
+  f = AsFinish(OnReply(report, rs, Text(bare)));
+  ASSERT_EQ(f.result.status, Outcome::kOk) << (f.result.errors.empty() ? "" : f.result.errors[0]);
+  EXPECT_EQ(ToJson(f.result.data), R"({"name":"Mike","priority":5})");
+  EXPECT_EQ(ToJson(f.result.ungrounded), R"(["/name","/priority"])");
+  EXPECT_EQ(f.result.iterations, 1);
+}
+
+TEST(EvidenceLoopTest, AUserSchemaWithAnAnswerPropertyIsNotTakenForTheForm) {
+  const char* schema = R"({"type":"object","properties":{"answer":{"type":"string"}},
+    "required":["answer"],"additionalProperties":false})";
+  LoopSpec spec = SpecFor(EvidenceMode::kReport, "json", schema);
+  spec.prompt = "The answer is 42";
+  LoopState st;
+  Start(spec, st);
+  // The form skipped: the object is the user's answer.
+  Finish f = AsFinish(OnReply(spec, st, Text(R"({"answer":"42"})")));
+  ASSERT_EQ(f.result.status, Outcome::kOk) << (f.result.errors.empty() ? "" : f.result.errors[0]);
+  EXPECT_EQ(ToJson(f.result.data), R"({"answer":"42"})");
+  // The form kept: its answer is the user's answer.
+  LoopState st2;
+  Start(spec, st2);
+  f = AsFinish(
+      OnReply(spec, st2, Text(Form(R"({"answer":"42"})", R"([{"path":"/answer","quote":"42"}])"))));
+  ASSERT_EQ(f.result.status, Outcome::kOk) << (f.result.errors.empty() ? "" : f.result.errors[0]);
+  EXPECT_EQ(ToJson(f.result.data), R"({"answer":"42"})");
+  EXPECT_EQ(ToJson(f.result.ungrounded), "[]");
+}
+
 }  // namespace
 }  // namespace structure::pipeline

@@ -33,12 +33,14 @@ std::string SystemPrompt(const std::string& profile, bool final_tool = false) {
 }
 
 TEST(PromptTest, EnvelopeProvidersAreToldToSetResultNullAndNeed) {
-  std::string s = SystemPrompt("openai-strict");
-  EXPECT_NE(s.find("set \"result\" to null and \"_need\" to a short description of what is "
-                   "missing; otherwise put the answer in \"result\" and set \"_need\" to null"),
-            std::string::npos)
-      << s;
-  EXPECT_EQ(s.find("output {\"_need\""), std::string::npos) << s;
+  for (const char* profile : {"openai-strict", "gemini", "gemini-legacy"}) {
+    std::string s = SystemPrompt(profile);
+    EXPECT_NE(s.find("set \"result\" to null and \"_need\" to a short description of what is "
+                     "missing; otherwise put the answer in \"result\" and set \"_need\" to null"),
+              std::string::npos)
+        << profile << s;
+    EXPECT_EQ(s.find("output {\"_need\""), std::string::npos) << profile << s;
+  }
 }
 
 TEST(PromptTest, NeedToolProvidersAreToldToCallIt) {
@@ -51,7 +53,7 @@ TEST(PromptTest, NeedToolProvidersAreToldToCallIt) {
 }
 
 TEST(PromptTest, UnionProvidersAreToldTheBareNeedObject) {
-  for (const char* profile : {"gemini", "ollama", "vllm", "json"}) {
+  for (const char* profile : {"ollama", "vllm", "json"}) {
     std::string s = SystemPrompt(profile);
     EXPECT_NE(s.find("output {\"_need\": \"<short description of what's missing>\"} and nothing "
                      "else"),

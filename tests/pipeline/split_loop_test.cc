@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/call_trace.h"
 #include "pipeline/loop_run.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
@@ -218,24 +219,79 @@ TEST(SplitLoop, ASchemaTooLargeRefusalEndsWithTheRefusedGrammarOnceTheOthersAreB
   EXPECT_TRUE(Calls(RunOnReply(spec, st, 0, Answer(first.calls[0].call))).calls.empty());
   Finish f = Done(RunOnReply(spec, st, 2, Answer(first.calls[2].call)));
   EXPECT_EQ(f.result.status, Outcome::kError);
-  EXPECT_EQ(f.result.error_code, "schema_too_large");
+  EXPECT_EQ(f.result.error_code, ErrorCode::kSchemaTooLarge);
   EXPECT_EQ(f.result.rejected_grammar, spec.plan->split->parts[1]->grammar_size);
   EXPECT_GT(f.result.rejected_grammar, 0u);
   EXPECT_EQ(f.result.usage.input_tokens, 200);
 }
 
-TEST(SplitLoop, TheTokenBudgetCoversEveryPart) {
+// A call's estimate as the loop counts it against the token budget: prompt + output cap.
+int64_t Cost(const ProviderCall& call) {
+  return providers::EstimatePromptTokens(call) + call.max_tokens;
+}
+
+TEST(SplitLoop, TheFirstRoundOverTheTokenBudgetIsAnErrorBeforeAnyCall) {
+  LoopSpec spec = Spec(Schema(), 3, 100);
+  RunState st;
+  Finish f = Done(RunStart(spec, st));
+  EXPECT_EQ(f.result.status, Outcome::kError);
+  EXPECT_EQ(f.result.error_code, ErrorCode::kTokenBudgetExhausted);
+  ASSERT_FALSE(f.result.errors.empty());
+  EXPECT_NE(f.result.errors[0].find("the 3 parts"), std::string::npos) << f.result.errors[0];
+  EXPECT_EQ(f.result.usage.input_tokens, 0);
+}
+
+TEST(SplitLoop, TheTokenBudgetCoversEveryPartAndEveryCallBeforeItIsSent) {
   Json schema = Schema();
   schema["properties"]["f0"].set("maxLength", Json(1));
-  LoopSpec spec = Spec(schema, 3, 250);
+  LoopSpec spec = Spec(schema);
+  spec.max_tokens = 20;
+  RunState probe;
+  int64_t first_round = 0;
+  for (const SlotCall& c : Calls(RunStart(spec, probe)).calls) first_round += Cost(c.call);
+  // The first round fits exactly; its replies use their prompts and 10 output tokens each, so
+  // the re-ask (a prompt of its own plus its cap of 20) does not.
+  spec.token_budget = first_round;
   RunState st;
   SendCalls calls = Calls(RunStart(spec, st));
+  ASSERT_EQ(calls.calls.size(), 3u);
   RunStep step = SendCalls{};
-  for (size_t i = calls.calls.size(); i-- > 0;)  // the part of f0 last
-    step = RunOnReply(spec, st, calls.calls[i].slot, Answer(calls.calls[i].call));
-  Finish f = Done(std::move(step));  // 330 tokens used: no re-ask
+  for (size_t i = calls.calls.size(); i-- > 0;) {  // the part of f0 last
+    ProviderReply r = Answer(calls.calls[i].call);
+    r.usage.input_tokens = providers::EstimatePromptTokens(calls.calls[i].call);
+    step = RunOnReply(spec, st, calls.calls[i].slot, r);
+  }
+  Finish f = Done(std::move(step));
   EXPECT_EQ(f.result.status, Outcome::kStale);
-  EXPECT_NE(f.result.errors.back().find("token budget"), std::string::npos);
+  EXPECT_TRUE(f.result.budget_exhausted);
+  ASSERT_FALSE(f.result.errors.empty());
+  EXPECT_NE(f.result.errors.back().find("token budget exhausted"), std::string::npos)
+      << f.result.errors.back();
+}
+
+TEST(SplitLoop, TheTraceShowsEveryPartsCallWithItsFields) {
+  LoopSpec spec = Spec(Schema());
+  spec.trace = true;
+  RunState st;
+  SendCalls first = Calls(RunStart(spec, st));
+  RunStep step = SendCalls{};
+  for (const SlotCall& c : first.calls) step = RunOnReply(spec, st, c.slot, Answer(c.call));
+  Finish f = Done(std::move(step));
+  EXPECT_EQ(f.result.status, Outcome::kOk);
+  ASSERT_NE(f.result.trace, nullptr);
+  ASSERT_EQ(f.result.trace->rounds.size(), 3u);
+  std::set<std::string> fields;
+  for (size_t i = 0; i < 3; ++i) {
+    const TraceRound& round = f.result.trace->rounds[i];
+    EXPECT_EQ(round.part, static_cast<int>(i));
+    EXPECT_EQ(round.iteration, 1);
+    EXPECT_EQ(round.verdict, "accepted");
+    EXPECT_FALSE(round.fields.empty());
+    fields.insert(round.fields.begin(), round.fields.end());
+  }
+  EXPECT_EQ(fields.size(), 12u);
+  Json json = TraceToJson(*f.result.trace);
+  EXPECT_EQ(json.find("rounds")->as_array()[2].find("part")->as_int(), 2);
 }
 
 }  // namespace

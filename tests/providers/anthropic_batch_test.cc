@@ -77,9 +77,9 @@ TEST(AnthropicBatchTest, ParsesEveryResultType) {
   EXPECT_NE(out["l2-r1"].reply.status().message().find("max_tokens: too large"), std::string::npos);
   EXPECT_FALSE(out["l2-r1"].transient);
   EXPECT_TRUE(out["l3-r1"].transient);
-  EXPECT_EQ(out["l4-r1"].code, "batch_cancelled");
+  EXPECT_EQ(out["l4-r1"].code, ErrorCode::kBatchCancelled);
   EXPECT_FALSE(out["l4-r1"].transient);
-  EXPECT_EQ(out["l5-r1"].code, "batch_expired");
+  EXPECT_EQ(out["l5-r1"].code, ErrorCode::kBatchExpired);
   EXPECT_TRUE(out["l5-r1"].transient);
   EXPECT_EQ(
       anthropic_batch::ParseResults("{\"custom_id\":\"x\",\"result\":{\"type\":\"weird\"}}", out)
@@ -118,20 +118,20 @@ TEST(AnthropicBatchTest, AMixedBatchGivesEveryRequestItsOwnOutcome) {
   EXPECT_NE(out["l2-r1"].reply.status().message().find("must be non-empty"), std::string::npos);
   EXPECT_FALSE(out["l2-r1"].transient);
   EXPECT_TRUE(out["l3-r1"].transient);
-  EXPECT_EQ(out["l3-r1"].code, "");  // the provider's own error, not a batch-level one
+  EXPECT_EQ(out["l3-r1"].code, std::nullopt);  // the provider's own error, not a batch-level one
   EXPECT_FALSE(out["l4-r1"].reply.ok());
   EXPECT_NE(out["l4-r1"].reply.status().message().find("no content array"), std::string::npos);
   EXPECT_TRUE(out["l4-r1"].transient);  // as the live path retries a malformed reply
-  EXPECT_EQ(out["l5-r1"].code, "batch_expired");
+  EXPECT_EQ(out["l5-r1"].code, ErrorCode::kBatchExpired);
   EXPECT_TRUE(out["l5-r1"].transient);
-  EXPECT_EQ(out["l6-r1"].code, "batch_cancelled");
+  EXPECT_EQ(out["l6-r1"].code, ErrorCode::kBatchCancelled);
   EXPECT_FALSE(out["l6-r1"].transient);
   // An ended batch with a request the results do not list: reported missing, sent again.
   BatchInfo ended;
   ended.id = "msgbatch_1";
   ended.state = BatchState::kEnded;
   ItemResult missing = UnansweredItem(ended, "anthropic");
-  EXPECT_EQ(missing.code, "batch_missing");
+  EXPECT_EQ(missing.code, ErrorCode::kBatchMissing);
   EXPECT_TRUE(missing.transient);
 }
 

@@ -10,29 +10,11 @@
 
 #include "providers/openai_chat.h"
 #include "tests/providers/golden.h"
+#include "tests/providers/transport_inbox.h"
 #include "tests/support/sim_process.h"
 
 namespace structure::providers {
 namespace {
-
-// Collects completions from the I/O thread.
-struct Inbox {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<Completion> done;
-
-  CompletionSink Sink() {
-    return [this](std::vector<Completion>&& batch) {
-      std::lock_guard<std::mutex> lock(mu);
-      for (auto& c : batch) done.push_back(std::move(c));
-      cv.notify_all();
-    };
-  }
-  bool WaitFor(size_t n) {
-    std::unique_lock<std::mutex> lock(mu);
-    return cv.wait_for(lock, std::chrono::seconds(20), [&] { return done.size() >= n; });
-  }
-};
 
 int UnusedPort() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);

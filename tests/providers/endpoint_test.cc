@@ -5,16 +5,10 @@
 #include <map>
 #include <string>
 
+#include "tests/providers/fake_env.h"
+
 namespace structure::providers {
 namespace {
-
-GetEnvFn FakeEnv(std::map<std::string, std::string> vars) {
-  auto shared = std::make_shared<std::map<std::string, std::string>>(std::move(vars));
-  return [shared](const char* name) -> const char* {
-    auto it = shared->find(name);
-    return it == shared->end() ? nullptr : it->second.c_str();
-  };
-}
 
 TEST(EndpointTest, TakesKeysFromTheSdkVariables) {
   auto env = FakeEnv({{"OPENAI_API_KEY", "a"},
@@ -111,6 +105,26 @@ TEST(EndpointTest, LoopbackHostsAreRecognised) {
        {"https://api.openai.com", "http://localhost.example.com", "http://10.0.0.1", "x"}) {
     EXPECT_FALSE(IsLoopbackUrl(url)) << url;
   }
+}
+
+// One description of the key for `structure providers` and `config check` (they used to
+// disagree: config check said "not set" for a provider relying on the SDK's variable).
+TEST(EndpointTest, DescribeKeyNamesTheVariableReadAndItsState) {
+  auto env = FakeEnv({{"OPENAI_API_KEY", "sk"}, {"MY_KEY", ""}});
+  KeyStatus sdk = DescribeKey(ProviderKind::kOpenAi, "", "", env);
+  EXPECT_EQ(sdk.variable, "OPENAI_API_KEY");
+  EXPECT_EQ(sdk.state, KeyState::kSet);
+  KeyStatus own = DescribeKey(ProviderKind::kOpenAi, "MY_KEY", "", env);
+  EXPECT_EQ(own.variable, "MY_KEY");
+  EXPECT_EQ(own.state, KeyState::kNotSet);
+  EXPECT_EQ(DescribeKey(ProviderKind::kAnthropic, "", "http://127.0.0.1:8089", env).state,
+            KeyState::kNotNeeded);
+  KeyStatus ollama = DescribeKey(ProviderKind::kOllama, "", "", env);
+  EXPECT_EQ(ollama.variable, "");
+  EXPECT_EQ(ollama.state, KeyState::kNotNeeded);
+  EXPECT_EQ(KeyStateName(KeyState::kNotSet), "not set");
+  EXPECT_EQ(DescribeKey(ProviderKind::kGemini, "", "", FakeEnv({{"GOOGLE_API_KEY", "g"}})).variable,
+            "GOOGLE_API_KEY");
 }
 
 }  // namespace

@@ -110,19 +110,19 @@ TEST(GeminiBatchTest, AMixedBatchGivesEveryRequestItsOwnOutcome) {
   EXPECT_NE(out["l4-r1"].reply.status().message().find("no candidates"), std::string::npos);
   EXPECT_TRUE(out["l4-r1"].transient);
   EXPECT_TRUE(out["l5-r1"].transient);
-  EXPECT_EQ(out["l6-r1"].code, "batch_cancelled");
+  EXPECT_EQ(out["l6-r1"].code, ErrorCode::kBatchCancelled);
   EXPECT_FALSE(out["l6-r1"].transient);
   EXPECT_EQ(out.count("l7-r1"), 0u);  // no result: ParseStored reports it via UnansweredItem
   BatchInfo ended;
   ended.id = "batches/x";
   ended.state = BatchState::kEnded;
-  EXPECT_EQ(UnansweredItem(ended, "gemini").code, "batch_missing");
+  EXPECT_EQ(UnansweredItem(ended, "gemini").code, ErrorCode::kBatchMissing);
   // An expired operation leaves the unanswered requests to be sent again.
   auto expired = gemini_batch::ParseBatch(
       Reply(200, R"({"name":"batches/y","done":true,"metadata":{"state":"BATCH_STATE_EXPIRED"}})"));
   ASSERT_TRUE(expired.ok());
   ItemResult late = UnansweredItem(*expired, "gemini");
-  EXPECT_EQ(late.code, "batch_expired");
+  EXPECT_EQ(late.code, ErrorCode::kBatchExpired);
   EXPECT_TRUE(late.transient);
 }
 

@@ -50,8 +50,12 @@ TEST(HttpStatusTest, ExhaustedQuotaIsNotRetried) {
   HttpResponse r;
   r.status = 429;
   Status s = StatusFromHttp(r, "openai", "You exceeded your current quota.", "insufficient_quota");
-  EXPECT_EQ(s.code(), Code::kFailedPrecondition);
-  EXPECT_EQ(s.message(), "HTTP 429 from openai: You exceeded your current quota.");
+  EXPECT_EQ(s.code(), Code::kQuotaExhausted);
+  EXPECT_FALSE(IsRetryable(s.code()));
+  EXPECT_EQ(s.message(),
+            "HTTP 429 from openai: You exceeded your current quota. (the account behind the key "
+            "has no quota or credit left: add credit or raise the quota with the provider; this "
+            "is not retried)");
 }
 
 TEST(HttpStatusTest, ParsesRetryAfterInEveryForm) {

@@ -27,6 +27,25 @@ TEST(OpenAiBatchTest, InputLineHoldsTheLiveBodyUnchanged) {
   EXPECT_NE(line.find("\"body\":" + live->body + "}"), std::string::npos);
 }
 
+// A provider-batch line for an o-series model carries no parallel_tool_calls in final-tool mode
+// (the batch answered each such line with a 400 "Unsupported parameter" before).
+TEST(OpenAiBatchTest, OSeriesLinesCarryNoParallelToolCalls) {
+  ProviderCall call = testing::ToolCallHistory();
+  call.model = "o3-mini";
+  auto live = openai_chat::BuildRequest(call, MakeEndpoint());
+  ASSERT_TRUE(live.ok()) << live.status().ToString();
+  std::string line = openai_batch::InputLine({"l1-r1", &*live});
+  auto parsed = ParseJson(line);
+  ASSERT_TRUE(parsed.ok());
+  const Json* body = parsed->find("body");
+  ASSERT_NE(body, nullptr);
+  EXPECT_NE(body->find("tools"), nullptr);
+  EXPECT_EQ(body->find("parallel_tool_calls"), nullptr) << line;
+  call.model = "gpt-4o";
+  auto gpt4o = openai_chat::BuildRequest(call, MakeEndpoint());
+  EXPECT_NE(gpt4o->body.find("\"parallel_tool_calls\":false"), std::string::npos);
+}
+
 TEST(OpenAiBatchTest, UploadIsMultipartWithPurposeBatch) {
   auto r = openai_batch::UploadFile(MakeEndpoint(), "{\"a\":1}\n", "round-1.jsonl");
   EXPECT_EQ(r.url, "http://127.0.0.1:9/v1/files");
@@ -111,7 +130,7 @@ TEST(OpenAiBatchTest, ParsesOutputAndErrorLinesAsTheLiveCallWould) {
   EXPECT_FALSE(out["l2-r1"].transient);
   EXPECT_TRUE(out["l3-r1"].transient);
   EXPECT_TRUE(out["l4-r1"].transient);
-  EXPECT_EQ(out["l4-r1"].code, "batch_expired");
+  EXPECT_EQ(out["l4-r1"].code, ErrorCode::kBatchExpired);
 }
 
 TEST(OpenAiBatchTest, RejectsResultLinesWithoutCustomId) {
@@ -136,10 +155,10 @@ TEST(BatchWireTest, UnansweredItemsFollowTheBatchState) {
   info.id = "b1";
   info.state = BatchState::kExpired;
   EXPECT_TRUE(UnansweredItem(info, "openai").transient);
-  EXPECT_EQ(UnansweredItem(info, "openai").code, "batch_expired");
+  EXPECT_EQ(UnansweredItem(info, "openai").code, ErrorCode::kBatchExpired);
   info.state = BatchState::kCancelled;
   EXPECT_FALSE(UnansweredItem(info, "openai").transient);
-  EXPECT_EQ(UnansweredItem(info, "openai").code, "batch_cancelled");
+  EXPECT_EQ(UnansweredItem(info, "openai").code, ErrorCode::kBatchCancelled);
   info.state = BatchState::kFailed;
   info.error = "invalid_json_line: bad";
   ItemResult failed = UnansweredItem(info, "openai");

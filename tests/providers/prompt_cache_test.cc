@@ -85,7 +85,8 @@ TEST(PromptCacheTest, ConfiguredMinimumReplacesTheDocumentedOneAndNegativeTurnsM
   ProviderCall off = CallWithSystem(40000);
   off.cache_min_tokens = -1;
   EXPECT_TRUE(Body(off, ProviderKind::kAnthropic).find("system")->is_string());
-  EXPECT_FALSE(ShouldMarkCachePrefix(off, ProviderKind::kAnthropic));
+  EXPECT_FALSE(
+      ShouldMarkCachePrefix(off, FamilyFor(MakeEndpoint(ProviderKind::kAnthropic), off.model)));
   EXPECT_GE(EstimatePrefixTokens(CallWithSystem(4000)), 1000);
 }
 
@@ -99,6 +100,37 @@ TEST(PromptCacheTest, OpenAiSendsThePromptCacheKeyOthersDoNot) {
   }
   c.cache_key.clear();
   EXPECT_EQ(Body(c, ProviderKind::kOpenAi).find("prompt_cache_key"), nullptr);
+}
+
+// Claude through OpenRouter caches only what is marked, as it does directly: the system message
+// goes as one text part with cache_control (OpenRouter passes it on). Before, it never cached.
+TEST(PromptCacheTest, OpenRouterMarksTheSystemPromptForClaudeOnly) {
+  Json claude =
+      Body(CallWithSystem(4000, "anthropic/claude-sonnet-4.5"), ProviderKind::kOpenRouter);
+  const Json& system = claude.find("messages")->as_array()[0];
+  EXPECT_EQ(*system.find("role"), Json("system"));
+  ASSERT_TRUE(system.find("content")->is_array()) << ToJson(claude);
+  const Json& part = system.find("content")->as_array()[0];
+  EXPECT_EQ(part.find("text")->as_string(), std::string(4000, 'm'));
+  EXPECT_EQ(ToJson(*part.find("cache_control")), R"({"type":"ephemeral"})");
+  // Too short for the model's minimum, another vendor, or caching off: the plain string.
+  EXPECT_TRUE(Body(CallWithSystem(1000, "anthropic/claude-sonnet-4.5"), ProviderKind::kOpenRouter)
+                  .find("messages")
+                  ->as_array()[0]
+                  .find("content")
+                  ->is_string());
+  EXPECT_TRUE(Body(CallWithSystem(40000, "openai/gpt-4o"), ProviderKind::kOpenRouter)
+                  .find("messages")
+                  ->as_array()[0]
+                  .find("content")
+                  ->is_string());
+  ProviderCall off = CallWithSystem(40000, "anthropic/claude-sonnet-4.5");
+  off.cache_min_tokens = -1;
+  EXPECT_TRUE(Body(off, ProviderKind::kOpenRouter)
+                  .find("messages")
+                  ->as_array()[0]
+                  .find("content")
+                  ->is_string());
 }
 
 TEST(PromptCacheTest, GeminiAndOllamaKeepTheSystemPromptFirstAndUnmarked) {

@@ -168,10 +168,25 @@ class UnknownFields {
     return true;
   }
 
+  // `path` ("messages/0/content/0/cache_control") against `pattern`, where a "*" segment
+  // stands for any one segment ("messages/*/content/*/cache_control").
+  static bool SegmentsMatch(std::string_view pattern, std::string_view path) {
+    while (!pattern.empty() && !path.empty()) {
+      size_t p = pattern.find('/'), q = path.find('/');
+      std::string_view ps = pattern.substr(0, p), qs = path.substr(0, q);
+      if (ps != "*" && ps != qs) return false;
+      pattern = p == std::string_view::npos ? "" : pattern.substr(p + 1);
+      path = q == std::string_view::npos ? "" : path.substr(q + 1);
+    }
+    return pattern.empty() && path.empty();
+  }
+
   bool Documented(const std::string& at, const std::string& key) const {
     if (at.empty()) return p_.extra_top.count(key) > 0;
-    if (p_.extra_top.count(at.substr(1) + "/" + key) > 0)
-      return true;  // e.g. response_format/schema
+    for (const std::string& pattern : p_.extra_top) {
+      // e.g. response_format/schema
+      if (SegmentsMatch(pattern, at.substr(1) + "/" + key)) return true;
+    }
     return at.rfind("/messages/", 0) == 0 && at.find('/', 10) == std::string::npos &&
            p_.extra_message.count(key) > 0;
   }
@@ -190,7 +205,8 @@ std::vector<std::string> PublishedSchemaIssues(std::string_view format, std::str
     // response_format {"type":"json_object","schema":...} (both servers' own documentation)
     p = &Load("openai_chat.json", {"json_schema", "response_format/schema"}, {});
   else if (format == "openrouter")
-    p = &Load("openai_chat.json", {"provider", "reasoning"}, {});
+    p = &Load("openai_chat.json", {"provider", "reasoning", "messages/*/content/*/cache_control"},
+              {});
   else if (format == "anthropic")
     p = &Load("anthropic_messages.json", {}, {});
   else if (format == "gemini")

@@ -38,7 +38,7 @@ ProviderCall NeedToolOnly() {
   return c;
 }
 
-ProviderCall Thinking(ProviderCall c, const char* effort) {
+ProviderCall WithEffort(ProviderCall c, const char* effort) {
   c.thinking.effort = effort;
   return c;
 }
@@ -62,11 +62,27 @@ const Variant kVariants[] = {
     {"final_tool_reask", [] { return testing::ToolCallHistory(); }},
     {"need_tool", [] { return NeedToolOnly(); }},
     {"reask_after_empty_reply", [] { return testing::ReaskAfterEmptyReply(); }},
-    {"effort_low", [] { return Thinking(testing::BasicCall(), "low"); }},
-    {"effort_none", [] { return Thinking(testing::BasicCall(), "none"); }},
-    {"effort_final_tool", [] { return Thinking(testing::ToolCallHistory(), "high"); }},
+    {"effort_low", [] { return WithEffort(testing::BasicCall(), "low"); }},
+    {"effort_none", [] { return WithEffort(testing::BasicCall(), "none"); }},
+    {"effort_final_tool", [] { return WithEffort(testing::ToolCallHistory(), "high"); }},
     {"budget_replay", [] { return ThinkingReplay(); }, true},
 };
+
+// A model of the format's kind that takes the thinking the variant asks for (the model table).
+std::string ModelFor(ProviderKind k, const Thinking& t) {
+  if (!t.requested()) return "test-model";
+  bool budget_or_off = t.budget.has_value() || t.effort == "none";
+  switch (k) {
+    case ProviderKind::kOpenAi:
+      return "gpt-5.1";
+    case ProviderKind::kAnthropic:
+      return t.budget ? "claude-sonnet-4-5" : "claude-sonnet-4-6";
+    case ProviderKind::kGemini:
+      return budget_or_off ? "gemini-2.5-flash" : "gemini-3-flash-preview";
+    default:
+      return "test-model";
+  }
+}
 
 bool TakesBudget(ProviderKind k) {
   return k == ProviderKind::kAnthropic || k == ProviderKind::kGemini ||
@@ -79,9 +95,7 @@ TEST(RequestSchemaTest, EveryBuiltBodyConformsToThePublishedSchema) {
     for (const Variant& v : kVariants) {
       if (v.budget && !TakesBudget(f.kind)) continue;
       ProviderCall call = v.make();
-      // Gemini's levels are fewer than OpenAI's.
-      if (f.kind == ProviderKind::kGemini && call.thinking.effort == "high")
-        call.thinking.effort = "low";
+      call.model = ModelFor(f.kind, call.thinking);
       Endpoint e;
       e.kind = f.kind;
       e.base_url = "http://127.0.0.1:9";
@@ -98,6 +112,22 @@ TEST(RequestSchemaTest, EveryBuiltBodyConformsToThePublishedSchema) {
     }
   }
   EXPECT_EQ(checked, 7 * 8 + 4);
+}
+
+// Claude through OpenRouter: the marked system prompt (a text part with cache_control) is a form
+// OpenRouter documents.
+TEST(RequestSchemaTest, OpenRouterCacheMarkConformsToThePublishedSchema) {
+  ProviderCall call = testing::BasicCall();
+  call.model = "anthropic/claude-sonnet-4.5";
+  call.system = std::string(8000, 's');
+  Endpoint e;
+  e.kind = ProviderKind::kOpenRouter;
+  e.base_url = "http://127.0.0.1:9";
+  auto req = BuildRequest(call, e);
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  ASSERT_NE(req->body.find("cache_control"), std::string::npos);
+  EXPECT_TRUE(testing::PublishedSchemaIssues("openrouter", req->body).empty())
+      << ::testing::PrintToString(testing::PublishedSchemaIssues("openrouter", req->body));
 }
 
 // The check itself: a field no schema declares, and a value the schema refuses, are reported.
@@ -117,6 +147,11 @@ TEST(RequestSchemaTest, ReportsUnknownFieldsAndInvalidValues) {
                    "generationConfig":{"responseMimeType":"application/json",
                                        "responseSchema":{"type":"string"}}})");
   EXPECT_FALSE(legacy.empty()) << "lower-case legacy types are not the documented form";
+  EXPECT_FALSE(testing::PublishedSchemaIssues(
+                   "gemini", R"({"contents":[{"role":"user","parts":[{"text":"x"}]}],
+                   "generationConfig":{"thinkingConfig":{"thinkingLevel":"low"}}})")
+                   .empty())
+      << "a lower-case thinking level is not the documented enum";
   EXPECT_TRUE(
       testing::PublishedSchemaIssues(
           "ollama", R"({"model":"m","messages":[{"role":"tool","content":"r","tool_name":"t"}]})")

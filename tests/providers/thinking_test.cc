@@ -27,18 +27,35 @@ Json Body(const ProviderCall& call, ProviderKind kind) {
   return body.ok() ? *body : Json();
 }
 
-ProviderCall WithEffort(ProviderCall c, std::string effort) {
+// The error BuildRequest gives, or "" when it builds.
+std::string BuildError(const ProviderCall& call, ProviderKind kind) {
+  auto req = BuildRequest(call, MakeEndpoint(kind));
+  return req.ok() ? "" : req.status().message();
+}
+
+ProviderCall WithEffort(ProviderCall c, std::string effort, std::string model = "test-model") {
   c.thinking.effort = std::move(effort);
+  c.model = std::move(model);
   return c;
 }
 
-ProviderCall WithBudget(ProviderCall c, int64_t budget) {
+ProviderCall WithBudget(ProviderCall c, int64_t budget, std::string model = "test-model") {
   c.thinking.budget = budget;
+  c.model = std::move(model);
   return c;
+}
+
+ProviderCall Model(ProviderCall c, std::string model) {
+  c.model = std::move(model);
+  return c;
+}
+
+const Json* ThinkingConfig(const Json& body) {
+  return body.find("generationConfig")->find("thinkingConfig");
 }
 
 TEST(ThinkingTest, OpenAiSendsReasoningEffortAndReadsReasoningTokens) {
-  Json body = Body(WithEffort(testing::BasicCall(), "high"), ProviderKind::kOpenAi);
+  Json body = Body(WithEffort(testing::BasicCall(), "high", "o3"), ProviderKind::kOpenAi);
   EXPECT_EQ(*body.find("reasoning_effort"), Json("high"));
   EXPECT_NE(body.find("max_completion_tokens"), nullptr);
   EXPECT_EQ(Body(testing::BasicCall(), ProviderKind::kOpenAi).find("reasoning_effort"), nullptr);
@@ -51,6 +68,59 @@ TEST(ThinkingTest, OpenAiSendsReasoningEffortAndReadsReasoningTokens) {
   EXPECT_EQ(r->usage.reasoning_tokens, 256);
 }
 
+// Each OpenAI family takes its own levels: gpt-4o none at all (it answered 400 "Unsupported
+// parameter: 'reasoning_effort'"), gpt-5 minimal but not none, gpt-5.1 none but not minimal.
+TEST(ThinkingTest, OpenAiLevelsAreTheFamilysOwn) {
+  EXPECT_EQ(
+      BuildError(WithEffort(testing::BasicCall(), "low", "gpt-4o-mini"), ProviderKind::kOpenAi),
+      "gpt-4o-mini takes no thinking parameter (it does not think), not reasoning_effort "
+      "'low'");
+  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "minimal", "gpt-5-mini"), ProviderKind::kOpenAi)
+                 .find("reasoning_effort"),
+            Json("minimal"));
+  EXPECT_EQ(BuildError(WithEffort(testing::BasicCall(), "none", "gpt-5"), ProviderKind::kOpenAi),
+            "gpt-5 cannot turn thinking off (reasoning_effort 'none'); it takes reasoning_effort "
+            "minimal, low, medium or high");
+  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "none", "gpt-5.1"), ProviderKind::kOpenAi)
+                 .find("reasoning_effort"),
+            Json("none"));
+  EXPECT_NE(
+      BuildError(WithEffort(testing::BasicCall(), "minimal", "gpt-5.1"), ProviderKind::kOpenAi)
+          .find("takes reasoning_effort none, low, medium or high"),
+      std::string::npos);
+  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "xhigh", "gpt-5.2"), ProviderKind::kOpenAi)
+                 .find("reasoning_effort"),
+            Json("xhigh"));
+  EXPECT_EQ(
+      BuildError(WithEffort(testing::BasicCall(), "minimal", "o4-mini"), ProviderKind::kOpenAi),
+      "o4-mini takes reasoning_effort low, medium or high, not reasoning_effort 'minimal'");
+}
+
+// Final-tool mode asks for one call at a time; o-series models refuse the field (400
+// "Unsupported parameter: 'parallel_tool_calls' is not supported with this model"), live and
+// through OpenRouter. Before, every model got `parallel_tool_calls: false`.
+TEST(ThinkingTest, ParallelToolCallsOnlyForFamiliesThatTakeIt) {
+  for (const char* model : {"o1", "o3", "o3-mini", "o4-mini-2025-04-16"}) {
+    Json body = Body(Model(testing::ToolCallHistory(), model), ProviderKind::kOpenAi);
+    EXPECT_EQ(body.find("parallel_tool_calls"), nullptr) << model;
+    EXPECT_NE(body.find("tools"), nullptr) << model;
+  }
+  EXPECT_EQ(Body(Model(testing::ToolCallHistory(), "openai/o3-mini"), ProviderKind::kOpenRouter)
+                .find("parallel_tool_calls"),
+            nullptr);
+  for (const char* model : {"gpt-4o", "gpt-4.1", "gpt-5"}) {
+    EXPECT_EQ(*Body(Model(testing::ToolCallHistory(), model), ProviderKind::kOpenAi)
+                   .find("parallel_tool_calls"),
+              Json(false))
+        << model;
+  }
+  // o-series and gpt-5 take only the default temperature: it is left out.
+  EXPECT_EQ(Body(Model(testing::BasicCall(), "o3"), ProviderKind::kOpenAi).find("temperature"),
+            nullptr);
+  EXPECT_EQ(*Body(Model(testing::BasicCall(), "gpt-4o"), ProviderKind::kOpenAi).find("temperature"),
+            Json(0.0));
+}
+
 TEST(ThinkingTest, OpenRouterSendsItsReasoningObject) {
   Json effort = Body(WithEffort(testing::BasicCall(), "low"), ProviderKind::kOpenRouter);
   EXPECT_EQ(ToJson(*effort.find("reasoning")), R"({"effort":"low"})");
@@ -59,21 +129,55 @@ TEST(ThinkingTest, OpenRouterSendsItsReasoningObject) {
   EXPECT_EQ(ToJson(*budget.find("reasoning")), R"({"max_tokens":2000})");
 }
 
-TEST(ThinkingTest, AnthropicBudgetIsExtendedThinkingAndEffortIsAdaptive) {
-  Json budget = Body(WithBudget(testing::BasicCall(), 4096), ProviderKind::kAnthropic);
+// Sonnet 4.5, Haiku 4.5 and Opus 4.5 take only budget_tokens (an effort goes as a budget; before,
+// it went as adaptive thinking, a 400); the 4.6 models take adaptive thinking with
+// output_config.effort; Opus 4.7 and later only that (budget_tokens is a 400).
+TEST(ThinkingTest, AnthropicSendsTheThinkingFormTheFamilyTakes) {
+  Json budget =
+      Body(WithBudget(testing::BasicCall(), 4096, "claude-sonnet-4-5"), ProviderKind::kAnthropic);
   EXPECT_EQ(ToJson(*budget.find("thinking")), R"({"type":"enabled","budget_tokens":4096})");
   EXPECT_EQ(budget.find("output_config")->find("effort"), nullptr);
-  Json adaptive = Body(WithEffort(testing::BasicCall(), "medium"), ProviderKind::kAnthropic);
-  EXPECT_EQ(ToJson(*adaptive.find("thinking")), R"({"type":"adaptive"})");
-  // The effort sits beside the structured-output format in one output_config.
-  EXPECT_EQ(*adaptive.find("output_config")->find("effort"), Json("medium"));
-  EXPECT_NE(adaptive.find("output_config")->find("format"), nullptr);
-  Json off = Body(WithEffort(testing::BasicCall(), "none"), ProviderKind::kAnthropic);
+  for (const char* model : {"claude-sonnet-4-5-20250929", "claude-haiku-4-5", "claude-opus-4-1"}) {
+    Json effort = Body(WithEffort(testing::BasicCall(), "medium", model), ProviderKind::kAnthropic);
+    EXPECT_EQ(ToJson(*effort.find("thinking")), R"({"type":"enabled","budget_tokens":8192})")
+        << model;
+    EXPECT_EQ(effort.find("output_config")->find("effort"), nullptr) << model;
+  }
+  for (const char* model : {"claude-sonnet-4-6", "claude-opus-4-6", "claude-opus-4-7"}) {
+    Json adaptive =
+        Body(WithEffort(testing::BasicCall(), "medium", model), ProviderKind::kAnthropic);
+    EXPECT_EQ(ToJson(*adaptive.find("thinking")), R"({"type":"adaptive"})") << model;
+    // The effort sits beside the structured-output format in one output_config.
+    EXPECT_EQ(*adaptive.find("output_config")->find("effort"), Json("medium")) << model;
+    EXPECT_NE(adaptive.find("output_config")->find("format"), nullptr) << model;
+  }
+  EXPECT_EQ(BuildError(WithBudget(testing::BasicCall(), 4096, "claude-opus-4-7"),
+                       ProviderKind::kAnthropic),
+            "claude-opus-4-7 takes reasoning_effort low, medium, high, xhigh or max, not "
+            "thinking_budget 4096");
+  // Sonnet 4.6 takes max but no xhigh (that starts with Opus 4.7): xhigh goes as a budget, which
+  // the family also takes, never as the effort level it would refuse.
+  Json xhigh = Body(WithEffort(testing::BasicCall(), "xhigh", "claude-sonnet-4-6"),
+                    ProviderKind::kAnthropic);
+  EXPECT_EQ(ToJson(xhigh).find("xhigh"), std::string::npos) << ToJson(xhigh);
+  EXPECT_EQ(*xhigh.find("thinking")->find("type"), Json("enabled")) << ToJson(xhigh);
+  Json off =
+      Body(WithEffort(testing::BasicCall(), "none", "claude-sonnet-4-5"), ProviderKind::kAnthropic);
   EXPECT_EQ(ToJson(*off.find("thinking")), R"({"type":"disabled"})");
+  EXPECT_NE(BuildError(WithEffort(testing::BasicCall(), "none", "claude-fable-5"),
+                       ProviderKind::kAnthropic)
+                .find("claude-fable-5 cannot turn thinking off"),
+            std::string::npos);
+  // Claude 3.5 does not think; "none" has nothing to turn off.
+  EXPECT_EQ(Body(WithEffort(testing::BasicCall(), "none", "claude-3-5-haiku-20241022"),
+                 ProviderKind::kAnthropic)
+                .find("thinking"),
+            nullptr);
 }
 
 TEST(ThinkingTest, AnthropicWithThinkingNeverForcesATool) {
-  Json body = Body(WithBudget(testing::ToolCallHistory(), 2048), ProviderKind::kAnthropic);
+  Json body = Body(WithBudget(testing::ToolCallHistory(), 2048, "claude-sonnet-4-5"),
+                   ProviderKind::kAnthropic);
   EXPECT_EQ(ToJson(*body.find("tool_choice")), R"({"type":"auto"})");
   Json plain = Body(testing::ToolCallHistory(), ProviderKind::kAnthropic);
   EXPECT_EQ(*plain.find("tool_choice")->find("type"), Json("any"));
@@ -95,6 +199,7 @@ TEST(ThinkingTest, AnthropicThinkingBlocksAreReadAndReplayedUnchangedFirst) {
   EXPECT_EQ(r->usage.reasoning_tokens, 40);
 
   ProviderCall c = testing::ToolCallHistory();
+  c.model = "claude-sonnet-4-5";
   c.thinking.budget = 2048;
   c.turns[1].thoughts = r->thoughts;
   Json body = Body(c, ProviderKind::kAnthropic);
@@ -106,16 +211,50 @@ TEST(ThinkingTest, AnthropicThinkingBlocksAreReadAndReplayedUnchangedFirst) {
   EXPECT_EQ(*blocks[2].find("type"), Json("tool_use"));
 }
 
-TEST(ThinkingTest, GeminiThinkingConfigTakesABudgetOrALevel) {
-  Json budget = Body(WithBudget(testing::BasicCall(), 1024), ProviderKind::kGemini);
-  EXPECT_EQ(ToJson(*budget.find("generationConfig")->find("thinkingConfig")),
+// Gemini 2.5 takes thinkingBudget (an effort goes as Google's budget for it; before, it went as
+// thinkingLevel, a Gemini 3 field, in lower case); Gemini 3 takes thinkingLevel in the API's
+// upper-case enum and cannot turn thinking off (before, "none" went as thinkingBudget 0), and
+// 3 Pro takes only LOW and HIGH (before, "minimal" went to it).
+TEST(ThinkingTest, GeminiSendsABudgetTo25AndAnUpperCaseLevelTo3) {
+  EXPECT_EQ(ToJson(*ThinkingConfig(Body(WithBudget(testing::BasicCall(), 1024, "gemini-2.5-flash"),
+                                        ProviderKind::kGemini))),
             R"({"thinkingBudget":1024})");
-  Json level = Body(WithEffort(testing::BasicCall(), "low"), ProviderKind::kGemini);
-  EXPECT_EQ(ToJson(*level.find("generationConfig")->find("thinkingConfig")),
-            R"({"thinkingLevel":"low"})");
-  Json off = Body(WithEffort(testing::BasicCall(), "none"), ProviderKind::kGemini);
-  EXPECT_EQ(ToJson(*off.find("generationConfig")->find("thinkingConfig")),
-            R"({"thinkingBudget":0})");
+  EXPECT_EQ(ToJson(*ThinkingConfig(Body(WithEffort(testing::BasicCall(), "low", "gemini-2.5-flash"),
+                                        ProviderKind::kGemini))),
+            R"({"thinkingBudget":1024})");
+  EXPECT_EQ(ToJson(*ThinkingConfig(Body(WithEffort(testing::BasicCall(), "high", "gemini-2.5-pro"),
+                                        ProviderKind::kGemini))),
+            R"({"thinkingBudget":24576})");
+  EXPECT_EQ(
+      ToJson(*ThinkingConfig(Body(WithEffort(testing::BasicCall(), "none", "gemini-2.5-flash"),
+                                  ProviderKind::kGemini))),
+      R"({"thinkingBudget":0})");
+  EXPECT_EQ(
+      BuildError(WithEffort(testing::BasicCall(), "none", "gemini-2.5-pro"), ProviderKind::kGemini),
+      "gemini-2.5-pro cannot turn thinking off (reasoning_effort 'none'); it takes "
+      "thinking_budget 128..32768 or -1 (dynamic)");
+  EXPECT_EQ(
+      ToJson(*ThinkingConfig(Body(WithEffort(testing::BasicCall(), "low", "gemini-3-flash-preview"),
+                                  ProviderKind::kGemini))),
+      R"({"thinkingLevel":"LOW"})");
+  EXPECT_EQ(ToJson(*ThinkingConfig(
+                Body(WithEffort(testing::BasicCall(), "minimal", "gemini-3-flash-preview"),
+                     ProviderKind::kGemini))),
+            R"({"thinkingLevel":"MINIMAL"})");
+  EXPECT_EQ(BuildError(WithEffort(testing::BasicCall(), "minimal", "gemini-3-pro-preview"),
+                       ProviderKind::kGemini),
+            "gemini-3-pro-preview takes reasoning_effort low or high, not reasoning_effort "
+            "'minimal'");
+  EXPECT_NE(BuildError(WithEffort(testing::BasicCall(), "none", "gemini-3-pro-preview"),
+                       ProviderKind::kGemini)
+                .find("cannot turn thinking off"),
+            std::string::npos);
+  EXPECT_NE(BuildError(WithBudget(testing::BasicCall(), 2048, "gemini-3-pro-preview"),
+                       ProviderKind::kGemini),
+            "");
+  EXPECT_NE(BuildError(WithEffort(testing::BasicCall(), "low", "gemini-2.0-flash"),
+                       ProviderKind::kGemini),
+            "");
   EXPECT_EQ(Body(testing::BasicCall(), ProviderKind::kGemini)
                 .find("generationConfig")
                 ->find("thinkingConfig"),
@@ -161,32 +300,55 @@ TEST(ThinkingTest, GeminiReplaysEveryPartWithItsSignatureExactly) {
   EXPECT_NE(parts[2].find("functionCall"), nullptr);
 }
 
-TEST(ThinkingTest, OllamaSendsThink) {
-  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "high"), ProviderKind::kOllama).find("think"),
+// A level for gpt-oss (which cannot turn thinking off), true or false for the others.
+TEST(ThinkingTest, OllamaSendsThinkAsTheModelTakesIt) {
+  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "high", "gpt-oss:20b"), ProviderKind::kOllama)
+                 .find("think"),
             Json("high"));
+  EXPECT_NE(
+      BuildError(WithEffort(testing::BasicCall(), "none", "gpt-oss:20b"), ProviderKind::kOllama),
+      "");
+  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "high", "qwen3:8b"), ProviderKind::kOllama)
+                 .find("think"),
+            Json(true));
+  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "none", "qwen3:8b"), ProviderKind::kOllama)
+                 .find("think"),
+            Json(false));
   EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "none"), ProviderKind::kOllama).find("think"),
             Json(false));
 }
 
+int64_t Cap(ProviderKind kind, const std::string& model, const Thinking& t,
+            int64_t configured = 0) {
+  return OutputCap(FamilyFor(MakeEndpoint(kind), model), model, t, 2048, configured);
+}
+
 TEST(ThinkingTest, DefaultOutputCapLeavesRoomForTheAnswerBeyondTheThinking) {
   Thinking none;
-  EXPECT_EQ(OutputCap(ProviderKind::kOpenAi, "gpt-4o-mini", none, 2048, 0), 2048);
-  EXPECT_EQ(OutputCap(ProviderKind::kOpenAi, "gpt-5-mini", none, 2048, 0), 2048 + 8192);
-  EXPECT_EQ(OutputCap(ProviderKind::kGemini, "gemini-2.5-flash", none, 2048, 0), 2048 + 8192);
-  EXPECT_EQ(OutputCap(ProviderKind::kAnthropic, "claude-sonnet-4-5", none, 2048, 0), 2048);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-4o-mini", none), 2048);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5-mini", none), 2048 + 8192);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.1", none), 2048);  // gpt-5.1 defaults to none
+  EXPECT_EQ(Cap(ProviderKind::kGemini, "gemini-2.5-flash", none), 2048 + 8192);
+  EXPECT_EQ(Cap(ProviderKind::kGemini, "gemini-2.5-flash-lite", none), 2048);
+  EXPECT_EQ(Cap(ProviderKind::kAnthropic, "claude-sonnet-4-5", none), 2048);
   Thinking budget;
   budget.budget = 4096;
-  EXPECT_EQ(OutputCap(ProviderKind::kAnthropic, "claude-sonnet-4-5", budget, 2048, 0), 2048 + 4096);
+  EXPECT_EQ(Cap(ProviderKind::kAnthropic, "claude-sonnet-4-5", budget), 2048 + 4096);
   Thinking high;
   high.effort = "high";
-  EXPECT_EQ(OutputCap(ProviderKind::kOpenAi, "o3", high, 2048, 0), 2048 + 16384);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "o3", high), 2048 + 16384);
+  EXPECT_EQ(Cap(ProviderKind::kGemini, "gemini-2.5-flash", high), 2048 + 24576);  // its budget
   Thinking off;
   off.effort = "none";
-  EXPECT_EQ(OutputCap(ProviderKind::kOpenAi, "gpt-5.1", off, 2048, 0), 2048);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.1", off), 2048);
   Thinking dynamic;
   dynamic.budget = -1;
-  EXPECT_EQ(OutputCap(ProviderKind::kGemini, "gemini-3-pro", dynamic, 2048, 0), 2048 + 8192);
-  EXPECT_EQ(OutputCap(ProviderKind::kOpenAi, "o3", high, 2048, 700), 700);  // configured wins
+  EXPECT_EQ(Cap(ProviderKind::kGemini, "gemini-2.5-pro", dynamic), 2048 + 8192);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "o3", high, 700), 700);  // configured wins
+  // Never above what the model writes.
+  EXPECT_EQ(OutputCap(FamilyFor(MakeEndpoint(ProviderKind::kGemini), "gemini-2.0-flash"),
+                      "gemini-2.0-flash", none, 20000, 0),
+            8192);
 }
 
 }  // namespace

@@ -1,5 +1,10 @@
 // Every recorded reply payload, through the wire format of its provider: finish kind,
 // content, usage, and for error bodies the Status code and whether it is retryable.
+// A spent quota in each provider's form (kQuotaExhausted, never retried): OpenAI's 429
+// insufficient_quota; Anthropic's documented 402 billing_error and the 400 its users report for
+// a low credit balance (anthropics/anthropic-sdk-typescript issue 618); Gemini's 429
+// RESOURCE_EXHAUSTED with a google.rpc.QuotaFailure naming a per-day quota, beside the
+// per-minute one that stays a rate limit (the form google-gemini/gemini-cli issue 8437 shows).
 #include <gtest/gtest.h>
 
 #include "providers/wire.h"
@@ -57,7 +62,7 @@ std::vector<ReplyCase> Cases() {
             {k, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
             {k, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
             {k, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
-            {k, "error_429_quota.json", 429, Code::kFailedPrecondition, {}, nullptr, -1},
+            {k, "error_429_quota.json", 429, Code::kQuotaExhausted, {}, nullptr, -1},
             {k, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
         });
   }
@@ -72,6 +77,8 @@ std::vector<ReplyCase> Cases() {
           {a, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
           {a, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
           {a, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
+          {a, "error_402_billing.json", 402, Code::kQuotaExhausted, {}, nullptr, -1},
+          {a, "error_400_credit.json", 400, Code::kQuotaExhausted, {}, nullptr, -1},
           {a, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
           {a, "error_529.json", 529, Code::kUnavailable, {}, nullptr, -1},
       });
@@ -87,6 +94,8 @@ std::vector<ReplyCase> Cases() {
           {g, "error_400_schema.json", 400, Code::kInvalidArgument, {}, nullptr, -1},
           {g, "error_401.json", 401, Code::kUnauthenticated, {}, nullptr, -1},
           {g, "error_429.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
+          {g, "error_429_per_minute.json", 429, Code::kResourceExhausted, {}, nullptr, -1},
+          {g, "error_429_daily_quota.json", 429, Code::kQuotaExhausted, {}, nullptr, -1},
           {g, "error_500.json", 500, Code::kUnavailable, {}, nullptr, -1},
       });
   const auto o = ProviderKind::kOllama;

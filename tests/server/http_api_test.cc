@@ -277,17 +277,20 @@ TEST_F(HttpApiTest, AnotherTenantCannotTellThatASchemaNameExists) {
 }
 
 TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
-  const char* ok_series = R"(structure_calls_total{status="ok",schema_origin="inline"})";
-  const char* stale_series = R"(structure_calls_total{status="stale",schema_origin="inline"})";
+  const char* ok_series =
+      R"(structure_calls_total{endpoint="structure",status="ok",schema_origin="inline"})";
+  const char* stale_series =
+      R"(structure_calls_total{endpoint="structure",status="stale",schema_origin="inline"})";
   const char* tokens = R"(structure_tokens_total{direction="input"})";
   const char* iterations = "structure_iterations_count";
-  // The engine's per-schema metrics: every re-ask, by reason; an override keeps its name.
+  // The engine's per-schema metrics: every re-ask, by reason; a tenant's own schema counts
+  // under "tenant", never by its name (/metrics needs no key: every tenant may read it).
   const char* schema_calls = R"(structure_schema_calls_total{schema="inline"})";
   const char* schema_stale = R"(structure_schema_results_total{schema="inline",status="stale"})";
   const char* reask = R"(structure_schema_reasks_total{schema="inline",reason="bounds"})";
   const char* schema_iter = R"(structure_schema_iterations_bucket{schema="inline",le="2"})";
   const char* schema_tokens = R"(structure_schema_tokens_total{schema="inline",kind="input"})";
-  const char* override_calls = R"(structure_schema_calls_total{schema="metered-ticket"})";
+  const char* override_calls = R"(structure_schema_calls_total{schema="tenant"})";
   const char* latency = "structure_provider_call_duration_seconds_count{provider=";
   const std::string schema =
       R"({"schema":{"type":"object","properties":{"name":{"type":"string"},"priority":{"type":"integer","minimum":1,"maximum":5}},"required":["name","priority"],"additionalProperties":false},"version":"1.0"})";
@@ -321,9 +324,10 @@ TEST_F(HttpApiTest, MetricsMoveAfterCalls) {
   EXPECT_EQ(Value(after, unauth), Value(before, unauth) + 1) << after;
   EXPECT_NE(after.find("# TYPE structure_call_duration_seconds histogram"), std::string::npos);
   EXPECT_NE(after.find("# TYPE structure_schema_iterations histogram"), std::string::npos);
-  // Tenant and project ids stay out of the unscoped metrics.
+  // Tenant and project ids, and the names of their schemas, stay out of the unscoped metrics.
   EXPECT_EQ(after.find("acme"), std::string::npos);
   EXPECT_EQ(after.find("globex"), std::string::npos);
+  EXPECT_EQ(after.find("metered-ticket"), std::string::npos) << after;
 }
 
 TEST_F(HttpApiTest, OpenApiDocumentListsEveryRoute) {

@@ -15,14 +15,16 @@ TEST(Metrics, RenderCountsCallsTokensAndIterations) {
   stale.usage.input_tokens = 100;
   stale.usage.output_tokens = 20;
   m.RecordCall(stale, 0.2);
-  pipeline::StructureResult limited = pipeline::ErrorResult("provider_rate_limited", "429");
+  pipeline::StructureResult limited = pipeline::ErrorResult(ErrorCode::kProviderRateLimited, "429");
   limited.schema_origin = "registry:bundled";
-  m.RecordCall(limited, 0.01);
+  m.RecordCall(limited, 0.01, "chat_completions");
   m.RecordResponse("POST", "/v1/structure", 429);
   std::string text = m.Render();
   for (const char* line : {
-           "structure_calls_total{status=\"stale\",schema_origin=\"inline\"} 1\n",
-           "structure_calls_total{status=\"error\",schema_origin=\"registry:bundled\"} 1\n",
+           "structure_calls_total{endpoint=\"structure\",status=\"stale\",schema_origin="
+           "\"inline\"} 1\n",
+           "structure_calls_total{endpoint=\"chat_completions\",status=\"error\",schema_origin="
+           "\"registry:bundled\"} 1\n",
            "structure_call_errors_total{code=\"provider_rate_limited\"} 1\n",
            "structure_iterations_bucket{le=\"0\"} 1\n",
            "structure_iterations_bucket{le=\"2\"} 1\n",

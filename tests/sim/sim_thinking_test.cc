@@ -22,6 +22,7 @@ std::string ErrorMessage(const testing::HttpReply& r) {
 TEST(SimThinkingTest, OpenAiReportsReasoningTokensForReasoningEffort) {
   auto sim = testing::StartSim();
   Json req = TestJson("openai_json_schema.json");
+  req.set("model", "o4-mini");
   req.set("reasoning_effort", "high");
   auto r = Post(sim->port(), "/v1/chat/completions", testing::OpenAiHeaders(), ToJson(req));
   ASSERT_EQ(r.status, 200) << r.body;
@@ -29,6 +30,7 @@ TEST(SimThinkingTest, OpenAiReportsReasoningTokensForReasoningEffort) {
   EXPECT_EQ(usage.find("completion_tokens_details")->find("reasoning_tokens")->as_int(), 4096);
   EXPECT_GT(usage.find("completion_tokens")->as_int(), 4096);
   req.erase("reasoning_effort");
+  req.set("model", "gpt-4o-2024-08-06");  // not a reasoning model
   auto plain = Post(sim->port(), "/v1/chat/completions", testing::OpenAiHeaders(), ToJson(req));
   EXPECT_EQ(plain.json.find("usage")
                 ->find("completion_tokens_details")

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/support/child_process.h"
+#include "tests/support/local_server.h"
 
 namespace structure::testing {
 
@@ -28,7 +29,7 @@ class RedisServer {
   // `extra` adds redis-server options (e.g. {"--requirepass", "pw"}).
   static std::unique_ptr<RedisServer> Start(std::string* error,
                                             std::vector<std::string> extra = {}) {
-    std::string binary = FindBinary();
+    std::string binary = FindExecutable("redis-server");
     if (binary.empty()) {
       *error = "redis-server not found on PATH (install the redis-server package)";
       return nullptr;
@@ -36,7 +37,7 @@ class RedisServer {
     std::unique_ptr<RedisServer> s(new RedisServer(binary));
     s->extra_ = std::move(extra);
     for (int attempt = 0; attempt < 5; ++attempt) {
-      s->port_ = FreePort();
+      s->port_ = FreeLoopbackPort();
       if (s->port_ > 0 && s->Run(error)) return s;
     }
     return nullptr;
@@ -66,37 +67,6 @@ class RedisServer {
     dir_ = ::testing::TempDir() + "redis_" + std::to_string(getpid()) + "_" +
            std::to_string(reinterpret_cast<uintptr_t>(this));
     mkdir(dir_.c_str(), 0755);
-  }
-
-  static std::string FindBinary() {
-    const char* path = std::getenv("PATH");
-    std::string p = path != nullptr ? path : "/usr/bin:/usr/sbin";
-    p += ":/usr/bin:/usr/sbin";
-    size_t pos = 0;
-    while (pos <= p.size()) {
-      size_t colon = p.find(':', pos);
-      if (colon == std::string::npos) colon = p.size();
-      std::string candidate = p.substr(pos, colon - pos) + "/redis-server";
-      if (colon > pos && access(candidate.c_str(), X_OK) == 0) return candidate;
-      pos = colon + 1;
-    }
-    return "";
-  }
-
-  static int FreePort() {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return 0;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(a);
-    int port = 0;
-    if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-        getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-      port = ntohs(a.sin_port);
-    }
-    close(fd);
-    return port;
   }
 
  public:

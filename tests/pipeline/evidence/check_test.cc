@@ -32,6 +32,46 @@ TEST(NumberMatch, DigitsWithCommonSeparators) {
   EXPECT_FALSE(States("no number here", 7));
 }
 
+TEST(NumberMatch, EveryUnicodeDecimalDigitReads) {
+  EXPECT_TRUE(States("العمر: ٣٤ سنة", 34));  // Arabic-Indic
+  EXPECT_TRUE(States("السعر ١٢٫٥٠", 12.5));  // with the Arabic decimal separator
+  EXPECT_TRUE(States("١٬٢٣٤ ريال", 1234));   // and thousands separator
+  EXPECT_TRUE(States("خصم ١٥٪", 0.15));      // and percent sign
+  EXPECT_TRUE(States("۴۲ تومان", 42));       // Extended Arabic-Indic (Persian)
+  EXPECT_TRUE(States("आयु: ३४ वर्ष", 34));     // Devanagari
+  EXPECT_TRUE(States("বয়স ৩৪", 34));         // Bengali
+  EXPECT_TRUE(States("年齢：３４歳", 34));   // full-width
+  EXPECT_FALSE(States("العمر: ٣٤ سنة", 43));
+  EXPECT_FALSE(States("आयु: ३४ वर्ष", 3));
+}
+
+TEST(CheckEvidence, AValueQuotedInAnotherScriptsDigitsIsGrounded) {
+  Json schema = Parse(R"({"type":"object","properties":{"age":{"type":"integer"},
+    "code":{"type":"string"}}})");
+  struct Case {
+    const char* prompt;
+    const char* age;  // 34 as the prompt writes it
+  };
+  for (const Case& c :
+       {Case{"Name: Ali, age ٣٤, code ٧٧١", "٣٤"}, Case{"नाम: अली, आयु ३४, कोड ७७१", "३४"},
+        Case{"名前：アリ、年齢３４、コード７７１", "３４"}}) {
+    SCOPED_TRACE(c.prompt);
+    std::string prompt = c.prompt;
+    Json data = Parse(R"({"age":34,"code":"771"})");
+    // The model quotes the passage as written, or with ASCII digits: both are the text's.
+    for (const char* quote : {c.age, "34"}) {
+      std::vector<Claim> claims = {{"/age", quote}, {"/code", "771"}};
+      EvidenceReport r = CheckEvidence(data, schema, prompt, claims);
+      EXPECT_TRUE(r.ungrounded.empty()) << ReasonLine(r.ungrounded[0]);
+      ASSERT_EQ(r.grounded.size(), 2u);
+      EXPECT_EQ(r.grounded[0].pointer, "/age");
+      // The span is the digits' place in the original text.
+      const Span& at = r.grounded[0].span;
+      EXPECT_EQ(prompt.substr(at.byte_begin, at.byte_end - at.byte_begin), c.age);
+    }
+  }
+}
+
 TEST(NumberMatch, LongDigitChainsAreReadInLinearTime) {
   std::string chain;
   for (int i = 0; i < 20000; ++i) chain += "1.";

@@ -6,6 +6,8 @@
 
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
+#include "pipeline/lowering/lower_internal.h"
+#include "pipeline/lowering/measure.h"
 #include "pipeline/lowering/strict_check.h"
 
 namespace structure::pipeline {
@@ -77,6 +79,25 @@ TEST(LowerRules, ExceededLimitFallsBackWithTheLimitAsReason) {
   ASSERT_TRUE(l.ok());
   EXPECT_FALSE(l->strict);
   EXPECT_NE(l->reason.find("optional property count 30"), std::string::npos) << l->reason;
+}
+
+TEST(LowerRules, ExceededLimitNamesTheFirstLimitByKind) {
+  Profile p;
+  p.max_depth = 2;
+  p.max_enum_values = 3;
+  Json flat = *ParseJson(R"({"type":"object","properties":{"a":{"enum":["x","y","z","w"]}}})");
+  LimitHit enums = FirstExceeded(MeasureSchema(flat), p);
+  EXPECT_EQ(enums.limit, SizeLimit::kEnumValues);
+  EXPECT_EQ(enums.text, "enum value count 4 exceeds the provider limit of 3");
+  Json deep = *ParseJson(
+      R"({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"array",
+          "items":{"enum":["x","y","z","w"]}}}}}})");
+  EXPECT_EQ(FirstExceeded(MeasureSchema(deep), p).limit, SizeLimit::kDepth);
+  p.max_depth = 0;
+  p.max_enum_values = 0;
+  LimitHit none = FirstExceeded(MeasureSchema(deep), p);
+  EXPECT_EQ(none.limit, SizeLimit::kNone);
+  EXPECT_EQ(none.text, "");
 }
 
 }  // namespace

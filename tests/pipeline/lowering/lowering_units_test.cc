@@ -55,6 +55,23 @@ TEST(Profile, PromptCacheSettingsAreOverridablePerModel) {
   EXPECT_FALSE(ApplyProfileOverrides(base, J(R"({"prompt_cache":"yes"})")).ok());
 }
 
+// Gemini provider batches: the schema field is a profile setting; responseSchema lowers with the
+// legacy rules.
+TEST(Profile, BatchSchemaFieldPicksTheProfileABatchLowersWith) {
+  Profile gemini = *FindProfile("gemini");
+  EXPECT_EQ(gemini.batch_schema_field, "responseJsonSchema");
+  EXPECT_EQ(BatchProfile(gemini)->name, "gemini");
+  Result<Profile> legacy =
+      ApplyProfileOverrides(gemini, J(R"({"batch_schema_field":"responseSchema"})"));
+  ASSERT_TRUE(legacy.ok()) << legacy.status().message();
+  EXPECT_EQ(BatchProfile(*legacy)->name, "gemini-legacy");
+  EXPECT_EQ(*ProfileToJson(*legacy).find("batch_schema_field"), Json("responseSchema"));
+  Result<Profile> bad = ApplyProfileOverrides(gemini, J(R"({"batch_schema_field":"schema"})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "profile override 'batch_schema_field' must be responseJsonSchema or responseSchema");
+}
+
 TEST(StrictCheck, ListsEveryOpenAiViolation) {
   std::vector<std::string> why = CheckProviderSchema(
       J(R"({"type":"object","properties":{"a":{"type":"string","minLength":1},"b":{"allOf":[]}},"required":["a"]})"),
@@ -128,10 +145,38 @@ TEST(NeedChannel, EachProfileGetsItsFormAndDetectionWorks) {
   Lowered anthropic = *Lower(target, *FindProfile("anthropic-strict"));
   EXPECT_EQ(anthropic.need.kind, NeedKind::kSecondTool);
   EXPECT_EQ(anthropic.need.tool.find("name")->as_string(), "need_more_input");
+  // Gemini: the envelope, an object root (its docs do not say a root anyOf is taken); the legacy
+  // dialect writes the nullable members with `nullable`, its documented form.
   Lowered gemini = *Lower(target, *FindProfile("gemini"));
-  EXPECT_EQ(gemini.need.kind, NeedKind::kRootAnyOf);
+  EXPECT_EQ(gemini.need.kind, NeedKind::kEnvelope);
+  EXPECT_EQ(gemini.need.schema.find("anyOf"), nullptr);
+  EXPECT_TRUE(CheckProviderSchema(gemini.need.schema, *FindProfile("gemini")).empty());
   EXPECT_EQ(DetectNeed(J(R"({"_need":"x"})"), gemini.need), "x");
-  EXPECT_EQ(DetectNeed(J(R"({"a":"x"})"), gemini.need), std::nullopt);
+  EXPECT_EQ(DetectNeed(J(R"({"result":{"a":"x"},"_need":null})"), gemini.need), std::nullopt);
+  Lowered legacy = *Lower(target, *FindProfile("gemini-legacy"));
+  EXPECT_EQ(legacy.need.kind, NeedKind::kEnvelope);
+  const Json& props = *legacy.need.schema.find("properties");
+  EXPECT_EQ(*props.find("result")->find("nullable"), Json(true));
+  EXPECT_EQ(ToJson(*props.find("_need")->find("type")), R"("string")");
+  EXPECT_EQ(*props.find("_need")->find("nullable"), Json(true));
+  EXPECT_EQ(legacy.need.schema.find("additionalProperties"), nullptr);
+  EXPECT_TRUE(CheckProviderSchema(legacy.need.schema, *FindProfile("gemini-legacy")).empty())
+      << ToJson(legacy.need.schema);
+}
+
+// Gemini documents enum for strings and numbers only: a boolean const (the schema builder's
+// `additionalProperties: {"const": false}`) is kept locally, not sent as {"enum":[false]}.
+TEST(Lowering, GeminiSendsNoBooleanEnum) {
+  Json schema = J(R"({"type":"object","properties":{"closed":{"const":false}},
+                      "required":["closed"]})");
+  Lowered gemini = *Lower(schema, *FindProfile("gemini"));
+  ASSERT_TRUE(gemini.strict);
+  EXPECT_EQ(ToJson(gemini.provider_schema).find("enum"), std::string::npos)
+      << ToJson(gemini.provider_schema);
+  EXPECT_EQ(ToJson(gemini.provider_schema).find("\"const\""), std::string::npos);
+  Lowered openai = *Lower(schema, *FindProfile("openai-strict"));
+  EXPECT_NE(ToJson(openai.provider_schema).find("\"enum\":[false]"), std::string::npos)
+      << ToJson(openai.provider_schema);
 }
 
 TEST(Generate, ProducesValidInstancesDeterministically) {

@@ -101,7 +101,9 @@ TEST_F(ValidatorCli, ReportsNonJsonLineAndGoesOn) {
   auto parsed = ParseJson(first);
   ASSERT_TRUE(parsed.ok()) << first;
   EXPECT_FALSE(parsed->find("valid")->as_bool());
-  EXPECT_NE(parsed->find("error")->as_string().find("invalid JSON"), std::string::npos);
+  // Where the line went wrong: its line, column and byte offset.
+  EXPECT_NE(parsed->find("error")->as_string().find("line 1, column "), std::string::npos) << first;
+  EXPECT_EQ(*parsed->find("line"), Json(1)) << first;
   EXPECT_EQ(second, "{\"valid\":true}");
 }
 

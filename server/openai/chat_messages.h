@@ -1,0 +1,28 @@
+// The `messages` of a Chat Completions request as a structure conversation: system and developer
+// messages become the caller's instructions, user and assistant messages the turns, in order,
+// roles kept. Text only: an image, audio or file part is refused naming it. Pure.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "base/json.h"
+#include "providers/call.h"
+#include "server/openai/openai_error.h"
+
+namespace structure::server::openai {
+
+struct Conversation {
+  std::vector<providers::Turn> turns;
+  std::string prompt;        // the user turns' text, joined by blank lines
+  std::string instructions;  // the system and developer messages' text, joined by blank lines
+};
+
+// `messages` is the field's value (nullptr when absent). A tool message becomes a user turn
+// ("Result of tool call ID: ..."), an assistant's tool calls the text of their arguments. At
+// least one user message is required; all text together at most `max_prompt_bytes` (413).
+std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t max_prompt_bytes);
+
+}  // namespace structure::server::openai

@@ -1,0 +1,171 @@
+#include "server/openai/chat_reply.h"
+
+#include <atomic>
+#include <cstdio>
+#include <random>
+
+namespace structure::server::openai {
+namespace {
+
+using pipeline::Outcome;
+using pipeline::StructureResult;
+
+// The answer as message fields: content, or a tool call, or a refusal.
+struct Answer {
+  Json content;  // JSON text, or null
+  Json refusal;  // need text, or null
+  Json tool_calls;
+  std::string finish_reason = "stop";
+};
+
+Answer AnswerOf(StructureResult& result, const ReplyContext& context) {
+  Answer a;
+  if (result.status == Outcome::kNeedMoreInput) {
+    a.refusal = result.need;
+    return a;
+  }
+  std::string text = ToJson(result.data);
+  if (context.tool_name.empty()) {
+    a.content = std::move(text);
+    return a;
+  }
+  Json fn = Json::MakeObject();
+  fn.set("name", context.tool_name);
+  fn.set("arguments", std::move(text));
+  Json call = Json::MakeObject();
+  call.set("id", "call_" + context.id.substr(context.id.find('-') + 1));
+  call.set("type", "function");
+  call.set("function", std::move(fn));
+  a.tool_calls = Json::MakeArray();
+  a.tool_calls.push_back(std::move(call));
+  a.finish_reason = "tool_calls";
+  return a;
+}
+
+Json Envelope(const ReplyContext& context, const char* object) {
+  Json j = Json::MakeObject();
+  j.set("id", context.id);
+  j.set("object", object);
+  j.set("created", context.created);
+  j.set("model", context.model);
+  return j;
+}
+
+// A tool call inside a chunk carries its index.
+Json IndexedCalls(Json calls) {
+  for (Json& c : calls.as_array()) c.set("index", 0);
+  return calls;
+}
+
+std::string Event(const Json& chunk) { return "data: " + ToJson(chunk) + "\n\n"; }
+
+Json Chunk(const ReplyContext& context, Json delta, Json finish_reason) {
+  Json choice = Json::MakeObject();
+  choice.set("index", 0);
+  choice.set("delta", std::move(delta));
+  choice.set("logprobs", Json());
+  choice.set("finish_reason", std::move(finish_reason));
+  Json chunk = Envelope(context, "chat.completion.chunk");
+  Json choices = Json::MakeArray();
+  choices.push_back(std::move(choice));
+  chunk.set("choices", std::move(choices));
+  return chunk;
+}
+
+}  // namespace
+
+std::optional<ApiError> ResultError(const StructureResult& result, const ReplyContext& context,
+                                    const std::string& schema_param) {
+  if (result.status == Outcome::kOk) return std::nullopt;
+  if (result.status == Outcome::kNeedMoreInput && context.need == NeedAs::kRefusal) {
+    return std::nullopt;
+  }
+  return ErrorForResult(result, schema_param);
+}
+
+Json UsageJson(const providers::Usage& usage) {
+  Json u = Json::MakeObject();
+  u.set("prompt_tokens", usage.input_tokens);
+  u.set("completion_tokens", usage.output_tokens);
+  u.set("total_tokens", usage.input_tokens + usage.output_tokens);
+  u.set("prompt_tokens_details", Json(Json::Object{{"cached_tokens", usage.cached_input_tokens}}));
+  u.set("completion_tokens_details",
+        Json(Json::Object{{"reasoning_tokens", usage.reasoning_tokens}}));
+  return u;
+}
+
+Json StructureJson(const StructureResult& result) {
+  Json s = Json::MakeObject();
+  s.set("status", std::string(pipeline::OutcomeName(result.status)));
+  s.set("iterations", result.iterations);
+  if (!result.schema_origin.empty()) s.set("schemaOrigin", result.schema_origin);
+  if (!result.mode.empty()) s.set("mode", result.mode);
+  if (result.status == Outcome::kNeedMoreInput) s.set("need", result.need);
+  if (!result.evidence.is_null()) s.set("evidence", result.evidence);
+  if (!result.ungrounded.is_null()) s.set("ungrounded", result.ungrounded);
+  return s;
+}
+
+std::string CompletionJson(StructureResult result, const ReplyContext& context) {
+  Answer a = AnswerOf(result, context);
+  Json message = Json::MakeObject();
+  message.set("role", "assistant");
+  message.set("content", std::move(a.content));
+  message.set("refusal", std::move(a.refusal));
+  if (!a.tool_calls.is_null()) message.set("tool_calls", std::move(a.tool_calls));
+  Json choice = Json::MakeObject();
+  choice.set("index", 0);
+  choice.set("message", std::move(message));
+  choice.set("logprobs", Json());
+  choice.set("finish_reason", a.finish_reason);
+  Json j = Envelope(context, "chat.completion");
+  Json choices = Json::MakeArray();
+  choices.push_back(std::move(choice));
+  j.set("choices", std::move(choices));
+  j.set("usage", UsageJson(result.usage));
+  j.set("structure", StructureJson(result));
+  return ToJson(j);
+}
+
+std::string CompletionEvents(StructureResult result, const ReplyContext& context) {
+  Answer a = AnswerOf(result, context);
+  Json delta = Json::MakeObject();
+  delta.set("role", "assistant");
+  if (!a.content.is_null()) delta.set("content", std::move(a.content));
+  if (!a.refusal.is_null()) {
+    delta.set("content", Json());
+    delta.set("refusal", std::move(a.refusal));
+  }
+  if (!a.tool_calls.is_null()) delta.set("tool_calls", IndexedCalls(std::move(a.tool_calls)));
+  std::string out = Event(Chunk(context, std::move(delta), Json()));
+  Json last = Chunk(context, Json::MakeObject(), Json(a.finish_reason));
+  last.set("structure", StructureJson(result));
+  out += Event(last);
+  if (context.include_usage) {
+    Json usage = Envelope(context, "chat.completion.chunk");
+    usage.set("choices", Json::MakeArray());
+    usage.set("usage", UsageJson(result.usage));
+    out += Event(usage);
+  }
+  out += "data: [DONE]\n\n";
+  return out;
+}
+
+std::string ErrorEvent(const ApiError& error) {
+  return "data: " + ErrorJson(error) + "\n\ndata: [DONE]\n\n";
+}
+
+std::string NewCompletionId() {
+  static std::atomic<uint64_t> counter{0};
+  static const uint64_t base = [] {
+    std::random_device rd;
+    return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  }();
+  thread_local std::mt19937_64 rng(base ^ counter.fetch_add(1));
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%016llx%08llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(counter.fetch_add(1) & 0xffffffffULL));
+  return std::string("chatcmpl-") + buf;
+}
+
+}  // namespace structure::server::openai

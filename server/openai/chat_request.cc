@@ -1,0 +1,428 @@
+#include "server/openai/chat_request.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "config/settings.h"
+#include "pipeline/request.h"
+#include "server/openai/chat_messages.h"
+
+namespace structure::server::openai {
+namespace {
+
+using Error = std::optional<ApiError>;
+
+// Fields OpenAI takes that change nothing here: accepted and ignored.
+constexpr const char* kIgnored[] = {"frequency_penalty",
+                                    "presence_penalty",
+                                    "stop",
+                                    "logit_bias",
+                                    "parallel_tool_calls",
+                                    "store",
+                                    "metadata",
+                                    "service_tier",
+                                    "prompt_cache_key",
+                                    "safety_identifier",
+                                    "verbosity",
+                                    "prediction",
+                                    "prompt_cache_retention"};
+constexpr const char* kRead[] = {"model",
+                                 "messages",
+                                 "response_format",
+                                 "tools",
+                                 "tool_choice",
+                                 "stream",
+                                 "stream_options",
+                                 "max_tokens",
+                                 "max_completion_tokens",
+                                 "temperature",
+                                 "top_p",
+                                 "seed",
+                                 "reasoning_effort",
+                                 "user",
+                                 "n",
+                                 "logprobs",
+                                 "top_logprobs",
+                                 "audio",
+                                 "modalities",
+                                 "structure",
+                                 "functions",
+                                 "function_call"};
+
+bool Listed(const std::string& key, const auto& list) {
+  return std::find_if(std::begin(list), std::end(list), [&](const char* k) { return key == k; }) !=
+         std::end(list);
+}
+
+// The value of `key`, or nullptr when absent or null (SDKs send null for "not given").
+const Json* Given(const Json& object, std::string_view key) {
+  const Json* v = object.find(key);
+  return v == nullptr || v->is_null() ? nullptr : v;
+}
+
+Error Number(const Json& body, const char* key, double lo, double hi, std::optional<double>& out) {
+  const Json* v = Given(body, key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_number()) return WrongType(key, "a number", *v);
+  if (v->as_double() < lo || v->as_double() > hi) {
+    return BadField(key, "must be between " + ToJson(Json(lo)) + " and " + ToJson(Json(hi)) +
+                             " (was " + ToJson(*v) + ")");
+  }
+  out = v->as_double();
+  return std::nullopt;
+}
+
+Error Integer(const Json& body, const char* key, int64_t lo, std::optional<int64_t>& out) {
+  const Json* v = Given(body, key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_integral()) return WrongType(key, "an integer", *v);
+  if (v->as_double() < static_cast<double>(lo)) {
+    return BadField(key, "must be at least " + std::to_string(lo) + " (was " + ToJson(*v) + ")");
+  }
+  out = v->as_int();
+  return std::nullopt;
+}
+
+Error Flag(const Json& object, const std::string& prefix, const char* key, bool& out) {
+  const Json* v = Given(object, key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_bool()) return WrongType(prefix + key, "a boolean", *v);
+  out = v->as_bool();
+  return std::nullopt;
+}
+
+Error Text(const Json& object, const std::string& prefix, const char* key, std::string& out) {
+  const Json* v = Given(object, key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_string()) return WrongType(prefix + key, "a string", *v);
+  out = v->as_string();
+  return std::nullopt;
+}
+
+// n, logprobs, audio and modalities: only what a single text answer can honour.
+Error Unsupported(const Json& body) {
+  std::optional<int64_t> n;
+  if (Error e = Integer(body, "n", 1, n)) return e;
+  if (n && *n > 1) {
+    return BadField("n", "only 1 choice is returned (was " + std::to_string(*n) + ")",
+                    "unsupported_value");
+  }
+  bool logprobs = false;
+  if (Error e = Flag(body, "", "logprobs", logprobs)) return e;
+  if (logprobs)
+    return BadField("logprobs", "log probabilities are not returned", "unsupported_value");
+  if (Given(body, "top_logprobs") != nullptr) {
+    return BadField("top_logprobs", "log probabilities are not returned", "unsupported_value");
+  }
+  if (Given(body, "audio") != nullptr) {
+    return BadField("audio", "audio output is not supported: the answer is JSON text",
+                    "unsupported_value");
+  }
+  if (const Json* m = Given(body, "modalities")) {
+    if (!m->is_array()) return WrongType("modalities", "an array", *m);
+    for (const Json& x : m->as_array()) {
+      if (!x.is_string() || x.as_string() != "text") {
+        return BadField("modalities", "only [\"text\"] is supported (was " + ToJson(*m) + ")",
+                        "unsupported_value");
+      }
+    }
+  }
+  if (Given(body, "functions") != nullptr || Given(body, "function_call") != nullptr) {
+    const char* key = Given(body, "functions") != nullptr ? "functions" : "function_call";
+    return BadField(key,
+                    "the legacy function-calling form is not supported: use tools and "
+                    "tool_choice",
+                    "unsupported_parameter");
+  }
+  return std::nullopt;
+}
+
+Error Params(const Json& body, pipeline::CallParams& p) {
+  if (Error e = Number(body, "temperature", 0, 2, p.temperature)) return e;
+  if (Error e = Number(body, "top_p", 0, 1, p.top_p)) return e;
+  std::optional<int64_t> seed;
+  if (Error e = Integer(body, "seed", INT64_MIN, seed)) return e;
+  p.seed = seed;
+  for (const char* key : {"max_tokens", "max_completion_tokens"}) {
+    std::optional<int64_t> cap;
+    if (Error e = Integer(body, key, 1, cap)) return e;
+    if (cap) p.max_tokens = cap;
+  }
+  if (Error e = Text(body, "", "reasoning_effort", p.reasoning_effort)) return e;
+  static const char* kEfforts[] = {"none", "minimal", "low", "medium", "high", "xhigh"};
+  if (!p.reasoning_effort.empty() && !Listed(p.reasoning_effort, kEfforts)) {
+    return BadField(
+        "reasoning_effort",
+        "must be none, minimal, low, medium, high or xhigh (was \"" + p.reasoning_effort + "\")");
+  }
+  return Text(body, "", "user", p.user);
+}
+
+Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits& limits) {
+  if (!schema.is_object() && !schema.is_bool())
+    return WrongType(param, "a JSON Schema object", schema);
+  size_t size = ToJson(schema).size();
+  if (size > limits.max_schema_bytes) {
+    ApiError e =
+        BadField(param,
+                 std::to_string(size) + " bytes is over the limit of " +
+                     std::to_string(limits.max_schema_bytes) + " bytes (server.max_schema_bytes)",
+                 "too_large");
+    e.status = 413;
+    return e;
+  }
+  pipeline::RequestLimits rl;
+  rl.max_schema_bytes = limits.max_schema_bytes;
+  rl.max_schema_depth = limits.max_schema_depth;
+  Status st = pipeline::CheckInlineSchema(schema, rl);
+  if (!st.ok()) {
+    // "schema: is nested deeper than ..." from the shared check, under this field's name.
+    std::string m = st.message();
+    if (m.rfind("schema: ", 0) == 0) m = m.substr(8);
+    return BadField(param, m);
+  }
+  return std::nullopt;
+}
+
+Error ResponseFormat(const Json& body, ChatRequest& r, const ChatLimits& limits) {
+  const Json* rf = Given(body, "response_format");
+  if (rf == nullptr) return std::nullopt;
+  if (!rf->is_object()) return WrongType("response_format", "an object", *rf);
+  const Json* type = rf->find("type");
+  if (type == nullptr || !type->is_string()) {
+    return BadField("response_format.type", "is required: json_schema, json_object or text",
+                    "missing_required_parameter");
+  }
+  const std::string& t = type->as_string();
+  if (t == "text") return std::nullopt;
+  if (t == "json_object") {
+    r.schema = std::make_shared<const Json>(Json(Json::Object{{"type", "object"}}));
+    r.schema_param = "response_format";
+    return std::nullopt;
+  }
+  if (t != "json_schema") {
+    return BadField("response_format.type",
+                    "must be json_schema, json_object or text (was \"" + t + "\")");
+  }
+  const Json* js = Given(*rf, "json_schema");
+  if (js == nullptr) {
+    return BadField("response_format.json_schema", "is required", "missing_required_parameter");
+  }
+  if (!js->is_object()) return WrongType("response_format.json_schema", "an object", *js);
+  std::string name;
+  if (Error e = Text(*js, "response_format.json_schema.", "name", name)) return e;
+  bool strict = false;
+  if (Error e = Flag(*js, "response_format.json_schema.", "strict", strict)) return e;
+  const Json* schema = Given(*js, "schema");
+  r.schema_param = "response_format.json_schema.schema";
+  if (schema == nullptr) {
+    return BadField(r.schema_param, "is required", "missing_required_parameter");
+  }
+  if (Error e = CheckSchema(*schema, r.schema_param, limits)) return e;
+  r.schema = std::make_shared<const Json>(*schema);
+  return std::nullopt;
+}
+
+// The function tool_choice forces: its name, or "" when none is forced.
+std::variant<std::string, ApiError> ForcedTool(const Json& body, const Json* tools) {
+  const Json* choice = Given(body, "tool_choice");
+  if (choice == nullptr) return std::string();
+  size_t count = tools != nullptr ? tools->as_array().size() : 0;
+  if (choice->is_string()) {
+    const std::string& c = choice->as_string();
+    if (c == "none" || c == "auto") return std::string();
+    if (c != "required") {
+      return BadField("tool_choice",
+                      "must be none, auto, required or a function (was \"" + c + "\")");
+    }
+    if (count != 1) {
+      return BadField("tool_choice", "\"required\" with " + std::to_string(count) +
+                                         " tools: name the function to call");
+    }
+    return tools->as_array()[0].find("function")->find("name")->as_string();
+  }
+  if (!choice->is_object()) return WrongType("tool_choice", "a string or an object", *choice);
+  const Json* fn = Given(*choice, "function");
+  const Json* name = fn != nullptr && fn->is_object() ? Given(*fn, "name") : nullptr;
+  if (name == nullptr || !name->is_string()) {
+    return BadField("tool_choice.function.name", "is required: the function to call",
+                    "missing_required_parameter");
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (*tools->as_array()[i].find("function")->find("name") == *name) return name->as_string();
+  }
+  return BadField("tool_choice.function.name",
+                  "no function named \"" + name->as_string() + "\" in tools", "tool_not_found");
+}
+
+Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
+  const Json* tools = Given(body, "tools");
+  if (tools != nullptr) {
+    if (!tools->is_array()) return WrongType("tools", "an array", *tools);
+    for (size_t i = 0; i < tools->as_array().size(); ++i) {
+      const Json& tool = tools->as_array()[i];
+      std::string where = "tools[" + std::to_string(i) + "]";
+      if (!tool.is_object()) return WrongType(where, "a tool object", tool);
+      const Json* type = tool.find("type");
+      if (type == nullptr || *type != Json("function")) {
+        return BadField(where + ".type", "must be \"function\"");
+      }
+      const Json* fn = Given(tool, "function");
+      if (fn == nullptr || !fn->is_object()) {
+        return BadField(where + ".function", "is required: an object with name and parameters",
+                        "missing_required_parameter");
+      }
+      const Json* name = fn->find("name");
+      if (name == nullptr || !name->is_string() || name->as_string().empty()) {
+        return BadField(where + ".function.name", "is required: a non-empty string",
+                        "missing_required_parameter");
+      }
+      if (const Json* params = Given(*fn, "parameters")) {
+        if (Error e = CheckSchema(*params, where + ".function.parameters", limits)) return e;
+      }
+    }
+  }
+  auto forced = ForcedTool(body, tools);
+  if (auto* e = std::get_if<ApiError>(&forced)) return *e;
+  r.tool_name = std::get<std::string>(forced);
+  if (r.tool_name.empty()) return std::nullopt;
+  for (size_t i = 0; i < tools->as_array().size(); ++i) {
+    const Json& fn = *tools->as_array()[i].find("function");
+    if (fn.find("name")->as_string() != r.tool_name) continue;
+    const Json* params = Given(fn, "parameters");
+    r.schema = std::make_shared<const Json>(
+        params != nullptr ? *params : Json(Json::Object{{"type", "object"}}));
+    r.schema_param = "tools[" + std::to_string(i) + "].function.parameters";
+    break;
+  }
+  return std::nullopt;
+}
+
+Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits) {
+  const Json* ext = Given(body, "structure");
+  if (ext == nullptr) return std::nullopt;
+  if (!ext->is_object()) return WrongType("structure", "an object", *ext);
+  static const char* kKnown[] = {"maxLoops", "evidence", "schemaName", "tenant", "project", "need"};
+  for (const auto& [key, value] : ext->as_object()) {
+    if (!Listed(key, kKnown)) {
+      return BadField("structure." + key,
+                      "unknown field (maxLoops, evidence, schemaName, tenant, project, need)",
+                      "unknown_parameter");
+    }
+  }
+  if (const Json* v = Given(*ext, "maxLoops")) {
+    if (!v->is_integral() || v->as_double() < limits.min_loops ||
+        v->as_double() > limits.max_loops) {
+      return BadField("structure.maxLoops",
+                      "must be an integer " + std::to_string(limits.min_loops) + ".." +
+                          std::to_string(limits.max_loops) + " (was " + ToJson(*v) + ")");
+    }
+    r.max_loops = static_cast<int>(v->as_int());
+  }
+  if (const Json* v = Given(*ext, "evidence")) {
+    r.evidence = v->is_string() ? config::ParseEvidenceMode(v->as_string()) : std::nullopt;
+    if (!r.evidence) {
+      return BadField("structure.evidence",
+                      "must be \"off\", \"report\" or \"require\" (was " + ToJson(*v) + ")");
+    }
+  }
+  if (Error e = Text(*ext, "structure.", "schemaName", r.registry_schema)) return e;
+  for (auto [key, out] : {std::pair{"tenant", &r.tenant}, std::pair{"project", &r.project}}) {
+    std::string value;
+    if (Error e = Text(*ext, "structure.", key, value)) return e;
+    if (Given(*ext, key) != nullptr) *out = value;
+  }
+  std::string need;
+  if (Error e = Text(*ext, "structure.", "need", need)) return e;
+  if (!need.empty() && need != "refusal" && need != "error") {
+    return BadField("structure.need", "must be \"refusal\" or \"error\" (was \"" + need + "\")");
+  }
+  r.need = need == "error" ? NeedAs::kError : NeedAs::kRefusal;
+  return std::nullopt;
+}
+
+// Exactly one of response_format's schema (or a forced tool's) and structure.schemaName.
+Error OneSchema(const ChatRequest& r) {
+  if (r.schema == nullptr && r.registry_schema.empty()) {
+    return BadField("response_format",
+                    "this endpoint returns structured output only: set response_format to "
+                    "{\"type\": \"json_schema\", \"json_schema\": {...}} or {\"type\": "
+                    "\"json_object\"}, force a function with tool_choice, or name a registry "
+                    "schema in structure.schemaName",
+                    "structured_output_required");
+  }
+  if (r.schema != nullptr && !r.registry_schema.empty()) {
+    return BadField("structure.schemaName",
+                    "give one schema: " + r.schema_param + " or structure.schemaName, not both");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<ChatRequest, ApiError> ParseChatRequest(const Json& body, const ChatLimits& limits) {
+  if (!body.is_object()) return WrongType("body", "a JSON object", body);
+  for (const auto& [key, value] : body.as_object()) {
+    if (!Listed(key, kRead) && !Listed(key, kIgnored)) {
+      return BadField(key, "unrecognized request argument", "unknown_parameter");
+    }
+  }
+  ChatRequest r;
+  const Json* model = Given(body, "model");
+  if (model == nullptr) return BadField("model", "is required", "missing_required_parameter");
+  if (!model->is_string() || model->as_string().empty()) {
+    return WrongType("model", "a non-empty string", *model);
+  }
+  r.model = model->as_string();
+  auto conversation = ParseMessages(body.find("messages"), limits.max_prompt_bytes);
+  if (auto* e = std::get_if<ApiError>(&conversation)) return *e;
+  Conversation& c = std::get<Conversation>(conversation);
+  r.turns = std::move(c.turns);
+  r.prompt = std::move(c.prompt);
+  r.instructions = std::move(c.instructions);
+  if (Error e = Unsupported(body)) return *e;
+  if (Error e = Params(body, r.params)) return *e;
+  if (Error e = Flag(body, "", "stream", r.stream)) return *e;
+  if (const Json* so = Given(body, "stream_options")) {
+    if (!so->is_object()) return WrongType("stream_options", "an object", *so);
+    if (Error e = Flag(*so, "stream_options.", "include_usage", r.include_usage)) return *e;
+  }
+  if (Error e = Extension(body, r, limits)) return *e;
+  if (Error e = Tools(body, r, limits)) return *e;
+  if (r.tool_name.empty()) {
+    if (Error e = ResponseFormat(body, r, limits)) return *e;
+  } else if (const Json* rf = Given(body, "response_format");
+             rf != nullptr && !(rf->is_object() && rf->find("type") != nullptr &&
+                                *rf->find("type") == Json("text"))) {
+    return BadField("response_format",
+                    "give one schema: response_format or a forced tool, not both");
+  }
+  if (Error e = OneSchema(r)) return *e;
+  return r;
+}
+
+pipeline::StructureRequest ToStructureRequest(ChatRequest& chat, const std::string& model_ref,
+                                              const std::string& tenant,
+                                              const std::string& project) {
+  pipeline::StructureRequest s;
+  s.prompt = std::move(chat.prompt);
+  s.turns = std::move(chat.turns);
+  s.instructions = std::move(chat.instructions);
+  if (!chat.registry_schema.empty()) {
+    s.mode = pipeline::SchemaMode::kNamed;
+    s.schema_ref = chat.registry_schema;
+  } else {
+    s.mode = pipeline::SchemaMode::kJson;
+    s.schema = chat.schema;
+  }
+  s.tenant = tenant;
+  s.project = project;
+  s.settings.model = model_ref;
+  if (chat.max_loops) s.settings.max_loops = *chat.max_loops;
+  if (chat.evidence) s.settings.evidence = *chat.evidence;
+  s.final_tool = !chat.tool_name.empty();
+  s.params = chat.params;
+  return s;
+}
+
+}  // namespace structure::server::openai

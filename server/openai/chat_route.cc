@@ -1,0 +1,107 @@
+// POST /v1/chat/completions and GET /v1/models: the OpenAI-compatible endpoint of `structure
+// serve` (docs/server.md). Authentication, admission and metrics are the API's own; what the
+// request means and how the answer looks are the pure functions of server/openai/.
+#include <chrono>
+
+#include "server/api.h"
+#include "server/openai/chat_reply.h"
+#include "server/openai/chat_request.h"
+#include "server/openai/models.h"
+#include "server/openai/streamed_answer.h"
+
+namespace structure::server {
+
+using http::HttpRequest;
+using http::HttpResponse;
+using http::Responder;
+using openai::ApiError;
+
+namespace {
+
+int64_t UnixSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+ApiError Forbidden(const std::string& message) {
+  ApiError e;
+  e.status = 403;
+  e.type = "permission_error";
+  e.code = "forbidden";
+  e.message = message;
+  return e;
+}
+
+}  // namespace
+
+HttpResponse Api::Models() const {
+  return http::JsonResponse(200, openai::ModelsJson(openai::ListModels(engine_.config())));
+}
+
+void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Responder respond) {
+  auto fail = [&respond](const ApiError& e) { respond(openai::ErrorResponse(e)); };
+  if (Busy()) {
+    ApiError e;
+    e.status = 429;
+    e.type = "rate_limit_error";
+    e.code = "server_busy";
+    e.message = "the server has " + std::to_string(config_.limits.max_inflight) +
+                " calls under way; retry later";
+    e.retry_after_s = 1;
+    return fail(e);
+  }
+  ParseOptions po;
+  po.source = "body";
+  auto body = ParseJson(request.body, po);
+  if (!body.ok()) {
+    ApiError e;
+    e.code = "invalid_json";
+    e.message = "the body is not valid JSON: " + body.status().message();
+    return fail(e);
+  }
+  const ServerLimits& limits = config_.limits;
+  openai::ChatLimits cl{limits.max_prompt_bytes, limits.max_schema_bytes, limits.max_schema_depth,
+                        limits.min_loops, limits.max_loops};
+  auto parsed = openai::ParseChatRequest(*body, cl);
+  if (auto* e = std::get_if<ApiError>(&parsed)) return fail(*e);
+  auto& chat = std::get<openai::ChatRequest>(parsed);
+  // The tenant is the key's; the request may only repeat it.
+  if (chat.tenant && *chat.tenant != who.tenant) {
+    return fail(Forbidden("structure.tenant: must be the API key's own tenant"));
+  }
+  std::string project = chat.project.value_or(request.QueryParam("project").value_or(""));
+  auto scope = Authorize(who, project);
+  if (!scope.ok()) return fail(Forbidden(scope.status().message()));
+  auto model = openai::RouteModel(engine_.config(), chat.model);
+  if (auto* e = std::get_if<ApiError>(&model)) return fail(*e);
+
+  openai::ReplyContext context;
+  context.id = openai::NewCompletionId();
+  context.created = UnixSeconds();
+  context.model = chat.model;
+  context.tool_name = chat.tool_name;
+  context.need = chat.need;
+  context.include_usage = chat.include_usage;
+  std::string schema_param =
+      chat.registry_schema.empty() ? chat.schema_param : "structure.schemaName";
+  auto call =
+      openai::ToStructureRequest(chat, std::get<std::string>(model), scope->tenant, scope->project);
+  if (chat.stream) {
+    auto answer = std::make_shared<openai::StreamedAnswer>(std::move(respond), std::move(context),
+                                                           std::move(schema_param));
+    answer->Start(timer_, std::chrono::milliseconds(limits.stream_keepalive_ms));
+    return Run(std::move(call), "chat_completions",
+               [answer](pipeline::StructureResult r) { answer->Finish(std::move(r)); });
+  }
+  Run(std::move(call), "chat_completions",
+      [respond, context = std::move(context),
+       schema_param = std::move(schema_param)](pipeline::StructureResult r) {
+        if (auto e = openai::ResultError(r, context, schema_param)) {
+          return respond(openai::ErrorResponse(*e));
+        }
+        respond(http::JsonResponse(200, openai::CompletionJson(std::move(r), context)));
+      });
+}
+
+}  // namespace structure::server

@@ -1,0 +1,33 @@
+// Model names on the OpenAI-compatible endpoint: which configured model a request's `model`
+// names, and the list GET /v1/models answers. Pure functions of the engine's configuration.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "config/engine_config.h"
+#include "server/openai/openai_error.h"
+
+namespace structure::server::openai {
+
+struct ModelEntry {
+  std::string id;        // "default:fast", "openai/gpt-4o-mini"
+  std::string owned_by;  // the configured provider it runs on
+};
+
+// Every alias, then provider/model for each model a provider lists (its default model and those
+// its models and model_profiles tables name), in name order.
+std::vector<ModelEntry> ListModels(const config::EngineConfig& config);
+
+// The reference the engine resolves for `model`: a configured alias, provider/model or a
+// provider's name as it is; a bare model name that exactly one provider lists as that
+// provider/model. Anything else is OpenAI's 404 model_not_found (an ambiguous bare name says
+// which providers list it).
+std::variant<std::string, ApiError> RouteModel(const config::EngineConfig& config,
+                                               const std::string& model);
+
+// {"object": "list", "data": [{"id", "object": "model", "created": 0, "owned_by"}]}.
+std::string ModelsJson(const std::vector<ModelEntry>& models);
+
+}  // namespace structure::server::openai

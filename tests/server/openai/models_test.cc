@@ -1,0 +1,72 @@
+#include "server/openai/models.h"
+
+#include <gtest/gtest.h>
+
+#include "config/load_config.h"
+
+namespace structure::server::openai {
+namespace {
+
+config::EngineConfig TwoProviders() {
+  config::EngineConfig c = config::DefaultConfig();  // simulator/sim-1, default:fast/analyze
+  config::ProviderConfig a;
+  a.name = "a";
+  a.kind = "openai";
+  a.model = "gpt-4o-mini";
+  a.models["o3"] = {};
+  c.providers["a"] = a;
+  config::ProviderConfig b;
+  b.name = "b";
+  b.kind = "openai";
+  b.model = "o3";
+  c.providers["b"] = b;
+  return c;
+}
+
+std::string Routed(const config::EngineConfig& c, const std::string& model) {
+  auto r = RouteModel(c, model);
+  if (auto* e = std::get_if<ApiError>(&r)) return "404:" + e->message;
+  return std::get<std::string>(r);
+}
+
+TEST(ModelsTest, AliasesProvidersAndProviderModelsRouteAsTheyAre) {
+  auto c = TwoProviders();
+  EXPECT_EQ(Routed(c, "default:fast"), "default:fast");
+  EXPECT_EQ(Routed(c, "simulator"), "simulator");
+  EXPECT_EQ(Routed(c, "a/gpt-4o"), "a/gpt-4o");
+}
+
+TEST(ModelsTest, BareModelOfOneProviderRoutesToIt) {
+  auto c = TwoProviders();
+  EXPECT_EQ(Routed(c, "gpt-4o-mini"), "a/gpt-4o-mini");
+  EXPECT_EQ(Routed(c, "sim-1"), "simulator/sim-1");
+}
+
+TEST(ModelsTest, UnknownOrAmbiguousIsModelNotFound) {
+  auto c = TwoProviders();
+  auto r = RouteModel(c, "gpt-5");
+  ASSERT_TRUE(std::holds_alternative<ApiError>(r));
+  const ApiError& e = std::get<ApiError>(r);
+  EXPECT_EQ(e.status, 404);
+  EXPECT_EQ(e.code, "model_not_found");
+  EXPECT_EQ(e.param, "model");
+  EXPECT_EQ(e.type, "invalid_request_error");
+  EXPECT_NE(Routed(c, "o3").find("a/o3, b/o3"), std::string::npos) << Routed(c, "o3");
+  EXPECT_NE(Routed(c, "nobody/x").find("no provider named 'nobody'"), std::string::npos);
+  EXPECT_EQ(Routed(c, "a/").rfind("404:", 0), 0u);
+}
+
+TEST(ModelsTest, ListHasAliasesAndProviderModelsInTheOpenAiShape) {
+  Json j = *ParseJson(ModelsJson(ListModels(TwoProviders())));
+  EXPECT_EQ(*j.find("object"), Json("list"));
+  std::vector<std::string> ids;
+  for (const Json& m : j.find("data")->as_array()) {
+    EXPECT_EQ(*m.find("object"), Json("model"));
+    ids.push_back(m.find("id")->as_string());
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"default:analyze", "default:fast", "a/gpt-4o-mini",
+                                           "a/o3", "b/o3", "simulator/sim-1"}));
+}
+
+}  // namespace
+}  // namespace structure::server::openai
