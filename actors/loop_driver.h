@@ -1,5 +1,6 @@
-// Drives a content loop (pipeline::Step) against a provider pool from inside an actor: sends
-// each SendCall as a PoolRequest and feeds the reply back into OnReply until a Finish; hands
+// Drives a request's loop (pipeline/loop_run.h: a content loop, or a split plan's loops)
+// against a provider pool from inside an actor: sends each call of a step as a PoolRequest (a
+// split's parts all at once) and feeds each reply back with its slot until a Finish; hands
 // each RunCheck to the run's CheckRunner (its own thread: the actor never waits for a check)
 // and feeds the verdict, which comes back as a CheckDone message, into OnCheck. An exception
 // in a step (a bug, or memory exhausted) finishes the loop with an internal error.
@@ -23,12 +24,13 @@
 #include "actors/provider_pool.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/deadline.h"
+#include "pipeline/loop_run.h"
 
 namespace structure::actors {
 
 struct LoopRun {
   pipeline::LoopSpec spec;
-  pipeline::LoopState state;
+  pipeline::RunState state;
   ProviderPoolActor pool;
   // The external check (spec.external_check) and the runner it runs on.
   std::shared_ptr<const CheckCommand> check;
@@ -53,7 +55,11 @@ struct CheckDone {
 
 // The runs one actor has waiting for a pool reply or a check's verdict, by tag.
 struct LoopWaits {
-  std::unordered_map<uint64_t, std::shared_ptr<LoopRun>> runs;
+  struct Waiting {
+    std::shared_ptr<LoopRun> run;
+    int slot = 0;  // the call's slot in its run (pipeline::SlotCall)
+  };
+  std::unordered_map<uint64_t, Waiting> runs;
   std::unordered_set<caf::actor_addr> monitored;  // pools this actor monitors
   uint64_t next_tag = 1;
 };

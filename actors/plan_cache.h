@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "actors/learned_ceilings.h"
 #include "pipeline/content_loop.h"
 #include "structure/status.h"
 
@@ -30,6 +31,10 @@ class PlanCache {
 
   size_t size() const;
 
+  // The grammar ceilings learned from the providers' "too large" errors, per model: a plan's
+  // key names the ceiling it was made under.
+  LearnedCeilings& ceilings() { return ceilings_; }
+
  private:
   struct Entry {
     std::string key;
@@ -39,6 +44,7 @@ class PlanCache {
   size_t capacity_;
   std::list<Entry> lru_;  // most recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  LearnedCeilings ceilings_;
 };
 
 }  // namespace structure::actors

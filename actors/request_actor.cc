@@ -1,5 +1,6 @@
 #include "actors/request_actor.h"
 
+#include <algorithm>
 #include <exception>
 #include <unordered_map>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "actors/plan_cache.h"
 #include "config/settings.h"
 #include "pipeline/array_answer.h"
+#include "pipeline/call_trace.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
 
@@ -30,7 +32,18 @@ struct Call {
   Target target;
   std::string origin;
   providers::Usage builder_usage;
+  // What makes the plan again when the provider refuses a schema as too large (the schema's
+  // key and how to compile it), how often that happened and what those calls cost.
+  std::string schema_key;
+  std::function<Result<pipeline::ResolvedSchema>()> resolve;
+  int relearned = 0;
+  providers::Usage refused_usage;
+  pipeline::CallTiming refused_timing;              // the refused calls' times (the deadline's)
+  std::vector<pipeline::TraceRound> refused_trace;  // their rounds, when traced
 };
+
+// How many times one call plans again after "too large" before it reports the error.
+constexpr int kMaxRelearn = 4;
 
 // A finished call's result, waiting for the next flush.
 struct Finished {
@@ -86,6 +99,13 @@ void Deliver(Self self, uint64_t id, CallResult r) {
     r.provider = call->target.provider->config.name;
   if (r.model.empty() && call->target.provider != nullptr) r.model = call->target.model;
   r.usage += call->builder_usage;
+  r.usage += call->refused_usage;
+  if (r.trace && !call->refused_trace.empty()) {
+    auto trace = std::make_shared<pipeline::CallTrace>();
+    trace->rounds = std::move(call->refused_trace);
+    trace->rounds.insert(trace->rounds.end(), r.trace->rounds.begin(), r.trace->rounds.end());
+    r.trace = std::move(trace);
+  }
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
 }
@@ -111,30 +131,40 @@ Lane LaneOf(const pipeline::StructureRequest& r) {
   return r.priority == pipeline::Priority::kBulk ? Lane::kBulk : Lane::kInteractive;
 }
 
-// The plan cache key: the target (its profile follows from it), the plan options, whether the
-// plan is for a provider batch (which may take the schema in another form) and `schema_key`
-// (what identifies the schema and its manual).
+// "provider/model": what a learned grammar ceiling is kept under.
+std::string ModelKey(const Target& t) { return t.provider->config.name + "/" + t.model; }
+
+// The plan cache key: the target (its profile follows from it), the grammar ceiling learned for
+// the model (0: none), the plan options, whether the plan is for a provider batch (which may
+// take the schema in another form) and `schema_key` (what identifies the schema and its
+// manual).
 std::string PlanKey(const Target& target, const pipeline::PlanOptions& options,
-                    const std::string& schema_key, bool prepared = false) {
-  std::string key =
-      target.provider->config.name + "/" + target.model + " " + pipeline::PlanOptionsKey(options);
+                    const std::string& schema_key, bool prepared = false, size_t ceiling = 0) {
+  std::string key = target.provider->config.name + "/" + target.model;
+  if (ceiling > 0) key += " grammar<=" + std::to_string(ceiling);
+  key += " " + pipeline::PlanOptionsKey(options);
   if (prepared) key += " batch=" + target.profile->batch_schema_field;
   return key + "\n" + schema_key;
 }
 
 // The content stage's plan for a schema, from the engine's cache (compiled and lowered once
-// per distinct schema and target). `resolve` compiles the schema on a miss.
+// per distinct schema, target and learned grammar ceiling). `resolve` compiles the schema on a
+// miss.
 PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
                    const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
   pipeline::PlanOptions options = pipeline::PlanOptionsFor(c.request, c.settings);
-  return self->state.ctx->plans->Get(
-      PlanKey(c.target, options, schema_key, c.prepared != nullptr), [&]() -> PlanResult {
+  PlanCache& plans = *self->state.ctx->plans;
+  size_t ceiling = plans.ceilings().Get(ModelKey(c.target));
+  return plans.Get(
+      PlanKey(c.target, options, schema_key, c.prepared != nullptr, ceiling), [&]() -> PlanResult {
         auto resolved = resolve();
         if (!resolved.ok()) return resolved.status();
         // A provider batch may take the schema in another form (pipeline::BatchProfile).
         auto profile = c.prepared ? pipeline::BatchProfile(*c.target.profile)
                                   : Result<pipeline::Profile>(*c.target.profile);
         if (!profile.ok()) return profile.status();
+        if (ceiling > 0 && (profile->max_grammar_size == 0 || ceiling < profile->max_grammar_size))
+          profile->max_grammar_size = ceiling;
         auto plan = pipeline::MakeLoopPlan(*resolved, *profile, options);
         if (!plan.ok()) return plan.status();
         return std::shared_ptr<const pipeline::LoopPlan>(std::move(*plan));
@@ -160,8 +190,36 @@ void HandOver(Self self, uint64_t id, Call& c,
   ready(std::move(p));
 }
 
+void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan);
+
+// The loop's end. A provider that refused the schema as too large teaches the model's
+// ceiling: the call plans again under it (a split, or a finer one) and asks again at once,
+// without spending a round; the refused calls' usage still counts.
+void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, StructureResult r) {
+  auto it = self->state.calls.find(id);
+  if (it == self->state.calls.end()) return;
+  Call& c = *it->second;
+  if (r.status != Outcome::kError || r.error_code != ErrorCode::kSchemaTooLarge ||
+      r.rejected_grammar == 0 || !c.resolve || c.relearned >= kMaxRelearn || !run)
+    return Deliver(self, id, std::move(r));
+  ++c.relearned;
+  c.refused_usage += r.usage;
+  c.refused_timing = run->timing;
+  if (r.trace) {
+    c.refused_trace.insert(c.refused_trace.end(), r.trace->rounds.begin(), r.trace->rounds.end());
+  }
+  self->state.ctx->plans->ceilings().Learn(ModelKey(c.target), r.rejected_grammar);
+  // What the loop took from the call, for the next one.
+  c.request.prompt = std::move(run->spec.prompt);
+  c.request.turns = std::move(run->spec.turns);
+  c.request.instructions = std::move(run->spec.instructions);
+  c.check = std::move(run->spec.semantic_check);
+  RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
+}
+
 // Content stage: drives the loop on the plan. The request's prompt moves into the loop and its
-// schema is released: an in-flight call keeps only what it still needs.
+// schema is released: an in-flight call keeps only what it still needs (and what makes the
+// plan again).
 void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   if (!plan.ok()) return Fail(self, id, ErrorCode::kBadSchema, plan.status().message());
   if (c.prepared) return HandOver(self, id, c, *plan);
@@ -170,6 +228,10 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->spec =
       pipeline::MakeLoopSpec(*plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, run->spec);
+  // The calls refused as too large spent part of the token budget.
+  int64_t refused = c.refused_usage.input_tokens + c.refused_usage.output_tokens;
+  if (run->spec.token_budget > 0 && refused > 0)
+    run->spec.token_budget = std::max<int64_t>(1, run->spec.token_budget - refused);
   pipeline::TakeConversation(c.request, run->spec);
   run->spec.semantic_check = std::move(c.check);
   run->spec.trace = c.request.trace;
@@ -183,7 +245,11 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->pool = c.target.provider->pool;
   run->timeout_ms = c.settings.call_timeout_ms;
   run->deadline = c.start + std::chrono::milliseconds(c.settings.call_timeout_ms);
-  run->on_finish = [self, id](CallResult r) { Deliver(self, id, std::move(r)); };
+  run->timing = c.refused_timing;
+  std::weak_ptr<LoopRun> weak = run;
+  run->on_finish = [self, id, weak](CallResult r) {
+    OnLoopDone(self, id, weak.lock(), std::move(r));
+  };
   StartLoop(self, self->state.waits, run);
 }
 
@@ -194,10 +260,11 @@ void RunInline(Self self, uint64_t id, Call& c) {
     st.last_schema = c.request.schema;
     st.last_schema_key = "inline\n" + ToJson(*c.request.schema);
   }
-  RunContent(self, id, c, PlanFor(self, c, st.last_schema_key, [&] {
-               return pipeline::ResolveSchema(*c.request.schema, "inline", "", "",
-                                              c.settings.allow_unresolved_refs);
-             }));
+  c.schema_key = st.last_schema_key;
+  c.resolve = [schema = c.request.schema, allow = c.settings.allow_unresolved_refs] {
+    return pipeline::ResolveSchema(*schema, "inline", "", "", allow);
+  };
+  RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
 }
 
 void RunNamed(Self self, uint64_t id, Call& c) {
@@ -210,17 +277,19 @@ void RunNamed(Self self, uint64_t id, Call& c) {
   }
   c.origin = found->origin;
   // A stored schema changes its update time with every put; bundled ones never change.
-  std::string key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
-                    std::to_string(found->updated_at_ms);
-  RunContent(self, id, c, PlanFor(self, c, key, [&] {
-               Json schema = std::move(found->schema);
-               if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
-               auto resolved = pipeline::ResolveSchema(std::move(schema), found->origin,
-                                                       std::move(found->manual), found->version,
-                                                       c.settings.allow_unresolved_refs);
-               if (resolved.ok()) resolved->name = found->name;
-               return resolved;
-             }));
+  c.schema_key = found->origin + "\n" + found->name + "\n" + found->version + "\n" +
+                 std::to_string(found->updated_at_ms);
+  // Kept (by value) for a second plan under a learned grammar ceiling.
+  c.resolve = [found = std::move(*found), array = c.request.array_mode,
+               allow = c.settings.allow_unresolved_refs] {
+    Json schema = found.schema;
+    if (array) schema = pipeline::ArrayModeSchema(std::move(schema));
+    auto resolved = pipeline::ResolveSchema(std::move(schema), found.origin, found.manual,
+                                            found.version, allow);
+    if (resolved.ok()) resolved->name = found.name;
+    return resolved;
+  };
+  RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
 }
 
 // After the builder: the inferred schema, or the builder's need / failure as the result.
@@ -236,10 +305,11 @@ void OnBuilt(Self self, uint64_t id, BuildOutcome& o) {
       // description.
       Json schema = std::move(d.schema);
       if (c.request.array_mode) schema = pipeline::ArrayModeSchema(std::move(schema));
-      return RunContent(self, id, c, PlanFor(self, c, "inferred\n" + ToJson(schema), [&] {
-                          return pipeline::ResolveSchema(std::move(schema), "inferred", "", "",
-                                                         c.settings.allow_unresolved_refs);
-                        }));
+      c.schema_key = "inferred\n" + ToJson(schema);
+      c.resolve = [schema = std::move(schema), allow = c.settings.allow_unresolved_refs] {
+        return pipeline::ResolveSchema(schema, "inferred", "", "", allow);
+      };
+      return RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
     }
     case Outcome::kNeedMoreInput: {
       CallResult r;

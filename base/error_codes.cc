@@ -29,6 +29,10 @@ constexpr ErrorCodeFacts kFacts[] = {
      "provider_unavailable"},
     {ErrorCode::kProviderRejectedRequest, "provider_rejected_request", 502, 1, M::kToolError,
      "server_error", "provider_rejected_request"},
+    // The provider could not compile the schema even in the parts the engine split it into
+    // (max_split_parts, the learned ceiling): the caller's schema must get smaller or simpler.
+    {ErrorCode::kSchemaTooLarge, "schema_too_large", 422, 1, M::kToolError, "invalid_request_error",
+     "schema_too_large"},
     {ErrorCode::kDeadlineExceeded, "deadline_exceeded", 504, 1, M::kToolError, "server_error",
      "deadline_exceeded"},
     {ErrorCode::kCancelled, "cancelled", 503, 1, M::kToolError, "service_unavailable_error",

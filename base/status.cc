@@ -26,6 +26,8 @@ std::string_view CodeName(Code code) {
       return "cancelled";
     case Code::kFailedPrecondition:
       return "failed_precondition";
+    case Code::kSchemaTooLarge:
+      return "schema_too_large";
     case Code::kQuotaExhausted:
       return "quota_exhausted";
     case Code::kInternal:

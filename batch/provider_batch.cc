@@ -79,7 +79,7 @@ void ProviderBatchJob::EmitRecord(BatchRecord& r) {
   Emit(r.index, r.id, r.line_no, std::move(*r.result));
   r.result = pipeline::CallResult{};  // ended; the result itself is written
   r.prepared.spec.prompt.clear();
-  r.state = pipeline::LoopState{};
+  r.state = pipeline::RunState{};
 }
 
 void ProviderBatchJob::Flush() {

@@ -40,15 +40,18 @@ class ProviderBatchJob {
   Status ResolveIncomplete();
   Status SubmitQueued();
   Status PollPending(bool* changed);
+  // A call of a record: the record's index and the call's slot (in the submit's round).
+  using Member = std::pair<size_t, int>;
   Status SubmitChunk(const std::string& provider, const std::string& model, int round,
-                     const std::vector<size_t>& chunk, int64_t seq);
-  Status Send(const SubmitRecord& submit, std::vector<size_t> members);
+                     const std::vector<Member>& chunk, int64_t seq);
+  Status Send(const SubmitRecord& submit, const std::vector<Member>& members);
+  RecordCall& CallOf(const Member& m, int round);
   void ApplyResults(int64_t seq, const providers::ItemResults& results);
   void ApplyRejection(int64_t seq, const std::string& message);
   Result<providers::ItemResults> StoredResults(const SubmitRecord& submit);
   BatchClient& Client(const std::string& provider);
   BatchCaps Caps(const std::string& provider) const;
-  std::vector<size_t> Members(const SubmitRecord& submit) const;
+  std::vector<Member> Members(const SubmitRecord& submit);
 
   const ProviderBatchOptions& opt_;
   const ProviderBatchEnv& env_;

@@ -47,18 +47,21 @@ BatchCaps ProviderBatchJob::Caps(const std::string& provider) const {
   return caps;
 }
 
-std::vector<size_t> ProviderBatchJob::Members(const SubmitRecord& submit) const {
-  std::vector<size_t> members;
+std::vector<ProviderBatchJob::Member> ProviderBatchJob::Members(const SubmitRecord& submit) {
+  std::vector<Member> members;
   for (const std::string& id : submit.custom_ids) {
     uint64_t line = 0;
-    int round = 0;
-    if (!ParseCustomId(id, &line, &round)) continue;
+    int round = 0, slot = 0;
+    if (!ParseCustomId(id, &line, &round, &slot)) continue;
     auto it = by_line_.find(line);
     if (it == by_line_.end()) continue;
-    const BatchRecord& r = records_[it->second];
-    if (r.call && r.round == round) members.push_back(it->second);
+    if (FindCall(records_[it->second], round, slot)) members.push_back({it->second, slot});
   }
   return members;
+}
+
+RecordCall& ProviderBatchJob::CallOf(const Member& m, int round) {
+  return *FindCall(records_[m.first], round, m.second);
 }
 
 Result<providers::ItemResults> ProviderBatchJob::StoredResults(const SubmitRecord& submit) {
@@ -86,23 +89,33 @@ Status ProviderBatchJob::Replay() {
   for (BatchRecord& r : records_) {
     if (r.result) continue;
     StartRecord(r);
-    while (!r.result) {
-      auto it = seq_of.find(CustomId(r.line_no, r.round));
-      if (it == seq_of.end()) break;  // this call was never submitted: it is queued
-      const SubmitRecord& s = state_->submits().at(it->second);
-      report_.rounds = std::max(report_.rounds, s.round);
-      if (s.read) {
-        auto c = cache.find(s.seq);
-        if (c == cache.end()) {
-          auto results = StoredResults(s);
-          if (!results.ok()) return results.status();
-          c = cache.emplace(s.seq, std::move(*results)).first;
+    // Each call applies its stored result; one never submitted is queued, one submitted and
+    // not read yet waits for its batch.
+    bool applied = true;
+    while (!r.result && applied) {
+      applied = false;
+      for (RecordCall& call : r.calls) {
+        if (call.waiting_on != 0) continue;
+        auto it = seq_of.find(CustomId(r.line_no, call.round, call.slot));
+        if (it == seq_of.end()) continue;
+        const SubmitRecord& s = state_->submits().at(it->second);
+        report_.rounds = std::max(report_.rounds, s.round);
+        if (!s.read && !s.rejected) {
+          call.waiting_on = s.seq;
+          continue;
         }
-        ApplyItem(r, c->second.at(it->first), opt_.retries);
-      } else if (s.rejected) {
-        ApplyItem(r, RejectedItem(s.reject_message), opt_.retries);
-      } else {
-        r.waiting_on = s.seq;
+        providers::ItemResult item = RejectedItem(s.reject_message);
+        if (s.read) {
+          auto c = cache.find(s.seq);
+          if (c == cache.end()) {
+            auto results = StoredResults(s);
+            if (!results.ok()) return results.status();
+            c = cache.emplace(s.seq, std::move(*results)).first;
+          }
+          item = c->second.at(it->first);
+        }
+        ApplyItem(r, call.slot, item, opt_.retries);  // changes r.calls: look again
+        applied = true;
         break;
       }
     }
@@ -111,20 +124,20 @@ Status ProviderBatchJob::Replay() {
   return Status::Ok();
 }
 
-Status ProviderBatchJob::Send(const SubmitRecord& submit, std::vector<size_t> members) {
+Status ProviderBatchJob::Send(const SubmitRecord& submit, const std::vector<Member>& members) {
   const providers::Endpoint& endpoint = endpoints_.at(submit.provider);
   std::vector<providers::HttpRequest> requests;
   requests.reserve(members.size());
   SubmitRequest request;
   request.key = submit.key;
   request.model = submit.model;
-  for (size_t i : members) {
-    auto built = providers::BuildRequest(*records_[i].call, endpoint);
+  for (const Member& m : members) {
+    auto built = providers::BuildRequest(CallOf(m, submit.round).call, endpoint);
     requests.push_back(built.ok() ? std::move(*built) : providers::HttpRequest{});
   }
   for (size_t k = 0; k < members.size(); ++k) {
-    const BatchRecord& r = records_[members[k]];
-    request.items.push_back({CustomId(r.line_no, r.round), &requests[k]});
+    const BatchRecord& r = records_[members[k].first];
+    request.items.push_back({CustomId(r.line_no, submit.round, members[k].second), &requests[k]});
   }
   BatchClient& client = Client(submit.provider);
   auto id = client.Submit(
@@ -156,7 +169,7 @@ Status ProviderBatchJob::ResolveIncomplete() {
   for (const auto& [seq, s] : state_->submits()) {
     if (!s.batch_id.empty() || s.rejected) continue;
     SubmitRecord submit = s;  // the journal's map changes below
-    std::vector<size_t> members = Members(submit);
+    std::vector<Member> members = Members(submit);
     if (members.empty()) continue;
     // Planned before a kill: the provider may have the batch without the journal knowing.
     SubmitRequest probe;
@@ -173,17 +186,17 @@ Status ProviderBatchJob::ResolveIncomplete() {
     if (*found) {
       STRUCTURE_RETURN_IF_ERROR(state_->Created(seq, **found));
       Client(submit.provider).Remember(**found);
-      for (size_t i : members) records_[i].waiting_on = seq;
+      for (const Member& m : members) CallOf(m, submit.round).waiting_on = seq;
       continue;
     }
-    for (size_t i : members) records_[i].waiting_on = seq;
+    for (const Member& m : members) CallOf(m, submit.round).waiting_on = seq;
     STRUCTURE_RETURN_IF_ERROR(Send(submit, members));
   }
   return Status::Ok();
 }
 
 Status ProviderBatchJob::SubmitChunk(const std::string& provider, const std::string& model,
-                                     int round, const std::vector<size_t>& chunk, int64_t seq) {
+                                     int round, const std::vector<Member>& chunk, int64_t seq) {
   SubmitRecord submit;
   submit.seq = seq;
   submit.round = round;
@@ -191,10 +204,10 @@ Status ProviderBatchJob::SubmitChunk(const std::string& provider, const std::str
   submit.model = model;
   submit.key = state_->job_id() + "-" + std::to_string(seq);
   submit.at_ms = UnixNowMs();
-  for (size_t i : chunk)
-    submit.custom_ids.push_back(CustomId(records_[i].line_no, records_[i].round));
+  for (const Member& m : chunk)
+    submit.custom_ids.push_back(CustomId(records_[m.first].line_no, round, m.second));
   STRUCTURE_RETURN_IF_ERROR(state_->Planned(submit));
-  for (size_t i : chunk) records_[i].waiting_on = seq;
+  for (const Member& m : chunk) CallOf(m, round).waiting_on = seq;
   report_.rounds = std::max(report_.rounds, round);
   return Send(submit, chunk);
 }
@@ -204,32 +217,38 @@ Status ProviderBatchJob::SubmitQueued() {
   for (const auto& [seq, s] : state_->submits()) {
     if (Pending(s)) current = std::max(current, s.round);
   }
-  // Group the queued calls by provider, model and round, in input order.
-  std::map<std::tuple<std::string, std::string, int>, std::vector<size_t>> groups;
+  // Group the queued calls by provider, model and round, in input order (a record's parts
+  // together, in slot order).
+  std::map<std::tuple<std::string, std::string, int>, std::vector<Member>> groups;
   for (size_t i = 0; i < records_.size(); ++i) {
     BatchRecord& r = records_[i];
-    if (r.result || !r.call || r.waiting_on != 0) continue;
-    if (current > 0 && r.round > current) continue;  // the next round waits for this one
-    groups[{r.prepared.provider, r.call->model, r.round}].push_back(i);
+    if (r.result) continue;
+    for (const RecordCall& c : r.calls) {
+      if (c.waiting_on != 0) continue;
+      if (current > 0 && c.round > current) continue;  // the next round waits for this one
+      groups[{r.prepared.provider, c.call.model, c.round}].push_back({i, c.slot});
+    }
   }
   for (auto& [key, members] : groups) {
     const auto& [provider, model, round] = key;
     BatchCaps caps = Caps(provider);
     const providers::Endpoint& endpoint = endpoints_.at(provider);
-    std::vector<size_t> chunk;
+    std::vector<Member> chunk;
     int64_t bytes = 0;
-    for (size_t i : members) {
-      BatchRecord& r = records_[i];
-      auto built = providers::BuildRequest(*r.call, endpoint);
+    for (const Member& m : members) {
+      BatchRecord& r = records_[m.first];
+      RecordCall* call = r.result ? nullptr : FindCall(r, round, m.second);
+      if (!call) continue;  // the record ended with an earlier call of this pass
+      auto built = providers::BuildRequest(call->call, endpoint);
       if (!built.ok()) {
         providers::ItemResult failed;
         failed.reply = built.status();
-        ApplyItem(r, failed, 0);
+        ApplyItem(r, m.second, failed, 0);
         if (r.result) EmitRecord(r);
         continue;
       }
-      int64_t size =
-          static_cast<int64_t>(ItemBytes(endpoint.kind, {CustomId(r.line_no, r.round), &*built}));
+      int64_t size = static_cast<int64_t>(
+          ItemBytes(endpoint.kind, {CustomId(r.line_no, round, m.second), &*built}));
       if (size > caps.max_bytes) {
         EndRecord(r, ErrorCode::kBatchRequestTooLarge,
                   "the request for line " + std::to_string(r.line_no) + " is " +
@@ -245,7 +264,7 @@ Status ProviderBatchJob::SubmitQueued() {
         chunk.clear();
         bytes = 0;
       }
-      chunk.push_back(i);
+      chunk.push_back(m);
       bytes += size;
     }
     if (!chunk.empty())
@@ -258,14 +277,15 @@ void ProviderBatchJob::ApplyResults(int64_t seq, const providers::ItemResults& r
   const SubmitRecord& s = state_->submits().at(seq);
   for (const std::string& id : s.custom_ids) {
     uint64_t line = 0;
-    int round = 0;
-    if (!ParseCustomId(id, &line, &round)) continue;
+    int round = 0, slot = 0;
+    if (!ParseCustomId(id, &line, &round, &slot)) continue;
     auto it = by_line_.find(line);
     auto item = results.find(id);
     if (it == by_line_.end() || item == results.end()) continue;
     BatchRecord& r = records_[it->second];
-    if (r.waiting_on != seq || r.round != round) continue;
-    ApplyItem(r, item->second, opt_.retries);
+    RecordCall* call = r.result ? nullptr : FindCall(r, round, slot);
+    if (!call || call->waiting_on != seq) continue;
+    ApplyItem(r, slot, item->second, opt_.retries);
     if (r.result) EmitRecord(r);
   }
 }

@@ -98,6 +98,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   actors::SharedLimitConfig shared;
   shared.client = *store;
   shared.fallback_share = config::FallbackShare(cfg.stores);
+  // Grammar ceilings learned from "too large" refusals are shared too (actors/learned_ceilings.h).
+  ctx->plans->ceilings().UseSharedStore(shared.client);
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;

@@ -82,6 +82,7 @@ void CallStats::Record(const std::string& schema, const CallResult& result, doub
   s.cache_write_tokens += Tokens(result.usage.cache_write_tokens);
   s.reasoning_tokens += Tokens(result.usage.reasoning_tokens);
   if (result.form_ignored) s.form_ignored++;
+  if (result.parts > 0) s.split_calls++;
   if (result.truncated) s.truncated++;
   if (result.budget_exhausted ||
       (result.status == Outcome::kError && result.error_code == ErrorCode::kTokenBudgetExhausted)) {
@@ -136,6 +137,7 @@ Json StatsToJson(const StatsSnapshot& stats) {
     o.set("formIgnored", static_cast<int64_t>(s.form_ignored));
     o.set("truncated", static_cast<int64_t>(s.truncated));
     o.set("tokenBudgetExhausted", static_cast<int64_t>(s.budget_exhausted));
+    o.set("splitCalls", static_cast<int64_t>(s.split_calls));
     schemas.set(label, std::move(o));
   }
   Json providers = Json::MakeObject();

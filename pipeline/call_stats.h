@@ -40,6 +40,7 @@ struct SchemaStats {
   uint64_t cache_write_tokens = 0;
   uint64_t reasoning_tokens = 0;  // part of output_tokens (thinking models)
   uint64_t form_ignored = 0;  // ok answers that skipped the provider's form (result.form_ignored)
+  uint64_t split_calls = 0;   // calls whose schema was asked in parts (result.parts > 0)
   uint64_t truncated = 0;     // ok array answers cut off at the output cap (result.truncated)
   // Calls the token budget ended: stale (result.budget_exhausted) or token_budget_exhausted.
   uint64_t budget_exhausted = 0;
@@ -86,6 +87,7 @@ class CallStats {
 
 // The snapshot as one JSON document (docs/engine.md, "Metrics"):
 // {"schemas":{NAME:{"calls","results":{status:n},"iterations":{"1":n,...},"reasks":{reason:n},
+//   "formIgnored","splitCalls",
 //   "tokens":{"input","output","cachedInput","cacheWrite","reasoning"}}},
 //  "providers":{NAME:{"calls","latencySeconds":{"sum","buckets":{"0.05":cumulative,...,"+Inf"}}}}}
 Json StatsToJson(const StatsSnapshot& stats);

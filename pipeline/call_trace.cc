@@ -28,6 +28,12 @@ Json RoundJson(const TraceRound& r) {
   Json j = Json::MakeObject();
   j.set("iteration", r.iteration);
   if (r.nudge) j.set("nudge", true);
+  if (r.part >= 0) j.set("part", r.part);
+  if (!r.fields.empty()) {
+    Json fields = Json::MakeArray();
+    for (const std::string& f : r.fields) fields.push_back(Json(f));
+    j.set("fields", std::move(fields));
+  }
   j.set("model", r.model);
   j.set("mode", r.strict ? "strict" : "fallback");
   j.set("schema", *r.schema);

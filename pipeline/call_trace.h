@@ -32,6 +32,10 @@ struct TraceIssue {
 struct TraceRound {
   int iteration = 0;   // the content iteration it belongs to (1-based)
   bool nudge = false;  // final-tool mode: its prose answer was nudged (not an iteration)
+  // A split schema (pipeline/split_loop.h): the part the call answered for (-1: a call for a
+  // constraint that spans parts, or a schema asked whole) and the fields it answered.
+  int part = -1;
+  std::vector<std::string> fields;
   // Sent.
   std::string model;
   bool strict = true;  // the provider enforced `schema`; false: plain JSON, schema in the prompt
@@ -72,8 +76,8 @@ std::vector<TraceIssue> IssuesOf(const EvidenceVerdict& verdict);
 std::vector<TraceIssue> IssuesOfLines(const std::vector<std::string>& lines,
                                       std::string_view keyword);
 
-// {"rounds": [{"iteration", "nudge"?, "model", "mode": "strict"|"fallback", "schema",
-// "system", "answer", "toolCalls": [{"name","arguments"}], "finish", "usage", "error"?,
+// {"rounds": [{"iteration", "nudge"?, "part"?, "fields"?, "model", "mode": "strict"|"fallback",
+// "schema", "system", "answer", "toolCalls": [{"name","arguments"}], "finish", "usage", "error"?,
 // "verdict", "issues": [{"pointer","keyword","message"}], "reason"?}]}
 Json TraceToJson(const CallTrace& trace);
 

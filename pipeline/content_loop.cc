@@ -118,6 +118,9 @@ Finish Done(LoopState& state, CallResult result, const LoopSpec& spec) {
   result.truncated = result.status == Outcome::kOk && state.truncated;
   result.reasks = state.reasks;
   result.mode = spec.plan->strict ? "strict" : "fallback";
+  result.mode_reason = spec.plan->mode_reason;
+  if (result.status == Outcome::kError && result.error_code == ErrorCode::kSchemaTooLarge)
+    result.rejected_grammar = spec.plan->grammar_size;
   if ((result.status == Outcome::kOk || result.status == Outcome::kNeedMoreInput) &&
       !state.evidence.is_null()) {
     result.evidence = std::move(state.evidence);
@@ -528,6 +531,8 @@ ErrorCode ErrorCodeFor(const Status& status) {
       return ErrorCode::kCancelled;
     case Code::kInvalidArgument:
       return ErrorCode::kProviderRejectedRequest;
+    case Code::kSchemaTooLarge:
+      return ErrorCode::kSchemaTooLarge;
     case Code::kNotFound:
       return ErrorCode::kNotFound;
     default:

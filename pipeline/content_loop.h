@@ -24,6 +24,8 @@
 
 namespace structure::pipeline {
 
+struct SplitLoopPlan;  // pipeline/split_loop.h
+
 // Caller-supplied semantic check (structure/check.h). It runs inside OnReply, on the caller's
 // thread, so it must be quick; a slow or external check is a LoopSpec::external_check instead.
 using structure::SemanticCheck;
@@ -38,7 +40,13 @@ struct LoopPlan {
   std::shared_ptr<const Validator> validator;  // compiled ORIGINAL schema
   int64_t max_tokens = 2048;
 
-  bool strict = true;          // provider enforces provider_schema
+  bool strict = true;  // provider enforces provider_schema
+  // A schema past the provider's limits, asked as strict parts (pipeline/split_loop.h, driven
+  // through pipeline/loop_run.h); null: asked whole.
+  std::shared_ptr<const SplitLoopPlan> split;
+  std::string mode_reason;     // why fallback, or which limit split the schema; empty otherwise
+  size_t grammar_size = 0;     // of what is sent (pipeline/lowering/measure.h): learned from
+                               // when the provider refuses it as too large
   SharedJson provider_schema;  // lowered schema sent to the provider
   Json original_schema;        // shown in the prompt on the fallback path
   // Provider output -> the original shape (identity when empty). The unchanged parts of the

@@ -31,6 +31,8 @@ Json ResultToJson(StructureResult r) {
   j.set("iterations", r.iterations);
   j.set("usage", pipeline::UsageToJson(r.usage));
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
+  if (r.parts > 0) j.set("parts", r.parts);
+  if (!r.mode_reason.empty()) j.set("modeReason", std::move(r.mode_reason));
   if (r.form_ignored) j.set("formIgnored", true);
   if (r.truncated) {
     j.set("truncated", true);

@@ -2,6 +2,7 @@
 // and is cut down to the public StructureResult where a result leaves the engine.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
@@ -30,6 +31,9 @@ struct CallResult : StructureResult {
   // The request asked for a trace (`trace: true`): every round of the content loop, the public
   // result's `trace` (with "provider" and "model") once it leaves the engine (PublicResult).
   std::shared_ptr<const CallTrace> call_trace;
+  // error "schema_too_large": the grammar size of the schema the provider refused (the
+  // engine learns the model's ceiling from it).
+  size_t rejected_grammar = 0;
 };
 
 // The public result: the trace in its JSON form, the metrics' fields dropped.

@@ -6,7 +6,10 @@
 #include "pipeline/evidence/form.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
+#include "pipeline/lowering/measure.h"
 #include "pipeline/lowering/need_channel.h"
+#include "pipeline/lowering/split_plan.h"
+#include "pipeline/split_stage.h"
 
 namespace structure::pipeline {
 
@@ -44,28 +47,45 @@ std::string PromptCacheKey(const ResolvedSchema& schema) {
 
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
                                                const PlanOptions& options) {
+  // With evidence on, what the provider is asked for is the evidence form around the schema;
+  // the validator stays the user's schema (the answer is split out before validation).
+  Json form_schema;
+  if (options.evidence != config::EvidenceMode::kOff)
+    form_schema = evidence::EvidenceFormSchema(schema.schema);
+  const Json& asked = options.evidence != config::EvidenceMode::kOff ? form_schema : schema.schema;
+  auto lowered = Lower(asked, profile);
+  if (!lowered.ok()) return InvalidArgument("schema: " + lowered.status().message());
+  Lowered low = std::move(*lowered);
+  // Past the profile's limits (or max_fields_per_call): strict parts, when a split exists.
+  bool may_split =
+      options.require_provider_strict_output && !options.final_tool && !options.array_mode;
+  if (std::optional<LimitHit> hit = may_split ? SplitTrigger(low, profile) : std::nullopt) {
+    SplitPlan split = PlanSplit(schema.schema, profile, *hit);
+    std::string failure = split.failure;
+    if (!split.parts.empty()) {
+      auto made = MakeSplitLoopPlan(schema, profile, options, std::move(split));
+      if (made.ok()) return made;
+      failure = made.status().message();
+    }
+    if (!low.strict) low.reason += "; no split into strict parts: " + failure;
+  }
+  return MakeLoopPlanFrom(schema, profile, options, asked, std::move(low));
+}
+
+std::shared_ptr<LoopPlan> MakeLoopPlanFrom(const ResolvedSchema& schema, const Profile& profile,
+                                           const PlanOptions& options, const Json& asked,
+                                           Lowered low) {
   auto plan = std::make_shared<LoopPlan>();
   plan->manual = schema.manual;
   plan->validator = schema.validator;
   plan->evidence = options.evidence;
-  // With evidence on, what the provider is asked for is the evidence form around the schema;
-  // the validator stays the user's schema (the answer is split out before validation).
-  Json form_schema;
-  if (options.evidence != config::EvidenceMode::kOff) {
-    form_schema = evidence::EvidenceFormSchema(schema.schema);
-    plan->answer_schema = schema.schema;
-  }
-  const Json& asked = options.evidence != config::EvidenceMode::kOff ? form_schema : schema.schema;
+  if (options.evidence != config::EvidenceMode::kOff) plan->answer_schema = schema.schema;
   plan->original_schema = asked;
   plan->final_tool = options.final_tool;
   plan->array_mode = options.array_mode;
   plan->cache_key = PromptCacheKey(schema);
   plan->prompt_cache = profile.prompt_cache;
   plan->cache_min_tokens = static_cast<int64_t>(profile.cache_min_tokens);
-
-  auto lowered = Lower(asked, profile);
-  if (!lowered.ok()) return InvalidArgument("schema: " + lowered.status().message());
-  Lowered low = std::move(*lowered);
   if (!options.require_provider_strict_output && low.strict) {
     // The model cannot do strict output: ask in plain JSON mode, validate locally.
     low.strict = false;
@@ -73,6 +93,7 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
     low.lift_plan = LiftPlan{};
     low.need = MakeNeedForm(asked, NeedKind::kPromptOnly);
   }
+  plan->mode_reason = low.reason;
   plan->strict = low.strict;
   plan->schema_in_prompt = low.strict && profile.schema_in_prompt;
   NeedForm form = low.need;
@@ -86,6 +107,7 @@ Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, con
   } else {
     plan->provider_schema = low.strict ? form.schema : asked;
   }
+  if (low.strict) plan->grammar_size = MeasureSchema(form.schema).grammar;
   switch (form.kind) {
     case NeedKind::kSecondTool:
       plan->need = providers::NeedChannel::kTool;

@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "config/engine_config.h"
 #include "pipeline/content_loop.h"
+#include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/request.h"
 #include "pipeline/validator/validator.h"
@@ -61,11 +62,18 @@ struct PlanOptions {
 // does not compile until it is part of the key.
 std::string PlanOptionsKey(const PlanOptions& options);
 
-// Builds the content loop's plan for a schema: lowers it for `profile` (strict, or the
-// fallback path when no sound lowering exists or strict output is not required) and wires Lift
-// and need detection. The result depends only on its arguments, so the engine caches it.
+// Builds the content loop's plan for a schema: lowers it for `profile` (strict; split into
+// strict parts when it is past the profile's limits, pipeline/split_loop.h; or the fallback
+// path when no sound lowering exists or strict output is not required) and wires Lift and
+// need detection. The result depends only on its arguments, so the engine caches it.
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,
                                                const PlanOptions& options);
+
+// The plan for a schema lowered already: `low` is Lower's result for `asked`, the schema as the
+// provider is asked for it (the user's, or the evidence form around it).
+std::shared_ptr<LoopPlan> MakeLoopPlanFrom(const ResolvedSchema& schema, const Profile& profile,
+                                           const PlanOptions& options, const Json& asked,
+                                           Lowered low);
 
 // The plan's options for a request under `settings`.
 PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settings& settings);

@@ -8,6 +8,7 @@
 
 #include "base/json.h"
 #include "base/time_format.h"
+#include "providers/schema_too_large.h"
 
 namespace structure::providers {
 namespace {
@@ -140,6 +141,8 @@ Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
     code = Code::kQuotaExhausted;  // no amount of waiting refills a spent quota
   }
   if (provider_error_type == "API_KEY_INVALID") code = Code::kUnauthenticated;
+  if (IsSchemaTooLarge(response.status, provider_error_type, provider_message))
+    code = Code::kSchemaTooLarge;  // a smaller schema passes: the engine splits it
   std::string m = "HTTP " + std::to_string(response.status) + " from ";
   m += provider;
   if (!provider_message.empty()) {

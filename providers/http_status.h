@@ -27,7 +27,8 @@ Code CodeFromTransportError(TransportError error);
 // `provider_message` is what the wire format extracted from the error body (may be empty);
 // `provider_error_type` is the provider's machine-readable kind (e.g. "insufficient_quota"),
 // which can change the code: an exhausted quota is not worth retrying (kQuotaExhausted;
-// ExtractProviderError gives every provider's form of it the type "insufficient_quota").
+// ExtractProviderError gives every provider's form of it the type "insufficient_quota"), a
+// schema too large to compile is kSchemaTooLarge (providers/schema_too_large.h).
 Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
                       std::string_view provider_message, std::string_view provider_error_type = {});
 

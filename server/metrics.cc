@@ -143,6 +143,9 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
   PerSchema(out, stats, "structure_schema_token_budget_exhausted_total",
             "Calls the token budget ended (stale or error token_budget_exhausted).",
             &pipeline::SchemaStats::budget_exhausted);
+  PerSchema(out, stats, "structure_schema_split_calls_total",
+            "Calls whose schema was past the provider's limits and asked in strict parts.",
+            &pipeline::SchemaStats::split_calls);
   Header(out, "structure_provider_call_duration_seconds", "histogram",
          "Wall time of a structure call, by the provider of its content stage.");
   for (const auto& [provider, p] : stats.providers) {

@@ -341,6 +341,13 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& source)
     } else if (key == "rpm" || key == "tpm") {
       if (!value.is_integral() || value.as_int() < 0) return Bad(at, "expected an integer >= 0");
       (key == "rpm" ? s.rpm : s.tpm) = value.as_int();
+    } else if (key == "grammar_budgets") {
+      if (!value.is_object()) return Bad(at, "expected an object of model -> grammar size");
+      for (const auto& [model, n] : value.as_object()) {
+        if (!n.is_integral() || n.as_int() < 1)
+          return Bad(at + "." + model, "expected an integer >= 1");
+        s.grammar_budgets[model] = static_cast<size_t>(n.as_int());
+      }
     } else if (key == "generate") {
       STRUCTURE_RETURN_IF_ERROR(ParseContentFaults(value, at, s.content));
     } else if (key == "transport") {
@@ -358,8 +365,8 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& source)
       continue;
     } else {
       return Bad(at,
-                 "unknown scenario field (seed, invalid_keys, latency, rpm, tpm, generate, "
-                 "transport, reply_shape, rules, description)");
+                 "unknown scenario field (seed, invalid_keys, latency, rpm, tpm, "
+                 "grammar_budgets, generate, transport, reply_shape, rules, description)");
     }
   }
   return s;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,6 +97,10 @@ struct Scenario {
   std::string latency;  // a distribution spec ("fixed:500", "uniform:100,300", ...), "" = none
   int64_t rpm = 0;      // enforced requests per minute per provider; 0 = unlimited
   int64_t tpm = 0;      // enforced tokens per minute per provider; 0 = unlimited
+  // Per model ("*": any other), the largest grammar (pipeline/lowering/measure.h) the provider
+  // compiles from a request's strict schemas; past it, its "too large" error
+  // (sim/grammar_budget.h).
+  std::map<std::string, size_t> grammar_budgets;
   ContentFaults content;
   TransportFaults transport;
   ReplyShape shape = ReplyShape::kStandard;  // the form of every answer ("reply_shape")

@@ -5,6 +5,7 @@
 
 #include "base/hash.h"
 #include "sim/answer_builder.h"
+#include "sim/grammar_budget.h"
 #include "sim/rng.h"
 #include "sim/schema_check.h"
 
@@ -181,6 +182,11 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
       stats_.CountFault("schema_rejected");
       return Finish(400, d.Error(400, d.SchemaRejection(check, issues.front())), 0);
     }
+  }
+  if (auto refused =
+          GrammarRefusal(d, *parsed, parsed->checks, options_.scenario.grammar_budgets)) {
+    stats_.CountFault("schema_too_large");
+    return Finish(refused->status, std::move(*refused), 0);
   }
   Composed c{std::move(*parsed), {}, {}, 0, Rng(RequestSeed(r))};
   const ChatRequest& req = c.request;

@@ -7,6 +7,7 @@
 #include "config/builtin_providers.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/profile.h"
+#include "pipeline/lowering/split_plan.h"
 #include "pipeline/lowering/strict_check.h"
 #include "pipeline/schema_stage.h"
 
@@ -97,18 +98,59 @@ int RunOnInput(const char* cmd, const std::vector<std::string>& args, int (*act)
   return act(*in);
 }
 
-int PrintLowered(const Input& in) {
-  Result<pipeline::Lowered> l = pipeline::Lower(in.schema, in.profile);
-  if (!l.ok()) return Fail("schema lower", l.status().message());
-  Json out = Json::MakeObject();
-  out.set("mode", Json(l->strict ? "strict" : "fallback"));
-  out.set("providerSchema", l->provider_schema);
+Json DroppedJson(const std::vector<pipeline::Dropped>& list) {
   Json dropped = Json::MakeArray();
-  for (const pipeline::Dropped& d : l->dropped)
+  for (const pipeline::Dropped& d : list)
     dropped.push_back(Json(
         Json::Object{{"path", Json(d.path)}, {"keyword", Json(d.keyword)}, {"value", d.value}}));
-  out.set("dropped", std::move(dropped));
-  out.set("reason", l->reason.empty() ? Json() : Json(l->reason));
+  return dropped;
+}
+
+Json Strings(const std::vector<std::string>& list) {
+  Json out = Json::MakeArray();
+  for (const std::string& s : list) out.push_back(Json(s));
+  return out;
+}
+
+// A split: the limit that forced it, each part's fields and lowered schema (what is sent, need
+// channel included), and the constraints checked on the merged answer.
+Json SplitJson(const pipeline::SplitPlan& plan) {
+  Json out = Json::MakeObject();
+  out.set("mode", Json("split"));
+  out.set("forcedBy", Json(plan.forced_by.text));
+  Json parts = Json::MakeArray();
+  for (const pipeline::SplitPart& p : plan.parts) {
+    Json part = Json::MakeObject();
+    part.set("pointers", Strings(p.pointers));
+    if (!p.as_text.empty()) part.set("asJsonText", Strings(p.as_text));
+    part.set("providerSchema", p.lowered.need.schema);
+    if (p.lowered.need.tool.is_object()) part.set("needTool", p.lowered.need.tool);
+    part.set("dropped", DroppedJson(p.lowered.dropped));
+    parts.push_back(std::move(part));
+  }
+  out.set("parts", std::move(parts));
+  Json cross = Json::MakeArray();
+  for (const pipeline::CrossConstraint& c : plan.cross)
+    cross.push_back(Json(Json::Object{{"keyword", Json(c.constraint.keyword)},
+                                      {"at", Json(c.constraint.at)},
+                                      {"pointers", Strings(c.constraint.pointers)}}));
+  out.set("crossPartConstraints", std::move(cross));
+  return out;
+}
+
+int PrintLowered(const Input& in) {
+  Result<pipeline::Lowering> l = pipeline::LowerOrSplit(in.schema, in.profile);
+  if (!l.ok()) return Fail("schema lower", l.status().message());
+  if (l->is_split()) {
+    std::printf("%s\n", ToJson(SplitJson(l->split), true).c_str());
+    return 0;
+  }
+  const pipeline::Lowered& w = l->whole;
+  Json out = Json::MakeObject();
+  out.set("mode", Json(w.strict ? "strict" : "fallback"));
+  out.set("providerSchema", w.provider_schema);
+  out.set("dropped", DroppedJson(w.dropped));
+  out.set("reason", w.reason.empty() ? Json() : Json(w.reason));
   std::printf("%s\n", ToJson(out, true).c_str());
   return 0;
 }
@@ -120,6 +162,19 @@ int PrintChecked(const Input& in) {
   Json out = Json::MakeObject();
   out.set("accepted", Json(reasons.empty()));
   out.set("reasons", std::move(list));
+  // What the engine does with it: whole, split (and which limit forced it), or fallback.
+  if (Result<pipeline::Lowering> l = pipeline::LowerOrSplit(in.schema, in.profile); l.ok()) {
+    Json engine = Json::MakeObject();
+    if (l->is_split()) {
+      engine.set("mode", Json("split"));
+      engine.set("forcedBy", Json(l->split.forced_by.text));
+      engine.set("parts", Json(static_cast<int64_t>(l->split.parts.size())));
+    } else {
+      engine.set("mode", Json(l->whole.strict ? "strict" : "fallback"));
+      if (!l->whole.reason.empty()) engine.set("reason", Json(l->whole.reason));
+    }
+    out.set("engine", std::move(engine));
+  }
   std::printf("%s\n", ToJson(out, true).c_str());
   return reasons.empty() ? 0 : 1;
 }
@@ -128,15 +183,18 @@ int RunLower(const std::vector<std::string>& args) {
   return RunOnInput(
       "schema lower", args, PrintLowered,
       "Lowers a JSON Schema into the form the provider's strict mode accepts "
-      "and prints\n{\"mode\",\"providerSchema\",\"dropped\",\"reason\"}. Exit 0 "
-      "when handled (strict or fallback), 2 when FILE is not a schema the engine can honour.");
+      "and prints\n{\"mode\",\"providerSchema\",\"dropped\",\"reason\"}; a schema past the "
+      "provider's limits\nprints {\"mode\":\"split\",\"forcedBy\",\"parts\":[{\"pointers\","
+      "\"providerSchema\",...}],\"crossPartConstraints\"}.\nExit 0 when handled (strict, split "
+      "or fallback), 2 when FILE is not a schema the engine can honour.");
 }
 
 int RunCheck(const std::vector<std::string>& args) {
   return RunOnInput("schema check", args, PrintChecked,
                     "Says whether the provider would accept the schema as it is, and if "
-                    "not, every reason.\nPrints {\"accepted\",\"reasons\"}; exit 0 when "
-                    "accepted, 1 when not, 2 when FILE is not a schema.");
+                    "not, every reason,\nand what the engine does with it (strict, split and "
+                    "the limit that forced it, or fallback).\nPrints {\"accepted\",\"reasons\","
+                    "\"engine\"}; exit 0 when accepted, 1 when not, 2 when FILE is not a schema.");
 }
 
 }  // namespace

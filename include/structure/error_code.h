@@ -10,6 +10,7 @@
 //   - the operator's configuration: kBadConfig, kProviderAuth;
 //   - the provider, transiently: kProviderRateLimited, kProviderUnavailable, kDeadlineExceeded;
 //   - the provider, for good: kProviderRejectedRequest, kNotFound, kProviderQuotaExhausted;
+//   - the schema, too large for the model even in parts: kSchemaTooLarge;
 //   - the model's answer: kRefusal, kSafetyBlock, kNoFinalAnswer, kOutputCapExhausted;
 //   - the request's own budget: kTokenBudgetExhausted;
 //   - the caller's semantic check: kCheckFailed;
@@ -32,6 +33,8 @@ enum class ErrorCode : int {
   kProviderQuotaExhausted,   // provider_quota_exhausted: the account's quota or credit is spent
   kProviderUnavailable,      // provider_unavailable: 5xx, connection failures, retries spent
   kProviderRejectedRequest,  // provider_rejected_request: the provider answered 400
+  kSchemaTooLarge,           // schema_too_large: the provider refused the schema (or a part of it)
+                             // as too large to compile, and no smaller split was left to try
   kDeadlineExceeded,         // deadline_exceeded: the call's time ran out
   kCancelled,                // cancelled: the caller or the engine's shutdown ended the call
   kRefusal,                  // refusal: the model declined to answer

@@ -33,7 +33,12 @@ struct StructureResult {
   std::string schema_origin;
   int iterations = 0;  // content-stage provider calls
   Usage usage;         // every call of the request, the schema builder's included
-  std::string mode;    // "strict" (the provider enforced the schema) | "fallback"; "" = no call
+  // How the provider was asked: "strict" (it enforced the schema), "fallback" (it could not: the
+  // answer was held to the schema here only) or "split" (the schema was past the provider's
+  // limits: asked in `parts` strict parts at once, merged and validated whole); "" = no call.
+  std::string mode;
+  int parts = 0;            // "split": how many parts
+  std::string mode_reason;  // "fallback": why; "split": the limit that split the schema
   // kOk only: the answer skipped the form the provider was given but validated against the
   // schema as it was (self-hosted servers often ignore the schema they get).
   bool form_ignored = false;
@@ -55,6 +60,7 @@ struct StructureResult {
 // The result's JSON form: {"status", "data" | "need" | "errors", "code" (kError),
 // "schemaOrigin", "iterations", "usage": {"inputTokens", "outputTokens", "cachedInputTokens",
 // "cacheWriteTokens", "reasoningTokens", "reasoningTokensUnreported" (when true)}, "mode",
+// "parts" and "modeReason" (when set),
 // "formIgnored", "truncated" with "completeRecords", "tokenBudgetExhausted" (each when true),
 // "evidence", "ungrounded", "trace" (when set)}. reasoningTokensUnreported: some call thought
 // but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the result

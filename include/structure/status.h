@@ -27,6 +27,8 @@ enum class Code : int {
   kSchemaViolation,     // model output failed validation; re-ask the model
   kCancelled,           // cancelled by the caller
   kFailedPrecondition,  // the request cannot succeed as sent (refusal, safety block, truncation)
+  kSchemaTooLarge,      // the provider refused the schema as too large or complex to compile;
+                        // the same schema in smaller parts may pass (never retry as it is)
   kQuotaExhausted,      // the provider account's quota or credit is spent; never retry
   kInternal,            // a bug
 };

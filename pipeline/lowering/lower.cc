@@ -141,21 +141,14 @@ Lowered Attempt(const Json& schema, const Profile& profile, detail::Mode mode, R
   plan.defs = std::make_shared<const Json>(lowerer.defs());
   r.need = MakeNeedForm(provider, profile.need, profile.keywords.count("additionalProperties") > 0,
                         profile.null_style);
-  detail::LimitExceeded limit = detail::ExceededLimit(r.need.schema, profile);
-  switch (limit.limit) {
-    case detail::Limit::kNone:
-      break;
-    case detail::Limit::kDepth:
-      retry = Retry::kCutDepth;
-      return Fallback(schema, std::move(limit.message));
-    case detail::Limit::kEnumValues:
-    case detail::Limit::kStringBudget:
+  LimitHit hit = FirstExceeded(MeasureSchema(r.need.schema), profile);
+  if (hit.limit != SizeLimit::kNone) {
+    if (hit.limit == SizeLimit::kDepth) retry = Retry::kCutDepth;
+    if (hit.limit == SizeLimit::kEnumValues || hit.limit == SizeLimit::kStringBudget)
       retry = Retry::kCapEnums;
-      return Fallback(schema, std::move(limit.message));
-    case detail::Limit::kProperties:
-    case detail::Limit::kOptional:
-    case detail::Limit::kUnions:
-      return Fallback(schema, std::move(limit.message));
+    Lowered f = Fallback(schema, hit.text);
+    f.exceeded = std::move(hit);
+    return f;
   }
   r.provider_schema = std::move(provider);
   r.dropped = std::move(lowerer.dropped());
@@ -208,6 +201,16 @@ Result<Lowered> Lower(const Json& schema, const Profile& profile) {
   Retry retry = Retry::kNo;
   detail::Mode mode;
   Lowered result = Attempt(schema, profile, mode, retry);
+  // Past the optional limit with unions to spare: the excess optional properties become
+  // required + nullable (null means absent, as on OpenAI). If that breaks another limit, the
+  // first reason stands.
+  if (!result.strict && result.exceeded.limit == SizeLimit::kOptional && profile.max_unions) {
+    detail::Mode nullable = mode;
+    nullable.optional_as_null = result.exceeded.value - result.exceeded.bound;
+    Retry unused = Retry::kNo;
+    Lowered second = Attempt(schema, profile, nullable, unused);
+    if (second.strict) return second;
+  }
   // Further attempts: inline refs and carry recursion and too-deep subtrees as JSON text; check
   // large enums locally when the schema-wide enum or string budget is exceeded.
   for (int round = 0; round < 8 && !result.strict; ++round) {

@@ -9,11 +9,17 @@
 
 #include "base/json.h"
 #include "pipeline/lowering/lift_plan.h"
+#include "pipeline/lowering/measure.h"
 #include "pipeline/lowering/need_channel.h"
 #include "pipeline/lowering/profile.h"
 #include "structure/status.h"
 
 namespace structure::pipeline {
+
+// An annotation: a subschema that holds it (set to true) travels as JSON text in a string,
+// decoded by Lift and validated locally. The split plan sets it on a field too big for any
+// one call that cannot be split further.
+inline constexpr char kJsonTextKeyword[] = "x-structure-json-text";
 
 // A constraint moved out of the provider schema: where it was in the original schema (a JSON
 // pointer), which keyword, and its value.
@@ -29,6 +35,7 @@ struct Lowered {
   LiftPlan lift_plan;    // identity for fallback
   std::vector<Dropped> dropped;
   std::string reason;  // why fallback; empty when strict
+  LimitHit exceeded;   // fallback because of a size limit: which one (kNone otherwise)
   NeedForm need;       // the need channel in the form this profile takes
 };
 

@@ -33,6 +33,9 @@ struct Mode {
   bool inline_refs = false;
   size_t cut_depth = 0;  // 0: no cut
   size_t enum_cap = 0;   // 0: profile limits only; else larger enums are checked locally
+  // This many optional properties (the first met) become required + nullable, where the
+  // optional count is past its limit and the union count is not.
+  size_t optional_as_null = 0;
 };
 
 class Lowerer {
@@ -90,6 +93,7 @@ class Lowerer {
   std::string fatal_;
   bool recursion_fatal_ = false;
   size_t recursion_cuts_ = 0;
+  size_t optional_as_null_ = 0;  // optional properties made required + nullable so far
   std::map<std::pair<const Json*, size_t>, std::pair<Out, size_t>>
       inline_memo_;  // -> (result, work)
   size_t work_ = 0;
@@ -101,16 +105,5 @@ Json BranchShape(const Json& schema);
 
 // Keywords that constrain only values of one JSON type.
 bool AppliesToType(const std::string& keyword, const std::string& type);
-
-// A size limit of a profile, named in the order ExceededLimit checks them.
-enum class Limit { kNone, kDepth, kProperties, kEnumValues, kStringBudget, kOptional, kUnions };
-
-struct LimitExceeded {
-  Limit limit = Limit::kNone;
-  std::string message;  // "nesting depth 12 exceeds the provider limit of 10"; "" for kNone
-};
-
-// Counts the size measures of a provider schema and returns the first limit it exceeds.
-LimitExceeded ExceededLimit(const Json& wire_schema, const Profile& profile);
 
 }  // namespace structure::pipeline::detail

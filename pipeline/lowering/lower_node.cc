@@ -174,6 +174,8 @@ Out Lowerer::Node(const Json& s, const std::string& path, int depth) {
   }
   if (s.is_bool()) return s.as_bool() ? Any(Json::MakeObject(), path) : Out{Json(), -1, true};
   if (!s.is_object()) return Any(Json::MakeObject(), path);
+  if (const Json* text = s.find(kJsonTextKeyword); text && text->is_bool() && text->as_bool())
+    return Opaque(s, path, "too big for any one call of a split");
   if (s.contains("$ref")) return Ref(s, path, depth);
   Json normalized;
   if (NeedsNormalize(s)) normalized = Normalize(s);

@@ -54,13 +54,17 @@ Out Lowerer::Object(const Json& s, const std::string& path, int depth, Json out)
         continue;
       }
       LiftNode::Property prop{k, o.plan, false};
-      if (!req && p_.all_required) {
+      // Optional -> required + nullable: always where the profile wants every property
+      // required, else for the first ones past the optional limit (trading for unions).
+      bool as_null = !req && (p_.all_required || optional_as_null_ < mode_.optional_as_null);
+      if (as_null) {
+        if (!p_.all_required) ++optional_as_null_;
         o = Nullable(std::move(o));
         prop.null_is_absent = true;
       }
       needs_plan = needs_plan || prop.null_is_absent || o.plan != -1;
       pprops.set(k, std::move(o.schema));
-      if (req || p_.all_required) preq.push_back(Json(k));
+      if (req || as_null) preq.push_back(Json(k));
       node.properties.push_back(std::move(prop));
     }
   }

@@ -9,12 +9,12 @@ constexpr char kNeedDescription[] =
     "Only when a required field has no support in the input: what is missing, in one sentence. "
     "Never invent values.";
 
-Json NeedObject(bool closed) {
+Json NeedObject(bool closed, const std::string& description) {
   Json need = Json::MakeObject();
   need.set("type", Json("object"));
   Json props = Json::MakeObject();
   props.set(kNeedKey,
-            Json(Json::Object{{"type", Json("string")}, {"description", Json(kNeedDescription)}}));
+            Json(Json::Object{{"type", Json("string")}, {"description", Json(description)}}));
   need.set("properties", std::move(props));
   need.set("required", Json(Json::Array{Json(kNeedKey)}));
   if (closed) need.set("additionalProperties", Json(false));
@@ -34,7 +34,8 @@ Json SplitDefs(Json& target) {
 }  // namespace
 
 NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects,
-                      NullStyle null_style) {
+                      NullStyle null_style, const std::string& description) {
+  std::string text = description.empty() ? std::string(kNeedDescription) : description;
   NeedForm form;
   form.kind = kind;
   if (kind == NeedKind::kPromptOnly || kind == NeedKind::kSecondTool ||
@@ -47,7 +48,7 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
           "description",
           Json(
               "Call this instead of answering when a required field has no support in the input."));
-      form.tool.set("input_schema", NeedObject(close_objects));
+      form.tool.set("input_schema", NeedObject(close_objects, text));
     }
     return form;
   }
@@ -57,7 +58,7 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
   if (kind == NeedKind::kEnvelope) {
     out.set("type", Json("object"));
     Json props = Json::MakeObject();
-    Json need(Json::Object{{"type", Json("string")}, {"description", Json(kNeedDescription)}});
+    Json need(Json::Object{{"type", Json("string")}, {"description", Json(text)}});
     if (null_style == NullStyle::kNullableKeyword) {
       target.set("nullable", Json(true));
       need.set("nullable", Json(true));
@@ -74,7 +75,7 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
     out.set("required", Json(Json::Array{Json(kEnvelopeResultKey), Json(kNeedKey)}));
     if (close_objects) out.set("additionalProperties", Json(false));
   } else {
-    out.set("anyOf", Json(Json::Array{std::move(target), NeedObject(close_objects)}));
+    out.set("anyOf", Json(Json::Array{std::move(target), NeedObject(close_objects, text)}));
   }
   if (!defs.is_null()) out.set("$defs", std::move(defs));
   form.schema = std::move(out);

@@ -28,8 +28,10 @@ struct NeedForm {
 // close_objects: the need object says additionalProperties: false (profiles that accept it).
 // null_style: how the envelope's nullable members are written (a type array and an anyOf with
 // null, or OpenAPI's `nullable: true` for Gemini's legacy dialect).
+// description: what the need field asks for (empty: the default, about every required field).
 NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects = true,
-                      NullStyle null_style = NullStyle::kTypeArray);
+                      NullStyle null_style = NullStyle::kTypeArray,
+                      const std::string& description = "");
 
 // If the provider's answer is a need answer, returns what is missing. For kSecondTool the caller
 // passes the need tool's arguments ({"_need": ...}) when the model called that tool.

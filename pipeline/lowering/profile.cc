@@ -48,6 +48,9 @@ const SizeField kSizeFields[] = {
     {"max_string_budget", &Profile::max_string_budget},
     {"max_optional", &Profile::max_optional},
     {"max_unions", &Profile::max_unions},
+    {"max_grammar_size", &Profile::max_grammar_size},
+    {"max_split_parts", &Profile::max_split_parts},
+    {"max_fields_per_call", &Profile::max_fields_per_call},
     {"cache_min_tokens", &Profile::cache_min_tokens},
 };
 

@@ -64,6 +64,15 @@ struct Profile {
   size_t max_string_budget = 0;       // chars of property names, def names, enum and const values
   size_t max_optional = 0;            // optional properties
   size_t max_unions = 0;              // schemas with anyOf or a type array
+  // Grammar size (pipeline/lowering/measure.h): the per-model ceiling behind "compiled grammar
+  // is too large" / "too many states", which providers do not publish; learned from their 400s.
+  size_t max_grammar_size = 0;
+  // A schema past the limits is split into strict parts (split_plan.h), at most this many;
+  // one that needs more takes the fallback path.
+  size_t max_split_parts = 8;
+  // Opt-in: split any schema with more leaf fields than this, even when the provider would
+  // take it whole (answer quality on very large schemas); 0 = off.
+  size_t max_fields_per_call = 0;
   // Prompt caching (docs/providers.md): off sends no cache key or cache mark; cache_min_tokens
   // is the smallest prefix worth marking for Anthropic (0 = the model's documented minimum).
   bool prompt_cache = true;

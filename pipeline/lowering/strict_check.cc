@@ -8,6 +8,7 @@
 #include "base/json_pointer.h"
 #include "pipeline/generate/regex_sample.h"
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/lowering/measure.h"
 
 namespace structure::pipeline {
 namespace {
@@ -277,6 +278,8 @@ class Checker {
     over(budget_, p_.max_string_budget, "string budget");
     over(optional_, p_.max_optional, "optional property count");
     over(unions_, p_.max_unions, "union count");
+    if (p_.max_grammar_size)
+      over(MeasureSchema(root_).grammar, p_.max_grammar_size, "grammar size");
   }
 
   const Json& root_;

@@ -47,6 +47,7 @@ TEST(ErrorCodesTest, NamesAreTheWireStrings) {
   EXPECT_EQ(ErrorCodeName(ErrorCode::kBadRequest), "bad_request");
   EXPECT_EQ(ErrorCodeName(ErrorCode::kProviderRejectedRequest), "provider_rejected_request");
   EXPECT_EQ(ErrorCodeName(ErrorCode::kOutputCapExhausted), "output_cap_exhausted");
+  EXPECT_EQ(ErrorCodeName(ErrorCode::kSchemaTooLarge), "schema_too_large");
   EXPECT_EQ(ErrorCodeName(ErrorCode::kBatchRequestTooLarge), "batch_request_too_large");
 }
 

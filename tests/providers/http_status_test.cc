@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "providers/schema_too_large.h"
+
 namespace structure::providers {
 namespace {
 
@@ -118,6 +120,30 @@ TEST(HttpStatusTest, GeminiInvalidKeyIsUnauthenticatedDespiteHttp400) {
   r.status = 400;
   EXPECT_EQ(StatusFromHttp(r, "gemini", "API key not valid.", "API_KEY_INVALID").code(),
             Code::kUnauthenticated);
+}
+
+TEST(HttpStatusTest, ASchemaTooLargeRefusalOfEachProviderIsItsOwnCode) {
+  for (const SchemaTooLargeError& e : SchemaTooLargeErrors()) {
+    HttpResponse response;
+    response.status = e.status;
+    Status s = StatusFromHttp(response, e.provider, e.message, e.type);
+    EXPECT_EQ(s.code(), Code::kSchemaTooLarge) << e.provider;
+    EXPECT_EQ(SchemaTooLargeErrorOf(e.provider), &e);
+    // Another status or error type with the same words is not that error.
+    response.status = 500;
+    EXPECT_NE(StatusFromHttp(response, e.provider, e.message, e.type).code(),
+              Code::kSchemaTooLarge);
+    response.status = e.status;
+    EXPECT_NE(StatusFromHttp(response, e.provider, e.message, "other_error").code(),
+              Code::kSchemaTooLarge);
+  }
+  HttpResponse response;
+  response.status = 400;
+  EXPECT_EQ(
+      StatusFromHttp(response, "anthropic", "tools.0: Invalid schema", "invalid_request_error")
+          .code(),
+      Code::kInvalidArgument);
+  EXPECT_EQ(SchemaTooLargeErrorOf("ollama"), nullptr);
 }
 
 }  // namespace

@@ -45,6 +45,23 @@ TEST(SimReplyShapesTest, ContentPartsAnswerInMistralsForm) {
   EXPECT_EQ(r.json.find("system_fingerprint"), nullptr);
 }
 
+// A scenario may set both: a request past the grammar budget is refused with the provider's
+// own "too large" body before any answer is shaped; one under it is answered in the shape.
+TEST(SimReplyShapesTest, AGrammarBudgetRefusesBeforeTheReplyShapeApplies) {
+  auto tight = testing::StartSim(
+      WithScenario(R"({"reply_shape":"content_parts","grammar_budgets":{"*":1}})"));
+  auto refused = Post(tight->port(), "/v1/chat/completions", OpenAiHeaders(),
+                      ToJson(TestJson("openai_json_schema.json")));
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_NE(refused.body.find("parameters exceed the limit of"), std::string::npos) << refused.body;
+  auto roomy = testing::StartSim(
+      WithScenario(R"({"reply_shape":"content_parts","grammar_budgets":{"*":100000}})"));
+  auto answered = Post(roomy->port(), "/v1/chat/completions", OpenAiHeaders(),
+                       ToJson(TestJson("openai_json_schema.json")));
+  ASSERT_EQ(answered.status, 200) << answered.body;
+  EXPECT_TRUE(Message(answered.json).find("content")->is_array()) << answered.body;
+}
+
 TEST(SimReplyShapesTest, ArgumentsMissingLeavesOutOnlyEmptyArguments) {
   auto sim = testing::StartSim(WithScenario(R"({"reply_shape":"arguments_missing","rules":[
     {"contains":"Paris","reply":{"tool_call":{"arguments":{}}}},

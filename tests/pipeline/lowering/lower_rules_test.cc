@@ -7,6 +7,7 @@
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/lower_internal.h"
+#include "pipeline/lowering/measure.h"
 #include "pipeline/lowering/strict_check.h"
 
 namespace structure::pipeline {
@@ -85,18 +86,18 @@ TEST(LowerRules, ExceededLimitNamesTheFirstLimitByKind) {
   p.max_depth = 2;
   p.max_enum_values = 3;
   Json flat = *ParseJson(R"({"type":"object","properties":{"a":{"enum":["x","y","z","w"]}}})");
-  detail::LimitExceeded enums = detail::ExceededLimit(flat, p);
-  EXPECT_EQ(enums.limit, detail::Limit::kEnumValues);
-  EXPECT_EQ(enums.message, "enum value count 4 exceeds the provider limit of 3");
+  LimitHit enums = FirstExceeded(MeasureSchema(flat), p);
+  EXPECT_EQ(enums.limit, SizeLimit::kEnumValues);
+  EXPECT_EQ(enums.text, "enum value count 4 exceeds the provider limit of 3");
   Json deep = *ParseJson(
       R"({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"array",
           "items":{"enum":["x","y","z","w"]}}}}}})");
-  EXPECT_EQ(detail::ExceededLimit(deep, p).limit, detail::Limit::kDepth);
+  EXPECT_EQ(FirstExceeded(MeasureSchema(deep), p).limit, SizeLimit::kDepth);
   p.max_depth = 0;
   p.max_enum_values = 0;
-  detail::LimitExceeded none = detail::ExceededLimit(deep, p);
-  EXPECT_EQ(none.limit, detail::Limit::kNone);
-  EXPECT_EQ(none.message, "");
+  LimitHit none = FirstExceeded(MeasureSchema(deep), p);
+  EXPECT_EQ(none.limit, SizeLimit::kNone);
+  EXPECT_EQ(none.text, "");
 }
 
 }  // namespace
