@@ -100,11 +100,12 @@ void Deliver(Self self, uint64_t id, CallResult r) {
   if (r.model.empty() && call->target.provider != nullptr) r.model = call->target.model;
   r.usage += call->builder_usage;
   r.usage += call->refused_usage;
-  if (r.trace && !call->refused_trace.empty()) {
+  if (r.call_trace && !call->refused_trace.empty()) {
     auto trace = std::make_shared<pipeline::CallTrace>();
     trace->rounds = std::move(call->refused_trace);
-    trace->rounds.insert(trace->rounds.end(), r.trace->rounds.begin(), r.trace->rounds.end());
-    r.trace = std::move(trace);
+    trace->rounds.insert(trace->rounds.end(), r.call_trace->rounds.begin(),
+                         r.call_trace->rounds.end());
+    r.call_trace = std::move(trace);
   }
   if (self->state.finished.empty()) self->send(self, flush_atom_v);
   self->state.finished.push_back({std::move(call->done), std::move(r)});
@@ -195,7 +196,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan);
 // The loop's end. A provider that refused the schema as too large teaches the model's
 // ceiling: the call plans again under it (a split, or a finer one) and asks again at once,
 // without spending a round; the refused calls' usage still counts.
-void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, StructureResult r) {
+void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, CallResult r) {
   auto it = self->state.calls.find(id);
   if (it == self->state.calls.end()) return;
   Call& c = *it->second;
@@ -205,13 +206,18 @@ void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, StructureR
   ++c.relearned;
   c.refused_usage += r.usage;
   c.refused_timing = run->timing;
-  if (r.trace) {
-    c.refused_trace.insert(c.refused_trace.end(), r.trace->rounds.begin(), r.trace->rounds.end());
+  if (r.call_trace) {
+    c.refused_trace.insert(c.refused_trace.end(), r.call_trace->rounds.begin(),
+                           r.call_trace->rounds.end());
   }
   self->state.ctx->plans->ceilings().Learn(ModelKey(c.target), r.rejected_grammar);
   // What the loop took from the call, for the next one.
   c.request.prompt = std::move(run->spec.prompt);
-  c.request.turns = std::move(run->spec.turns);
+  c.request.turns.clear();
+  for (providers::Turn& t : run->spec.turns) {
+    TurnRole role = t.role == providers::Role::kAssistant ? TurnRole::kAssistant : TurnRole::kUser;
+    c.request.turns.push_back({role, std::move(t.text)});
+  }
   c.request.instructions = std::move(run->spec.instructions);
   c.check = std::move(run->spec.semantic_check);
   RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));

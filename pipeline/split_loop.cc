@@ -78,7 +78,7 @@ std::shared_ptr<const CallTrace> MergeTraces(const SplitState& st) {
   std::shared_ptr<CallTrace> out;
   for (const SubRun& run : st.runs) {
     const CallTrace* t =
-        run.result && run.result->trace ? run.result->trace.get() : run.state.trace.get();
+        run.result && run.result->call_trace ? run.result->call_trace.get() : run.state.trace.get();
     if (t == nullptr) continue;
     if (!out) out = std::make_shared<CallTrace>();
     for (TraceRound round : t->rounds) {
@@ -92,7 +92,7 @@ std::shared_ptr<const CallTrace> MergeTraces(const SplitState& st) {
 }
 
 // Evidence of the accepted answers, later runs over earlier ones.
-void MergeEvidence(const SplitState& st, StructureResult& r) {
+void MergeEvidence(const SplitState& st, CallResult& r) {
   Json evidence, ungrounded;
   for (const SubRun& run : st.runs) {
     if (!run.result || run.result->status == Outcome::kError) continue;
@@ -115,7 +115,7 @@ void MergeEvidence(const SplitState& st, StructureResult& r) {
   r.ungrounded = std::move(ungrounded);
 }
 
-Finish Done(const LoopSpec& spec, SplitState& st, StructureResult r) {
+Finish Done(const LoopSpec& spec, SplitState& st, CallResult r) {
   r.usage = TotalUsage(st);
   r.iterations = st.rounds;
   for (const SubRun& run : st.runs) {
@@ -123,7 +123,7 @@ Finish Done(const LoopSpec& spec, SplitState& st, StructureResult r) {
     r.form_ignored = r.form_ignored || (r.status == Outcome::kOk && run.state.form_ignored);
   }
   for (size_t i = 0; i < r.reasks.size(); ++i) r.reasks[i] += st.reasks[i];
-  r.trace = MergeTraces(st);
+  r.call_trace = MergeTraces(st);
   r.mode = "split";
   r.parts = static_cast<int>(PlanOf(spec).parts.size());
   r.mode_reason = spec.plan->mode_reason;
@@ -133,7 +133,7 @@ Finish Done(const LoopSpec& spec, SplitState& st, StructureResult r) {
 
 Finish Stale(const LoopSpec& spec, SplitState& st, std::vector<std::string> errors,
              bool budget = false) {
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kStale;
   r.errors = std::move(errors);
   r.budget_exhausted = budget;
@@ -142,11 +142,11 @@ Finish Stale(const LoopSpec& spec, SplitState& st, std::vector<std::string> erro
 
 // The run's end when a loop of the batch ended without an answer.
 std::optional<Finish> Unanswered(const LoopSpec& spec, SplitState& st) {
-  const StructureResult *error = nullptr, *stale = nullptr;
+  const CallResult *error = nullptr, *stale = nullptr;
   std::string need;
   bool abandoned = false;
   for (size_t i : st.batch) {
-    const std::optional<StructureResult>& res = st.runs[i].result;
+    const std::optional<CallResult>& res = st.runs[i].result;
     if (!res) {
       abandoned = true;
       continue;
@@ -157,14 +157,13 @@ std::optional<Finish> Unanswered(const LoopSpec& spec, SplitState& st) {
     if (res->status == Outcome::kNeedMoreInput) need += (need.empty() ? "" : "; ") + res->need;
   }
   if (error) {
-    StructureResult r =
-        ErrorResult(error->error_code, error->errors.empty() ? "" : error->errors[0]);
+    CallResult r = ErrorResult(error->error_code, error->errors.empty() ? "" : error->errors[0]);
     r.rejected_grammar = error->rejected_grammar;
     return Done(spec, st, std::move(r));
   }
   if (stale) return Stale(spec, st, stale->errors, stale->budget_exhausted);
   if (!need.empty()) {
-    StructureResult r;
+    CallResult r;
     r.status = Outcome::kNeedMoreInput;
     r.need = std::move(need);
     return Done(spec, st, std::move(r));
@@ -266,7 +265,7 @@ RunStep ReaskChecked(const LoopSpec& spec, SplitState& st, const Json& merged,
 }
 
 Finish Accept(const LoopSpec& spec, SplitState& st, Json data) {
-  StructureResult r;
+  CallResult r;
   r.status = Outcome::kOk;
   r.data = std::move(data);
   return Done(spec, st, std::move(r));

@@ -42,7 +42,7 @@ struct SubRun {
   int first_round = 0;                // the split's rounds before its first call
   std::vector<std::string> pointers;  // the fields it answers
   bool in_flight = false;
-  std::optional<StructureResult> result;
+  std::optional<CallResult> result;
 };
 
 struct SplitState {

@@ -149,7 +149,7 @@ TEST_F(EngineSharedTest, AServerThatIsNotRedisIsLoggedOnceAndNeverAnswersAgain) 
   ASSERT_TRUE(a.ok()) << a.status().message();
   for (int i = 0; i < 3; ++i) {
     StructureResult r = Run(**a, "not redis " + std::to_string(i));
-    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(pipeline::ResultToJson(r));
+    ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
   }
   // Bounded: reconnects come every 500 ms.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);

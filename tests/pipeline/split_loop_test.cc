@@ -278,11 +278,11 @@ TEST(SplitLoop, TheTraceShowsEveryPartsCallWithItsFields) {
   for (const SlotCall& c : first.calls) step = RunOnReply(spec, st, c.slot, Answer(c.call));
   Finish f = Done(std::move(step));
   EXPECT_EQ(f.result.status, Outcome::kOk);
-  ASSERT_NE(f.result.trace, nullptr);
-  ASSERT_EQ(f.result.trace->rounds.size(), 3u);
+  ASSERT_NE(f.result.call_trace, nullptr);
+  ASSERT_EQ(f.result.call_trace->rounds.size(), 3u);
   std::set<std::string> fields;
   for (size_t i = 0; i < 3; ++i) {
-    const TraceRound& round = f.result.trace->rounds[i];
+    const TraceRound& round = f.result.call_trace->rounds[i];
     EXPECT_EQ(round.part, static_cast<int>(i));
     EXPECT_EQ(round.iteration, 1);
     EXPECT_EQ(round.verdict, "accepted");
@@ -290,7 +290,7 @@ TEST(SplitLoop, TheTraceShowsEveryPartsCallWithItsFields) {
     fields.insert(round.fields.begin(), round.fields.end());
   }
   EXPECT_EQ(fields.size(), 12u);
-  Json json = TraceToJson(*f.result.trace);
+  Json json = TraceToJson(*f.result.call_trace);
   EXPECT_EQ(json.find("rounds")->as_array()[2].find("part")->as_int(), 2);
 }
 
