@@ -9,9 +9,9 @@
 #include <variant>
 #include <vector>
 
-#include "structure/status.h"
 #include "pipeline/content_loop.h"
 #include "providers/call.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

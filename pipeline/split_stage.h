@@ -4,11 +4,11 @@
 
 #include <memory>
 
-#include "structure/status.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/lowering/split_plan.h"
 #include "pipeline/schema_stage.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 

@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "base/json.h"
-#include "structure/status.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/measure.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/lowering/split_schema.h"
+#include "structure/status.h"
 
 namespace structure::pipeline {
 
