@@ -146,6 +146,22 @@ size_t MeasureOf(const SchemaMeasures& m, SizeLimit limit) {
   return i ? m.*(i->measure) : 0;
 }
 
+SchemaMeasures Sum(SchemaMeasures a, const SchemaMeasures& b) {
+  for (const LimitInfo& i : kLimits) {
+    size_t& x = a.*(i.measure);
+    x = i.limit == SizeLimit::kDepth ? std::max(x, b.*(i.measure)) : x + b.*(i.measure);
+  }
+  return a;
+}
+
+SchemaMeasures Difference(SchemaMeasures a, const SchemaMeasures& b) {
+  for (const LimitInfo& i : kLimits) {
+    size_t& x = a.*(i.measure);
+    if (i.limit != SizeLimit::kDepth) x -= std::min(x, b.*(i.measure));
+  }
+  return a;
+}
+
 size_t BoundOf(const Profile& p, SizeLimit limit) {
   const LimitInfo* i = Info(limit);
   return i ? p.*(i->bound) : 0;

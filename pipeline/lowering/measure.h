@@ -43,6 +43,10 @@ enum class SizeLimit {
 
 // The measure and the profile's bound of one limit.
 size_t MeasureOf(const SchemaMeasures& m, SizeLimit limit);
+// a + b per measure, with depth the larger of the two; a - b per measure, never below 0, with
+// depth kept: what parts of a schema weigh together, or without one of them.
+SchemaMeasures Sum(SchemaMeasures a, const SchemaMeasures& b);
+SchemaMeasures Difference(SchemaMeasures a, const SchemaMeasures& b);
 size_t BoundOf(const Profile& p, SizeLimit limit);
 
 // How a limit reads in messages: "optional property count", "grammar size", ...

@@ -18,54 +18,18 @@ const SizeLimit kAllLimits[] = {
 // Real lowerings tried per part count when the estimate says a field does not fit.
 constexpr int kExactChecksPerRound = 24;
 
-size_t& Slot(SchemaMeasures& m, SizeLimit l) {
-  switch (l) {
-    case SizeLimit::kDepth:
-      return m.depth;
-    case SizeLimit::kProperties:
-      return m.properties;
-    case SizeLimit::kEnumValues:
-      return m.enum_values;
-    case SizeLimit::kStringBudget:
-      return m.budget;
-    case SizeLimit::kOptional:
-      return m.optional;
-    case SizeLimit::kUnions:
-      return m.unions;
-    case SizeLimit::kGrammar:
-      return m.grammar;
-    default:
-      return m.fields;
-  }
-}
-
-// a + b, with depth as the larger of the two.
-SchemaMeasures Plus(SchemaMeasures a, const SchemaMeasures& b) {
-  for (SizeLimit l : kAllLimits)
-    Slot(a, l) = l == SizeLimit::kDepth ? std::max(Slot(a, l), MeasureOf(b, l))
-                                        : Slot(a, l) + MeasureOf(b, l);
-  return a;
-}
-
-// a - b per measure, never below 0 (depth stays).
-SchemaMeasures Minus(SchemaMeasures a, const SchemaMeasures& b) {
-  for (SizeLimit l : kAllLimits)
-    if (l != SizeLimit::kDepth) Slot(a, l) -= std::min(Slot(a, l), MeasureOf(b, l));
-  return a;
-}
-
 // What a set of fields weighs: their own measures plus the definitions they use, each once.
 struct Load {
   SchemaMeasures own;
   std::map<std::string, SchemaMeasures> defs;
 
   void Add(const Load& other) {
-    own = Plus(own, other.own);
+    own = Sum(own, other.own);
     for (const auto& [name, m] : other.defs) defs.emplace(name, m);
   }
   SchemaMeasures Total() const {
     SchemaMeasures t = own;
-    for (const auto& [name, m] : defs) t = Plus(t, m);
+    for (const auto& [name, m] : defs) t = Sum(t, m);
     return t;
   }
 };
@@ -158,7 +122,7 @@ class Planner {
     return true;
   }
 
-  SchemaMeasures Estimate(const Load& load) const { return Plus(overhead_, load.Total()); }
+  SchemaMeasures Estimate(const Load& load) const { return Sum(overhead_, load.Total()); }
 
   // The part holding `pointers`, lowered: strict and within every limit, or false.
   bool LowerPart(const std::vector<std::string>& pointers, SplitPart& part, std::string* why) {
@@ -202,7 +166,7 @@ class Planner {
     }
     SchemaMeasures field;
     field.properties = field.fields = field.budget = field.grammar = 1;
-    overhead_ = Minus(MeasureSchema(l->need.schema), field);
+    overhead_ = Difference(MeasureSchema(l->need.schema), field);
     return true;
   }
 
@@ -217,7 +181,7 @@ class Planner {
       std::string why;
       if (LowerPart({p}, part, &why)) {
         Load load = Weigh(part.lowered.need.schema);
-        load.own = Minus(load.own, overhead_);
+        load.own = Difference(load.own, overhead_);
         units_.push_back({p, std::move(load)});
         continue;
       }
