@@ -1,6 +1,6 @@
 # The bad-input table: the rows of tests/data/bad_inputs/*.tsv, run against the
 # `structure` binary (commands, HTTP requests, MCP lines, scripted provider replies).
-structure_add_tests(NAME bad_inputs_tests LABEL apps USES_BINARY
+structure_add_tests(NAME bad_inputs_tests LABEL apps COST 100 USES_BINARY
   SOURCES
     bad_inputs/bad_inputs_test.cc
     bad_inputs/row_runner.cc

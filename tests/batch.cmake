@@ -15,6 +15,6 @@ structure_add_tests(NAME provider_batch_tests LABEL apps
   SOURCES batch/batch_record_test.cc batch/batch_state_test.cc batch/provider_batch_progress_test.cc
           batch/http_client_test.cc
   LIBS structure_provider_batch)
-structure_add_tests(NAME provider_batch_cli_tests LABEL apps USES_BINARY
+structure_add_tests(NAME provider_batch_cli_tests LABEL apps COST 50 USES_BINARY
   SOURCES batch/provider_batch_cli_test.cc batch/provider_batch_shapes_test.cc
   LIBS structure_base CURL::libcurl)

@@ -33,7 +33,7 @@ endif()
 if(STRUCTURE_NODE AND STRUCTURE_NPM)
   set(_clients ${CMAKE_CURRENT_SOURCE_DIR}/server/openai_clients)
   add_test(NAME openai_clients_install COMMAND sh ${_clients}/run_test.sh install)
-  set_tests_properties(openai_clients_install PROPERTIES LABELS apps TIMEOUT 600
+  set_tests_properties(openai_clients_install PROPERTIES LABELS apps TIMEOUT 600 COST 2000
     FIXTURES_SETUP openai_clients)
   foreach(_client openai_sdk vercel_ai langchain instructor)
     add_test(NAME openai_client_${_client}
@@ -49,6 +49,6 @@ endif()
 if(STRUCTURE_NODE AND STRUCTURE_NPM)
   add_test(NAME openai_fleet
     COMMAND sh ${_clients}/run_test.sh fleet_test.mjs $<TARGET_FILE:structure>)
-  set_tests_properties(openai_fleet PROPERTIES LABELS "fleet;apps" TIMEOUT 400
+  set_tests_properties(openai_fleet PROPERTIES LABELS "fleet;apps" TIMEOUT 400 COST 1000
     FIXTURES_REQUIRED openai_clients)
 endif()

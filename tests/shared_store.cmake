@@ -10,6 +10,6 @@ structure_add_tests(NAME shared_store_tests LABEL registry
 # The shared store's acceptance runs: three `structure batch` processes on one simulator key,
 # with and without the shared store (60 s window), and the store stopped mid-run (about 30 s).
 # Label "long"; run in CI with the rest.
-structure_add_tests(NAME shared_store_acceptance_tests LABEL long USES_BINARY
+structure_add_tests(NAME shared_store_acceptance_tests LABEL long COST 100 USES_BINARY
   SOURCES apps/shared_store_acceptance_test.cc
   LIBS structure_base CURL::libcurl)
