@@ -92,7 +92,8 @@ long RaiseFileLimit(long want) {
 }
 
 PoolRequest Call(int i, actors::Lane lane) {
-  static const Json schema = *ParseJson(
+  // Shared by every call, as the engine shares a plan's schema (its text is written once).
+  static const SharedJson schema = *ParseJson(
       R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},
           "required":["name","age"],"additionalProperties":false})");
   PoolRequest r;

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <mutex>
@@ -29,17 +28,27 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A transfer and its easy handle, kept together for reuse: the handle's options that point
+// into the Transfer (private data, error buffer, write and header data) are set once, and a
+// reused handle is given only the options that differ from its previous transfer.
 struct Transfer {
   uint64_t id = 0;
   // The request body: CURLOPT_POSTFIELDS points into it until the transfer ends (curl sends it
   // again on a fresh connection when a reused one turns out dead after the upload).
   std::string body;
   HttpResponse response;
-  CURL* easy = nullptr;
+  CURL* easy = nullptr;  // owned: cleaned up with the Transfer (CurlTransport::Destroy)
   uint32_t shard = 0;
   curl_slist* headers = nullptr;  // from header_lists_
   bool owns_headers = false;      // freed by Drop (not a shared list)
   Clock::time_point started;
+  // The per-transfer options as last set on `easy` (empty / -1: never set).
+  std::string url;
+  std::string method;
+  curl_slist* set_headers = nullptr;
+  int64_t timeout_ms = -1;
+  int https = -1;
+  bool ca_store_applied = false;
   char error[CURL_ERROR_SIZE] = {0};
 };
 
@@ -117,11 +126,13 @@ class CurlTransport final : public Transport {
   }
   void Run();
   Shard* PickShard();
-  CURL* NewEasy();
+  std::unique_ptr<Transfer> NewTransfer();
   void FailNow(uint64_t id, std::string text);
   void Add(uint64_t id, HttpRequest request);
+  void SetOptions(Transfer& t, HttpRequest& request);
   void Drop(Transfer* t);
-  void UseCaStore(CURL* e);
+  void Recycle(std::unique_ptr<Transfer> t);
+  void UseCaStore(Transfer& t);
   void CollectDone(Shard& shard, std::vector<Completion>& done);
 
   static int OnSocket(CURL* easy, curl_socket_t s, int what, void* userp, void* socketp);
@@ -144,7 +155,7 @@ class CurlTransport final : public Transport {
   std::vector<std::unique_ptr<Shard>> shards_;
   std::optional<EpollSockets> sockets_;
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active_;
-  std::vector<CURL*> spare_easies_;
+  std::vector<std::unique_ptr<Transfer>> spare_;  // finished transfers, their handles kept
   CurlHeaderLists header_lists_;
   CURLSH* share_ = nullptr;  // TLS sessions and DNS, shared by every shard; cleaned up last
   std::unique_ptr<CurlCaStore> ca_store_;  // null: libcurl loads the CAs (per shard)
@@ -201,10 +212,13 @@ void CurlTransport::Shutdown() {
     Wake();
     thread_.join();
   }
-  for (auto& [id, t] : active_) Drop(t.get());
+  for (auto& [id, t] : active_) {
+    Drop(t.get());
+    curl_easy_cleanup(t->easy);
+  }
   active_.clear();
-  for (CURL* e : spare_easies_) curl_easy_cleanup(e);
-  spare_easies_.clear();
+  for (auto& t : spare_) curl_easy_cleanup(t->easy);
+  spare_.clear();
   header_lists_.Clear();
   for (auto& s : shards_) curl_multi_cleanup(s->multi);
   shards_.clear();
@@ -270,7 +284,9 @@ size_t CurlTransport::OnHeader(char* data, size_t size, size_t n, void* userp) {
   size_t colon = line.find(':');
   if (colon == std::string_view::npos) return size * n;
   std::string name(line.substr(0, colon));
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');  // ASCII: no locale
+  }
   std::string_view value = line.substr(colon + 1);
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
   if (name == "content-length") {
@@ -284,11 +300,16 @@ size_t CurlTransport::OnHeader(char* data, size_t size, size_t n, void* userp) {
   return size * n;
 }
 
-// A new easy handle with the options every transfer shares. Handles are kept for reuse (not
-// reset): Add sets every option that differs between transfers.
-CURL* CurlTransport::NewEasy() {
+// A new transfer and its easy handle with the options every transfer shares.
+std::unique_ptr<Transfer> CurlTransport::NewTransfer() {
   CURL* e = curl_easy_init();
   if (!e) return nullptr;
+  auto t = std::make_unique<Transfer>();
+  t->easy = e;
+  curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &CurlTransport::OnWrite);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &CurlTransport::OnHeader);
@@ -300,7 +321,7 @@ CURL* CurlTransport::NewEasy() {
   curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
   curl_easy_setopt(e, CURLOPT_SHARE, share_);
   ApplyNetwork(e, options_.network);
-  return e;
+  return t;
 }
 
 // Fails one transfer at once, without curl.
@@ -315,75 +336,103 @@ void CurlTransport::FailNow(uint64_t id, std::string text) {
 void CurlTransport::Add(uint64_t id, HttpRequest request) {
   // A duplicate id is a caller bug; fail the newcomer rather than lose the first transfer.
   if (active_.count(id) > 0) return FailNow(id, "duplicate transfer id");
-  auto t = std::make_unique<Transfer>();
+  std::unique_ptr<Transfer> t;
+  if (!spare_.empty()) {
+    t = std::move(spare_.back());
+    spare_.pop_back();
+  } else {
+    t = NewTransfer();
+  }
+  if (!t) return FailNow(id, "curl_easy_init failed");
   t->id = id;
-  t->body = std::move(request.body);
-  CURL* e;
-  if (!spare_easies_.empty()) {
-    e = spare_easies_.back();
-    spare_easies_.pop_back();
-  } else {
-    e = NewEasy();
-  }
-  t->easy = e;
-  if (!e) return FailNow(id, "curl_easy_init failed");
-  // curl copies every string option but the body; the rest of `request` ends with this call.
-  const HttpRequest& r = request;
-  curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
-  curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
-  curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
-  if (r.method == "POST") {
-    curl_easy_setopt(e, CURLOPT_POST, 1L);
-    curl_easy_setopt(e, CURLOPT_POSTFIELDS, t->body.data());
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->body.size()));
-    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, nullptr);
-  } else {
-    curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
-    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method == "GET" ? nullptr : r.method.c_str());
-  }
-  t->headers = header_lists_.For(r.headers, &t->owns_headers);
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<int64_t>(r.timeout_ms, 0)));
-  // Over plain http curl only learns from the first response that HTTP/1.1 cannot multiplex,
-  // so PIPEWAIT there would stall the whole first wave by one latency.
-  bool https = r.url.rfind("https://", 0) == 0;
-  curl_easy_setopt(e, CURLOPT_PIPEWAIT, https ? 1L : 0L);
-  if (https) UseCaStore(e);
-  curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
-                   static_cast<long>(https ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_NONE));
+  SetOptions(*t, request);
   t->started = Clock::now();
   Transfer* raw = t.get();
   active_.emplace(id, std::move(t));
   Shard* shard = PickShard();
   raw->shard = shard->index;
   ++shard->active;
-  curl_multi_add_handle(shard->multi, e);
+  curl_multi_add_handle(shard->multi, raw->easy);
+}
+
+// Sets the options that differ between transfers; on a reused handle, only those that differ
+// from its previous transfer (curl keeps every option of a handle until it is changed).
+void CurlTransport::SetOptions(Transfer& t, HttpRequest& r) {
+  CURL* e = t.easy;
+  t.body = std::move(r.body);
+  if (t.url != r.url) {
+    curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());  // curl keeps a copy
+    t.url = std::move(r.url);
+  }
+  if (t.method != r.method) {
+    if (r.method == "POST") {
+      curl_easy_setopt(e, CURLOPT_POST, 1L);
+      curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, nullptr);
+    } else {
+      curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+      curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method == "GET" ? nullptr : r.method.c_str());
+    }
+    t.method = std::move(r.method);
+  }
+  if (t.method == "POST") {
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, t.body.data());
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t.body.size()));
+  }
+  // curl keeps only the list's address, so an equal address needs no new setopt.
+  t.headers = header_lists_.For(r.headers, &t.owns_headers);
+  if (t.set_headers != t.headers) {
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
+    t.set_headers = t.headers;
+  }
+  int64_t timeout_ms = std::max<int64_t>(r.timeout_ms, 0);
+  if (t.timeout_ms != timeout_ms) {
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout_ms));
+    t.timeout_ms = timeout_ms;
+  }
+  // Over plain http curl only learns from the first response that HTTP/1.1 cannot multiplex,
+  // so PIPEWAIT there would stall the whole first wave by one latency.
+  int https = t.url.rfind("https://", 0) == 0 ? 1 : 0;
+  if (https && !t.ca_store_applied) UseCaStore(t);
+  if (t.https != https) {
+    curl_easy_setopt(e, CURLOPT_PIPEWAIT, static_cast<long>(https));
+    curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+                     static_cast<long>(https ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_NONE));
+    t.https = https;
+  }
 }
 
 // The CA store is parsed at the first https transfer (~100 ms for Debian's bundle), so a
-// transport that only speaks plain http (a local server) never pays for it.
-void CurlTransport::UseCaStore(CURL* e) {
+// transport that only speaks plain http (a local server) never pays for it. Each handle is
+// pointed at it once.
+void CurlTransport::UseCaStore(Transfer& t) {
   if (!ca_store_tried_) {
     ca_store_tried_ = true;
     ca_store_ = CurlCaStore::Load(options_.network);
   }
-  if (ca_store_) ca_store_->Apply(e);
+  if (ca_store_) ca_store_->Apply(t.easy);
+  t.ca_store_applied = true;
 }
 
+// Takes the transfer off its shard; its handle stays with it.
 void CurlTransport::Drop(Transfer* t) {
   Shard& shard = *shards_[t->shard];
   --shard.active;
   curl_multi_remove_handle(shard.multi, t->easy);
   if (t->owns_headers) curl_slist_free_all(t->headers);
   t->headers = nullptr;
-  if (spare_easies_.size() < 4096) {
-    spare_easies_.push_back(t->easy);
-  } else {
+  t->owns_headers = false;
+}
+
+// Keeps a dropped transfer (and its handle) for the next one, or frees it.
+void CurlTransport::Recycle(std::unique_ptr<Transfer> t) {
+  if (spare_.size() >= 4096) {
     curl_easy_cleanup(t->easy);
+    return;
   }
-  t->easy = nullptr;
+  std::string().swap(t->body);  // a spare holds no request
+  t->response = HttpResponse();
+  t->error[0] = 0;
+  spare_.push_back(std::move(t));
 }
 
 void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
@@ -408,7 +457,8 @@ void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
     uint64_t id = t->id;
     Drop(t);
     auto it = active_.find(id);
-    done.push_back(Completion{id, std::move(it->second->response)});
+    done.push_back(Completion{id, std::move(t->response)});
+    Recycle(std::move(it->second));
     active_.erase(it);
   }
 }
@@ -433,6 +483,7 @@ void CurlTransport::Run() {
       auto it = active_.find(id);
       if (it == active_.end()) continue;
       Drop(it->second.get());
+      Recycle(std::move(it->second));
       active_.erase(it);
     }
     cancels.clear();

@@ -7,10 +7,12 @@
 #include <condition_variable>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "providers/openai_chat.h"
 #include "tests/providers/golden.h"
 #include "tests/providers/transport_inbox.h"
+#include "tests/support/fake_tcp_server.h"
 #include "tests/support/sim_process.h"
 
 namespace structure::providers {
@@ -106,6 +108,93 @@ TEST(CurlTransportTest, ReportsRefusedConnectionAndTimeout) {
   EXPECT_EQ(inbox.done[1].response.error, TransportError::kTimeout);
   (*t)->Shutdown();  // with nothing left in flight; id 3 never completes
   EXPECT_EQ(inbox.done.size(), 2u);
+}
+
+// A loopback HTTP/1.1 server that answers each request with its own text (request line,
+// headers and body) and closes the connection.
+class EchoServer {
+ public:
+  EchoServer() {
+    uint16_t port = 0;
+    fd_ = structure::testing::LoopbackListener(&port);
+    port_ = port;
+    thread_ = std::thread([this] {
+      for (int c; (c = accept(fd_, nullptr, nullptr)) >= 0; close(c)) Answer(c);
+    });
+  }
+  ~EchoServer() {
+    shutdown(fd_, SHUT_RDWR);
+    thread_.join();
+    close(fd_);
+  }
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+
+ private:
+  static void Answer(int c) {
+    std::string in;
+    char buf[4096];
+    size_t need = std::string::npos;
+    while (need == std::string::npos || in.size() < need) {
+      ssize_t n = read(c, buf, sizeof(buf));
+      if (n <= 0) return;
+      in.append(buf, static_cast<size_t>(n));
+      size_t end = in.find("\r\n\r\n");
+      if (need == std::string::npos && end != std::string::npos) {
+        size_t cl = in.find("Content-Length: ");
+        need = end + 4 + (cl < end ? std::stoul(in.substr(cl + 16)) : 0);
+      }
+    }
+    std::string out =
+        "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: " + std::to_string(in.size()) +
+        "\r\n\r\n" + in;
+    (void)!write(c, out.data(), out.size());
+  }
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+// One transfer at a time, so every transfer runs on the same reused easy handle: each one
+// carries its own method, URL, headers and body, never the previous transfer's.
+TEST(CurlTransportTest, ReusedHandleSendsOnlyEachTransfersOwnRequest) {
+  EchoServer server;
+  Inbox inbox;
+  auto t = MakeCurlTransport(inbox.Sink());
+  ASSERT_TRUE(t.ok());
+  auto request = [&](std::string method, std::string path, HttpHeaders headers, std::string body) {
+    HttpRequest r;
+    r.method = std::move(method);
+    r.url = server.url(path);
+    r.headers = std::move(headers);
+    r.body = std::move(body);
+    r.timeout_ms = 10'000;
+    return r;
+  };
+  std::vector<HttpRequest> requests = {
+      request("POST", "/a", {{"X-One", "1"}}, "first body"),
+      request("GET", "/b", {{"X-Two", "2"}}, ""),
+      request("POST", "/c", {{"X-One", "1"}}, "third"),
+      request("DELETE", "/d", {}, ""),
+      request("POST", "/a", {{"X-Two", "2"}}, "fifth"),
+  };
+  for (size_t i = 0; i < requests.size(); ++i) {
+    (*t)->Start(i + 1, requests[i]);
+    ASSERT_TRUE(inbox.WaitFor(i + 1));
+    const HttpResponse& got = inbox.done[i].response;
+    ASSERT_EQ(got.status, 200) << got.error_text;
+    const HttpRequest& sent = requests[i];
+    std::string path = sent.url.substr(sent.url.find('/', 7));
+    EXPECT_EQ(got.body.rfind(sent.method + " " + path + " HTTP/1.1\r\n", 0), 0u) << got.body;
+    for (const char* name : {"X-One", "X-Two"}) {
+      bool wanted = !sent.headers.empty() && sent.headers[0].first == name;
+      EXPECT_EQ(got.body.find(std::string(name) + ": ") != std::string::npos, wanted)
+          << name << " in " << got.body;
+    }
+    EXPECT_EQ(got.body.substr(got.body.find("\r\n\r\n") + 4), sent.body);
+  }
+  (*t)->Shutdown();
 }
 
 TEST(CurlTransportTest, ShutdownWithTransfersInFlightDoesNotHang) {
