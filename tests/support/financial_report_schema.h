@@ -2,7 +2,7 @@
 // every frontier model gave 0 % valid output: company facts, income statement, balance sheet and
 // cash flow for two years, segments (a list of objects), ratios, quarters, guidance, ESG figures
 // and twenty notes. Most leaves are optional numbers; identifiers, the currency and the main
-// totals are required; about thirty leaves are enums. Deterministic: the same schema every call.
+// totals are required; 25 leaves are enums. Deterministic: the same schema every call.
 #pragma once
 
 #include <cstddef>
