@@ -2,7 +2,6 @@
 // lower prints mode "split" with each part's pointers and lowered schema, and check names the
 // limit that forced the split; for OpenAI the report is lowered whole.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,24 +13,16 @@
 #include "pipeline/lowering/split_plan.h"
 #include "structure/json.h"
 #include "tests/support/financial_report_schema.h"
+#include "tests/support/shell_command.h"
 
 namespace structure {
 namespace {
 
-struct CommandRun {
-  int exit_code;
-  std::string out;  // stdout only
-};
+using testing::CommandRun;
 
+// stdout only: the JSON the command prints.
 CommandRun Structure(const std::string& args) {
-  std::string cmd = std::string(STRUCTURE_BINARY) + " " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return testing::RunShell(std::string(STRUCTURE_BINARY) + " " + args + " 2>/dev/null");
 }
 
 class SchemaSplitCliTest : public ::testing::Test {
