@@ -2,3 +2,8 @@
 structure_add_tests(NAME split_loop_tests LABEL pipeline
   SOURCES pipeline/split_loop_test.cc
   LIBS structure_content)
+# The generated 369-leaf financial report through the simulator on each provider, and the
+# schema commands on it.
+structure_add_tests(NAME split_e2e_tests LABEL actors USES_BINARY
+  SOURCES engine/engine_split_test.cc apps/schema_split_cli_test.cc
+  LIBS structure_engine structure_lowering structure_validator CURL::libcurl)

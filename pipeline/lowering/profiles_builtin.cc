@@ -8,7 +8,10 @@
 namespace structure::pipeline {
 namespace {
 
-// Each entry is applied on top of a default Profile{}.
+// Each entry is applied on top of a default Profile{}. anthropic-strict allows 16 split parts,
+// not 8: a part holds at most 24 optional and 16 union-typed properties (40 optional fields),
+// so a schema of a few hundred optional fields needs 10 to 16 parts where OpenAI takes it whole
+// (docs/lowering.md, "Cost and limits").
 const std::pair<const char*, const char*> kBuiltins[] = {
     {"openai-strict", R"({
       "keywords": ["type", "properties", "required", "additionalProperties", "items", "anyOf",
@@ -33,7 +36,8 @@ const std::pair<const char*, const char*> kBuiltins[] = {
       "closed_objects": true, "additional_properties_schema": false, "refs": true,
       "recursion": false, "type_arrays": true, "pattern_simple_only": true,
       "pattern_max_count": 64, "max_min_items": 1, "need": "second-tool",
-      "max_enum_values_single": 150, "max_optional": 24, "max_unions": 16
+      "max_enum_values_single": 150, "max_optional": 24, "max_unions": 16,
+      "max_split_parts": 16
     })"},
     {"gemini", R"({
       "keywords": ["$defs", "$ref", "type", "format", "title", "description", "enum", "items",

@@ -1,29 +1,19 @@
 // Black-box tests of the `structure` binary's foundation commands.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <fstream>
 #include <string>
 
+#include "tests/support/shell_command.h"
+
 namespace {
 
-struct CommandRun {
-  int exit_code;
-  std::string out;
-};
+using structure::testing::CommandRun;
 
 // Runs the binary through the shell with stderr folded into the output; `prefix` goes before
 // it (an `env ...` command).
 CommandRun Structure(const std::string& args, const std::string& prefix = "") {
-  std::string cmd = prefix + STRUCTURE_BINARY + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return structure::testing::RunShell(prefix + STRUCTURE_BINARY + " " + args + " 2>&1");
 }
 
 TEST(CliTest, VersionPrintsTheVersion) {

@@ -166,6 +166,7 @@ TEST(SplitPlan, KeepsEachDefinitionWithThePartsThatUseIt) {
 
 TEST(SplitPlan, FallsBackWithTheReasonPastMaxSplitParts) {
   Profile p = Named("anthropic-strict");
+  p.max_split_parts = 9;
   Lowering l = Plan(Wide(400), p);  // 10 parts of 24 optional and 16 nullable
   EXPECT_FALSE(l.is_split());
   EXPECT_FALSE(l.whole.strict);
