@@ -280,12 +280,19 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
 
 // Array mode: the records of an answer cut off at the output cap are kept, and while calls are
 // left the records after the last complete one are asked for (a continuation); the parts are
-// joined when an answer ends whole or no call is left. nullopt: `v.data` holds the records to
-// judge further (and state.truncated says whether some are missing).
+// joined when an answer ends whole or no call is left; a part that starts with a record equal to
+// the last one kept (the model repeated it at the seam) has that record dropped. nullopt: `v.data`
+// holds the records to judge further (and state.truncated says whether some are missing).
 std::optional<Step> JoinRecords(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
                                 const ToolCall* answer_call, Verdict& v) {
   Json joined = state.partial.is_null() ? Json::MakeArray() : state.partial;
-  for (Json& record : v.data.as_array()) joined.push_back(std::move(record));
+  Json::Array& records = v.data.as_array();
+  // The seam: a continuation that starts again with the last record kept repeats it.
+  size_t first = 0;
+  if (joined.size() > 0 && !records.empty() && records.front() == joined.as_array().back()) {
+    first = 1;
+  }
+  for (size_t i = first; i < records.size(); ++i) joined.push_back(std::move(records[i]));
   if (v.truncated && MayReask(spec, state)) {
     size_t kept = joined.size();
     state.partial = std::move(joined);
