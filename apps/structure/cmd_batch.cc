@@ -190,6 +190,9 @@ Result<batch::FileOptions> FileOptionsFromArgs(const Args& args) {
   if (args.has("output") && args.has("out")) return InvalidArgument("give one of --output, --out");
   batch::FileOptions f;
   f.out_path = args.has("output") ? args.get("output") : args.get("out");
+  if ((args.has("output") || args.has("out")) && f.out_path.empty()) {
+    return InvalidArgument("-o: the file name is empty: give a file, or - (or no -o) for stdout");
+  }
   f.in_path = args.positional().empty() ? "-" : args.positional()[0];
   f.resume = args.has("resume");
   f.overwrite = args.has("overwrite");
