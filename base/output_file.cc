@@ -26,7 +26,7 @@ Result<std::string> FollowLinks(const std::string& path) {
   for (int i = 0; i <= kMaxLinks; ++i) {
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0) {
-      if (errno == ENOENT) return p;
+      if (errno == ENOENT || errno == ENOTDIR) return p;  // ResolveOutput names the folder
       return OsError("cannot look at", p);
     }
     if (!S_ISLNK(st.st_mode)) return p;
@@ -38,6 +38,29 @@ Result<std::string> FollowLinks(const std::string& path) {
   }
   return InvalidArgument(path + ": more than " + std::to_string(kMaxLinks) +
                          " symbolic links in a row (a loop?)");
+}
+
+// The folder a new file `target` (reached from `path`) would be created in: kInvalidArgument
+// naming it when it does not exist or is no folder, with what to do.
+Status CheckFolder(const std::string& path, const std::string& target) {
+  std::string folder = Folder(target);
+  std::string shown = target == path ? path : path + " (-> " + target + ")";
+  struct stat st {};
+  if (::stat(folder.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Status::Ok();
+    return InvalidArgument(shown + ": " + folder + " is " + std::string(FileTypeName(st.st_mode)) +
+                           ", not a folder: give a path in an existing folder");
+  }
+  if (errno == ENOENT) {
+    return InvalidArgument(shown + ": the folder " + folder +
+                           " does not exist: create it (mkdir -p " + folder +
+                           ") or give a path in an existing folder");
+  }
+  if (errno == ENOTDIR) {
+    return InvalidArgument(shown + ": a part of " + folder +
+                           " is a file, not a folder: give a path in an existing folder");
+  }
+  return OsError("cannot look at the folder", folder);
 }
 
 // A fresh file beside `path`, open for writing, created 0644 minus the umask.
@@ -122,7 +145,8 @@ Result<OutputTarget> ResolveOutput(const std::string& path) {
   t.path = *followed;
   struct stat st {};
   if (::stat(t.path.c_str(), &st) != 0) {
-    if (errno != ENOENT) return OsError("cannot look at", t.path);
+    if (errno != ENOENT && errno != ENOTDIR) return OsError("cannot look at", t.path);
+    STRUCTURE_RETURN_IF_ERROR(CheckFolder(path, t.path));
     t.kind = OutputKind::kMissing;
     return t;
   }

@@ -45,7 +45,9 @@ std::string_view FileTypeName(mode_t mode);
 // Follows `path` through symbolic links (relative targets are relative to the link's folder; a
 // link to a missing file resolves to that file's path) and says what is there. kInvalidArgument
 // "<path> is a directory: give a file" (or a socket, ...) for what may not be written, and for a
-// chain of more than 40 links; kUnavailable with the OS reason when it cannot be looked at.
+// chain of more than 40 links; for a new file whose folder does not exist (or is no folder),
+// kInvalidArgument "<path>: the folder <dir> does not exist: create it (mkdir -p <dir>) or give a
+// path in an existing folder"; kUnavailable with the OS reason when it cannot be looked at.
 Result<OutputTarget> ResolveOutput(const std::string& path);
 
 // Writes `content` as the whole of the file at `path` by the rules above. Errors as

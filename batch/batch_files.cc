@@ -129,7 +129,7 @@ Result<OutputTarget> CheckOutput(const FileOptions& o, const struct stat& in_st)
     }
   }
   auto target = ResolveOutput(o.out_path);
-  if (!target.ok()) return target.status();
+  if (!target.ok()) return Status(target.status().code(), "-o " + target.status().message());
   if (o.resume) STRUCTURE_RETURN_IF_ERROR(CheckResumable(*target, o.out_path));
   return target;
 }

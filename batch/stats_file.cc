@@ -44,10 +44,7 @@ Status CheckStatsPath(const std::string& path, const std::string& input,
       return InvalidArgument("--stats " + path + ": not writable");
     return Status();
   }
-  std::string dir = Folder(target->path);
-  if (!std::filesystem::is_directory(dir, ec)) {
-    return InvalidArgument("--stats " + path + ": no such folder " + dir);
-  }
+  std::string dir = Folder(target->path);  // there: ResolveOutput checked it
   if (access(dir.c_str(), W_OK) != 0)
     return InvalidArgument("--stats " + path + ": cannot write in " + dir);
   if (target->kind == OutputKind::kRegular && access(target->path.c_str(), W_OK) != 0) {

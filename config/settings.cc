@@ -96,24 +96,6 @@ Result<Settings> ResolveSettings(const EngineConfig& config, const std::string& 
   return s;
 }
 
-Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& model_ref) {
-  if (auto a = config.aliases.find(model_ref); a != config.aliases.end()) return a->second;
-  auto slash = model_ref.find('/');
-  std::string provider = slash == std::string::npos ? model_ref : model_ref.substr(0, slash);
-  if (config.providers.count(provider)) {
-    return ModelAlias{provider, slash == std::string::npos ? "" : model_ref.substr(slash + 1)};
-  }
-  if (model_ref.find(':') != std::string::npos) {
-    return NotFound("unknown model alias '" + model_ref + "'");
-  }
-  std::string known;
-  for (const auto& [name, p] : config.providers) known += (known.empty() ? "" : ", ") + name;
-  return NotFound("unknown provider '" + provider + "' in model '" + model_ref +
-                  "': a model is PROVIDER, PROVIDER/MODEL or an alias of [aliases]; the configured "
-                  "providers are " +
-                  known + " (structure providers lists the built-in ones)");
-}
-
 ModelSettings ModelSettingsFor(const ProviderConfig& provider, const std::string& model) {
   ModelSettings m = provider.model_settings;
   auto it = provider.models.find(model);

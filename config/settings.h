@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "config/engine_config.h"
+#include "config/model_ref.h"  // ResolveModel
 #include "structure/status.h"
 
 namespace structure::config {
@@ -24,10 +25,6 @@ Result<Settings> ResolveSettings(const EngineConfig& config, const std::string& 
 
 // Checks one level's values; `where` prefixes the message ("tenant acme").
 Status CheckOverride(const SettingsOverride& over, const std::string& where);
-
-// Resolves a model reference: an alias ("default:fast") or "provider/model" or a provider name.
-// kNotFound names the unknown alias or provider.
-Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& model_ref);
 
 // The settings of `model` on `provider`: the model's own table over the provider's (a model
 // table that sets reasoning_effort or thinking_budget replaces both of the provider's).

@@ -1,5 +1,6 @@
 #include "pipeline/array_answer.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,16 @@ Json ArrayModeSchema(Json schema) {
   root.set("type", "array");
   root.set("items", std::move(schema));
   return root;
+}
+
+size_t SeamOverlap(const Json::Array& kept, const Json::Array& next) {
+  for (size_t k = std::min(kept.size(), next.size()); k > 0; --k) {
+    if (std::equal(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(k),
+                   kept.end() - static_cast<std::ptrdiff_t>(k))) {
+      return k;
+    }
+  }
+  return 0;
 }
 
 std::optional<Json> ParseJsonLines(std::string_view text, bool truncated) {

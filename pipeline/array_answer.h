@@ -25,6 +25,11 @@ Json ArrayModeSchema(Json schema);
 // the first two). kInvalidArgument when no array starts in the text.
 Result<Json> RecoverArrayPrefix(std::string_view text);
 
+// The seam of a continuation: how many leading records of `next` repeat the last ones of `kept`
+// (the largest k such that next[0..k) equals kept[size-k..size), each record deep-equal): 1 when
+// the model wrote the last kept record again, all of `kept` when it started over.
+size_t SeamOverlap(const Json::Array& kept, const Json::Array& next);
+
 // Reads JSON Lines: after an optional ``` fence, every non-blank line is one JSON value. With
 // `truncated`, a last line that does not parse is dropped (the answer was cut off there).
 // nullopt when the text is not JSON Lines (a line that does not parse, a single line that is

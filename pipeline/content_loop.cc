@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pipeline/array_answer.h"
 #include "pipeline/evidence_step.h"
 #include "pipeline/extract_json.h"
 #include "pipeline/judge.h"
@@ -280,12 +281,17 @@ Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
 
 // Array mode: the records of an answer cut off at the output cap are kept, and while calls are
 // left the records after the last complete one are asked for (a continuation); the parts are
-// joined when an answer ends whole or no call is left. nullopt: `v.data` holds the records to
-// judge further (and state.truncated says whether some are missing).
+// joined when an answer ends whole or no call is left; a part that starts with records equal to
+// the last ones kept (the model repeated the last record, or started over) has them dropped
+// (SeamOverlap). nullopt: `v.data`
+// holds the records to judge further (and state.truncated says whether some are missing).
 std::optional<Step> JoinRecords(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
                                 const ToolCall* answer_call, Verdict& v) {
   Json joined = state.partial.is_null() ? Json::MakeArray() : state.partial;
-  for (Json& record : v.data.as_array()) joined.push_back(std::move(record));
+  Json::Array& records = v.data.as_array();
+  // The seam: records the continuation starts with that repeat the last ones kept are dropped.
+  size_t first = state.partial.is_null() ? 0 : SeamOverlap(joined.as_array(), records);
+  for (size_t i = first; i < records.size(); ++i) joined.push_back(std::move(records[i]));
   if (v.truncated && MayReask(spec, state)) {
     size_t kept = joined.size();
     state.partial = std::move(joined);

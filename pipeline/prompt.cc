@@ -107,10 +107,13 @@ std::string FinalToolNudge(const std::string& tool_name, MissedTool what,
 }
 
 std::string ContinuationText(size_t kept) {
-  return "Your answer was cut off at the output limit after " + std::to_string(kept) +
-         " complete record" + (kept == 1 ? "" : "s") +
-         ", which are kept. Answer with the records that come after the last complete one, in "
-         "the same form, and do not repeat any record already given.";
+  std::string n = std::to_string(kept);
+  std::string received = kept == 1 ? "record 1 is" : "records 1 to " + n + " are";
+  return "Your answer was cut off at the output limit after " + n + " complete record" +
+         (kept == 1 ? "" : "s") + ": " + received + " received and kept. Answer with record " +
+         std::to_string(kept + 1) +
+         " and the ones after it, in the same form; do not repeat record " + n +
+         " or any record before it.";
 }
 
 }  // namespace structure::pipeline

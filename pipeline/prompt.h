@@ -57,8 +57,9 @@ std::string_view MissedToolName(MissedTool what);
 std::string FinalToolNudge(const std::string& tool_name, MissedTool what,
                            const std::string& other_tool = {});
 
-// Array mode, after an answer cut off at the output cap: asks for the records after the `kept`
-// complete ones, in the same form, without repeating any.
+// Array mode, after an answer cut off at the output cap: says how many complete records were
+// received (records 1 to `kept`) and asks for record kept + 1 onward, in the same form, without
+// repeating any.
 std::string ContinuationText(size_t kept);
 
 }  // namespace structure::pipeline

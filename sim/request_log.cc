@@ -10,6 +10,8 @@
 namespace structure::sim {
 
 Result<std::shared_ptr<RequestLog>> RequestLog::Open(const std::string& path) {
+  if (path.empty())
+    return InvalidArgument("--record-requests: the file name is empty: give a file");
   auto target = ResolveOutput(path);
   if (!target.ok()) return InvalidArgument("--record-requests " + target.status().message());
   auto fd = OpenForAppend(*target);

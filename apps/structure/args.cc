@@ -124,7 +124,11 @@ std::optional<Args> ParseOrHelp(const std::string& command, const std::vector<st
                                 const std::string& description, int& exit_code) {
   auto parsed = Args::Parse(args, spec);
   if (!parsed.ok()) {
-    std::fprintf(stderr, "structure %s: %s\n", command.c_str(), parsed.status().message().c_str());
+    std::string message = parsed.status().message();
+    if (message.rfind("unknown flag ", 0) == 0) {
+      message += " (structure help " + command + " lists the flags of " + command + ")";
+    }
+    std::fprintf(stderr, "structure %s: %s\n", command.c_str(), message.c_str());
     exit_code = 2;
     return std::nullopt;
   }

@@ -47,7 +47,8 @@ std::string Usage(const std::string& usage_line, const std::string& description,
                   const std::vector<FlagSpec>& spec);
 
 // Parses the arguments of `structure <command>`, or ends the command before it starts: a bad
-// flag prints "structure <command>: <message>" on stderr and sets exit_code to 2, and --help
+// flag prints "structure <command>: <message>" on stderr (an unknown flag adds where the flags
+// are listed) and sets exit_code to 2, and --help
 // prints Usage(usage_line, description, spec) on stdout and sets exit_code to 0; both return
 // nullopt.
 std::optional<Args> ParseOrHelp(const std::string& command, const std::vector<std::string>& args,

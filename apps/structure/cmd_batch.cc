@@ -108,7 +108,8 @@ std::vector<FlagSpec> BatchFlags() {
       CallTimeoutFlag(),
       {"tenant", true, "ID: default tenant scope"},
       {"project", true, "ID: default project scope"},
-      {"model", true, "REF: default model alias or provider/model"},
+      {"model", true,
+       "REF: default model: an alias, PROVIDER/MODEL or PROVIDER (its default model)"},
       {"priority", true, "interactive|bulk: default priority (default bulk)"},
       {"evidence", true, "off|report|require: default evidence mode (docs/engine.md)"},
       {"shard", true, "I/N: only the records of shard I of N (by a hash of the id; docs/batch.md)"},
@@ -189,6 +190,9 @@ Result<batch::FileOptions> FileOptionsFromArgs(const Args& args) {
   if (args.has("output") && args.has("out")) return InvalidArgument("give one of --output, --out");
   batch::FileOptions f;
   f.out_path = args.has("output") ? args.get("output") : args.get("out");
+  if ((args.has("output") || args.has("out")) && f.out_path.empty()) {
+    return InvalidArgument("-o: the file name is empty: give a file, or - (or no -o) for stdout");
+  }
   f.in_path = args.positional().empty() ? "-" : args.positional()[0];
   f.resume = args.has("resume");
   f.overwrite = args.has("overwrite");

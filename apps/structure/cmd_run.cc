@@ -69,7 +69,8 @@ int RunRun(const std::vector<std::string>& argv) {
       CallTimeoutFlag(),
       {"tenant", true, "ID: tenant scope"},
       {"project", true, "ID: project scope (needs --tenant)"},
-      {"model", true, "REF: model alias or provider/model (default: structure.model)"},
+      {"model", true,
+       "REF: an alias, PROVIDER/MODEL or PROVIDER (its default model); default structure.model"},
       {"final-tool", false, "answer through a submit tool (agent-loop style)"},
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
       {"evidence", true,
@@ -77,6 +78,13 @@ int RunRun(const std::vector<std::string>& argv) {
   };
   AddEngineFlags(spec);
   AddCheckFlags(spec);
+  for (const std::string& a : argv) {
+    if (a == "-o" || a.rfind("--output", 0) == 0 || a == "--out" || a.rfind("--out=", 0) == 0) {
+      return Fail(a.substr(0, a.find('=')) +
+                  ": run prints its result on stdout and has no output flag: to keep it in a "
+                  "file, redirect stdout (structure run ... > result.json)");
+    }
+  }
   int exit_code = 0;
   auto args = ParseOrHelp(
       "run", argv, spec,
@@ -90,8 +98,11 @@ int RunRun(const std::vector<std::string>& argv) {
       "`structure sim`).",
       exit_code);
   if (!args) return exit_code;
-  if (!args->positional().empty())
-    return Fail("unexpected argument '" + args->positional()[0] + "'");
+  if (!args->positional().empty()) {
+    return Fail("unexpected argument '" + args->positional()[0] +
+                "': run takes its text from --prompt TEXT or --prompt-file FILE (structure help "
+                "run lists the flags)");
+  }
 
   Json body = Json::MakeObject();
   if (args->has("prompt") == args->has("prompt-file"))

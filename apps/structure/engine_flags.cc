@@ -3,6 +3,7 @@
 #include "config/builtin_providers.h"
 #include "config/config_internal.h"
 #include "config/load_config.h"
+#include "config/model_ref.h"
 
 namespace structure::apps {
 
@@ -63,13 +64,24 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
   if (args.has("base-url") && args.get("base-url").empty()) {
     return InvalidArgument("--base-url: must not be empty (give an http(s) URL)");
   }
-  // `--model openai/gpt-4o` with no provider of that name configured means the built-in one.
+  // `--model openai` or `--model openai/gpt-4o` with no provider of that name configured means
+  // the built-in one, as --provider openai would.
+  if (args.has("model") && args.get("model").empty()) {
+    return InvalidArgument(
+        "--model: must not be empty (give an alias, PROVIDER/MODEL or PROVIDER)");
+  }
   if (o.provider.empty() && args.has("model")) {
+    auto choice = config::ReadModelRef(cfg, args.get("model"));
+    if (choice.ok() && choice->builtin) o.provider = choice->provider;
+  } else if (args.has("model")) {
+    // --provider P with --model Q, Q another provider's name: the two disagree.
     const std::string model = args.get("model");
-    const std::string first = model.substr(0, model.find('/'));
-    if (model.find('/') != std::string::npos && !cfg.providers.count(first) &&
-        config::BuiltinProvider(first)) {
-      o.provider = first;
+    if (model != o.provider && (cfg.providers.count(model) || config::BuiltinProvider(model))) {
+      return InvalidArgument("--model " + model + " names the provider " + model +
+                             ", but --provider " + o.provider +
+                             " is given: drop one of them, or "
+                             "give a model of " +
+                             o.provider + " (--model NAME)");
     }
   }
   o.base_url = args.get("base-url");
@@ -79,7 +91,14 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
   o.registry_dir = args.get("registry-dir");
   if (args.has("allow-unresolved-refs")) cfg.settings.allow_unresolved_refs = true;
   o.config = ConfigInternal::Wrap(std::move(cfg));
-  STRUCTURE_RETURN_IF_ERROR(Engine::Check(o));
+  Status checked = Engine::Check(o);
+  std::string flag = "--provider " + o.provider + ": ";
+  if (!checked.ok() && !args.has("provider") && checked.message().rfind(flag, 0) == 0) {
+    // The provider came from --model: name the flag the user typed.
+    return Status(checked.code(), "--model " + args.get("model") + " (provider " + o.provider +
+                                      "): " + checked.message().substr(flag.size()));
+  }
+  STRUCTURE_RETURN_IF_ERROR(checked);
   return o;
 }
 

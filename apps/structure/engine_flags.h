@@ -30,8 +30,8 @@ Result<config::EngineConfig> LoadCommandConfig(const std::string& path,
 
 // Loads --config (or the built-in defaults), applies the other shared flags and checks the
 // result as Engine::Create would (Engine::Check). `server`, when given, receives the file's
-// [server] table if it has one. A `--model P/M` naming a built-in provider P that is not
-// configured selects it as with --provider P.
+// [server] table if it has one. A `--model P` or `--model P/M` naming a built-in provider P that
+// is not configured selects it as --provider P does (config::ReadModelRef).
 Result<EngineOptions> EngineOptionsFromArgs(const Args& args,
                                             server::ServerConfig* server = nullptr);
 

@@ -1,20 +1,10 @@
 #include "server/openai/models.h"
 
-#include <set>
-
 #include "base/json.h"
+#include "config/model_ref.h"
 
 namespace structure::server::openai {
 namespace {
-
-// The models a provider names: its default and its per-model tables.
-std::set<std::string> ProviderModels(const config::ProviderConfig& p) {
-  std::set<std::string> out;
-  if (!p.model.empty()) out.insert(p.model);
-  for (const auto& [model, settings] : p.models) out.insert(model);
-  for (const auto& [model, profile] : p.model_profiles) out.insert(model);
-  return out;
-}
 
 ApiError NotFound(const std::string& model, const std::string& why) {
   ApiError e;
@@ -32,7 +22,7 @@ std::vector<ModelEntry> ListModels(const config::EngineConfig& config) {
   std::vector<ModelEntry> out;
   for (const auto& [name, alias] : config.aliases) out.push_back({name, alias.provider});
   for (const auto& [name, provider] : config.providers) {
-    for (const std::string& model : ProviderModels(provider)) {
+    for (const std::string& model : config::ProviderModels(provider)) {
       out.push_back({name + "/" + model, name});
     }
   }
@@ -41,23 +31,13 @@ std::vector<ModelEntry> ListModels(const config::EngineConfig& config) {
 
 std::variant<std::string, ApiError> RouteModel(const config::EngineConfig& config,
                                                const std::string& model) {
+  auto choice = config::ReadModelRef(config, model);
+  if (!choice.ok()) return NotFound(model, choice.status().message());
+  if (choice->builtin) {
+    return NotFound(model, "provider '" + choice->provider + "' is not configured on this server");
+  }
   if (config.aliases.count(model) || config.providers.count(model)) return model;
-  size_t slash = model.find('/');
-  if (slash != std::string::npos) {
-    std::string provider = model.substr(0, slash);
-    if (config.providers.count(provider) && slash + 1 < model.size()) return model;
-    return NotFound(model, "no provider named '" + provider + "' is configured");
-  }
-  std::vector<std::string> listing;
-  for (const auto& [name, provider] : config.providers) {
-    if (ProviderModels(provider).count(model)) listing.push_back(name);
-  }
-  if (listing.size() == 1) return listing[0] + "/" + model;
-  if (listing.empty())
-    return NotFound(model, "no alias, provider or provider's model has that name");
-  std::string names;
-  for (const std::string& n : listing) names += (names.empty() ? "" : ", ") + n + "/" + model;
-  return NotFound(model, "several providers list it; name one: " + names);
+  return choice->provider + "/" + choice->model;
 }
 
 std::string ModelsJson(const std::vector<ModelEntry>& models) {

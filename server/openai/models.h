@@ -20,10 +20,11 @@ struct ModelEntry {
 // its models and model_profiles tables name), in name order.
 std::vector<ModelEntry> ListModels(const config::EngineConfig& config);
 
-// The reference the engine resolves for `model`: a configured alias, provider/model or a
-// provider's name as it is; a bare model name that exactly one provider lists as that
-// provider/model. Anything else is OpenAI's 404 model_not_found (an ambiguous bare name says
-// which providers list it).
+// The reference the engine resolves for `model`, read as every command reads one
+// (config::ReadModelRef): a configured alias or provider's name as it is, provider/model, a bare
+// model name that exactly one provider lists as that provider/model. Anything else, a built-in
+// provider this server has not configured included, is OpenAI's 404 model_not_found with the
+// reason.
 std::variant<std::string, ApiError> RouteModel(const config::EngineConfig& config,
                                                const std::string& model);
 

@@ -123,6 +123,37 @@ TEST_F(OutputFileTest, ADirectoryIsRefusedByName) {
   EXPECT_NE(st.message().find("is a directory"), std::string::npos) << st.message();
 }
 
+TEST_F(OutputFileTest, AMissingFolderIsNamedWithWhatToDo) {
+  Status st = WriteOutputFile(Path("no/such/out.json"), "x");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
+  std::string folder = Path("no/such");
+  EXPECT_EQ(st.message(), Path("no/such/out.json") + ": the folder " + folder +
+                              " does not exist: create it (mkdir -p " + folder +
+                              ") or give a path in an existing folder");
+  EXPECT_EQ(Mode(Path("no")), 0u) << "no folder is made";
+  // A link to a file in a missing folder names both.
+  ASSERT_EQ(::symlink("gone/out.json", Path("link.json").c_str()), 0);
+  auto linked = ResolveOutput(Path("link.json"));
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.status().message().find("link.json (-> " + Path("gone/out.json") +
+                                           "): the folder " + Path("gone") + " does not exist"),
+            std::string::npos)
+      << linked.status().message();
+}
+
+TEST_F(OutputFileTest, AFileWhereAFolderShouldBeIsNamed) {
+  ASSERT_TRUE(WriteOutputFile(Path("plain"), "x").ok());
+  Status st = WriteOutputFile(Path("plain/out.json"), "x");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            Path("plain/out.json") + ": " + Path("plain") +
+                " is a regular file, not a folder: give a path in an existing folder");
+  st = WriteOutputFile(Path("plain/deeper/out.json"), "x");
+  EXPECT_NE(st.message().find("is a file, not a folder"), std::string::npos) << st.message();
+}
+
 TEST_F(OutputFileTest, ASocketIsRefusedByName) {
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
   sockaddr_un addr{};

@@ -192,8 +192,8 @@ TEST(LoadConfigTest, OutOfRangeNumbersAreErrorsQuotingWhatWasWritten) {
 // at the file alone.
 TEST(LoadConfigTest, ReferenceErrorsPointAtTheValue) {
   EXPECT_EQ(ErrorOf("\n[structure]\nmodel = \"nosuch\"\n")
-                .rfind("test.toml:3:9: structure.model: unknown provider 'nosuch' in model "
-                       "'nosuch': a model is PROVIDER, PROVIDER/MODEL or an alias",
+                .rfind("test.toml:3:9: structure.model: unknown model 'nosuch' (no alias, provider "
+                       "or provider's model): write PROVIDER/MODEL",
                        0),
             0u);
   EXPECT_EQ(ErrorOf("\n[aliases]\n\"x\" = \"nobody/m\"\n")

@@ -96,7 +96,10 @@ TEST(ResolveModelTest, ResolvesAliasesProvidersAndProviderModel) {
   EXPECT_EQ(b->model, "sim-2");
   auto bad = ResolveModel(c, "default:nope");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "unknown model alias 'default:nope'");
+  EXPECT_EQ(
+      bad.status().message().rfind("unknown model alias 'default:nope': write PROVIDER/MODEL", 0),
+      0u)
+      << bad.status().message();
   EXPECT_EQ(ResolveModel(c, "nobody/m").status().code(), Code::kNotFound);
 }
 

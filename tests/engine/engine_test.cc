@@ -495,6 +495,25 @@ TEST_F(EngineTest, ArrayModeKeepsCompleteRecordsOfATruncatedAnswer) {
   EXPECT_TRUE(cut.truncated);
 }
 
+TEST_F(EngineTest, ArrayModeKeepsARecordRepeatedAtTheSeamOnce) {
+  std::string schema = std::string(R"({"type":"array","items":)") + kSchema + "}";
+  // Cut off after records a and b; the continuation starts again with b: b is kept once.
+  StructureResult r = Run(R"({"prompt":"CASE-SEAM three people","arrayMode":true,"trace":true,)"
+                          R"("schema":)" +
+                          schema + "}");
+  ASSERT_EQ(r.status, Outcome::kOk) << ToJson(ResultToJson(r));
+  EXPECT_EQ(ToJson(r.data),
+            R"([{"name":"a","priority":1},{"name":"b","priority":2},{"name":"c","priority":3}])");
+  EXPECT_EQ(r.data.size(), 3u);
+  EXPECT_FALSE(r.truncated);
+  EXPECT_EQ(r.iterations, 2);
+  // The continuation told the model how many records it had received and where to go on.
+  std::string trace = ToJson(r.trace);
+  EXPECT_NE(trace.find("records 1 to 2 are received and kept. Answer with record 3"),
+            std::string::npos)
+      << trace;
+}
+
 // A registry schema whose manual makes the stable prefix long enough to cache; `tag` keeps it
 // apart from other tests' prefixes in the shared simulator.
 void PutLongManualSchema(registry::SchemaRegistry& reg, const std::string& tenant,

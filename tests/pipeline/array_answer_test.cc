@@ -69,5 +69,18 @@ TEST(JsonLinesTest, OtherTextIsNotJsonLines) {
   EXPECT_FALSE(ParseJsonLines("42", false).has_value());
 }
 
+TEST(SeamOverlapTest, CountsTheRecordsAContinuationRepeats) {
+  Json kept = J(R"([{"n":1},{"n":2}])");
+  // The last kept record written again; then the whole list started over; then no repeat.
+  EXPECT_EQ(SeamOverlap(kept.as_array(), J(R"([{"n":2},{"n":3}])").as_array()), 1u);
+  EXPECT_EQ(SeamOverlap(kept.as_array(), J(R"([{"n":1},{"n":2},{"n":3}])").as_array()), 2u);
+  EXPECT_EQ(SeamOverlap(kept.as_array(), J(R"([{"n":3},{"n":2}])").as_array()), 0u);
+  // Deep-equal: member order does not matter, a different value does.
+  Json nested = J(R"([{"a":{"x":1,"y":[1,2]}}])");
+  EXPECT_EQ(SeamOverlap(nested.as_array(), J(R"([{"a":{"y":[1,2],"x":1}}])").as_array()), 1u);
+  EXPECT_EQ(SeamOverlap(nested.as_array(), J(R"([{"a":{"x":1,"y":[1,3]}}])").as_array()), 0u);
+  EXPECT_EQ(SeamOverlap(Json::Array(), J(R"([{"n":1}])").as_array()), 0u);
+}
+
 }  // namespace
 }  // namespace structure::pipeline

@@ -52,7 +52,8 @@ TEST(ModelsTest, UnknownOrAmbiguousIsModelNotFound) {
   EXPECT_EQ(e.param, "model");
   EXPECT_EQ(e.type, "invalid_request_error");
   EXPECT_NE(Routed(c, "o3").find("a/o3, b/o3"), std::string::npos) << Routed(c, "o3");
-  EXPECT_NE(Routed(c, "nobody/x").find("no provider named 'nobody'"), std::string::npos);
+  EXPECT_NE(Routed(c, "nobody/x").find("unknown provider 'nobody' in model 'nobody/x'"),
+            std::string::npos);
   EXPECT_EQ(Routed(c, "a/").rfind("404:", 0), 0u);
 }
 
