@@ -117,7 +117,7 @@ TEST_F(BatchStatsTest, ABadStatsPathIsAUsageErrorBeforeAnyCall) {
   EXPECT_EQ(Batch(dir_), 2);
   EXPECT_NE(Stderr().find("--stats " + dir_ + ": is a directory"), std::string::npos) << Stderr();
   EXPECT_EQ(Batch(dir_ + "no/such/folder/stats.json"), 2);
-  EXPECT_NE(Stderr().find("no such folder"), std::string::npos) << Stderr();
+  EXPECT_NE(Stderr().find("does not exist: create it"), std::string::npos) << Stderr();
   EXPECT_EQ(Batch(dir_ + "out.jsonl"), 2);
   EXPECT_NE(Stderr().find("is the output file"), std::string::npos) << Stderr();
   EXPECT_EQ(Batch(dir_ + "in.jsonl"), 2);
