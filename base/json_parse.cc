@@ -216,8 +216,10 @@ class Parser {
     ++pos_;  // opening quote
     while (true) {
       size_t start = pos_;
-      pos_ = PlainRunEnd(text_, pos_);
-      if (size_t bad = Utf8ErrorAt(text_, start, pos_); bad != std::string_view::npos) {
+      bool non_ascii;
+      pos_ = PlainRunEnd(text_, pos_, &non_ascii);
+      if (size_t bad = non_ascii ? Utf8ErrorAt(text_, start, pos_) : std::string_view::npos;
+          bad != std::string_view::npos) {
         pos_ = bad;
         Fail("invalid UTF-8 at byte " + std::to_string(bad));
         return false;
