@@ -12,6 +12,8 @@ namespace {
 
 // Objects at or past this size keep a key index; smaller ones are scanned (cheaper than a hash).
 constexpr size_t kIndexFrom = 32;
+// Members an object gets room for when its first one is added.
+constexpr size_t kFirstCapacity = 4;
 constexpr size_t kNpos = static_cast<size_t>(-1);
 
 uint32_t KeyHash(std::string_view key) {
@@ -195,9 +197,9 @@ Json& Json::Slot(std::string_view key, std::string* owned_key) {
   Object& members = o_->members;
   KeyIndex& index = o_->index;
   auto append = [&]() -> Json& {
-    // Most objects (a request body, a reply, a schema node) have a few members: one allocation
-    // for the first four instead of three growths.
-    if (members.capacity() == 0) members.reserve(4);
+    // Most objects have a few members: room for them at once, rather than growing 1, 2, 4, 8
+    // (each step moving every member).
+    if (members.capacity() == 0) members.reserve(kFirstCapacity);
     members.emplace_back(owned_key ? std::move(*owned_key) : std::string(key), Json());
     return members.back().second;
   };

@@ -21,6 +21,15 @@ struct JsonBuilder {
   static void Set(Json& object, std::string key, Json value) {
     object.Slot(key, &key) = std::move(value);
   }
+  // Turns a null value into an empty string or object in place and returns what to fill.
+  static std::string& EmptyString(Json& null) {
+    null.type_ = Json::Type::kString;
+    return null.s_;
+  }
+  static void EmptyObject(Json& null) {
+    null.type_ = Json::Type::kObject;
+    null.o_ = std::make_unique<Json::ObjectData>();
+  }
 };
 
 namespace {
@@ -79,6 +88,7 @@ class Parser {
     return true;
   }
 
+  // Parses the value at pos_ into out, which is null on entry.
   bool ParseValue(Json& out, size_t depth) {
     if (depth > options_.max_depth) {
       Fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels");
@@ -94,12 +104,8 @@ class Parser {
         return ParseObject(out, depth);
       case '[':
         return ParseArray(out, depth);
-      case '"': {
-        std::string s;
-        if (!ParseString(s)) return false;
-        out = Json(std::move(s));
-        return true;
-      }
+      case '"':
+        return ParseString(JsonBuilder::EmptyString(out));
       case 't':
         if (Literal("true")) {
           out = Json(true);
@@ -127,7 +133,7 @@ class Parser {
 
   bool ParseObject(Json& out, size_t depth) {
     ++pos_;  // '{'
-    out = Json::MakeObject();
+    JsonBuilder::EmptyObject(out);
     SkipSpace();
     if (pos_ < text_.size() && text_[pos_] == '}') {
       ++pos_;
@@ -216,8 +222,10 @@ class Parser {
     ++pos_;  // opening quote
     while (true) {
       size_t start = pos_;
-      pos_ = PlainRunEnd(text_, pos_);
-      if (size_t bad = Utf8ErrorAt(text_, start, pos_); bad != std::string_view::npos) {
+      bool non_ascii;
+      pos_ = PlainRunEnd(text_, pos_, &non_ascii);
+      if (size_t bad = non_ascii ? Utf8ErrorAt(text_, start, pos_) : std::string_view::npos;
+          bad != std::string_view::npos) {
         pos_ = bad;
         Fail("invalid UTF-8 at byte " + std::to_string(bad));
         return false;

@@ -49,7 +49,11 @@ void AppendInt(Out& out, int64_t v) {
 // as U+FFFD each: every input is checked where it enters, so this is a last guard that keeps
 // what we send and print valid JSON whatever a caller put in a string.
 template <typename Out>
-void AppendPlain(Out& out, std::string_view s, size_t from, size_t to) {
+void AppendPlain(Out& out, std::string_view s, size_t from, size_t to, bool non_ascii) {
+  if (!non_ascii) {
+    out.append(s.data() + from, to - from);
+    return;
+  }
   while (from < to) {
     size_t bad = Utf8ErrorAt(s, from, to);
     if (bad == std::string_view::npos) bad = to;
@@ -67,8 +71,9 @@ void AppendString(Out& out, std::string_view s) {
   // Runs of characters that need no escape are copied whole.
   size_t run = 0;
   while (true) {
-    size_t i = PlainRunEnd(s, run);
-    AppendPlain(out, s, run, i);
+    bool non_ascii;
+    size_t i = PlainRunEnd(s, run, &non_ascii);
+    AppendPlain(out, s, run, i, non_ascii);
     if (i == s.size()) break;
     unsigned char c = static_cast<unsigned char>(s[i]);
     run = i + 1;

@@ -1,5 +1,8 @@
 #include "pipeline/request.h"
 
+#include <cstdint>
+
+#include "base/json.h"
 #include "base/utf8.h"
 #include "config/settings.h"
 #include "pipeline/array_answer.h"
@@ -70,7 +73,7 @@ Status CheckInlineSchema(const Json& schema, const RequestLimits& limits) {
   if (!schema.is_object() && !schema.is_bool()) {
     return Field("schema", "must be an object (inline JSON Schema) or a string");
   }
-  if (ToJson(schema).size() > limits.max_schema_bytes) {
+  if (limits.max_schema_bytes != SIZE_MAX && JsonTextSize(schema) > limits.max_schema_bytes) {
     return Field("schema", "is larger than " + std::to_string(limits.max_schema_bytes) + " bytes");
   }
   if (Depth(schema, limits.max_schema_depth + 1) > limits.max_schema_depth) {

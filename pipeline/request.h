@@ -19,7 +19,8 @@ using structure::StructureRequest;
 using structure::TurnRole;
 
 // Checks an inline schema: an object or a boolean within the limits. kInvalidArgument
-// "schema: ..." otherwise.
+// "schema: ..." otherwise. A max_schema_bytes of SIZE_MAX skips measuring the size (for a
+// caller that has measured it).
 Status CheckInlineSchema(const Json& schema, const RequestLimits& limits = {});
 
 }  // namespace structure::pipeline

@@ -57,6 +57,12 @@ Json IndexedCalls(Json calls) {
   return calls;
 }
 
+// Compact JSON text of v, appended: strings (the answer's text) without a temporary.
+void AppendValue(std::string& out, const Json& v) {
+  if (v.is_string()) return AppendJsonString(out, v.as_string());
+  out += ToJson(v);
+}
+
 std::string Event(const Json& chunk) { return "data: " + ToJson(chunk) + "\n\n"; }
 
 Json Chunk(const ReplyContext& context, Json delta, Json finish_reason) {
@@ -106,25 +112,34 @@ Json StructureJson(const StructureResult& result) {
   return s;
 }
 
+// Written straight into the text (every non-streamed answer goes through here): the bytes of
+// ToJson of the object with these members in this order.
 std::string CompletionJson(StructureResult result, const ReplyContext& context) {
   Answer a = AnswerOf(result, context);
-  Json message = Json::MakeObject();
-  message.set("role", "assistant");
-  message.set("content", std::move(a.content));
-  message.set("refusal", std::move(a.refusal));
-  if (!a.tool_calls.is_null()) message.set("tool_calls", std::move(a.tool_calls));
-  Json choice = Json::MakeObject();
-  choice.set("index", 0);
-  choice.set("message", std::move(message));
-  choice.set("logprobs", Json());
-  choice.set("finish_reason", a.finish_reason);
-  Json j = Envelope(context, "chat.completion");
-  Json choices = Json::MakeArray();
-  choices.push_back(std::move(choice));
-  j.set("choices", std::move(choices));
-  j.set("usage", UsageJson(result.usage));
-  j.set("structure", StructureJson(result));
-  return ToJson(j);
+  std::string out;
+  out.reserve(384 + 2 * (a.content.is_string() ? a.content.as_string().size() : 0));
+  out += "{\"id\":";
+  AppendJsonString(out, context.id);
+  out += ",\"object\":\"chat.completion\",\"created\":";
+  out += std::to_string(context.created);
+  out += ",\"model\":";
+  AppendJsonString(out, context.model);
+  out += ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":";
+  AppendValue(out, a.content);
+  out += ",\"refusal\":";
+  AppendValue(out, a.refusal);
+  if (!a.tool_calls.is_null()) {
+    out += ",\"tool_calls\":";
+    AppendValue(out, a.tool_calls);
+  }
+  out += "},\"logprobs\":null,\"finish_reason\":";
+  AppendJsonString(out, a.finish_reason);
+  out += "}],\"usage\":";
+  AppendValue(out, UsageJson(result.usage));
+  out += ",\"structure\":";
+  AppendValue(out, StructureJson(result));
+  out += '}';
+  return out;
 }
 
 std::string CompletionEvents(StructureResult result, const ReplyContext& context) {

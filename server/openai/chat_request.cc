@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "base/json.h"
 #include "config/settings.h"
 #include "pipeline/request.h"
 #include "server/openai/chat_messages.h"
@@ -161,7 +162,7 @@ Error Params(const Json& body, pipeline::CallParams& p) {
 Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits& limits) {
   if (!schema.is_object() && !schema.is_bool())
     return WrongType(param, "a JSON Schema object", schema);
-  size_t size = ToJson(schema).size();
+  size_t size = JsonTextSize(schema);
   if (size > limits.max_schema_bytes) {
     ApiError e =
         BadField(param,
@@ -172,7 +173,7 @@ Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits
     return e;
   }
   pipeline::RequestLimits rl;
-  rl.max_schema_bytes = limits.max_schema_bytes;
+  rl.max_schema_bytes = SIZE_MAX;  // measured above, with this API's error
   rl.max_schema_depth = limits.max_schema_depth;
   Status st = pipeline::CheckInlineSchema(schema, rl);
   if (!st.ok()) {

@@ -69,6 +69,25 @@ TEST(ChatReplyTest, CompletionHoldsTheObjectUsageAndStructure) {
             R"({"status":"ok","iterations":2,"schemaOrigin":"inline","mode":"strict"})");
 }
 
+// The body is written as text directly: these are its exact bytes (OpenAI's member order,
+// compact, the answer escaped once inside content).
+TEST(ChatReplyTest, CompletionTextIsCompactInOpenAisMemberOrder) {
+  EXPECT_EQ(CompletionJson(Ok(), Context()),
+            R"({"id":"chatcmpl-abc","object":"chat.completion","created":1700000000,)"
+            R"("model":"default:fast","choices":[{"index":0,"message":{"role":"assistant",)"
+            R"("content":"{\"id\":\"T-7\",\"n\":3}","refusal":null},"logprobs":null,)"
+            R"("finish_reason":"stop"}],"usage":{"prompt_tokens":120,"completion_tokens":30,)"
+            R"("total_tokens":150,"prompt_tokens_details":{"cached_tokens":64},)"
+            R"("completion_tokens_details":{"reasoning_tokens":8}},"structure":{"status":"ok",)"
+            R"("iterations":2,"schemaOrigin":"inline","mode":"strict"}})");
+  ReplyContext c = Context();
+  c.tool_name = "emit";
+  EXPECT_NE(CompletionJson(Ok(), c).find(R"("refusal":null,"tool_calls":[{"id":"call_abc",)"
+                                         R"("type":"function","function":{"name":"emit",)"
+                                         R"("arguments":"{\"id\":\"T-7\",\"n\":3}"}}]},)"),
+            std::string::npos);
+}
+
 TEST(ChatReplyTest, ForcedToolAnswersWithThatToolsCall) {
   ReplyContext c = Context();
   c.tool_name = "Ticket";
