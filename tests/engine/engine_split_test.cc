@@ -4,10 +4,13 @@
 // schema. Each call prints its parts, calls and tokens, a first document (cold cache) and a
 // second one with the same schema (the prefixes the first left in the provider's cache).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
+#include "pipeline/lowering/measure.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/lowering/split_plan.h"
 #include "pipeline/validator/validator.h"
@@ -65,8 +68,22 @@ struct Cost {
 
 class EngineSplitTest : public testing::EngineFixture<EngineSplitTest> {
  public:
+  // One model, gpt-4o-mini, serves a smaller grammar than the report's whole strict schema
+  // needs (as a model whose "too large" limit is unpublished): the learning path.
   static std::unique_ptr<testing::ChildProcess> StartSuiteSim(std::string* error) {
-    return testing::StartSim(STRUCTURE_BINARY, {}, error);
+    std::string path =
+        ::testing::TempDir() + "engine_split_scenario_" + std::to_string(getpid()) + ".json";
+    std::ofstream(path) << R"({"grammar_budgets":{"gpt-4o-mini":)" << WholeGrammar() * 7 / 10
+                        << "}}";
+    return testing::StartSim(STRUCTURE_BINARY, {"--scenario", path}, error);
+  }
+
+  // The grammar size of the report's whole strict schema on OpenAI, as the simulator measures.
+  static size_t WholeGrammar() {
+    auto p = pipeline::FindProfile("openai-strict");
+    if (!p.ok()) return 0;
+    auto l = pipeline::LowerOrSplit(testing::FinancialReportSchema(), *p);
+    return l.ok() ? pipeline::MeasureSchema(l->whole.need.schema).grammar : 0;
   }
 
  protected:
@@ -149,6 +166,39 @@ TEST_F(EngineSplitTest, AnthropicAsksTheReportInItsPlannedPartsAtOnceAndProvesTh
   // from the cache by the second.
   EXPECT_GT(cold.usage.cache_write_tokens, 0);
   EXPECT_EQ(warm.usage.cached_input_tokens, cold.usage.cache_write_tokens);
+}
+
+// The simulator refuses the whole report for gpt-4o-mini with OpenAI's own "too large" body;
+// the engine learns the model's ceiling, splits, asks the parts at once and ends ok; a second
+// call sends the split at once (no refused whole request first).
+TEST_F(EngineSplitTest, ATooLargeRefusalIsLearnedAndTheNextCallSendsTheSplitAtOnce) {
+  ASSERT_GT(WholeGrammar(), 0u);
+  Json body = Json::MakeObject();
+  auto ask = [&](const std::string& company) {
+    body.set("prompt", Json(ReportText(company)));
+    body.set("model", Json("openai/gpt-4o-mini"));
+    body.set("schema", testing::FinancialReportSchema());
+    body.set("trace", Json(true));
+    auto req = ParseRequest(body);
+    EXPECT_TRUE(req.ok()) << req.status().message();
+    return req.ok() ? engine_->Run(*req) : StructureResult{};
+  };
+  auto calls = [](const StructureResult& r) {
+    const Json* rounds = r.trace.find("rounds");
+    return rounds ? rounds->size() : 0;
+  };
+  StructureResult first = ask("Acme");
+  ASSERT_EQ(first.status, Outcome::kOk) << ToJson(ResultToJson(first));
+  EXPECT_EQ(first.mode, "split") << first.mode_reason;
+  ASSERT_GE(first.parts, 2);
+  StructureResult second = ask("Borealis");
+  ASSERT_EQ(second.status, Outcome::kOk) << ToJson(ResultToJson(second));
+  EXPECT_EQ(second.mode, "split") << second.mode_reason;
+  EXPECT_EQ(second.parts, first.parts);
+  EXPECT_EQ(calls(second), static_cast<size_t>(second.parts));  // every part once, nothing refused
+  EXPECT_GT(calls(first), calls(second)) << "the first call's refused whole request";
+  std::printf("gpt-4o-mini (grammar budget %zu of %zu): parts %d, calls %zu then %zu\n",
+              WholeGrammar() * 7 / 10, WholeGrammar(), first.parts, calls(first), calls(second));
 }
 
 }  // namespace
