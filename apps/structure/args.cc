@@ -47,7 +47,7 @@ Result<Args> Args::Parse(const std::vector<std::string>& args, const std::vector
       inline_value = true;
     }
     const FlagSpec* f = find(name);
-    if (f == nullptr) return InvalidArgument("unknown flag --" + name);
+    if (f == nullptr) return NotFound("unknown flag --" + name);
     if (f->takes_value) {
       if (!inline_value) {
         if (i + 1 >= args.size()) return InvalidArgument("flag --" + name + " needs a value");
@@ -125,7 +125,7 @@ std::optional<Args> ParseOrHelp(const std::string& command, const std::vector<st
   auto parsed = Args::Parse(args, spec);
   if (!parsed.ok()) {
     std::string message = parsed.status().message();
-    if (message.rfind("unknown flag ", 0) == 0) {
+    if (parsed.status().code() == Code::kNotFound) {  // an unknown flag
       message += " (structure help " + command + " lists the flags of " + command + ")";
     }
     std::fprintf(stderr, "structure %s: %s\n", command.c_str(), message.c_str());

@@ -22,7 +22,8 @@ struct FlagSpec {
 
 class Args {
  public:
-  // Parses args against spec. "--help"/"-h" sets help() and never fails.
+  // Parses args against spec. "--help"/"-h" sets help() and never fails. kNotFound "unknown flag
+  // --X" for a flag not in spec; kInvalidArgument for a missing, extra or repeated value.
   static Result<Args> Parse(const std::vector<std::string>& args,
                             const std::vector<FlagSpec>& spec);
 
