@@ -54,13 +54,7 @@ class EngineFaultsTest : public testing::EngineFixture<EngineFaultsTest> {
   }
 
  protected:
-  void SetUp() override {
-    EngineOptions o;
-    auto cfg = Config::Parse(kConfig, "engine_faults_test.toml");
-    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
-    o.config = *cfg;
-    StartEngine(std::move(o));
-  }
+  void SetUp() override { StartEngineWithConfig(kConfig, "engine_faults_test.toml"); }
 };
 
 TEST_F(EngineFaultsTest, InvalidRateOneBreaksEveryAnswerOfEveryProvider) {

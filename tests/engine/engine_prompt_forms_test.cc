@@ -109,13 +109,7 @@ class EnginePromptFormsTest : public testing::EngineFixture<EnginePromptFormsTes
   }
 
  protected:
-  void SetUp() override {
-    EngineOptions o;
-    auto cfg = Config::Parse(kConfig, "engine_prompt_forms_test.toml");
-    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
-    o.config = *cfg;
-    StartEngine(std::move(o));
-  }
+  void SetUp() override { StartEngineWithConfig(kConfig, "engine_prompt_forms_test.toml"); }
 
   StructureResult Run(const std::string& prompt, const std::string& model) {
     auto req = ParseRequest(*ParseJson(R"({"prompt":")" + prompt + R"(","model":")" + model +

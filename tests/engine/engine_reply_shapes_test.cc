@@ -54,13 +54,7 @@ class EngineReplyShapesTest : public testing::EngineFixture<EngineReplyShapesTes
   }
 
  protected:
-  void SetUp() override {
-    EngineOptions o;
-    auto cfg = Config::Parse(kConfig, "engine_reply_shapes_test.toml");
-    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
-    o.config = *cfg;
-    ASSERT_NO_FATAL_FAILURE(StartEngine(std::move(o)));
-  }
+  void SetUp() override { StartEngineWithConfig(kConfig, "engine_reply_shapes_test.toml"); }
 
   StructureResult Run(const std::string& prompt, const std::string& model,
                       const std::string& schema = kSchema, const std::string& extra = "") {

@@ -87,13 +87,7 @@ class EngineSplitTest : public testing::EngineFixture<EngineSplitTest> {
   }
 
  protected:
-  void SetUp() override {
-    EngineOptions o;
-    auto cfg = Config::Parse(kConfig, "engine_split_test.toml");
-    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
-    o.config = *cfg;
-    ASSERT_NO_FATAL_FAILURE(StartEngine(std::move(o)));
-  }
+  void SetUp() override { StartEngineWithConfig(kConfig, "engine_split_test.toml"); }
 
   // One call on the report; checks the answer against the original schema and returns its cost.
   Cost Ask(const std::string& model, const std::string& company, const char* want_mode,
@@ -172,7 +166,8 @@ TEST_F(EngineSplitTest, AnthropicAsksTheReportInItsPlannedPartsAtOnceAndProvesTh
 // the engine learns the model's ceiling, splits, asks the parts at once and ends ok; a second
 // call sends the split at once (no refused whole request first).
 TEST_F(EngineSplitTest, ATooLargeRefusalIsLearnedAndTheNextCallSendsTheSplitAtOnce) {
-  ASSERT_GT(WholeGrammar(), 0u);
+  const size_t whole = WholeGrammar();
+  ASSERT_GT(whole, 0u);
   Json body = Json::MakeObject();
   auto ask = [&](const std::string& company) {
     body.set("prompt", Json(ReportText(company)));
@@ -198,7 +193,7 @@ TEST_F(EngineSplitTest, ATooLargeRefusalIsLearnedAndTheNextCallSendsTheSplitAtOn
   EXPECT_EQ(calls(second), static_cast<size_t>(second.parts));  // every part once, nothing refused
   EXPECT_GT(calls(first), calls(second)) << "the first call's refused whole request";
   std::printf("gpt-4o-mini (grammar budget %zu of %zu): parts %d, calls %zu then %zu\n",
-              WholeGrammar() * 7 / 10, WholeGrammar(), first.parts, calls(first), calls(second));
+              whole * 7 / 10, whole, first.parts, calls(first), calls(second));
 }
 
 }  // namespace

@@ -109,13 +109,7 @@ class EngineTest : public testing::EngineFixture<EngineTest> {
   }
 
  protected:
-  void SetUp() override {
-    EngineOptions o;
-    auto cfg = Config::Parse(kConfig, "engine_test.toml");
-    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
-    o.config = *cfg;
-    StartEngine(std::move(o));
-  }
+  void SetUp() override { StartEngineWithConfig(kConfig, "engine_test.toml"); }
 
   StructureResult Run(const std::string& json_request) {
     auto req = ParseRequest(*ParseJson(json_request));

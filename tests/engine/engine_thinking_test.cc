@@ -105,13 +105,7 @@ class EngineThinkingTest : public testing::EngineFixture<EngineThinkingTest> {
   }
 
  protected:
-  void SetUp() override {
-    EngineOptions o;
-    auto cfg = Config::Parse(kConfig, "engine_thinking_test.toml");
-    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
-    o.config = *cfg;
-    StartEngine(std::move(o));
-  }
+  void SetUp() override { StartEngineWithConfig(kConfig, "engine_thinking_test.toml"); }
 
   StructureResult Run(const std::string& prompt, const std::string& model,
                       const std::string& extra = "") {

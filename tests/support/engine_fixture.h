@@ -39,6 +39,15 @@ class EngineFixture : public ::testing::Test {
     engine_ = std::move(*engine);
   }
 
+  // StartEngine with the config parsed from `toml` (`name` is the file name its errors show).
+  void StartEngineWithConfig(const char* toml, const char* name) {
+    auto cfg = Config::Parse(toml, name);
+    ASSERT_TRUE(cfg.ok()) << cfg.status().message();
+    EngineOptions o;
+    o.config = *cfg;
+    StartEngine(std::move(o));
+  }
+
   static inline ChildProcess* sim_ = nullptr;
   std::unique_ptr<Engine> engine_;
 };
