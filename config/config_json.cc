@@ -96,6 +96,7 @@ Json ConfigToJson(const EngineConfig& c) {
     limits.set("requestsPerMinute", p.limits.requests_per_minute);
     limits.set("tokensPerMinute", p.limits.tokens_per_minute);
     limits.set("timeoutMs", p.limits.timeout_ms);
+    limits.set("batchWindowUs", p.limits.batch_window_us);
     pj.set("limits", limits);
     Json batch = Json::MakeObject();
     batch.set("discount", p.batch.discount);

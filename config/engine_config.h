@@ -21,6 +21,8 @@ struct Limits {
   double requests_per_minute = 0;  // 0 = not limited by us (the provider's 429s still count)
   double tokens_per_minute = 0;    // 0 = not limited by us
   int timeout_ms = 120000;         // per HTTP attempt
+  // The I/O thread's batch window under load (base/batch_window.h); 0 = wake for every event.
+  int batch_window_us = 500;
 };
 
 // How a model thinks and how much it may write: [providers.<name>] for every model of the

@@ -279,12 +279,14 @@ class Reader {
 
   void ReadLimits(const toml::table& t, const std::string& path, Limits& l) {
     CheckKeys(t, path,
-              {"max_concurrency", "requests_per_minute", "tokens_per_minute", "timeout_ms"});
+              {"max_concurrency", "requests_per_minute", "tokens_per_minute", "timeout_ms",
+               "batch_window_us"});
     Whole(t, "max_concurrency", path, 1, kMaxConcurrency, l.max_concurrency);
     Real(t, "requests_per_minute", path, 0, std::numeric_limits<double>::max(),
          l.requests_per_minute);
     Real(t, "tokens_per_minute", path, 0, std::numeric_limits<double>::max(), l.tokens_per_minute);
     Whole(t, "timeout_ms", path, 1, std::numeric_limits<int>::max(), l.timeout_ms);
+    Whole(t, "batch_window_us", path, 0, 100'000, l.batch_window_us);
   }
 
   void ReadSharedStore(const toml::table& s, Stores& st) {

@@ -106,6 +106,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
     if (!plan.warning.empty()) log(plan.warning);
     providers::CurlOptions curl;
     curl.network = h.network;
+    curl.batch_window = std::chrono::microseconds(h.config.limits.batch_window_us);
     if (h.unusable.ok())
       h.pool = actors::SpawnProviderPool(*impl->system, plan.pool,
                                          providers::CurlTransportFactory(curl));

@@ -3,6 +3,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/batch_window.h"
 #include "http/detail/connection.h"
 #include "http/detail/server_impl.h"
 
@@ -141,9 +142,22 @@ bool HttpServer::Impl::IsReserved(const HttpRequest& request) const {
 void HttpServer::Impl::Run() {
   net::post(acceptor_.get_executor(), [this] { Accept(); });
   std::vector<std::thread> helpers;
-  for (int i = 1; i < options_.threads; ++i) helpers.emplace_back([this] { ioc_.run(); });
-  ioc_.run();
+  for (int i = 1; i < options_.threads; ++i) helpers.emplace_back([this] { Loop(); });
+  Loop();
   for (auto& t : helpers) t.join();
+}
+
+void HttpServer::Impl::Loop() {
+  if (options_.batch_window.count() <= 0) {
+    ioc_.run();
+    return;
+  }
+  while (!ioc_.stopped()) {
+    size_t before = units_.load(std::memory_order_relaxed);
+    if (ioc_.run_one() == 0) break;
+    ioc_.poll();
+    PauseAfterTurn(units_.load(std::memory_order_relaxed) - before, options_.batch_window);
+  }
 }
 
 void HttpServer::Impl::Stop() {

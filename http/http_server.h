@@ -63,6 +63,10 @@ struct ServerOptions {
   size_t max_requests_per_connection = 0;  // 0: no limit; the last answer says Connection: close
   std::chrono::milliseconds stop_grace{5000};  // Stop() waits this long for pending answers
   int threads = 1;                             // event-loop threads started by Run()
+  // After a turn of the event loop that read two requests or wrote two answers or more, the
+  // loop sleeps this long so its next turn takes what arrived meanwhile in one wake-up
+  // (base/batch_window.h). 0: never (the loop blocks and wakes for every event).
+  std::chrono::microseconds batch_window{0};
   int backlog = 4096;
   // The answer the server gives itself (body over max_body_bytes 413, header too large 431,
   // malformed HTTP 400), by the request's target; unset: ErrorResponse. A 413 is answered while

@@ -17,6 +17,7 @@
 
 #include <curl/curl.h>
 
+#include "base/batch_window.h"
 #include "providers/curl_ca_store.h"
 #include "providers/curl_failure.h"
 #include "providers/curl_header_lists.h"
@@ -477,6 +478,7 @@ void CurlTransport::Run() {
       cancels.swap(cancels_);
     }
     if (stop_) break;
+    size_t added = batch.size() + cancels.size();
     for (auto& [id, r] : batch) Add(id, std::move(r));
     batch.clear();
     for (uint64_t id : cancels) {
@@ -519,10 +521,12 @@ void CurlTransport::Run() {
       }
       CollectDone(*sh, done);
     }
+    size_t units = added + done.size();
     if (!done.empty()) {
       sink_(std::move(done));
       done.clear();
     }
+    PauseAfterTurn(units, options_.batch_window);
   }
 }
 

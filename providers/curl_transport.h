@@ -13,6 +13,7 @@
 // transfer with TransportError::kTlsVerify, naming the host and curl's reason.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "providers/network.h"
@@ -28,6 +29,10 @@ struct CurlOptions {
   // Replies arrive in chunks of this size; a small buffer costs a few more reads on large
   // replies and saves most of the memory of each call in flight.
   long receive_buffer_bytes = 1024;
+  // After a turn of the I/O thread that started or finished two transfers or more, it sleeps
+  // this long so its next turn takes what arrived meanwhile in one wake-up
+  // (base/batch_window.h). 0: never.
+  std::chrono::microseconds batch_window{0};
 };
 
 // Calls curl_global_init once per process (thread-safe via call_once). Calling it from main

@@ -69,6 +69,7 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   so.max_body_key = "server.max_body_bytes";
   so.stop_grace = std::chrono::milliseconds(config.stop_grace_ms);
   so.threads = config.threads;
+  so.batch_window = std::chrono::microseconds(config.batch_window_us);
   so.header_timeout = std::chrono::milliseconds(config.limits.header_timeout_ms);
   so.body_timeout = std::chrono::milliseconds(config.limits.body_timeout_ms);
   so.idle_timeout = std::chrono::milliseconds(config.limits.idle_timeout_ms);

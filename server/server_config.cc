@@ -86,6 +86,7 @@ class Reader {
     const std::string path = "server";
     std::set<std::string> known = {"listen",
                                    "threads",
+                                   "batch_window_us",
                                    "stop_grace_ms",
                                    "max_body_bytes",
                                    "max_prompt_bytes",
@@ -117,6 +118,7 @@ class Reader {
       if (!st.ok()) Fail(path + ".listen", st.message(), server.get("listen"));
     }
     Int(server, "threads", path, c.threads, 1, 64);
+    Int(server, "batch_window_us", path, c.batch_window_us, 0, 100000);
     Int(server, "stop_grace_ms", path, c.stop_grace_ms, 0, 600000);
     ServerLimits& l = c.limits;
     Int(server, "max_body_bytes", path, l.max_body_bytes, 1024, int64_t{1} << 30);

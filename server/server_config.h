@@ -55,8 +55,9 @@ struct TenantCheck {
 struct ServerConfig {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;
-  int threads = 1;            // event-loop threads
-  int stop_grace_ms = 30000;  // SIGTERM: how long in-flight calls may still finish
+  int threads = 1;             // event-loop threads
+  int batch_window_us = 1000;  // the event loop's batch window under load (base/batch_window.h)
+  int stop_grace_ms = 30000;   // SIGTERM: how long in-flight calls may still finish
   ServerLimits limits;
   std::vector<ApiKey> keys;
   std::map<std::string, TenantCheck> checks;  // by tenant id

@@ -9,8 +9,15 @@
 // of N calls (after a warm-up batch that opens the connections and fills the caches); the two
 // endpoints alternate round by round so drift hits both alike; the medians are reported. The
 // load comes from this process (fetch, C calls in flight), which is not measured.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//
+// The floor: when nginx is installed, the same chat calls also go through nginx as a plain
+// reverse proxy to the simulator (one worker, keep-alive both ways, no logging): it reads
+// each request and relays it and its answer without parsing a body, which is the least any
+// server between a client and a provider can spend. Its worker's CPU per call is the
+// `nginx relay` column, measured in the same rounds.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,10 +77,43 @@ async function load(url, body, calls, concurrency) {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
+const NGINX = '/usr/sbin/nginx';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// nginx as a reverse proxy in front of `upstream` (host:port); returns its URL and worker pid.
+async function startRelay(dir, upstream) {
+  const port = await freePort();
+  const conf = join(dir, 'nginx.conf');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ');
+  writeFileSync(conf, `worker_processes 1; daemon on; pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'nginx.err')};
+events { worker_connections 8192; }
+http { access_log off; ${temp}
+  upstream sim { server ${upstream}; keepalive 1024; }
+  server { listen 127.0.0.1:${port}; keepalive_requests 1000000;
+    location / { proxy_pass http://sim; proxy_http_version 1.1; proxy_set_header Connection ""; } } }
+`);
+  const r = spawnSync(NGINX, ['-c', conf, '-p', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`nginx: ${r.stderr}`);
+  const master = readFileSync(join(dir, 'nginx.pid'), 'utf8').trim();
+  const worker = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/)[0];
+  return { url: `http://127.0.0.1:${port}`, worker: Number(worker), master: Number(master) };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dir = mkdtempSync(join(tmpdir(), 'structure-chat-cost-'));
 const url = ({ match }) => `http://127.0.0.1:${match[1]}`;
+let relay = null;
 try {
   const sim = await startProcess([binary, 'sim', '--port', '0', '--latency-ms', '20']);
   sim.url = url(sim);
@@ -91,16 +131,28 @@ ${serverKeyToml(KEY, 'bench')}`);
   const serve = await startProcess([binary, 'serve', '--config', config, '--port', '0',
     '--base-url', sim.url, '--database', ':memory:']);
   serve.url = url(serve);
+  relay = existsSync(NGINX) ? await startRelay(dir, sim.url.replace('http://', '')) : null;
+  const relayBody = JSON.stringify({
+    model: 'sim-1',
+    messages: [{ role: 'user', content: prompt }],
+    response_format: { type: 'json_schema', json_schema: { name: 'ticket', schema, strict: false } },
+  });
   const rows = [];
   for (const c of [64, 256]) {
-    const per = { structure: [], chat: [] };
+    const per = { structure: [], chat: [], relay: [] };
     await load(`${serve.url}/v1/structure`, bodies.structure, c * 4, c);
     await load(`${serve.url}/v1/chat/completions`, bodies.chat, c * 4, c);
+    if (relay) await load(`${relay.url}/v1/chat/completions`, relayBody, c * 4, c);
     for (let r = 0; r < ROUNDS; ++r) {
       for (const [name, path] of [['structure', '/v1/structure'], ['chat', '/v1/chat/completions']]) {
         const before = cpuSeconds(serve.proc.pid);
         await load(`${serve.url}${path}`, bodies[name], CALLS, c);
         per[name].push(((cpuSeconds(serve.proc.pid) - before) / CALLS) * 1e6);
+      }
+      if (relay) {
+        const before = cpuSeconds(relay.worker);
+        await load(`${relay.url}/v1/chat/completions`, relayBody, CALLS, c);
+        per.relay.push(((cpuSeconds(relay.worker) - before) / CALLS) * 1e6);
       }
     }
     // The official SDK straight at the simulator, in a process of its own.
@@ -111,19 +163,23 @@ ${serverKeyToml(KEY, 'bench')}`);
       p.stdout.on('data', (d) => { out += d; });
       p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(out))));
     });
-    rows.push({ c, structure: median(per.structure), chat: median(per.chat), sdk: sdk.us_per_call });
+    rows.push({ c, structure: median(per.structure), chat: median(per.chat), sdk: sdk.us_per_call,
+      relay: relay ? median(per.relay) : NaN });
   }
   const sdkVersion = JSON.parse(readFileSync(join(here, '..', '..', 'tests', 'server',
     'openai_clients', 'node_modules', 'openai', 'package.json'), 'utf8')).version;
   console.log(`serve CPU per call (us), ${CALLS} calls per round, median of ${ROUNDS} rounds; ` +
     `openai ${sdkVersion} on Node ${process.version}`);
-  console.log('| C | /v1/structure | /v1/chat/completions | ratio | openai SDK direct | SDK / chat |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| C | /v1/structure | /v1/chat/completions | ratio | openai SDK direct | SDK / chat | ' +
+    'nginx relay (floor) | SDK / nginx |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(`| ${r.c} | ${r.structure.toFixed(1)} | ${r.chat.toFixed(1)} | ` +
-      `${(r.chat / r.structure).toFixed(2)}x | ${r.sdk.toFixed(1)} | ${(r.sdk / r.chat).toFixed(1)}x |`);
+      `${(r.chat / r.structure).toFixed(2)}x | ${r.sdk.toFixed(1)} | ${(r.sdk / r.chat).toFixed(1)}x | ` +
+      `${r.relay.toFixed(1)} | ${(r.sdk / r.relay).toFixed(1)}x |`);
   }
 } finally {
   stopAll('SIGTERM');
+  if (relay) process.kill(relay.master, 'SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }

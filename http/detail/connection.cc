@@ -155,6 +155,7 @@ HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req) {
 }
 
 void Connection::Dispatch() {
+  server_->units_.fetch_add(1, std::memory_order_relaxed);
   auto req = parser_->release();
   bool keep_alive = req.keep_alive();
   HttpRequest request = ToHttpRequest(std::move(req));
@@ -193,6 +194,7 @@ void Connection::Dispatch() {
 
 void Connection::Write(HttpResponse response, bool keep_alive) {
   if (closed_) return;
+  server_->units_.fetch_add(1, std::memory_order_relaxed);
   if (response.delivery.reset) return Reset();
   delivery_ = response.delivery;
   close_after_ = close_after_ || !keep_alive || delivery_.close || server_->stopping();

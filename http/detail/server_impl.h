@@ -38,6 +38,8 @@ class HttpServer::Impl {
   Status Listen();
   void Accept();
   void Run();
+  // One event-loop thread: ioc_.run(), or turn by turn with the batch window.
+  void Loop();
   void Stop();
   void PollStopped();
   void After(std::chrono::milliseconds delay, std::function<void()> fn);
@@ -71,6 +73,7 @@ class HttpServer::Impl {
   uint16_t port_ = 0;
   std::atomic<size_t> capped_{0};
   std::atomic<size_t> reserved_in_use_{0};  // reserved connections open now
+  std::atomic<size_t> units_{0};            // requests read + answers written (batch window)
 
  private:
   // Declared before ioc_ so they outlive the handlers (and connections) ioc_ destroys.

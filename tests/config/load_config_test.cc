@@ -44,6 +44,7 @@ TEST(LoadConfigTest, ReadsTheExampleConfig) {
   EXPECT_EQ(openai.limits.max_concurrency, 256);
   EXPECT_DOUBLE_EQ(openai.limits.requests_per_minute, 500);
   EXPECT_EQ(openai.limits.timeout_ms, 60000);
+  EXPECT_EQ(openai.limits.batch_window_us, 500);  // commented out in the file: the default
   EXPECT_EQ(c.aliases.at("default:analyze").provider, "anthropic");
   EXPECT_EQ(c.aliases.at("default:fast").model, "gpt-4o-mini");
   EXPECT_EQ(c.providers.at("gemini")
@@ -71,6 +72,9 @@ TEST(LoadConfigTest, NegativeLimitIsNamedPrecisely) {
       << e;
   e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.limits]\ntokens_per_minute = -1.5\n");
   EXPECT_NE(e.find("tokens_per_minute: must be >= 0 (was -1.5)"), std::string::npos) << e;
+  e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.limits]\nbatch_window_us = -1\n");
+  EXPECT_NE(e.find("providers.p.limits.batch_window_us: must be >= 0 (was -1)"), std::string::npos)
+      << e;
   e = ErrorOf("[providers.p]\nkind = \"openai\"\n[providers.p.limits]\ntimeout_ms = 0\n");
   EXPECT_NE(e.find("timeout_ms: must be > 0 (was 0)"), std::string::npos) << e;
 }

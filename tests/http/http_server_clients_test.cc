@@ -150,5 +150,60 @@ TEST(HttpServerClientsTest, PipelinedRequestsPastTheLimitEndInACleanClose) {
   EXPECT_EQ(got.substr(got.size() - 5), "/1000") << "the answers came in order, to the last";
 }
 
+// With a batch window the loop sleeps after busy turns: every request of a burst is still
+// answered once, with its own answer, when the answers come from another thread (as the
+// engine's do), and the server still stops.
+TEST(HttpServerClientsTest, ABatchWindowAnswersEveryRequestOfABurstOnce) {
+  std::mutex mu;
+  std::vector<std::pair<std::string, Responder>> pending;
+  std::atomic<bool> done{false};
+  std::thread answerer([&] {
+    while (!done) {
+      std::vector<std::pair<std::string, Responder>> batch;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        batch.swap(pending);
+      }
+      for (auto& [path, respond] : batch) {
+        HttpResponse r;
+        r.body = "answer:" + path;
+        respond(std::move(r));
+      }
+      std::this_thread::sleep_for(milliseconds(1));
+    }
+  });
+  ServerOptions o;
+  o.batch_window = std::chrono::microseconds(2000);
+  {
+    Running s(
+        [&](HttpRequest req, Responder respond) {
+          std::lock_guard<std::mutex> lock(mu);
+          pending.emplace_back(req.path, std::move(respond));
+        },
+        o);
+    std::vector<std::thread> clients;
+    std::atomic<int> right{0};
+    for (int c = 0; c < 32; ++c) {
+      clients.emplace_back([&, c] {
+        for (int i = 0; i < 4; ++i) {
+          std::string path = "/c" + std::to_string(c) + "-" + std::to_string(i);
+          std::string got = Ask(s.server().port(), "GET " + path +
+                                                       " HTTP/1.1\r\nHost: h\r\n"
+                                                       "Connection: close\r\n\r\n");
+          size_t body = got.find("\r\n\r\n");
+          if (Count(got, "HTTP/1.1 200 OK") == 1 && body != std::string::npos &&
+              got.substr(body + 4) == "answer:" + path) {
+            ++right;
+          }
+        }
+      });
+    }
+    for (auto& t : clients) t.join();
+    EXPECT_EQ(right.load(), 32 * 4);
+  }
+  done = true;
+  answerer.join();
+}
+
 }  // namespace
 }  // namespace structure::http

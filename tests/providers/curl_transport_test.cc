@@ -62,12 +62,12 @@ TEST(CurlTransportTest, CompletesRequestsAndReusesConnections) {
 
 // More transfers than one shard holds (64): every one completes, in a first wave that opens the
 // connections and in a second one on kept-alive connections.
-TEST(CurlTransportTest, SpreadsTransfersOverShardsAndReusesTheirConnections) {
+void CompletesTwoWavesOverShards(const CurlOptions& options) {
   std::string error;
   auto sim = structure::testing::StartSim(STRUCTURE_BINARY, {"--latency-ms", "50"}, &error);
   ASSERT_TRUE(sim) << error;
   Inbox inbox;
-  auto t = MakeCurlTransport(inbox.Sink());
+  auto t = MakeCurlTransport(inbox.Sink(), options);
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   constexpr uint64_t kWave = 300;
   for (uint64_t id = 1; id <= kWave; ++id) (*t)->Start(id, SimCall(sim->base_url(), "Ada, 36"));
@@ -83,6 +83,18 @@ TEST(CurlTransportTest, SpreadsTransfersOverShardsAndReusesTheirConnections) {
   }
   EXPECT_EQ(ids.size(), 2 * kWave);
   (*t)->Shutdown();
+}
+
+TEST(CurlTransportTest, SpreadsTransfersOverShardsAndReusesTheirConnections) {
+  CompletesTwoWavesOverShards(CurlOptions{});
+}
+
+// The I/O thread sleeping after busy turns (base/batch_window.h) still completes every
+// transfer once.
+TEST(CurlTransportTest, ABatchWindowCompletesEveryTransferOnce) {
+  CurlOptions o;
+  o.batch_window = std::chrono::microseconds(2000);
+  CompletesTwoWavesOverShards(o);
 }
 
 TEST(CurlTransportTest, ReportsRefusedConnectionAndTimeout) {

@@ -19,6 +19,7 @@ TEST(ServerConfig, ReadsListenLimitsAndKeys) {
 listen = "0.0.0.0:9000"
 max_prompt_bytes = 100
 max_loops = 4
+batch_window_us = 250
 
 [[server.keys]]
 sha256 = ")") + kHash +
@@ -32,6 +33,8 @@ projects = ["billing", "ops"]
   EXPECT_EQ(c->port, 9000);
   EXPECT_EQ(c->limits.max_prompt_bytes, 100u);
   EXPECT_EQ(c->limits.max_loops, 4);
+  EXPECT_EQ(c->batch_window_us, 250);
+  EXPECT_EQ(ServerConfig().batch_window_us, 1000);
   ASSERT_EQ(c->keys.size(), 1u);
   EXPECT_EQ(c->keys[0].tenant, "acme");
   EXPECT_EQ(c->keys[0].name, "acme");
@@ -58,6 +61,7 @@ TEST(ServerConfig, ErrorsNameTheKey) {
       {"[server]\nlisten = \"host:99999\"", "s.toml:2: server.listen: port must be 0..65535"},
       {"[server]\nmax_loops = 11", "s.toml:2: server.max_loops: must be 1..10 (was 11)"},
       {"[server]\nbogus = 1", "s.toml:2: server.bogus: unknown key"},
+      {"[server]\nbatch_window_us = -1", "s.toml:2: server.batch_window_us: must be 0..100000"},
       {"[server]\n[[server.keys]]\nsha256 = \"abc\"\ntenant = \"t\"",
        "server.keys[0].sha256: must be 64 lowercase hex digits"},
       {"[server]\nmin_loops = 5\nmax_loops = 3", "server.min_loops: must be <= max_loops"},
