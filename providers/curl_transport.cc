@@ -423,18 +423,21 @@ void CurlTransport::Drop(Transfer* t) {
   t->owns_headers = false;
 }
 
-// Keeps a dropped transfer (and its handle) for the next one, or frees it.
+// Keeps a dropped transfer (and its handle) for the next one. Spares are not capped: they never
+// outnumber the most transfers that were in flight at once, memory the process already held
+// (the allocator keeps what is freed). Freeing part of them after a burst made the next burst
+// allocate them again, and that churn raised and scattered peak RSS (docs/providers.md).
 void CurlTransport::Recycle(std::unique_ptr<Transfer> t) {
-  if (spare_.size() >= 4096) {
-    curl_easy_cleanup(t->easy);
-    return;
-  }
   std::string().swap(t->body);  // a spare holds no request
   t->response = HttpResponse();
   t->error[0] = 0;
   spare_.push_back(std::move(t));
 }
 
+// Hands the shard's finished transfers to the sink as one batch (at most kShardTransfers, in a
+// vector sized once): one batch for every shard of a busy loop made vectors of thousands of
+// completions, grown by doubling on this thread and freed on the pool's, and that churn of
+// large blocks raised peak RSS at 10 000 in flight (docs/providers.md). `done` is left empty.
 void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
   int left = 0;
   while (CURLMsg* msg = curl_multi_info_read(shard.multi, &left)) {
@@ -457,9 +460,14 @@ void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
     uint64_t id = t->id;
     Drop(t);
     auto it = active_.find(id);
+    if (done.empty()) done.reserve(static_cast<size_t>(left) + 1);
     done.push_back(Completion{id, std::move(t->response)});
     Recycle(std::move(it->second));
     active_.erase(it);
+  }
+  if (!done.empty()) {
+    sink_(std::move(done));
+    done = {};
   }
 }
 
