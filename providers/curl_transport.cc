@@ -76,6 +76,11 @@ constexpr size_t kShardTransfers = 64;
 // a first connection), and a shard ends up holding dozens of idle ones.
 constexpr long kMultiplexedConnections = 2;
 
+// libcurl's smallest upload buffer (its default is 64 KB). libcurl 7.88 allocates it for every
+// transfer that sends a body and frees it when the transfer ends; an HTTP/2 body goes through
+// it. TLS records and HTTP/2 frames carry at most 16 KB, so larger bodies take no more writes.
+constexpr long kUploadBufferBytes = 16 * 1024;
+
 // Caps the shard's connections when its transfers run over HTTP/2, lifts the cap when they
 // do not (an HTTP/1.1 server needs one connection per transfer in flight).
 void NoteHttpVersion(Shard& shard, CURL* easy) {
@@ -315,6 +320,7 @@ std::unique_ptr<Transfer> CurlTransport::NewTransfer() {
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &CurlTransport::OnHeader);
   curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(e, CURLOPT_BUFFERSIZE, options_.receive_buffer_bytes);
+  curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, kUploadBufferBytes);
   curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &CurlTransport::OnOpenSocket);
   curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
   curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &CurlTransport::OnCloseSocket);
