@@ -77,6 +77,11 @@ constexpr size_t kShardTransfers = 64;
 // a first connection), and a shard ends up holding dozens of idle ones.
 constexpr long kMultiplexedConnections = 2;
 
+// libcurl's smallest upload buffer (its default is 64 KB). libcurl 7.88 allocates it for every
+// transfer that sends a body and frees it when the transfer ends; an HTTP/2 body goes through
+// it. TLS records and HTTP/2 frames carry at most 16 KB, so larger bodies take no more writes.
+constexpr long kUploadBufferBytes = 16 * 1024;
+
 // Caps the shard's connections when its transfers run over HTTP/2, lifts the cap when they
 // do not (an HTTP/1.1 server needs one connection per transfer in flight).
 void NoteHttpVersion(Shard& shard, CURL* easy) {
@@ -134,7 +139,7 @@ class CurlTransport final : public Transport {
   void Drop(Transfer* t);
   void Recycle(std::unique_ptr<Transfer> t);
   void UseCaStore(Transfer& t);
-  void CollectDone(Shard& shard, std::vector<Completion>& done);
+  size_t CollectDone(Shard& shard, std::vector<Completion>& done);
 
   static int OnSocket(CURL* easy, curl_socket_t s, int what, void* userp, void* socketp);
   static int OnTimer(CURLM* multi, long timeout_ms, void* userp);
@@ -316,6 +321,7 @@ std::unique_ptr<Transfer> CurlTransport::NewTransfer() {
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &CurlTransport::OnHeader);
   curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(e, CURLOPT_BUFFERSIZE, options_.receive_buffer_bytes);
+  curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, kUploadBufferBytes);
   curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &CurlTransport::OnOpenSocket);
   curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
   curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &CurlTransport::OnCloseSocket);
@@ -424,19 +430,23 @@ void CurlTransport::Drop(Transfer* t) {
   t->owns_headers = false;
 }
 
-// Keeps a dropped transfer (and its handle) for the next one, or frees it.
+// Keeps a dropped transfer (and its handle) for the next one. Spares are not capped: they never
+// outnumber the most transfers that were in flight at once, memory the process already held
+// (the allocator keeps what is freed). Freeing part of them after a burst made the next burst
+// allocate them again, and that churn raised and scattered peak RSS (docs/providers.md).
 void CurlTransport::Recycle(std::unique_ptr<Transfer> t) {
-  if (spare_.size() >= 4096) {
-    curl_easy_cleanup(t->easy);
-    return;
-  }
   std::string().swap(t->body);  // a spare holds no request
   t->response = HttpResponse();
   t->error[0] = 0;
   spare_.push_back(std::move(t));
 }
 
-void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
+// Hands the shard's finished transfers to the sink as one batch (at most kShardTransfers, in a
+// vector sized once): one batch for every shard of a busy loop made vectors of thousands of
+// completions, grown by doubling on this thread and freed on the pool's, and that churn of
+// large blocks raised peak RSS at 10 000 in flight (docs/providers.md). `done` is left empty.
+// Returns how many transfers finished.
+size_t CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
   int left = 0;
   while (CURLMsg* msg = curl_multi_info_read(shard.multi, &left)) {
     if (msg->msg != CURLMSG_DONE) continue;
@@ -458,10 +468,17 @@ void CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
     uint64_t id = t->id;
     Drop(t);
     auto it = active_.find(id);
+    if (done.empty()) done.reserve(static_cast<size_t>(left) + 1);
     done.push_back(Completion{id, std::move(t->response)});
     Recycle(std::move(it->second));
     active_.erase(it);
   }
+  size_t finished = done.size();
+  if (!done.empty()) {
+    sink_(std::move(done));
+    done = {};
+  }
+  return finished;
 }
 
 void CurlTransport::Run() {
@@ -478,7 +495,7 @@ void CurlTransport::Run() {
       cancels.swap(cancels_);
     }
     if (stop_) break;
-    size_t added = batch.size() + cancels.size();
+    size_t units = batch.size() + cancels.size();  // for the batch window
     for (auto& [id, r] : batch) Add(id, std::move(r));
     batch.clear();
     for (uint64_t id : cancels) {
@@ -519,12 +536,7 @@ void CurlTransport::Run() {
         sh->timer_at.reset();
         curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
       }
-      CollectDone(*sh, done);
-    }
-    size_t units = added + done.size();
-    if (!done.empty()) {
-      sink_(std::move(done));
-      done.clear();
+      units += CollectDone(*sh, done);
     }
     PauseAfterTurn(units, options_.batch_window);
   }

@@ -1,6 +1,7 @@
 // Collects a transport's completions, delivered on its I/O thread, for tests to wait on.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -14,10 +15,12 @@ struct Inbox {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<Completion> done;
+  size_t largest_batch = 0;  // the most completions one call of the sink carried
 
   CompletionSink Sink() {
     return [this](std::vector<Completion>&& batch) {
       std::lock_guard<std::mutex> lock(mu);
+      largest_batch = std::max(largest_batch, batch.size());
       for (auto& c : batch) done.push_back(std::move(c));
       cv.notify_all();
     };
