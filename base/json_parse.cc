@@ -8,10 +8,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "base/hex.h"
 #include "base/json.h"
-#include "base/json_scan.h"
-#include "base/utf8.h"
+#include "base/json_reader.h"
 
 namespace structure {
 
@@ -200,108 +198,36 @@ class Parser {
     }
   }
 
-  bool ParseHex4(uint32_t& out) {
-    if (pos_ + 4 > text_.size()) {
-      Fail("truncated \\u escape");
-      return false;
-    }
-    out = 0;
-    for (int i = 0; i < 4; ++i) {
-      int h = HexDigitValue(text_[pos_ + i]);
-      if (h < 0) {
-        Fail("invalid hex digit in \\u escape");
-        return false;
-      }
-      out = out * 16 + static_cast<uint32_t>(h);
-    }
-    pos_ += 4;
-    return true;
-  }
-
   bool ParseString(std::string& out) {
-    ++pos_;  // opening quote
-    while (true) {
-      size_t start = pos_;
-      bool non_ascii;
-      pos_ = PlainRunEnd(text_, pos_, &non_ascii);
-      if (size_t bad = non_ascii ? Utf8ErrorAt(text_, start, pos_) : std::string_view::npos;
-          bad != std::string_view::npos) {
-        pos_ = bad;
-        Fail("invalid UTF-8 at byte " + std::to_string(bad));
-        return false;
-      }
-      out.append(text_.data() + start, pos_ - start);
-      if (pos_ >= text_.size()) {
-        Fail("unterminated string");
-        return false;
-      }
-      char c = text_[pos_];
-      if (c == '"') {
-        ++pos_;
+    switch (ReadJsonString(text_, &pos_, out)) {
+      case JsonStringError::kNone:
         return true;
-      }
-      if (c != '\\') {
-        Fail("control character (" + Shown(c) + ") in a string: write it as an escape");
-        return false;
-      }
-      ++pos_;
-      if (pos_ >= text_.size()) {
+      case JsonStringError::kBadUtf8:
+        Fail("invalid UTF-8 at byte " + std::to_string(pos_));
+        break;
+      case JsonStringError::kUnterminated:
+        Fail("unterminated string");
+        break;
+      case JsonStringError::kControl:
+        Fail("control character (" + Shown(text_[pos_]) + ") in a string: write it as an escape");
+        break;
+      case JsonStringError::kUnterminatedEscape:
         Fail("unterminated escape");
-        return false;
+        break;
+      case JsonStringError::kBadEscape: {
+        char e = text_[pos_];
+        Fail(e >= 0x20 && e < 0x7F ? std::string("invalid escape '\\") + e + "'"
+                                   : "invalid escape: '\\' before " + Shown(e));
+        break;
       }
-      char e = text_[pos_++];
-      switch (e) {
-        case '"':
-          out += '"';
-          break;
-        case '\\':
-          out += '\\';
-          break;
-        case '/':
-          out += '/';
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          uint32_t cp;
-          if (!ParseHex4(cp)) return false;
-          if (cp >= 0xD800 && cp <= 0xDBFF && pos_ + 6 <= text_.size() && text_[pos_] == '\\' &&
-              text_[pos_ + 1] == 'u') {
-            size_t save = pos_;
-            pos_ += 2;
-            uint32_t lo;
-            if (!ParseHex4(lo)) return false;
-            if (lo >= 0xDC00 && lo <= 0xDFFF) {
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            } else {
-              pos_ = save;  // a lone high surrogate
-            }
-          }
-          // A lone surrogate has no UTF-8 form: it reads as U+FFFD, so the text stays valid.
-          if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
-          AppendUtf8(out, cp);
-          break;
-        }
-        default:
-          --pos_;
-          Fail(e >= 0x20 && e < 0x7F ? std::string("invalid escape '\\") + e + "'"
-                                     : "invalid escape: '\\' before " + Shown(e));
-          return false;
-      }
+      case JsonStringError::kTruncatedHex:
+        Fail("truncated \\u escape");
+        break;
+      case JsonStringError::kBadHex:
+        Fail("invalid hex digit in \\u escape");
+        break;
     }
+    return false;
   }
 
   bool ParseNumber(Json& out) {

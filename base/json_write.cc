@@ -4,6 +4,7 @@
 
 #include "base/json.h"
 #include "base/json_scan.h"
+#include "base/json_writer.h"
 #include "base/utf8.h"
 
 namespace structure {
@@ -174,6 +175,8 @@ void Write(Out& out, const Json& v, bool pretty, int indent,
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view s) { AppendString(out, s); }
+
+void AppendJsonDouble(std::string& out, double d) { AppendDouble(out, d); }
 
 std::string ToJson(const Json& value, bool pretty) {
   std::string out;

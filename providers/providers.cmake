@@ -9,6 +9,7 @@ add_library(structure_providers STATIC
   ${CMAKE_CURRENT_LIST_DIR}/http_status.cc
   ${CMAKE_CURRENT_LIST_DIR}/wire_util.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_chat.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openai_chat_reply.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_compat.cc
   ${CMAKE_CURRENT_LIST_DIR}/openrouter.cc
   ${CMAKE_CURRENT_LIST_DIR}/anthropic_messages.cc

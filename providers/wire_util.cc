@@ -21,10 +21,15 @@ HttpHeaders JsonHeaders(HttpHeaders extra) {
 
 HttpRequest JsonPost(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
                      const Json& body, std::span<const JsonSplice> splices) {
+  return JsonPostText(endpoint, path, std::move(extra), ToJsonSpliced(body, splices));
+}
+
+HttpRequest JsonPostText(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
+                         std::string body) {
   HttpRequest req;
   req.url = JoinUrl(endpoint, path);
   req.headers = JsonHeaders(std::move(extra));
-  req.body = ToJsonSpliced(body, splices);
+  req.body = std::move(body);
   req.timeout_ms = endpoint.timeout_ms;
   return req;
 }
@@ -163,7 +168,10 @@ Json ArgumentsObject(const std::string& text) {
 std::string ArgumentsText(const Json* args) {
   if (!args || args->is_null()) return "{}";
   if (!args->is_string()) return ToJson(*args);
-  const std::string& text = args->as_string();
+  return ArgumentsFromText(args->as_string());
+}
+
+std::string ArgumentsFromText(std::string text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return "{}";
   return text;
 }

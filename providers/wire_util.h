@@ -27,6 +27,9 @@ HttpHeaders JsonHeaders(HttpHeaders extra = {});
 // timeout. `splices` put shared text (a schema) in place of placeholder nodes of `body`.
 HttpRequest JsonPost(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
                      const Json& body, std::span<const JsonSplice> splices = {});
+// The same with the body's text already written.
+HttpRequest JsonPostText(const Endpoint& endpoint, std::string_view path, HttpHeaders extra,
+                         std::string body);
 
 // The splices of one request body: a placeholder node and the shared value written there.
 class BodySplices {
@@ -77,6 +80,8 @@ Json ArgumentsObject(const std::string& text);
 // value as its JSON text; no member, null or a blank string (seen from OpenRouter and
 // Vertex-hosted Claude for tools called without arguments) is "{}".
 std::string ArgumentsText(const Json* args);
+// The same for arguments given as text: `text`, or "{}" when it is blank.
+std::string ArgumentsFromText(std::string text);
 
 // Sets usage.reasoning_unreported when the reply carried thinking (`thoughts`) but the provider
 // gave no count of it (`count_reported` false).
