@@ -8,15 +8,16 @@
 // B warm-up calls + B calls, then B warm-up calls + B + N calls, all at C in flight. Start-up,
 // warm-up and shutdown cost the same in both runs, so (I2 - I1) / N is the cost of one call.
 // Prints that and the difference per call by group (libcurl, Boost.Beast/Asio, CAF, simdjson,
-// libc/libstdc++, the kernel-call wrappers, ours), from callgrind_annotate's self cost per
-// function. --keep DIR keeps both callgrind files there.
+// malloc/free, ours: a function whose name mentions structure::, the rest of libc/libstdc++,
+// other), from callgrind_annotate's self cost per function; --functions adds the 80 costliest
+// functions. --keep DIR keeps both callgrind files there.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { serverKeyToml, startProcess, stopAll } from
-  '../../tests/server/openai_clients/harness.mjs';
+import { startProcess, stopAll } from '../../tests/server/openai_clients/harness.mjs';
+import { bodies, load, paths, serveToml } from './workload.mjs';
 
 const binary = process.argv[2];
 const arg = (name, dflt) => {
@@ -28,41 +29,10 @@ const BASE = Number(arg('--base', 200));
 const C = Number(arg('--concurrency', 64));
 const ENDPOINT = arg('--endpoint', 'chat');
 const KEEP = arg('--keep', '');
-const KEY = 'key-bench';
 
-const schema = {
-  type: 'object',
-  properties: {
-    ticket: { type: 'string', pattern: '^T-[0-9]{3}$' },
-    priority: { type: 'integer', minimum: 1, maximum: 5 },
-    summary: { type: 'string', maxLength: 200 },
-  },
-  required: ['ticket', 'priority', 'summary'],
-  additionalProperties: false,
-};
-const prompt = 'Ticket T-123: the build broke at 9:00, priority 2.';
-const path = ENDPOINT === 'chat' ? '/v1/chat/completions' : '/v1/structure';
-const body = ENDPOINT === 'chat'
-  ? JSON.stringify({
-    model: 'default:fast',
-    messages: [{ role: 'user', content: prompt }],
-    response_format: { type: 'json_schema', json_schema: { name: 'ticket', schema, strict: true } },
-  })
-  : JSON.stringify({ prompt, schema });
-
-async function load(url, calls) {
-  let next = 0;
-  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-  async function worker() {
-    while (next < calls) {
-      ++next;
-      const r = await fetch(url, { method: 'POST', headers, body });
-      const text = await r.text();
-      if (r.status !== 200) throw new Error(`${url}: ${r.status} ${text}`);
-    }
-  }
-  await Promise.all(Array.from({ length: C }, worker));
-}
+if (!(ENDPOINT in paths)) throw new Error(`--endpoint: chat or structure (was ${ENDPOINT})`);
+const path = paths[ENDPOINT];
+const body = bodies[ENDPOINT];
 
 // One serve under callgrind: warm-up, `calls` measured calls, SIGTERM; the callgrind file.
 async function run(dir, simUrl, calls, name) {
@@ -71,8 +41,8 @@ async function run(dir, simUrl, calls, name) {
     binary, 'serve', '--config', join(dir, 'bench.toml'), '--port', '0', '--base-url', simUrl,
     '--database', ':memory:']);
   const url = `http://127.0.0.1:${serve.match[1]}${path}`;
-  await load(url, BASE);
-  await load(url, calls);
+  await load(url, body, BASE, C);
+  await load(url, body, calls, C);
   const exited = new Promise((resolve) => serve.proc.on('exit', resolve));
   serve.proc.kill('SIGTERM');
   await exited;
@@ -115,16 +85,7 @@ const dir = mkdtempSync(join(tmpdir(), 'structure-chat-instr-'));
 try {
   const sim = await startProcess([binary, 'sim', '--port', '0', '--latency-ms', '20']);
   const simUrl = `http://127.0.0.1:${sim.match[1]}`;
-  writeFileSync(join(dir, 'bench.toml'), `
-[providers.simulator]
-kind = "openai"
-model = "sim-1"
-[providers.simulator.limits]
-max_concurrency = 512
-[server]
-max_inflight = 4096
-max_connections = 4096
-${serverKeyToml(KEY, 'bench')}`);
+  writeFileSync(join(dir, 'bench.toml'), serveToml);
   const a = await run(dir, simUrl, BASE, 'short');
   const b = await run(dir, simUrl, BASE + CALLS, 'long');
   const perCall = (total(b) - total(a)) / CALLS;
