@@ -8,6 +8,7 @@
 #include "actors/engine_messages.h"
 #include "actors/loop_driver.h"
 #include "actors/plan_cache.h"
+#include "base/json_same.h"
 #include "config/settings.h"
 #include "pipeline/array_answer.h"
 #include "pipeline/call_trace.h"
@@ -68,10 +69,11 @@ struct HostState {
   uint64_t next_id = 1;
   std::vector<Finished> finished;  // results of this mailbox drain, not yet handed out
   LoopWaits waits;                 // content loops waiting for a pool reply
-  // The last inline schema and its cache key: requests that share one schema object (a batch
-  // job's --schema) skip serialising it. Holding it keeps its address from being reused.
-  std::shared_ptr<const Json> last_schema;
-  std::string last_schema_key;
+  // The last inline schemas and their cache keys, the latest first: a request whose schema is
+  // one of them (the same object, as a batch job's --schema, or the same text, as clients that
+  // send one schema with every call) skips writing it. Holding them keeps their addresses from
+  // being reused.
+  std::vector<std::pair<std::shared_ptr<const Json>, std::string>> recent_schemas;
 
   ~HostState() {
     RunCallbacks(finished);
@@ -259,14 +261,30 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   StartLoop(self, self->state.waits, run);
 }
 
+// How many inline schemas a host remembers with their keys.
+constexpr size_t kRecentSchemas = 4;
+
+// "inline\n" + the schema's text: from `recent` when it holds the schema (comparing is a
+// fraction of the cost of writing it), else written and remembered there.
+std::string InlineSchemaKey(
+    std::vector<std::pair<std::shared_ptr<const Json>, std::string>>& recent,
+    const std::shared_ptr<const Json>& schema) {
+  for (size_t i = 0; i < recent.size(); ++i) {
+    if (recent[i].first == schema || SameJsonText(*recent[i].first, *schema)) {
+      std::rotate(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(i),
+                  recent.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      return recent.front().second;
+    }
+  }
+  if (recent.size() == kRecentSchemas) recent.pop_back();
+  recent.insert(recent.begin(), {schema, "inline\n" + ToJson(*schema)});
+  return recent.front().second;
+}
+
 void RunInline(Self self, uint64_t id, Call& c) {
   auto& st = self->state;
   c.origin = "inline";
-  if (st.last_schema != c.request.schema) {
-    st.last_schema = c.request.schema;
-    st.last_schema_key = "inline\n" + ToJson(*c.request.schema);
-  }
-  c.schema_key = st.last_schema_key;
+  c.schema_key = InlineSchemaKey(st.recent_schemas, c.request.schema);
   c.resolve = [schema = c.request.schema, allow = c.settings.allow_unresolved_refs] {
     return pipeline::ResolveSchema(*schema, "inline", "", "", allow);
   };

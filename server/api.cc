@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "base/error_codes.h"
+#include "base/json.h"
 #include "server/console/console_files.h"
 #include "server/openai/openai_error.h"
 #include "server/openapi.h"
@@ -272,7 +273,7 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
   for (const char* field : {"schema", "schemaName", "schemaText"}) {
     const Json* s = body->find(field);
     if (s == nullptr) continue;
-    size_t size = s->is_string() ? s->as_string().size() : ToJson(*s).size();
+    size_t size = s->is_string() ? s->as_string().size() : JsonTextSize(*s);
     if (size > limits.max_schema_bytes) {
       return respond(ErrorResponse(
           413, "too_large", TooLarge(field, size, limits.max_schema_bytes, "max_schema_bytes")));

@@ -22,8 +22,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { serverKeyToml, startProcess, stopAll } from
-  '../../tests/server/openai_clients/harness.mjs';
+import { startProcess, stopAll } from '../../tests/server/openai_clients/harness.mjs';
+import { bodies, load, prompt, schema, serveToml } from './workload.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const binary = process.argv[2];
@@ -33,48 +33,12 @@ const arg = (name, dflt) => {
 };
 const CALLS = arg('--calls', 4000);
 const ROUNDS = arg('--rounds', 3);
-const KEY = 'key-bench';
 const TICKS = 100;  // sysconf(_SC_CLK_TCK) on Linux
-
-const schema = {
-  type: 'object',
-  properties: {
-    ticket: { type: 'string', pattern: '^T-[0-9]{3}$' },
-    priority: { type: 'integer', minimum: 1, maximum: 5 },
-    summary: { type: 'string', maxLength: 200 },
-  },
-  required: ['ticket', 'priority', 'summary'],
-  additionalProperties: false,
-};
-const prompt = 'Ticket T-123: the build broke at 9:00, priority 2.';
-const bodies = {
-  structure: JSON.stringify({ prompt, schema }),
-  chat: JSON.stringify({
-    model: 'default:fast',
-    messages: [{ role: 'user', content: prompt }],
-    response_format: { type: 'json_schema', json_schema: { name: 'ticket', schema, strict: true } },
-  }),
-};
 
 function cpuSeconds(pid) {
   const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) / TICKS;
-}
-
-// N calls, C in flight; rejects on any non-200.
-async function load(url, body, calls, concurrency) {
-  let next = 0;
-  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-  async function worker() {
-    while (next < calls) {
-      ++next;
-      const r = await fetch(url, { method: 'POST', headers, body });
-      const text = await r.text();
-      if (r.status !== 200) throw new Error(`${url}: ${r.status} ${text}`);
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
 const NGINX = '/usr/sbin/nginx';
@@ -118,16 +82,7 @@ try {
   const sim = await startProcess([binary, 'sim', '--port', '0', '--latency-ms', '20']);
   sim.url = url(sim);
   const config = join(dir, 'bench.toml');
-  writeFileSync(config, `
-[providers.simulator]
-kind = "openai"
-model = "sim-1"
-[providers.simulator.limits]
-max_concurrency = 512
-[server]
-max_inflight = 4096
-max_connections = 4096
-${serverKeyToml(KEY, 'bench')}`);
+  writeFileSync(config, serveToml);
   const serve = await startProcess([binary, 'serve', '--config', config, '--port', '0',
     '--base-url', sim.url, '--database', ':memory:']);
   serve.url = url(serve);

@@ -1,8 +1,9 @@
 #include "server/openai/chat_reply.h"
 
 #include <atomic>
-#include <cstdio>
 #include <random>
+
+#include "base/hex.h"
 
 namespace structure::server::openai {
 namespace {
@@ -89,27 +90,52 @@ std::optional<ApiError> ResultError(const StructureResult& result, const ReplyCo
   return ErrorForResult(result, schema_param);
 }
 
-Json UsageJson(const providers::Usage& usage) {
-  Json u = Json::MakeObject();
-  u.set("prompt_tokens", usage.input_tokens);
-  u.set("completion_tokens", usage.output_tokens);
-  u.set("total_tokens", usage.input_tokens + usage.output_tokens);
-  u.set("prompt_tokens_details", Json(Json::Object{{"cached_tokens", usage.cached_input_tokens}}));
-  u.set("completion_tokens_details",
-        Json(Json::Object{{"reasoning_tokens", usage.reasoning_tokens}}));
-  return u;
+void AppendUsage(std::string& out, const providers::Usage& usage) {
+  out += "{\"prompt_tokens\":";
+  out += std::to_string(usage.input_tokens);
+  out += ",\"completion_tokens\":";
+  out += std::to_string(usage.output_tokens);
+  out += ",\"total_tokens\":";
+  out += std::to_string(usage.input_tokens + usage.output_tokens);
+  out += ",\"prompt_tokens_details\":{\"cached_tokens\":";
+  out += std::to_string(usage.cached_input_tokens);
+  out += "},\"completion_tokens_details\":{\"reasoning_tokens\":";
+  out += std::to_string(usage.reasoning_tokens);
+  out += "}}";
 }
 
-Json StructureJson(const StructureResult& result) {
-  Json s = Json::MakeObject();
-  s.set("status", std::string(pipeline::OutcomeName(result.status)));
-  s.set("iterations", result.iterations);
-  if (!result.schema_origin.empty()) s.set("schemaOrigin", result.schema_origin);
-  if (!result.mode.empty()) s.set("mode", result.mode);
-  if (result.status == Outcome::kNeedMoreInput) s.set("need", result.need);
-  if (!result.evidence.is_null()) s.set("evidence", result.evidence);
-  if (!result.ungrounded.is_null()) s.set("ungrounded", result.ungrounded);
-  return s;
+void AppendStructure(std::string& out, const StructureResult& result) {
+  out += "{\"status\":";
+  AppendJsonString(out, pipeline::OutcomeName(result.status));
+  out += ",\"iterations\":";
+  out += std::to_string(result.iterations);
+  if (!result.schema_origin.empty()) {
+    out += ",\"schemaOrigin\":";
+    AppendJsonString(out, result.schema_origin);
+  }
+  if (!result.mode.empty()) {
+    out += ",\"mode\":";
+    AppendJsonString(out, result.mode);
+  }
+  if (result.status == Outcome::kNeedMoreInput) {
+    out += ",\"need\":";
+    AppendJsonString(out, result.need);
+  }
+  if (!result.evidence.is_null()) {
+    out += ",\"evidence\":";
+    out += ToJson(result.evidence);
+  }
+  if (!result.ungrounded.is_null()) {
+    out += ",\"ungrounded\":";
+    out += ToJson(result.ungrounded);
+  }
+  out += '}';
+}
+
+// "data: " + ToJson(chunk) + "\n\n", with the text `text` in place of chunk's member `key`.
+std::string EventWith(const Json& chunk, const char* key, const std::string& text) {
+  JsonSplice splice{chunk.find(key), text};
+  return "data: " + ToJsonSpliced(chunk, {&splice, 1}) + "\n\n";
 }
 
 // Written straight into the text (every non-streamed answer goes through here): the bytes of
@@ -135,9 +161,9 @@ std::string CompletionJson(StructureResult result, const ReplyContext& context) 
   out += "},\"logprobs\":null,\"finish_reason\":";
   AppendJsonString(out, a.finish_reason);
   out += "}],\"usage\":";
-  AppendValue(out, UsageJson(result.usage));
+  AppendUsage(out, result.usage);
   out += ",\"structure\":";
-  AppendValue(out, StructureJson(result));
+  AppendStructure(out, result);
   out += '}';
   return out;
 }
@@ -154,13 +180,17 @@ std::string CompletionEvents(StructureResult result, const ReplyContext& context
   if (!a.tool_calls.is_null()) delta.set("tool_calls", IndexedCalls(std::move(a.tool_calls)));
   std::string out = Event(Chunk(context, std::move(delta), Json()));
   Json last = Chunk(context, Json::MakeObject(), Json(a.finish_reason));
-  last.set("structure", StructureJson(result));
-  out += Event(last);
+  last.set("structure", Json());
+  std::string text;
+  AppendStructure(text, result);
+  out += EventWith(last, "structure", text);
   if (context.include_usage) {
     Json usage = Envelope(context, "chat.completion.chunk");
     usage.set("choices", Json::MakeArray());
-    usage.set("usage", UsageJson(result.usage));
-    out += Event(usage);
+    usage.set("usage", Json());
+    text.clear();
+    AppendUsage(text, result.usage);
+    out += EventWith(usage, "usage", text);
   }
   out += "data: [DONE]\n\n";
   return out;
@@ -177,10 +207,10 @@ std::string NewCompletionId() {
     return (static_cast<uint64_t>(rd()) << 32) ^ rd();
   }();
   thread_local std::mt19937_64 rng(base ^ counter.fetch_add(1));
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%016llx%08llx", static_cast<unsigned long long>(rng()),
-                static_cast<unsigned long long>(counter.fetch_add(1) & 0xffffffffULL));
-  return std::string("chatcmpl-") + buf;
+  // 16 random hex digits, then the low 8 of the counter.
+  std::string id = "chatcmpl-" + Hex64(rng());
+  id += std::string_view(Hex64(counter.fetch_add(1))).substr(8);
+  return id;
 }
 
 }  // namespace structure::server::openai

@@ -30,13 +30,14 @@ struct ReplyContext {
 std::optional<ApiError> ResultError(const pipeline::StructureResult& result,
                                     const ReplyContext& context, const std::string& schema_param);
 
-// OpenAI's usage object: prompt/completion/total tokens summed over every call of the request,
-// with prompt_tokens_details.cached_tokens and completion_tokens_details.reasoning_tokens.
-Json UsageJson(const providers::Usage& usage);
+// OpenAI's usage object as compact JSON text, appended to `out`: prompt/completion/total tokens
+// summed over every call of the request, with prompt_tokens_details.cached_tokens and
+// completion_tokens_details.reasoning_tokens.
+void AppendUsage(std::string& out, const providers::Usage& usage);
 
-// The `structure` object beside the standard fields: status, iterations, schemaOrigin, mode,
-// need, evidence, ungrounded.
-Json StructureJson(const pipeline::StructureResult& result);
+// The `structure` object beside the standard fields as compact JSON text, appended to `out`:
+// status, iterations, schemaOrigin, mode, need, evidence, ungrounded.
+void AppendStructure(std::string& out, const pipeline::StructureResult& result);
 
 // The chat.completion (JSON text) of a result ResultError let through.
 std::string CompletionJson(pipeline::StructureResult result, const ReplyContext& context);

@@ -185,7 +185,8 @@ Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits
   return std::nullopt;
 }
 
-Error ResponseFormat(const Json& body, ChatRequest& r, const ChatLimits& limits) {
+// The schema moves out of `body` (it is the largest part of a request).
+Error ResponseFormat(Json& body, ChatRequest& r, const ChatLimits& limits) {
   const Json* rf = Given(body, "response_format");
   if (rf == nullptr) return std::nullopt;
   if (!rf->is_object()) return WrongType("response_format", "an object", *rf);
@@ -220,7 +221,8 @@ Error ResponseFormat(const Json& body, ChatRequest& r, const ChatLimits& limits)
     return BadField(r.schema_param, "is required", "missing_required_parameter");
   }
   if (Error e = CheckSchema(*schema, r.schema_param, limits)) return e;
-  r.schema = std::make_shared<const Json>(*schema);
+  Json* owned = body.find("response_format")->find("json_schema")->find("schema");
+  r.schema = std::make_shared<const Json>(std::move(*owned));
   return std::nullopt;
 }
 
@@ -361,7 +363,8 @@ Error OneSchema(const ChatRequest& r) {
 
 }  // namespace
 
-std::variant<ChatRequest, ApiError> ParseChatRequest(const Json& body, const ChatLimits& limits) {
+std::variant<ChatRequest, ApiError> ParseChatRequest(Json owned, const ChatLimits& limits) {
+  const Json& body = owned;  // read only; ResponseFormat takes the schema from `owned`
   if (!body.is_object()) return WrongType("body", "a JSON object", body);
   for (const auto& [key, value] : body.as_object()) {
     if (!Listed(key, kRead) && !Listed(key, kIgnored)) {
@@ -391,7 +394,7 @@ std::variant<ChatRequest, ApiError> ParseChatRequest(const Json& body, const Cha
   if (Error e = Extension(body, r, limits)) return *e;
   if (Error e = Tools(body, r, limits)) return *e;
   if (r.tool_name.empty()) {
-    if (Error e = ResponseFormat(body, r, limits)) return *e;
+    if (Error e = ResponseFormat(owned, r, limits)) return *e;
   } else if (const Json* rf = Given(body, "response_format");
              rf != nullptr && !(rf->is_object() && rf->find("type") != nullptr &&
                                 *rf->find("type") == Json("text"))) {

@@ -57,8 +57,8 @@ struct ChatRequest {
 // (frequency_penalty, stop, metadata, ...) are checked for their type and otherwise ignored; n > 1,
 // logprobs, audio output and image, audio or file parts are refused naming the field, as is a
 // field OpenAI does not know. The answer must be structured: a json_schema or json_object
-// response_format, a forced tool, or structure.schemaName.
-std::variant<ChatRequest, ApiError> ParseChatRequest(const Json& body, const ChatLimits& limits);
+// response_format, a forced tool, or structure.schemaName. The schema moves out of `body`.
+std::variant<ChatRequest, ApiError> ParseChatRequest(Json body, const ChatLimits& limits);
 
 // The structure call for `chat` on the model `model_ref` (an alias, provider/model or provider)
 // in `tenant` / `project`. The conversation moves out of `chat`.

@@ -64,7 +64,7 @@ void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Resp
   const ServerLimits& limits = config_.limits;
   openai::ChatLimits cl{limits.max_prompt_bytes, limits.max_schema_bytes, limits.max_schema_depth,
                         limits.min_loops, limits.max_loops};
-  auto parsed = openai::ParseChatRequest(*body, cl);
+  auto parsed = openai::ParseChatRequest(std::move(*body), cl);
   if (auto* e = std::get_if<ApiError>(&parsed)) return fail(*e);
   auto& chat = std::get<openai::ChatRequest>(parsed);
   // The tenant is the key's; the request may only repeat it.
