@@ -152,11 +152,12 @@ void HttpServer::Impl::Loop() {
     ioc_.run();
     return;
   }
+  BatchWindow window(options_.batch_window);
   while (!ioc_.stopped()) {
     size_t before = units_.load(std::memory_order_relaxed);
     if (ioc_.run_one() == 0) break;
     ioc_.poll();
-    PauseAfterTurn(units_.load(std::memory_order_relaxed) - before, options_.batch_window);
+    window.AfterTurn(units_.load(std::memory_order_relaxed) - before);
   }
 }
 

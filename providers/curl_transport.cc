@@ -488,6 +488,7 @@ void CurlTransport::Run() {
   std::vector<Completion> done;
   epoll_event events[256];
   int running = 0;
+  BatchWindow window(options_.batch_window);
   while (true) {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -538,7 +539,7 @@ void CurlTransport::Run() {
       }
       units += CollectDone(*sh, done);
     }
-    PauseAfterTurn(units, options_.batch_window);
+    window.AfterTurn(units);
   }
 }
 
