@@ -3,7 +3,7 @@
 // of CPU on the 2-core virtual machines measured in docs/server.md, more than the work of one
 // request. Under load a loop that wakes for every event spends more on waking than on working.
 // A loop under load (a turn did two units of work or more: requests read, answers written,
-// transfers started or finished; or it did one less than a window after the last busy turn)
+// transfers started or finished; or it did one, less than a window after the last busy turn)
 // sleeps for its window after the turn, so that its next turn takes all that arrived meanwhile
 // in one wake-up. A loop that sees one unit now and then (a lone caller, a provider answering
 // in seconds) never waits; under load each hand-off waits at most one window.

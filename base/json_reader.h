@@ -57,6 +57,8 @@ class JsonReader {
   bool AtEnd() { return Peek() == 0 && pos_ == text_.size(); }
 
  private:
+  template <typename Item>
+  bool Items(char open, char close, Item&& item);
   bool Key(std::string_view& key);
   bool SkipNumber();
   bool Literal(std::string_view word);
@@ -69,47 +71,40 @@ class JsonReader {
   std::string scratch_;  // strings skipped
 };
 
-template <typename Member>
-bool JsonReader::Object(Member&& member) {
-  if (Peek() != '{' || ++depth_ > max_depth_) return false;
+// The loop Object and Array share: `item` reads one member or element.
+template <typename Item>
+bool JsonReader::Items(char open, char close, Item&& item) {
+  if (Peek() != open || ++depth_ > max_depth_) return false;
   ++pos_;
-  if (Peek() == '}') {
+  if (Peek() == close) {
     ++pos_;
     --depth_;
     return true;
   }
   while (true) {
-    std::string_view key;
-    if (Peek() != '"' || !Key(key) || Peek() != ':') return false;
-    ++pos_;
-    if (!member(key)) return false;
+    if (!item()) return false;
     char c = Peek();
     ++pos_;
     if (c == ',') continue;
-    if (c != '}') return false;
+    if (c != close) return false;
     --depth_;
     return true;
   }
 }
 
+template <typename Member>
+bool JsonReader::Object(Member&& member) {
+  return Items('{', '}', [&] {
+    std::string_view key;
+    if (Peek() != '"' || !Key(key) || Peek() != ':') return false;
+    ++pos_;
+    return static_cast<bool>(member(key));
+  });
+}
+
 template <typename Element>
 bool JsonReader::Array(Element&& element) {
-  if (Peek() != '[' || ++depth_ > max_depth_) return false;
-  ++pos_;
-  if (Peek() == ']') {
-    ++pos_;
-    --depth_;
-    return true;
-  }
-  while (true) {
-    if (!element()) return false;
-    char c = Peek();
-    ++pos_;
-    if (c == ',') continue;
-    if (c != ']') return false;
-    --depth_;
-    return true;
-  }
+  return Items('[', ']', [&] { return static_cast<bool>(element()); });
 }
 
 }  // namespace structure

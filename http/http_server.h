@@ -63,7 +63,7 @@ struct ServerOptions {
   size_t max_requests_per_connection = 0;  // 0: no limit; the last answer says Connection: close
   std::chrono::milliseconds stop_grace{5000};  // Stop() waits this long for pending answers
   int threads = 1;                             // event-loop threads started by Run()
-  // Under load (two requests read or answers written in a turn, or one less than a window after
+  // Under load (two requests read or answers written in a turn, or one, less than a window after
   // the last) the loop sleeps this long after a turn, so its next turn takes what arrived
   // meanwhile in one wake-up (base/batch_window.h). 0: never (it wakes for every event).
   std::chrono::microseconds batch_window{0};

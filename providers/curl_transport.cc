@@ -139,7 +139,7 @@ class CurlTransport final : public Transport {
   void Drop(Transfer* t);
   void Recycle(std::unique_ptr<Transfer> t);
   void UseCaStore(Transfer& t);
-  size_t CollectDone(Shard& shard, std::vector<Completion>& done);
+  size_t CollectDone(Shard& shard);
 
   static int OnSocket(CURL* easy, curl_socket_t s, int what, void* userp, void* socketp);
   static int OnTimer(CURLM* multi, long timeout_ms, void* userp);
@@ -444,9 +444,10 @@ void CurlTransport::Recycle(std::unique_ptr<Transfer> t) {
 // Hands the shard's finished transfers to the sink as one batch (at most kShardTransfers, in a
 // vector sized once): one batch for every shard of a busy loop made vectors of thousands of
 // completions, grown by doubling on this thread and freed on the pool's, and that churn of
-// large blocks raised peak RSS at 10 000 in flight (docs/providers.md). `done` is left empty.
-// Returns how many transfers finished.
-size_t CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
+// large blocks raised peak RSS at 10 000 in flight (docs/providers.md). Returns how many
+// transfers finished.
+size_t CurlTransport::CollectDone(Shard& shard) {
+  std::vector<Completion> done;
   int left = 0;
   while (CURLMsg* msg = curl_multi_info_read(shard.multi, &left)) {
     if (msg->msg != CURLMSG_DONE) continue;
@@ -474,10 +475,7 @@ size_t CurlTransport::CollectDone(Shard& shard, std::vector<Completion>& done) {
     active_.erase(it);
   }
   size_t finished = done.size();
-  if (!done.empty()) {
-    sink_(std::move(done));
-    done = {};
-  }
+  if (finished > 0) sink_(std::move(done));
   return finished;
 }
 
@@ -485,7 +483,6 @@ void CurlTransport::Run() {
   pthread_setname_np(pthread_self(), "curl-io");
   std::vector<std::pair<uint64_t, HttpRequest>> batch;
   std::vector<uint64_t> cancels;
-  std::vector<Completion> done;
   epoll_event events[256];
   int running = 0;
   BatchWindow window(options_.batch_window);
@@ -537,7 +534,7 @@ void CurlTransport::Run() {
         sh->timer_at.reset();
         curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
       }
-      units += CollectDone(*sh, done);
+      units += CollectDone(*sh);
     }
     window.AfterTurn(units);
   }

@@ -29,7 +29,7 @@ struct CurlOptions {
   // Replies arrive in chunks of this size; a small buffer costs a few more reads on large
   // replies and saves most of the memory of each call in flight.
   long receive_buffer_bytes = 1024;
-  // Under load (two transfers started or finished in a turn, or one less than a window after
+  // Under load (two transfers started or finished in a turn, or one, less than a window after
   // the last) the I/O thread sleeps this long after a turn, so its next turn takes what arrived
   // meanwhile in one wake-up (base/batch_window.h). 0: never.
   std::chrono::microseconds batch_window{0};

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "base/hex.h"
+#include "base/json_writer.h"
 
 namespace structure::server::openai {
 namespace {
@@ -91,45 +92,31 @@ std::optional<ApiError> ResultError(const StructureResult& result, const ReplyCo
 }
 
 void AppendUsage(std::string& out, const providers::Usage& usage) {
-  out += "{\"prompt_tokens\":";
-  out += std::to_string(usage.input_tokens);
-  out += ",\"completion_tokens\":";
-  out += std::to_string(usage.output_tokens);
-  out += ",\"total_tokens\":";
-  out += std::to_string(usage.input_tokens + usage.output_tokens);
-  out += ",\"prompt_tokens_details\":{\"cached_tokens\":";
-  out += std::to_string(usage.cached_input_tokens);
-  out += "},\"completion_tokens_details\":{\"reasoning_tokens\":";
-  out += std::to_string(usage.reasoning_tokens);
-  out += "}}";
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Member("prompt_tokens", usage.input_tokens);
+  w.Member("completion_tokens", usage.output_tokens);
+  w.Member("total_tokens", usage.input_tokens + usage.output_tokens);
+  w.Key("prompt_tokens_details").BeginObject();
+  w.Member("cached_tokens", usage.cached_input_tokens);
+  w.EndObject();
+  w.Key("completion_tokens_details").BeginObject();
+  w.Member("reasoning_tokens", usage.reasoning_tokens);
+  w.EndObject();
+  w.EndObject();
 }
 
 void AppendStructure(std::string& out, const StructureResult& result) {
-  out += "{\"status\":";
-  AppendJsonString(out, pipeline::OutcomeName(result.status));
-  out += ",\"iterations\":";
-  out += std::to_string(result.iterations);
-  if (!result.schema_origin.empty()) {
-    out += ",\"schemaOrigin\":";
-    AppendJsonString(out, result.schema_origin);
-  }
-  if (!result.mode.empty()) {
-    out += ",\"mode\":";
-    AppendJsonString(out, result.mode);
-  }
-  if (result.status == Outcome::kNeedMoreInput) {
-    out += ",\"need\":";
-    AppendJsonString(out, result.need);
-  }
-  if (!result.evidence.is_null()) {
-    out += ",\"evidence\":";
-    out += ToJson(result.evidence);
-  }
-  if (!result.ungrounded.is_null()) {
-    out += ",\"ungrounded\":";
-    out += ToJson(result.ungrounded);
-  }
-  out += '}';
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Member("status", pipeline::OutcomeName(result.status));
+  w.Member("iterations", int64_t{result.iterations});
+  if (!result.schema_origin.empty()) w.Member("schemaOrigin", result.schema_origin);
+  if (!result.mode.empty()) w.Member("mode", result.mode);
+  if (result.status == Outcome::kNeedMoreInput) w.Member("need", result.need);
+  if (!result.evidence.is_null()) w.Key("evidence").Raw(ToJson(result.evidence));
+  if (!result.ungrounded.is_null()) w.Key("ungrounded").Raw(ToJson(result.ungrounded));
+  w.EndObject();
 }
 
 // "data: " + ToJson(chunk) + "\n\n", with the text `text` in place of chunk's member `key`.
