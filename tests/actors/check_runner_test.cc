@@ -2,13 +2,12 @@
 // signals, timeouts, output limits), many at once, and Stop with checks under way.
 #include "actors/check_runner.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <future>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -83,12 +82,20 @@ TEST(CheckRunnerTest, FailuresSayWhatHappened) {
 }
 
 // Whether a live process runs exactly `argv0 arg` (from /proc/*/cmdline; zombies have none).
+// A process that exits while it is being looked at (other tests run beside this one) is not
+// running: its cmdline reads as an error (ESRCH), which istreambuf_iterator would throw.
 bool ProcessRuns(const std::string& argv0, const std::string& arg) {
   std::string want = argv0 + '\0' + arg + '\0';
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream f(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (cmdline == want) return true;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    int fd = open((entry.path() / "cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string cmdline;
+    char buf[256];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) cmdline.append(buf, static_cast<size_t>(n));
+    close(fd);
+    if (n == 0 && cmdline == want) return true;
   }
   return false;
 }
