@@ -3,8 +3,13 @@
 // `structure sim`, against bare libcurl on the same path (bench/curl_floor.h) and the official
 // OpenAI Node SDK (bench/sdk/openai_load.mjs) through the same nginx.
 //
-//   bench_tls [--inflight 64,256,10000] [--latency-ms 500] [--waves 8]
+//   bench_tls [--inflight 64,256,10000] [--latency-ms 500] [--waves N]
 //             [--modes plain,tls1,tls2] [--sdk-max 256] [--no-sdk] [--ca-path DIR] [--canned]
+//
+// --waves: calls per cell = N x C (default 24 up to C = 1 024, 8 above). The % of ideal is
+// the rate between the waves holding 10 % and 90 % of the completions (bench/steady_window.h):
+// a cell starts with all C calls at once and takes a few waves to settle, so 8 waves left a
+// steady window of 6 that still held the start (lower, and noisier: docs/providers.md).
 //
 // --canned: no simulator; nginx answers every call at once with a fixed reply (CPU per call
 // at full speed: no latency, so no % of ideal).
@@ -219,7 +224,7 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
   std::vector<std::string> cs = Split(f.count("inflight") ? f.at("inflight") : "64,256,10000");
   std::vector<std::string> modes = Split(f.count("modes") ? f.at("modes") : "plain,tls1,tls2");
   int latency = f.count("canned") ? -1 : static_cast<int>(Num(f, "latency-ms", 500));
-  int waves = static_cast<int>(Num(f, "waves", 8));
+  int waves_flag = static_cast<int>(Num(f, "waves", 0));
   int sdk_max = f.count("no-sdk") ? 0 : static_cast<int>(Num(f, "sdk-max", 256));
   std::string ca_path = f.count("ca-path") ? f.at("ca-path") : "";
   std::printf("%-7s %-6s %-6s %8s %7s %9s %7s %6s %9s %10s %8s %8s %s\n", "C", "mode", "client",
@@ -228,6 +233,7 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
   std::map<std::string, double> baseline_rss;  // by client + mode + calls
   for (const std::string& c_text : cs) {
     int c = std::atoi(c_text.c_str());
+    int waves = waves_flag > 0 ? waves_flag : (c <= 1024 ? 24 : 8);
     for (const std::string& mode : modes) {
       double floor_us = 0;
       for (std::string what : {"floor", "engine", "sdk"}) {

@@ -22,7 +22,8 @@ struct Limits {
   double tokens_per_minute = 0;    // 0 = not limited by us
   int timeout_ms = 120000;         // per HTTP attempt
   // The I/O thread's batch window under load (base/batch_window.h); 0 = wake for every event.
-  int batch_window_us = 500;
+  // Off by default: measured, it cost the provider path CPU (docs/providers.md).
+  int batch_window_us = 0;
 };
 
 // How a model thinks and how much it may write: [providers.<name>] for every model of the

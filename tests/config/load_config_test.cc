@@ -44,7 +44,7 @@ TEST(LoadConfigTest, ReadsTheExampleConfig) {
   EXPECT_EQ(openai.limits.max_concurrency, 256);
   EXPECT_DOUBLE_EQ(openai.limits.requests_per_minute, 500);
   EXPECT_EQ(openai.limits.timeout_ms, 60000);
-  EXPECT_EQ(openai.limits.batch_window_us, 500);  // commented out in the file: the default
+  EXPECT_EQ(openai.limits.batch_window_us, 0);  // commented out in the file: the default
   EXPECT_EQ(c.aliases.at("default:analyze").provider, "anthropic");
   EXPECT_EQ(c.aliases.at("default:fast").model, "gpt-4o-mini");
   EXPECT_EQ(c.providers.at("gemini")
