@@ -3,8 +3,12 @@
 // `structure sim`, against bare libcurl on the same path (bench/curl_floor.h) and the official
 // OpenAI Node SDK (bench/sdk/openai_load.mjs) through the same nginx.
 //
-//   bench_tls [--inflight 64,256,10000] [--latency-ms 500] [--waves N]
+//   bench_tls [--inflight 64,256,10000] [--latency-ms 500] [--waves N] [--repeat N]
 //             [--modes plain,tls1,tls2] [--sdk-max 256] [--no-sdk] [--ca-path DIR] [--canned]
+//
+// --repeat N: each cell N times, the clients taking turns; a row is the run with the median
+// rate, followed by the % of ideal of every run (the machines here move by tenths of a point
+// from one minute to the next).
 //
 // --waves: calls per cell = N x C (default 24 up to C = 1 024, 8 above). The % of ideal is
 // the rate between the waves holding 10 % and 90 % of the completions (bench/steady_window.h):
@@ -30,6 +34,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -226,6 +231,7 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
   int latency = f.count("canned") ? -1 : static_cast<int>(Num(f, "latency-ms", 500));
   int waves_flag = static_cast<int>(Num(f, "waves", 0));
   int sdk_max = f.count("no-sdk") ? 0 : static_cast<int>(Num(f, "sdk-max", 256));
+  int repeat = std::max(1, static_cast<int>(Num(f, "repeat", 1)));
   std::string ca_path = f.count("ca-path") ? f.at("ca-path") : "";
   std::printf("%-7s %-6s %-6s %8s %7s %9s %7s %6s %9s %10s %8s %8s %s\n", "C", "mode", "client",
               "calls/s", "%ideal", "CPU us/c", "x floor", "open conns", "conns/1k", "full hs/1k",
@@ -236,26 +242,46 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
     int waves = waves_flag > 0 ? waves_flag : (c <= 1024 ? 24 : 8);
     for (const std::string& mode : modes) {
       double floor_us = 0;
-      for (std::string what : {"floor", "engine", "sdk"}) {
-        if (what == "sdk" && c > sdk_max) continue;
+      std::vector<std::string> clients = {"floor", "engine"};
+      if (c <= sdk_max) clients.push_back("sdk");
+      // The clients take turns, `repeat` times, so that a slow minute of the machine falls on
+      // all of them; each row is then the run with the median rate.
+      std::map<std::string, std::vector<Fields>> runs;
+      for (int rep = 0; rep < repeat; ++rep) {
+        for (const std::string& what : clients) {
+          runs[what].push_back(RunCell(self, what, mode, c, latency, c * waves, ca_path));
+        }
+      }
+      double ideal = latency > 0 ? c / (latency / 1000.0) : 1e300;  // --canned: none
+      for (const std::string& what : clients) {
         // The baseline sends as many calls (all are queued at once) with 16 in flight.
         std::string key = what + "/" + mode + "/" + std::to_string(c * waves);
         if (!baseline_rss.count(key)) {
           Fields b = RunCell(self, what, mode, 16, latency < 0 ? -1 : 1, c * waves, ca_path);
           baseline_rss[key] = D(b, "peak_rss_kb");
         }
-        Fields r = RunCell(self, what, mode, c, latency, c * waves, ca_path);
+        std::vector<Fields>& all = runs[what];
+        std::sort(all.begin(), all.end(), [](const Fields& a, const Fields& b) {
+          return D(a, "calls_per_s") < D(b, "calls_per_s");
+        });
+        std::string spread;
+        for (const Fields& x : all) {
+          char one[16];
+          std::snprintf(one, sizeof(one), " %.1f", 100.0 * D(x, "calls_per_s") / ideal);
+          spread += one;
+        }
+        Fields& r = all[all.size() / 2];
         double cpu = D(r, "cpu_us_per_call");
         if (what == "floor") floor_us = cpu;
-        double ideal = latency > 0 ? c / (latency / 1000.0) : 1e300;  // --canned: none
-        std::printf("%-7d %-6s %-6s %8.0f %6.1f%% %9.1f %7.2f %6s %9.2f %10.2f %8.1f %8.1f %s%s\n",
-                    c, mode.c_str(), what.c_str(), D(r, "calls_per_s"),
-                    100.0 * D(r, "calls_per_s") / ideal, cpu, floor_us > 0 ? cpu / floor_us : 0,
-                    r.count("open_conns") ? r["open_conns"].c_str() : "-", D(r, "conns_per_1000"),
-                    D(r, "full_handshakes_per_1000"),
-                    (D(r, "peak_rss_kb") - baseline_rss[key]) / (c - 16), D(r, "nginx_us_per_call"),
-                    r.count("protocol") ? r["protocol"].c_str() : "-",
-                    r.count("error") ? ("  " + r["error"] + " failed=" + r["failed"]).c_str() : "");
+        std::printf(
+            "%-7d %-6s %-6s %8.0f %6.1f%% %9.1f %7.2f %6s %9.2f %10.2f %8.1f %8.1f %s%s%s\n", c,
+            mode.c_str(), what.c_str(), D(r, "calls_per_s"), 100.0 * D(r, "calls_per_s") / ideal,
+            cpu, floor_us > 0 ? cpu / floor_us : 0,
+            r.count("open_conns") ? r["open_conns"].c_str() : "-", D(r, "conns_per_1000"),
+            D(r, "full_handshakes_per_1000"), (D(r, "peak_rss_kb") - baseline_rss[key]) / (c - 16),
+            D(r, "nginx_us_per_call"), r.count("protocol") ? r["protocol"].c_str() : "-",
+            r.count("error") ? ("  " + r["error"] + " failed=" + r["failed"]).c_str() : "",
+            repeat > 1 && latency > 0 ? ("  %ideal of the runs:" + spread).c_str() : "");
         std::fflush(stdout);
       }
     }
