@@ -93,8 +93,10 @@ TEST_F(TlsTransportTest, NewConnectionsResumeTheTlsSessionAcrossShards) {
   ExpectAllOk(RunCalls(*t, inbox_, nginx_->url(false), 150, 100));
   structure::testing::NginxLogStats log = nginx_->ReadLogOnce(151);
   EXPECT_EQ(log.connections, 151);
-  // Measured: 78-125 of 151 resume (a connection started before a ticket reached the cache cannot).
-  EXPECT_GE(log.resumed, 30) << log.full_handshakes << " full handshakes of " << log.connections;
+  // Measured: 78-125 of 151 resume on a quiet machine, 22 in a CI run with other tests beside it
+  // (a connection started before a ticket reached the cache cannot; under load more of the 100
+  // start before one has). Without a session cache none would.
+  EXPECT_GE(log.resumed, 10) << log.full_handshakes << " full handshakes of " << log.connections;
 }
 
 TEST_F(TlsTransportTest, RefusesACertificateFromAnotherCaNamingHostAndReason) {
