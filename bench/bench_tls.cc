@@ -13,7 +13,7 @@
 // --waves: calls per cell = N x C (default 24 up to C = 1 024, 8 above). The % of ideal is
 // the rate between the waves holding 10 % and 90 % of the completions (bench/steady_window.h):
 // a cell starts with all C calls at once and takes a few waves to settle, so 8 waves left a
-// steady window of 6 that still held the start (lower, and noisier: docs/providers.md).
+// steady window of 6 that still held the start (noisier: docs/providers.md).
 //
 // --canned: no simulator; nginx answers every call at once with a fixed reply (CPU per call
 // at full speed: no latency, so no % of ideal).
@@ -271,6 +271,11 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
           spread += one;
         }
         Fields& r = all[all.size() / 2];
+        // A run that failed is shown whichever run has the median rate.
+        const Fields* failed = nullptr;
+        for (const Fields& x : all) {
+          if (x.count("error")) failed = &x;
+        }
         double cpu = D(r, "cpu_us_per_call");
         if (what == "floor") floor_us = cpu;
         std::printf(
@@ -280,7 +285,10 @@ int Matrix(const std::string& self, const std::map<std::string, std::string>& f)
             r.count("open_conns") ? r["open_conns"].c_str() : "-", D(r, "conns_per_1000"),
             D(r, "full_handshakes_per_1000"), (D(r, "peak_rss_kb") - baseline_rss[key]) / (c - 16),
             D(r, "nginx_us_per_call"), r.count("protocol") ? r["protocol"].c_str() : "-",
-            r.count("error") ? ("  " + r["error"] + " failed=" + r["failed"]).c_str() : "",
+            failed ? ("  " + failed->at("error") +
+                      " failed=" + (failed->count("failed") ? failed->at("failed") : "?"))
+                         .c_str()
+                   : "",
             repeat > 1 && latency > 0 ? ("  %ideal of the runs:" + spread).c_str() : "");
         std::fflush(stdout);
       }
