@@ -1,5 +1,6 @@
 #include "batch/batch_line.h"
 
+#include "base/read_file.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure::batch {

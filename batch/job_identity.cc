@@ -5,6 +5,7 @@
 
 #include "base/json.h"
 #include "base/output_file.h"
+#include "base/read_file.h"
 
 namespace structure::batch {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "base/json.h"
 #include "base/output_file.h"
+#include "base/read_file.h"
 #include "batch/batch_line.h"
 #include "batch/output_lock.h"
 #include "structure/error_code.h"

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "base/json_pointer.h"
+#include "base/read_file.h"
 #include "pipeline/content_loop.h"
 #include "pipeline/generate/generate.h"
 #include "pipeline/lowering/profile.h"

@@ -10,6 +10,7 @@
 
 #include <simdjson.h>
 
+#include "base/read_file.h"
 #include "pipeline/validator/validator.h"
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include <toml++/toml.h>
 
+#include "base/read_file.h"
 #include "config/settings.h"
 #include "config/shared_store.h"
 #include "config/toml_reader.h"

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/read_file.h"
 #include "registry/schema_name.h"
 
 namespace structure::registry {

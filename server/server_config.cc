@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "config/unknown_key.h"
 #include "server/console/console_config.h"
 

@@ -2,6 +2,8 @@
 
 #include <re2/re2.h>
 
+#include "base/read_file.h"
+
 namespace structure::sim {
 namespace {
 

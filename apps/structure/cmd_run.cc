@@ -14,6 +14,7 @@
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "base/error_codes.h"
+#include "base/read_file.h"
 #include "base/utf8.h"
 #include "config/settings.h"
 

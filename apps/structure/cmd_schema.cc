@@ -4,6 +4,7 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "base/read_file.h"
 #include "config/builtin_providers.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/profile.h"

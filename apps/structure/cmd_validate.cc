@@ -8,6 +8,7 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "base/read_file.h"
 #include "pipeline/schema_stage.h"
 #include "pipeline/validator/schema_refs.h"
 #include "pipeline/validator/validate_lines.h"

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "base/output_file.h"
+#include "base/read_file.h"
 #include "batch/batch_state.h"
 #include "batch/provider_batch.h"
 #include "batch/provider_batch_stats.h"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "apps/structure/engine_flags.h"
+#include "base/read_file.h"
 #include "server/server_config.h"
 
 namespace structure::server {

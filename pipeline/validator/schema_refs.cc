@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/read_file.h"
+
 namespace structure::pipeline {
 namespace {
 

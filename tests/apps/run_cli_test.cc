@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "tests/server/http_client.h"
 #include "tests/support/sim_process.h"
 

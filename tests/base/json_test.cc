@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "base/read_file.h"
 #include "base/utf8.h"
 
 namespace structure {

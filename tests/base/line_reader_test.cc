@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "base/json.h"
+#include "base/read_file.h"
 
 namespace structure {
 namespace {

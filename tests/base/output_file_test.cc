@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "base/json.h"
+#include "base/read_file.h"
 
 namespace structure {
 namespace {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "batch/shard.h"
 #include "tests/support/sim_process.h"
 

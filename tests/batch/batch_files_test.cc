@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "base/read_file.h"
 #include "batch/output_lock.h"
 #include "batch/shard.h"
 

@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/read_file.h"
+
 namespace structure::batch {
 namespace {
 

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "tests/support/sim_process.h"
 
 namespace structure {

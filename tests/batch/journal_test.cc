@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "base/json.h"
+#include "base/read_file.h"
 
 namespace structure::batch {
 namespace {

@@ -10,6 +10,7 @@
 #include <csignal>
 
 #include "base/json.h"
+#include "base/read_file.h"
 
 namespace structure::batch {
 namespace {

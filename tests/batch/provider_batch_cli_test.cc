@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "base/read_file.h"
 #include "tests/batch/provider_batch_fixture.h"
 
 namespace structure {

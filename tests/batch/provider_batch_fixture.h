@@ -16,6 +16,7 @@
 #include <curl/curl.h>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "tests/support/sim_process.h"
 
 namespace structure::testing {

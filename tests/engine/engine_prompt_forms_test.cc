@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "base/read_file.h"
 #include "engine/engine_internal.h"
 #include "tests/support/engine_fixture.h"
 #include "tests/support/sim_process.h"

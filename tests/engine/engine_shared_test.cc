@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "structure/engine.h"
 #include "tests/support/fake_tcp_server.h"
 #include "tests/support/redis_server.h"

@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 
+#include "base/read_file.h"
 #include "config/load_config.h"
 #include "engine/engine_internal.h"
 #include "providers/endpoint.h"

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 #include "providers/http.h"

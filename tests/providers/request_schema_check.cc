@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure::providers::testing {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "base/read_file.h"
 #include "registry/schema_version.h"
 #include "tests/registry/temp_dir.h"
 

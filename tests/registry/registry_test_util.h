@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "base/read_file.h"
 #include "registry/schema_registry.h"
 
 namespace structure::registry {

@@ -6,6 +6,8 @@
 
 #include <curl/curl.h>
 
+#include "base/read_file.h"
+
 namespace structure::sim::testing {
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "base/read_file.h"
 #include "pipeline/lowering/lift.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/lower_internal.h"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "base/read_file.h"
 
 namespace structure::pipeline::testing {
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure {

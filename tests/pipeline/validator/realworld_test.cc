@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/read_file.h"
 #include "pipeline/validator/validator.h"
 
 namespace structure::pipeline {
