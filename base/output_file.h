@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/read_file.h"
 #include "structure/status.h"
 
 namespace structure {
@@ -56,10 +57,11 @@ Status WriteOutputFile(const std::string& path, std::string_view content);
 
 // Opens `target` (from ResolveOutput) for appending: a regular or missing file is opened with
 // O_APPEND (created 0644 minus the umask), a device or FIFO in place. A FIFO nobody reads yet is
-// waited for up to `fifo_wait`, then kUnavailable "<path> is a FIFO that no process reads".
+// waited for up to `fifo_wait`, then kUnavailable "<path> is a FIFO that no process reads: start
+// its reader first".
 // `extra_flags` are added to open(2)'s for a regular file (O_TRUNC for a fresh file).
 Result<int> OpenForAppend(const OutputTarget& target, int extra_flags = 0,
-                          std::chrono::milliseconds fifo_wait = std::chrono::seconds(10));
+                          std::chrono::milliseconds fifo_wait = kFifoWait);
 
 // Writes all of `data` to `fd`, retrying short writes and EINTR; kUnavailable "cannot write
 // <name>: <OS reason>" when a write fails. `written`, when given, gets the bytes written (all of

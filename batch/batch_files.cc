@@ -10,6 +10,7 @@
 
 #include "base/line_reader.h"
 #include "base/output_file.h"
+#include "base/read_file.h"
 #include "batch/batch_line.h"
 #include "batch/job_identity.h"
 
@@ -19,6 +20,19 @@ namespace {
 BatchLine ParseInputLine(const BatchLineText& text) {
   if (text.too_long) return LineTooLong(text.line_no, kMaxLineBytes);
   return ParseBatchLine(text.text, text.line_no, {});
+}
+
+// `path` opened for reading (base/read_file.h: a FIFO nobody writes is not waited for forever).
+Result<std::FILE*> OpenInputFile(const std::string& path) {
+  auto opened = OpenForReading(path);
+  if (!opened.ok()) return opened.status();
+  std::FILE* f = ::fdopen(opened->fd, "r");
+  if (f == nullptr) {
+    ::close(opened->fd);
+    return Unavailable("cannot read " + path + ": " + std::strerror(errno));
+  }
+  if (!opened->head.empty()) std::ungetc(static_cast<unsigned char>(opened->head[0]), f);
+  return f;
 }
 
 bool SameFile(const struct stat& a, const struct stat& b) {
@@ -50,8 +64,9 @@ Status CheckBelongs(const JournalScan& scan, const FileOptions& o) {
 
 Status ForEachInputLine(const std::string& path,
                         const std::function<void(const BatchLineText&)>& each) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "r"), &std::fclose);
-  if (!f) return NotFound("cannot open " + path + ": " + std::strerror(errno));
+  auto opened = OpenInputFile(path);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(*opened, &std::fclose);
   LineReader reader(f.get(), kMaxLineBytes);
   for (;;) {
     LineReader::Got got = reader.Next();
@@ -107,9 +122,9 @@ Status OpenInput(const FileOptions& o, JobFiles& files, struct stat& in_st) {
   if (::stat(o.in_path.c_str(), &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
     return InvalidArgument(o.in_path + " is a directory: give a JSONL file (or - for stdin)");
   }
-  files.in = std::fopen(o.in_path.c_str(), "r");
-  if (files.in == nullptr)
-    return NotFound("cannot open " + o.in_path + ": " + std::strerror(errno));
+  auto opened = OpenInputFile(o.in_path);
+  if (!opened.ok()) return opened.status();
+  files.in = *opened;
   files.in_owner.reset(files.in);
   ::fstat(::fileno(files.in), &in_st);
   return Status::Ok();

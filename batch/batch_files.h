@@ -51,7 +51,8 @@ Result<JobFiles> OpenJobFiles(const FileOptions& options);
 Result<std::vector<std::string>> InputKeys(const std::string& path, const Shard& shard = {});
 
 // The records of an input file in `shard` (its non-blank lines, sharded as the runner does), for
-// the progress line's ETA.
+// the progress line's ETA. Reads the file through: only for a regular file (a FIFO's lines would
+// be taken from the job).
 Result<uint64_t> CountRecords(const std::string& path, const Shard& shard);
 
 // A non-blank input line: its text (empty when too long) and number (1-based, blank lines
@@ -62,18 +63,9 @@ struct BatchLineText {
   bool too_long = false;  // longer than kMaxLineBytes (batch_line.h): a bad line
 };
 
-// Calls `each` for every non-blank line of the file at `path`. kNotFound when it cannot be
-// opened, kUnavailable when a read fails.
+// Calls `each` for every non-blank line of the file at `path` (opened as base/read_file.h says).
+// kNotFound when it cannot be opened, kUnavailable when a read fails.
 Status ForEachInputLine(const std::string& path,
                         const std::function<void(const BatchLineText&)>& each);
-
-// The records of an input file in `shard` (its non-blank lines, sharded as the runner does), for
-// the progress line's ETA.
-Result<uint64_t> CountRecords(const std::string& path, const Shard& shard);
-
-// Calls `each(line, line_no)` for every non-blank line of the file at `path` (line_no 1-based,
-// counting blank lines). kNotFound when it cannot be opened, kUnavailable when a read fails.
-Status ForEachInputLine(const std::string& path,
-                        const std::function<void(std::string_view, uint64_t)>& each);
 
 }  // namespace structure::batch

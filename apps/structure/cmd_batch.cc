@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -333,7 +334,9 @@ int RunBatch(const std::vector<std::string>& raw) {
   if (cap.capped) std::fprintf(stderr, "structure batch: %s\n", batch::CapWarning(cap).c_str());
 
   options->progress = isatty(STDERR_FILENO) == 1;
-  if (options->progress && paths->in_path != "-") {
+  std::error_code regular_error;
+  if (options->progress && paths->in_path != "-" &&
+      std::filesystem::is_regular_file(paths->in_path, regular_error)) {
     auto total = batch::CountRecords(paths->in_path, options->shard);
     if (total.ok()) options->total = *total;
   }

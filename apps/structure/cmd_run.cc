@@ -119,9 +119,11 @@ int RunRun(const std::vector<std::string>& argv) {
     Result<std::string> text =
         ReadFile(path == "-" ? "/dev/stdin" : path, kMaxPromptBytes, "the prompt limit");
     if (!text.ok()) return Fail("--prompt-file: " + text.status().message());
-    if (std::string e = Utf8Error(*text); !e.empty()) {
-      return Fail("--prompt-file " + (path == "-" ? std::string("- (stdin)") : path) + ": " + e);
-    }
+    std::string shown = path == "-" ? std::string("- (stdin)") : path;
+    if (std::string e = Utf8Error(*text); !e.empty())
+      return Fail("--prompt-file " + shown + ": " + e);
+    if (text->empty())
+      return Fail("--prompt-file " + shown + " is empty: give the text to structure");
     body.set("prompt", *text);
   }
   int schemas = args->has("schema") + args->has("schema-name") + args->has("schema-text");

@@ -4,7 +4,6 @@
 
 #include <string>
 
-#include "base/read_file.h"
 #include "base/utf8.h"
 
 namespace structure {
@@ -226,12 +225,6 @@ TEST(JsonTest, IndexOperatorCreatesMembers) {
   EXPECT_EQ(ToJson(j), "{\"a\":{\"b\":true},\"list\":[1]}");
   EXPECT_EQ(j.find("missing"), nullptr);
   EXPECT_EQ(j.size(), 2u);
-}
-
-TEST(ReadFileTest, MissingFileIsNotFound) {
-  auto r = ReadFile("/nonexistent/structure/file.json");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Code::kNotFound);
 }
 
 }  // namespace

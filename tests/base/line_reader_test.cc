@@ -10,7 +10,6 @@
 #include <thread>
 
 #include "base/json.h"
-#include "base/read_file.h"
 
 namespace structure {
 namespace {
@@ -76,27 +75,6 @@ TEST(LineReaderTest, AHugeLineFromAPipeIsDroppedAndTheNextOneRead) {
   EXPECT_EQ(r.Next(), LineReader::Got::kEnd);
   std::fclose(in);
   writer.join();
-}
-
-TEST(ReadFileTest, StopsAtItsLimitAndSaysSo) {
-  auto r = ReadFile("/dev/zero", 1000, "the test limit");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
-  EXPECT_EQ(r.status().message(),
-            "/dev/zero: larger than 1000 bytes (the test limit): stopped reading there");
-}
-
-TEST(ReadFileTest, AFileOfExactlyTheLimitIsRead) {
-  std::string path = ::testing::TempDir() + "read_file_limit_" + std::to_string(getpid());
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  ASSERT_NE(f, nullptr);
-  std::fputs(std::string(70000, 'a').c_str(), f);
-  std::fclose(f);
-  auto exact = ReadFile(path, 70000);
-  ASSERT_TRUE(exact.ok()) << exact.status().ToString();
-  EXPECT_EQ(exact->size(), 70000u);
-  EXPECT_FALSE(ReadFile(path, 69999).ok());
-  std::remove(path.c_str());
 }
 
 }  // namespace
