@@ -24,24 +24,21 @@ std::string Where(const std::string& path) {
 }
 
 Status CheckRegistryDir(const EngineOptions& o) {
-  std::string from = !o.registry_dir.empty() ? "--registry-dir"
-                     : !ConfigInternal::Of(o.config).stores.registry_dir.empty()
-                         ? "stores.registry_dir"
-                         : "";
-  if (from.empty()) return Status::Ok();
+  bool option = !o.registry_dir.empty();
   const std::string& dir =
-      from == "--registry-dir" ? o.registry_dir : ConfigInternal::Of(o.config).stores.registry_dir;
+      option ? o.registry_dir : ConfigInternal::Of(o.config).stores.registry_dir;
+  if (dir.empty()) return Status::Ok();
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return Status::Ok();
   std::string what = fs::exists(dir, ec) ? "is not a directory" : "does not exist";
-  return NotFound(
-      from + ": the bundled schemas directory " + Where(dir) + " " + what +
-      (from == "--registry-dir" ? "" : " (remove the key to use the installed schemas)"));
+  return NotFound((option ? o.names.registry_dir : "stores.registry_dir") +
+                  ": the bundled schemas directory " + Where(dir) + " " + what +
+                  (option ? "" : " (remove the key to use the installed schemas)"));
 }
 
 Status CheckDatabase(const EngineOptions& o, const std::string& database) {
   if (database == ":memory:") return Status::Ok();
-  std::string from = !o.database.empty() ? "--database" : "stores.database";
+  std::string from = !o.database.empty() ? o.names.database : "stores.database";
   std::error_code ec;
   if (fs::is_directory(database, ec)) {
     return InvalidArgument(from + ": " + Where(database) + " is a directory; name a file");
@@ -89,10 +86,10 @@ Result<CheckedOptions> CheckEngineOptions(const EngineOptions& options) {
   STRUCTURE_RETURN_IF_ERROR(config::CheckConfig(given));
   CheckedOptions out;
   bool builtin = !options.provider.empty() && !given.providers.count(options.provider);
-  auto effective = actors::WithProviderFlag(given, options.provider, options.base_url);
+  auto effective = actors::WithProviderFlag(given, options);
   if (!effective.ok()) return effective.status();
   out.config = std::move(*effective);
-  auto plans = actors::PlanProviders(out.config, options.base_url);
+  auto plans = actors::PlanProviders(out.config, options.base_url, options.names.base_url);
   if (!plans.ok()) return plans.status();
   out.plans = std::move(*plans);
   // A provider every call uses must be callable before the first call.
@@ -100,8 +97,11 @@ Result<CheckedOptions> CheckEngineOptions(const EngineOptions& options) {
     for (const actors::ProviderPlan& plan : out.plans) {
       if (plan.handle.config.name != name || plan.handle.unusable.ok()) continue;
       if (!builtin) return plan.handle.unusable;
-      return Status(Code::kUnauthenticated, "--provider " + name + ": " + plan.unusable_reason +
-                                                " (or give --base-url URL for a local server)");
+      const OptionNames& names = options.names;
+      return Status(Code::kUnauthenticated,
+                    (names.provider.empty() ? "provider " + name : names.provider) + ": " +
+                        plan.unusable_reason + " (or give " + names.base_url +
+                        " URL for a local server)");
     }
   }
   STRUCTURE_RETURN_IF_ERROR(CheckRegistryDir(options));

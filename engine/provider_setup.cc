@@ -37,6 +37,7 @@ Status PlanNetwork(const config::ProviderConfig& pc, const std::string& base_url
 
 Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
                                   const std::string& base_override,
+                                  const std::string& base_override_name,
                                   const std::shared_ptr<const providers::ModelTable>& models) {
   const std::string where = "providers." + pc.name;
   auto kind = providers::ParseProviderKind(pc.kind);
@@ -45,8 +46,8 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
   if (!base.empty()) {
     Status url = providers::CheckBaseUrl(base);
     if (!url.ok()) {
-      return InvalidArgument((base_override.empty() ? where + ".base_url: " : "--base-url: ") +
-                             url.message());
+      return InvalidArgument((base_override.empty() ? where + ".base_url" : base_override_name) +
+                             ": " + url.message());
     }
   }
   ProviderPlan plan;
@@ -111,11 +112,12 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
 }  // namespace
 
 Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
-                                              const std::string& provider,
-                                              const std::string& base_url) {
+                                              const EngineOptions& options) {
+  const std::string& provider = options.provider;
+  const std::string& base_url = options.base_url;
   if (!base_url.empty()) {
     Status url = providers::CheckBaseUrl(base_url);
-    if (!url.ok()) return InvalidArgument("--base-url: " + url.message());
+    if (!url.ok()) return InvalidArgument(options.names.base_url + ": " + url.message());
   }
   if (provider.empty() || config.providers.count(provider)) return config;
   auto builtin = config::BuiltinProvider(provider);
@@ -126,21 +128,22 @@ Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
                     "; built in: " + Join(config::BuiltinProviderNames()) + ")");
   }
   if (config::BuiltinNeedsBaseUrl(provider) && base_url.empty()) {
-    return InvalidArgument("provider '" + provider +
-                           "' needs the server's address: give --base-url URL (e.g. "
-                           "http://127.0.0.1:8000/v1 for a local vLLM)");
+    return InvalidArgument("provider '" + provider + "' needs the server's address: give " +
+                           options.names.base_url +
+                           " URL (e.g. http://127.0.0.1:8000/v1 for a local vLLM)");
   }
   config.providers.emplace(provider, std::move(*builtin));
   return config;
 }
 
 Result<std::vector<ProviderPlan>> PlanProviders(const config::EngineConfig& config,
-                                                const std::string& base_url_override) {
+                                                const std::string& base_url_override,
+                                                const std::string& base_url_name) {
   auto models = providers::ModelTable::WithOverrides(config.model_families);
   if (!models.ok()) return InvalidArgument("model_families." + models.status().message());
   std::vector<ProviderPlan> plans;
   for (const auto& [name, pc] : config.providers) {
-    auto plan = PlanProvider(pc, base_url_override, *models);
+    auto plan = PlanProvider(pc, base_url_override, base_url_name, *models);
     if (!plan.ok()) return plan.status();
     plans.push_back(std::move(*plan));
   }

@@ -10,6 +10,7 @@
 #include "actors/engine_context.h"
 #include "actors/messages.h"
 #include "config/engine_config.h"
+#include "structure/options.h"
 #include "structure/status.h"
 
 namespace structure::actors {
@@ -25,18 +26,19 @@ struct ProviderPlan {
   std::string unusable_reason;
 };
 
-// The configuration with the provider `provider` names added when it is a built-in kind not
-// configured (config/builtin_providers.h). Checks `base_url` (an http(s) URL) and that an
-// openai-compatible built-in has one. kNotFound for a provider that is neither configured nor
-// built in, naming both lists.
+// The configuration with the provider `options.provider` names added when it is a built-in kind
+// not configured (config/builtin_providers.h). Checks `options.base_url` (an http(s) URL) and
+// that an openai-compatible built-in has one, naming it as `options.names` says. kNotFound for a
+// provider that is neither configured nor built in, naming both lists.
 Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
-                                              const std::string& provider,
-                                              const std::string& base_url);
+                                              const EngineOptions& options);
 
 // Checks every provider of `config` (base URL, profile, overrides, model profiles) and builds
-// its plan. kInvalidArgument names the provider and key: "providers.b.profile: unknown profile".
+// its plan. kInvalidArgument names the provider and key: "providers.b.profile: unknown profile";
+// a bad `base_url_override` is named `base_url_name`.
 Result<std::vector<ProviderPlan>> PlanProviders(const config::EngineConfig& config,
-                                                const std::string& base_url_override);
+                                                const std::string& base_url_override,
+                                                const std::string& base_url_name);
 
 // The names of the providers every call may use: `provider` when set, else those of
 // structure.model and structure.schemaBuilderModel.

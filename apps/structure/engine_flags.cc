@@ -91,14 +91,15 @@ Result<EngineOptions> EngineOptionsFromArgs(const Args& args, server::ServerConf
   o.registry_dir = args.get("registry-dir");
   if (args.has("allow-unresolved-refs")) cfg.settings.allow_unresolved_refs = true;
   o.config = ConfigInternal::Wrap(std::move(cfg));
-  Status checked = Engine::Check(o);
-  std::string flag = "--provider " + o.provider + ": ";
-  if (!checked.ok() && !args.has("provider") && checked.message().rfind(flag, 0) == 0) {
-    // The provider came from --model: name the flag the user typed.
-    return Status(checked.code(), "--model " + args.get("model") + " (provider " + o.provider +
-                                      "): " + checked.message().substr(flag.size()));
-  }
-  STRUCTURE_RETURN_IF_ERROR(checked);
+  // Errors name the flags the user typed; a provider that came from --model is named by it.
+  o.names.provider = args.has("provider") ? "--provider " + o.provider
+                     : o.provider.empty()
+                         ? ""
+                         : "--model " + args.get("model") + " (provider " + o.provider + ")";
+  o.names.base_url = "--base-url";
+  o.names.registry_dir = "--registry-dir";
+  o.names.database = "--database";
+  STRUCTURE_RETURN_IF_ERROR(Engine::Check(o));
   return o;
 }
 

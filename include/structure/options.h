@@ -10,6 +10,16 @@
 
 namespace structure {
 
+// How the engine's errors name the options of EngineOptions: an embedder that takes them under
+// its own names (a flag, a setting) sets these, so the user reads what they typed. The CLI names
+// its flags ("--provider openai", "--base-url").
+struct OptionNames {
+  std::string provider;  // "" = "provider <name>"
+  std::string base_url = "base_url";
+  std::string registry_dir = "registry_dir";
+  std::string database = "database";
+};
+
 struct EngineOptions {
   Config config;             // the built-in configuration unless set (structure/config.h)
   std::string provider;      // use this provider for every call ("" = the settings' model); a
@@ -28,6 +38,7 @@ struct EngineOptions {
   // External checks by the request's tenant; the entry "" applies to requests whose tenant has
   // none. A request never chooses its check: whoever creates the engine does.
   std::map<std::string, CheckCommand> checks;
+  OptionNames names;  // how errors name the options above
 };
 
 }  // namespace structure

@@ -97,6 +97,38 @@ TEST(EngineCreateTest, BadBundledSchemaIsAnError) {
   EXPECT_NE(e.status().message().find("broken"), std::string::npos) << e.status().message();
 }
 
+// Errors name the options as the embedder names them (EngineOptions::names), by default as the
+// fields of EngineOptions; never as some CLI's flags.
+TEST(EngineCreateTest, ErrorsNameTheOptionsAsTheEmbedderNamesThem) {
+  unsetenv("STRUCTURE_TEST_UNSET_KEY");
+  EngineOptions o;
+  o.base_url = "ftp://example";
+  Status by_default = Engine::Check(o);
+  EXPECT_EQ(by_default.message().rfind("base_url: ", 0), 0u) << by_default.message();
+  o.names.base_url = "STRUCTURE_BASE_URL";
+  Status named = Engine::Check(o);
+  EXPECT_EQ(named.message().rfind("STRUCTURE_BASE_URL: ", 0), 0u) << named.message();
+
+  EngineOptions dir;
+  dir.registry_dir = TempDir("names") + "/missing";
+  dir.names.registry_dir = "schemas_dir";
+  Status missing = Engine::Check(dir);
+  EXPECT_EQ(missing.message().rfind("schemas_dir: the bundled schemas directory", 0), 0u)
+      << missing.message();
+
+  unsetenv("OPENAI_API_KEY");  // a built-in provider with no key
+  EngineOptions key;
+  key.provider = "openai";
+  Status unnamed = Engine::Check(key);
+  EXPECT_EQ(unnamed.message().rfind("provider openai: no API key", 0), 0u) << unnamed.message();
+  EXPECT_NE(unnamed.message().find("(or give base_url URL for a local server)"), std::string::npos)
+      << unnamed.message();
+  key.names.provider = "the model setting (provider openai)";
+  Status labelled = Engine::Check(key);
+  EXPECT_EQ(labelled.message().rfind("the model setting (provider openai): no API key", 0), 0u)
+      << labelled.message();
+}
+
 TEST(EngineCreateTest, AGoodConfigStillStartsAfterFailedAttempts) {
   EngineOptions bad;
   bad.provider = "nosuch";
@@ -151,7 +183,7 @@ TEST(EngineCreateTest, CheckRefusesWhatCreateRefusesWithTheSameMessage) {
   EngineOptions o;
   o.registry_dir = "no/such/dir";
   Status checked = Engine::Check(o);
-  EXPECT_NE(checked.message().find("--registry-dir: the bundled schemas directory \"no/such/dir\""),
+  EXPECT_NE(checked.message().find("registry_dir: the bundled schemas directory \"no/such/dir\""),
             std::string::npos)
       << checked.message();
   EXPECT_EQ(Engine::Create(o).status().message(), checked.message());
