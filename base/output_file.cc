@@ -1,6 +1,7 @@
 #include "base/output_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -100,6 +101,11 @@ Status ReplaceAtomically(const std::string& path, std::string_view content) {
 
 }  // namespace
 
+void SetNonBlocking(int fd, bool on) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK);
+}
+
 Status OsError(const std::string& what, const std::string& path) {
   return Unavailable(what + " " + path + ": " + std::strerror(errno));
 }
@@ -164,13 +170,26 @@ Result<OutputTarget> ResolveOutput(const std::string& path) {
   return t;
 }
 
-Status WriteAll(int fd, std::string_view data, const std::string& name, size_t* written) {
+Status WriteAll(int fd, std::string_view data, const std::string& name, size_t* written,
+                const std::function<bool()>& give_up) {
   size_t done = 0;
   Status st;
   while (done < data.size()) {
     ssize_t n = ::write(fd, data.data() + done, data.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {  // a reader that does not read (yet)
+        if (give_up && give_up()) {
+          st = Status(Code::kCancelled,
+                      "cannot write " + name + ": stopped while its reader was not reading");
+          break;
+        }
+        struct pollfd p {
+          fd, POLLOUT, 0
+        };
+        ::poll(&p, 1, 100);
+        continue;
+      }
       st = OsError("cannot write", name);
       break;
     }
@@ -198,8 +217,7 @@ Result<int> OpenForAppend(const OutputTarget& target, int extra_flags,
   for (;;) {
     int fd = ::open(target.path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd >= 0) {
-      int flags = ::fcntl(fd, F_GETFL);
-      if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+      SetNonBlocking(fd, false);
       return fd;
     }
     if (errno != ENXIO) return OsError("cannot open", target.path);

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -65,8 +66,15 @@ Result<int> OpenForAppend(const OutputTarget& target, int extra_flags = 0,
 
 // Writes all of `data` to `fd`, retrying short writes and EINTR; kUnavailable "cannot write
 // <name>: <OS reason>" when a write fails. `written`, when given, gets the bytes written (all of
-// them, or those before the failure).
-Status WriteAll(int fd, std::string_view data, const std::string& name, size_t* written = nullptr);
+// them, or those before the failure). A non-blocking `fd` whose reader does not read is waited
+// for (poll), and `give_up`, when set, is asked every 100 ms meanwhile: when it says so the write
+// stops with kCancelled "cannot write <name>: stopped while its reader was not reading".
+Status WriteAll(int fd, std::string_view data, const std::string& name, size_t* written = nullptr,
+                const std::function<bool()>& give_up = {});
+
+// Sets (or clears) O_NONBLOCK on the open file description of `fd`: only for one this process
+// opened itself, since a description is shared by every descriptor duplicated from it.
+void SetNonBlocking(int fd, bool on = true);
 
 // kUnavailable "<what> <path>: <strerror(errno)>".
 Status OsError(const std::string& what, const std::string& path);

@@ -17,11 +17,6 @@ bool SameFile(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-void SetBlocking(int fd) {
-  int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-}
-
 // Waits until the FIFO `fd` (opened O_NONBLOCK) has a writer, has data, or had a writer that
 // closed it; then makes it blocking. A byte read while looking goes to `head`.
 Status WaitForWriter(int fd, const std::string& path, std::chrono::milliseconds fifo_wait,
@@ -47,7 +42,7 @@ Status WaitForWriter(int fd, const std::string& path, std::chrono::milliseconds 
       return Unavailable(path + " is a FIFO that no process writes: start its writer first");
     }
   }
-  SetBlocking(fd);
+  SetNonBlocking(fd, false);
   return Status::Ok();
 }
 

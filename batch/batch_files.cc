@@ -205,6 +205,7 @@ Result<JobFiles> OpenJobFiles(const FileOptions& o) {
   auto opened = JournalWriter::Open(o.out_path, o.overwrite, o.fsync);
   if (!opened.ok()) return opened.status();
   files.journal.emplace(std::move(*opened));
+  files.resumable = !out->in_place();
   STRUCTURE_RETURN_IF_ERROR(CheckNotStarted(o));
   STRUCTURE_RETURN_IF_ERROR(KeepIdentity(o, *out, files));
   if (o.resume) STRUCTURE_RETURN_IF_ERROR(Recover(o, in_st, files));

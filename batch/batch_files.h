@@ -31,7 +31,8 @@ struct JobFiles {
   std::FILE* in = nullptr;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in_owner{nullptr, &std::fclose};
   std::optional<JournalWriter> journal;
-  JournalScan scan;  // --resume: the records OUT already holds
+  JournalScan scan;        // --resume: the records OUT already holds
+  bool resumable = false;  // OUT is a regular file (not stdout, a device or a FIFO)
   std::vector<std::string>
       notes;  // to tell the user (a torn line dropped, cancelled records rerun)
 };

@@ -2,11 +2,11 @@
 
 namespace structure::batch {
 
-std::string LiveSummary(const BatchReport& report, const InFlightCap& cap) {
+std::string LiveSummary(const BatchReport& report, const InFlightCap& cap, bool resumable) {
   double rate =
       report.elapsed_s > 0 ? static_cast<double>(report.run.total()) / report.elapsed_s : 0;
   return FormatSummary(report.all(), report.resumed.total(), report.elapsed_s, rate,
-                       report.interrupted) +
+                       report.interrupted, resumable) +
          CapSummary(cap);
 }
 

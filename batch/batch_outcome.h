@@ -10,8 +10,9 @@
 
 namespace structure::batch {
 
-// "structure batch: 5000 records: ok ... in 16s, 312/s, ..., at most 32 in flight".
-std::string LiveSummary(const BatchReport& report, const InFlightCap& cap);
+// "structure batch: 5000 records: ok ... in 16s, 312/s, ..., at most 32 in flight"; an
+// interrupted job says how to go on, by whether its output is `resumable` (progress.h).
+std::string LiveSummary(const BatchReport& report, const InFlightCap& cap, bool resumable);
 
 // A resume from stdin can only tell at the end whether OUT held results of another input: the
 // warning when `scan` (what OUT held) has results that no input record matched, "" otherwise.

@@ -349,6 +349,8 @@ BatchReport BatchRunner::Run(std::FILE* in) {
   s.start = Clock::now();
   BatchReport report;
   if (s.resume) report.resumed = s.resume->counts;
+  // The second interrupt also stops a write that a FIFO's or pipe's reader is not taking.
+  s.out->StopWhen([&s] { return s.Interrupts() > 1; });
   std::thread writer([&s] {
     sigset_t stops;  // interrupts belong to the reading thread (it may block on stdin)
     sigemptyset(&stops);
@@ -377,6 +379,7 @@ BatchReport BatchRunner::Run(std::FILE* in) {
   }
   s.InputDone();
   writer.join();
+  s.out->StopWhen({});
   if (s.opt.progress) {
     std::fputs("\r\033[K", stderr);
     std::fflush(stderr);

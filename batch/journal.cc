@@ -146,6 +146,7 @@ Result<JournalWriter> JournalWriter::Open(const std::string& path, bool truncate
     // A device or FIFO is written as it is: nothing to lock, empty or recover.
     auto fd = OpenForAppend(*target);
     if (!fd.ok()) return fd.status();
+    if (target->kind == OutputKind::kFifo) SetNonBlocking(*fd);  // our own open: our own flags
     return JournalWriter(*fd, true, false, path);
   }
   // Never O_TRUNC: emptying a file another job is writing is the very thing the lock prevents.
@@ -165,10 +166,23 @@ void JournalWriter::Adopt(int fd) {
   owned_ = true;
 }
 
-JournalWriter JournalWriter::ForFd(int fd) { return JournalWriter(fd, false, false, "<stdout>"); }
+JournalWriter JournalWriter::ForFd(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+    // The shell's description of the pipe is shared: flags are set on a new one of our own.
+    std::string self = "/proc/self/fd/" + std::to_string(fd);
+    int own = ::open(self.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (own >= 0) return JournalWriter(own, true, false, "<stdout>");
+  }
+  return JournalWriter(fd, false, false, "<stdout>");
+}
 
 JournalWriter::JournalWriter(JournalWriter&& o) noexcept
-    : fd_(o.fd_), owned_(o.owned_), sync_(o.sync_), name_(std::move(o.name_)) {
+    : fd_(o.fd_),
+      owned_(o.owned_),
+      sync_(o.sync_),
+      name_(std::move(o.name_)),
+      give_up_(std::move(o.give_up_)) {
   o.fd_ = -1;
   o.owned_ = false;
 }
@@ -180,6 +194,7 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
     owned_ = o.owned_;
     sync_ = o.sync_;
     name_ = std::move(o.name_);
+    give_up_ = std::move(o.give_up_);
     o.fd_ = -1;
     o.owned_ = false;
   }
@@ -193,7 +208,7 @@ JournalWriter::~JournalWriter() {
 Status JournalWriter::Append(std::string_view lines, size_t* written) {
   if (written != nullptr) *written = 0;
   if (lines.empty()) return Status::Ok();
-  STRUCTURE_RETURN_IF_ERROR(WriteAll(fd_, lines, name_, written));
+  STRUCTURE_RETURN_IF_ERROR(WriteAll(fd_, lines, name_, written, give_up_));
   if (sync_ && ::fdatasync(fd_) != 0) return OsError("cannot sync", name_);
   return Status::Ok();
 }

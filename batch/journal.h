@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -45,7 +46,9 @@ class JournalWriter {
   // power loss, not only kill). A device or FIFO is written in place: not locked, emptied or
   // synced. Other kinds of file are refused (base/output_file.h).
   static Result<JournalWriter> Open(const std::string& path, bool truncate, bool sync);
-  // Writes to an already open descriptor it does not own (stdout).
+  // Writes to an already open descriptor it does not own (stdout); a pipe is written through a
+  // description of its own, non-blocking, so that a reader that stops reading cannot hold the
+  // job past StopWhen.
   static JournalWriter ForFd(int fd);
 
   JournalWriter(JournalWriter&& other) noexcept;
@@ -58,6 +61,10 @@ class JournalWriter {
   // kUnavailable with the OS reason when the write fails (disk full, closed pipe). `written`,
   // when given, gets the bytes that reached the file (all, or those before the failure).
   Status Append(std::string_view lines, size_t* written = nullptr);
+
+  // While a FIFO's or pipe's reader is not reading, Append waits, asking `give_up` every 100 ms;
+  // when it says so, Append stops with kCancelled (base/output_file.h WriteAll). Empty: wait.
+  void StopWhen(std::function<bool()> give_up) { give_up_ = std::move(give_up); }
 
   // Whether every Append waits for the disk (fdatasync).
   bool syncs() const { return sync_; }
@@ -72,6 +79,7 @@ class JournalWriter {
   bool owned_ = false;
   bool sync_ = false;
   std::string name_;
+  std::function<bool()> give_up_;
 };
 
 }  // namespace structure::batch

@@ -111,7 +111,7 @@ std::string FormatProgress(const BatchCounts& done, uint64_t in_flight, double r
 }
 
 std::string FormatSummary(const BatchCounts& all, uint64_t resumed, double elapsed, double rate,
-                          bool interrupted) {
+                          bool interrupted, bool resumable) {
   std::string out = "structure batch: " + std::to_string(all.total()) + " records: ok " +
                     std::to_string(all.ok) + ", need-more-input " +
                     std::to_string(all.need_more_input) + ", stale " + std::to_string(all.stale) +
@@ -123,7 +123,11 @@ std::string FormatSummary(const BatchCounts& all, uint64_t resumed, double elaps
     out += ", evidence: " + std::to_string(all.grounded) + " grounded, " +
            std::to_string(all.ungrounded) + " ungrounded";
   }
-  if (interrupted) out += ", interrupted (rerun with --resume to finish)";
+  if (interrupted) {
+    out += resumable ? ", interrupted (rerun with --resume to finish)"
+                     : ", interrupted (the output is not a file --resume can continue: the "
+                       "records it lacks must run again)";
+  }
   return out;
 }
 

@@ -43,8 +43,9 @@ std::string FormatProgress(const BatchCounts& done, uint64_t in_flight, double r
 
 // "structure batch: 5000 records: ok 4900, need-more-input 50, stale 20, error 30 (1200
 // resumed) in 16s, 312/s, tokens 1.2M in / 300k out" plus ", evidence: 310 grounded, 4
-// ungrounded" when results carried evidence and ", interrupted" when cut short.
+// ungrounded" when results carried evidence and ", interrupted" when cut short, saying how to go
+// on: --resume when the output is a file it can continue, else that it cannot.
 std::string FormatSummary(const BatchCounts& all, uint64_t resumed, double elapsed_s,
-                          double rate_per_s, bool interrupted);
+                          double rate_per_s, bool interrupted, bool resumable = true);
 
 }  // namespace structure::batch

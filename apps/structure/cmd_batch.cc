@@ -287,7 +287,7 @@ int RunLive(const Args& args, batch::BatchOptions options, const batch::FileOpti
   batch::BatchReport report = runner.Run(files.in);
   engine.reset();
   RestoreInterrupts();
-  std::fprintf(stderr, "%s\n", batch::LiveSummary(report, cap).c_str());
+  std::fprintf(stderr, "%s\n", batch::LiveSummary(report, cap, files.resumable).c_str());
   if (paths.resume && paths.in_path == "-") {
     std::string warning = batch::ForeignResultsWarning(report, files.scan, paths.out_path);
     if (!warning.empty()) std::fprintf(stderr, "structure batch: %s\n", warning.c_str());

@@ -11,6 +11,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 
@@ -102,6 +104,38 @@ TEST_F(OutputFileTest, AFifoNobodyReadsIsAnErrorAfterTheWait) {
   ASSERT_FALSE(fd.ok());
   EXPECT_NE(fd.status().message().find("a FIFO that no process reads"), std::string::npos)
       << fd.status().message();
+}
+
+// A reader that does not read: a non-blocking write waits for it, and stops when told to.
+TEST_F(OutputFileTest, AWriteTheReaderDoesNotTakeStopsWhenToldTo) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  SetNonBlocking(fds[1]);
+  std::atomic<bool> stop{false};
+  std::thread later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop = true;
+  });
+  std::string data(1 << 20, 'x');  // more than a pipe holds
+  size_t written = 0;
+  Status st = WriteAll(fds[1], data, "p", &written, [&] { return stop.load(); });
+  later.join();
+  EXPECT_EQ(st.code(), Code::kCancelled);
+  EXPECT_EQ(st.message(), "cannot write p: stopped while its reader was not reading");
+  EXPECT_GT(written, 0u);
+  EXPECT_LT(written, data.size());
+  // A reader that reads again is written to whole: nothing is cancelled without being told.
+  std::string got;
+  std::thread reader([&] {
+    char chunk[65536];
+    for (ssize_t n; (n = ::read(fds[0], chunk, sizeof chunk)) > 0;) got.append(chunk, n);
+  });
+  Status rest = WriteAll(fds[1], data, "p", nullptr, [] { return false; });
+  ::close(fds[1]);
+  reader.join();
+  ::close(fds[0]);
+  EXPECT_TRUE(rest.ok()) << rest.ToString();
+  EXPECT_EQ(got.size(), written + data.size());
 }
 
 TEST_F(OutputFileTest, DevNullIsWrittenAndStaysACharacterDevice) {
