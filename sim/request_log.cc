@@ -16,6 +16,7 @@ Result<std::shared_ptr<RequestLog>> RequestLog::Open(const std::string& path) {
   if (!target.ok()) return InvalidArgument("--record-requests " + target.status().message());
   auto fd = OpenForAppend(*target);
   if (!fd.ok()) return InvalidArgument("--record-requests " + fd.status().message());
+  if (target->kind == OutputKind::kFifo) SetNonBlocking(*fd);  // our own open: our own flags
   return std::shared_ptr<RequestLog>(new RequestLog(*fd, path));
 }
 
@@ -28,7 +29,7 @@ void RequestLog::Append(const http::HttpRequest& request) {
   std::string text = ToJson(line) + "\n";
   std::lock_guard<std::mutex> lock(mu_);
   if (!failed_.ok()) return;
-  failed_ = WriteAll(fd_, text, path_);
+  failed_ = WriteAll(fd_, text, path_, nullptr, [this] { return stopping_.load(); });
   if (!failed_.ok()) {
     std::fprintf(stderr, "structure sim: --record-requests: %s; no more requests are recorded\n",
                  failed_.message().c_str());

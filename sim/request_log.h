@@ -3,6 +3,7 @@
 // round-trip test can check what a client actually sent (system prompt, schema, tools).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,12 +30,17 @@ class RequestLog {
   // The first write error, ok when none.
   Status status() const;
 
+  // The simulator is stopping: a write that a FIFO's reader is not taking ends now (the FIFO is
+  // written non-blocking), so a stalled reader never holds the simulator's threads.
+  void Stop() { stopping_ = true; }
+
  private:
   RequestLog(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
   mutable std::mutex mu_;
   int fd_;
   std::string path_;
   Status failed_;
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace structure::sim

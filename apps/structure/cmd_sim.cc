@@ -266,6 +266,7 @@ int RunSim(const std::vector<std::string>& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  std::shared_ptr<sim::RequestLog> request_log = options->request_log;
   auto sim = sim::SimServer::Start(std::move(*options), server);
   if (!sim.ok()) {
     std::fprintf(stderr, "structure sim: %s\n", sim.status().message().c_str());
@@ -276,6 +277,7 @@ int RunSim(const std::vector<std::string>& args) {
   int received = 0;
   sigwait(&stop_signals, &received);
   std::fprintf(stderr, "structure sim: stopping (signal %d)\n", received);
+  if (request_log) request_log->Stop();
   (*sim)->Stop();
   return 0;
 }
