@@ -207,6 +207,11 @@ int RunRun(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "structure run: interrupted: cancelling the call\n");
     engine->reset();  // answers the call "cancelled"
   }
+  // Printing may block (a pipe or FIFO whose reader does not read): Ctrl-C or SIGTERM ends it.
+  sigset_t stops;
+  sigemptyset(&stops);
+  for (int s : {SIGINT, SIGTERM}) sigaddset(&stops, s);
+  pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
   std::lock_guard<std::mutex> lock(*mu);
   if (*result) std::printf("%s\n", ToJson(pipeline::ResultToJson(**result), true).c_str());
   if (interrupted) return 130;
