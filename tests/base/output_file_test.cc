@@ -18,22 +18,14 @@
 
 #include "base/json.h"
 #include "base/read_file.h"
+#include "tests/support/scratch_dir.h"
 
 namespace structure {
 namespace {
 
-class OutputFileTest : public ::testing::Test {
+class OutputFileTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "output_file_" + std::to_string(getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
-    ASSERT_EQ(mkdir(dir_.c_str(), 0755), 0);
-  }
-  void TearDown() override {
-    std::string rm = "rm -rf '" + dir_ + "'";
-    EXPECT_EQ(std::system(rm.c_str()), 0);
-  }
-  std::string Path(const std::string& name) const { return dir_ + name; }
+  OutputFileTest() : ScratchDirTest("output_file") {}
   static std::string Read(const std::string& path) {
     auto text = ReadFile(path);
     return text.ok() ? *text : "<" + text.status().message() + ">";
@@ -42,8 +34,6 @@ class OutputFileTest : public ::testing::Test {
     struct stat st {};
     return ::lstat(path.c_str(), &st) == 0 ? st.st_mode : 0;
   }
-
-  std::string dir_;
 };
 
 TEST_F(OutputFileTest, ANewFileIsCreated) {

@@ -17,23 +17,16 @@
 #include <fstream>
 #include <thread>
 
+#include "tests/support/scratch_dir.h"
+
 namespace structure {
 namespace {
 
 using std::chrono::milliseconds;
 
-class ReadFileTest : public ::testing::Test {
+class ReadFileTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "read_file_" + std::to_string(getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
-    ASSERT_EQ(mkdir(dir_.c_str(), 0755), 0);
-  }
-  void TearDown() override {
-    std::string rm = "rm -rf '" + dir_ + "'";
-    EXPECT_EQ(std::system(rm.c_str()), 0);
-  }
-  std::string Path(const std::string& name) const { return dir_ + name; }
+  ReadFileTest() : ScratchDirTest("read_file") {}
   std::string MakeFifo() const {
     std::string p = Path("p");
     EXPECT_EQ(mkfifo(p.c_str(), 0644), 0);
@@ -47,8 +40,6 @@ class ReadFileTest : public ::testing::Test {
     ASSERT_EQ(::write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
     ::close(fd);
   }
-
-  std::string dir_;
 };
 
 TEST_F(ReadFileTest, ARegularFileIsReadWhole) {
