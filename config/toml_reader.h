@@ -75,6 +75,10 @@ class TomlReader {
   // Every key of `table` must be in `known`.
   void CheckKeys(const toml::table& table, const std::string& path,
                  std::initializer_list<std::string_view> known) {
+    CheckKeys(table, path, std::vector<std::string_view>(known));
+  }
+  void CheckKeys(const toml::table& table, const std::string& path,
+                 const std::vector<std::string_view>& known) {
     for (const auto& [key, node] : table) {
       bool ok = false;
       for (auto k : known) ok = ok || key.str() == k;

@@ -5,6 +5,7 @@
 
 #include <toml++/toml.h>
 
+#include "config/toml_reader.h"
 #include "server/console/console_settings.h"
 #include "structure/status.h"
 
@@ -14,9 +15,9 @@ namespace structure::server {
 inline constexpr const char* kConsoleKeys[] = {
     "ui", "ui_base", "keep_prompts", "recent_calls", "recent_calls_bytes", "prices"};
 
-// Reads the console's keys of `server` into `out`. kInvalidArgument "SOURCE:LINE: server.KEY:
-// what is wrong".
-Status ReadConsoleSettings(const toml::table& server, const std::string& source,
-                           ConsoleSettings& out);
+// Reads the console's keys of `server` into `out`; a problem goes to `reader` (its status:
+// "SOURCE:LINE:COL: server.KEY: what is wrong", as every key of the file).
+void ReadConsoleSettings(config::TomlReader& reader, const toml::table& server,
+                         ConsoleSettings& out);
 
 }  // namespace structure::server

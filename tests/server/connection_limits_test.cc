@@ -162,7 +162,7 @@ TEST(ConnectionLimitsTest, ConfigKeysAreCheckedAndDefaultsDocumented) {
   c = server::ParseServerConfig("[server]\nheader_timeout_ms = 5\n", "s.toml");
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().message(),
-            "s.toml:2: server.header_timeout_ms: must be 100..3600000 (was 5)");
+            "s.toml:2:21: server.header_timeout_ms: must be 100..3600000 (was 5)");
   c = server::ParseServerConfig("[server]\nmax_connections = 0\n", "s.toml");
   EXPECT_FALSE(c.ok());
 }

@@ -53,17 +53,17 @@ TEST(ConsoleConfigTest, BadValuesNameTheKeyAndLine) {
     const char* toml;
     const char* message;
   } cases[] = {
-      {"[server]\nui = 1\n", "s.toml:2: server.ui: must be true or false"},
-      {"[server]\nui_base = \"/a b/\"\n", "s.toml:2: server.ui_base: must be a path prefix"},
-      {"[server]\nui_base = \"/a/../b\"\n", "s.toml:2: server.ui_base: must be a plain path"},
-      {"[server]\nrecent_calls = -1\n", "s.toml:2: server.recent_calls: must be 0..1000000"},
+      {"[server]\nui = 1\n", "s.toml:2:6: server.ui: must be true or false"},
+      {"[server]\nui_base = \"/a b/\"\n", "s.toml:2:11: server.ui_base: must be a path prefix"},
+      {"[server]\nui_base = \"/a/../b\"\n", "s.toml:2:11: server.ui_base: must be a plain path"},
+      {"[server]\nrecent_calls = -1\n", "s.toml:2:16: server.recent_calls: must be 0..1000000"},
       {"[server]\n[server.prices.\"m\"]\ninput = 1\n",
        "server.prices.\"m\": the name must be \"provider/model\""},
       {"[server]\n[server.prices.\"a/m\"]\nin = 1\n",
-       "s.toml:3: server.prices.\"a/m\".in: unknown key"},
+       "s.toml:3:6: server.prices.\"a/m\".in: unknown key"},
       {"[server]\n[server.prices.\"a/m\"]\ninput = -1\n",
-       "s.toml:3: server.prices.\"a/m\".input: must be a number of US dollars"},
-      {"[server]\nprices = 3\n", "s.toml:2: server.prices: must be a table"},
+       "s.toml:3:9: server.prices.\"a/m\".input: must be a number of US dollars"},
+      {"[server]\nprices = 3\n", "s.toml:2:10: server.prices: must be a table"},
       {"[server]\nkeep_prompt = true\n", "server.keep_prompt: unknown key"},
   };
   for (const Case& k : cases) {

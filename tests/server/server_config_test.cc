@@ -58,16 +58,16 @@ TEST(ServerConfig, ErrorsNameTheKey) {
     const char* message;
   };
   const Case cases[] = {
-      {"[server]\nlisten = \"host:99999\"", "s.toml:2: server.listen: port must be 0..65535"},
-      {"[server]\nmax_loops = 11", "s.toml:2: server.max_loops: must be 1..10 (was 11)"},
-      {"[server]\nbogus = 1", "s.toml:2: server.bogus: unknown key"},
-      {"[server]\nbatch_window_us = -1", "s.toml:2: server.batch_window_us: must be 0..100000"},
+      {"[server]\nlisten = \"host:99999\"", "s.toml:2:10: server.listen: port must be 0..65535"},
+      {"[server]\nmax_loops = 11", "s.toml:2:13: server.max_loops: must be 1..10 (was 11)"},
+      {"[server]\nbogus = 1", "s.toml:2:9: server.bogus: unknown key"},
+      {"[server]\nbatch_window_us = -1", "s.toml:2:19: server.batch_window_us: must be 0..100000"},
       {"[server]\n[[server.keys]]\nsha256 = \"abc\"\ntenant = \"t\"",
        "server.keys[0].sha256: must be 64 lowercase hex digits"},
       {"[server]\nmin_loops = 5\nmax_loops = 3", "server.min_loops: must be <= max_loops"},
       {"[server\n", "s.toml:1:"},
       {"[server.tenants.acme]\ncheck = \"  \"",
-       "s.toml:2: server.tenants.acme.check: must be a command, not empty"},
+       "s.toml:2:9: server.tenants.acme.check: must be a command, not empty"},
       {"[server.tenants.acme]\ncheck_timeout_ms = 5",
        "server.tenants.acme.check_timeout_ms: needs check"},
       {"[server.tenants.acme]\ncheck = \"x\"\ncheck_timeout_ms = 0",
