@@ -3,6 +3,7 @@
 // the call at once).
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -116,6 +117,9 @@ int RunRun(const std::vector<std::string>& argv) {
     body.set("prompt", args->get("prompt"));
   } else {
     std::string path = args->get("prompt-file");
+    if (path == "-" && isatty(STDIN_FILENO) == 1)
+      std::fprintf(stderr,
+                   "structure run: reading the prompt from the terminal: end it with Ctrl-D\n");
     Result<std::string> text =
         ReadFile(path == "-" ? "/dev/stdin" : path, kMaxPromptBytes, "the prompt limit");
     if (!text.ok()) return Fail("--prompt-file: " + text.status().message());
