@@ -1,8 +1,7 @@
 #include "pipeline/content_loop.h"
 
-#include <algorithm>
-
 #include "pipeline/array_answer.h"
+#include "pipeline/content_loop_internal.h"
 #include "pipeline/evidence_step.h"
 #include "pipeline/extract_json.h"
 #include "pipeline/judge.h"
@@ -13,73 +12,20 @@ namespace structure::pipeline {
 
 namespace {
 
+using detail::Accept;
+using detail::AskAgain;
+using detail::AssistantTurn;
+using detail::Error;
+using detail::MayReask;
+using detail::Need;
+using detail::Reask;
+using detail::ReaskTools;
+using detail::SendNext;
 using providers::FinishKind;
-using providers::ProviderCall;
 using providers::ProviderReply;
 using providers::Role;
 using providers::ToolCall;
 using providers::Turn;
-
-ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
-  const LoopPlan& plan = *spec.plan;
-  PromptParts parts;
-  parts.task = plan.task;
-  parts.manual = plan.manual;
-  parts.instructions = spec.instructions;
-  parts.schema_in_prompt = !plan.strict || plan.schema_in_prompt;
-  parts.enforced = plan.strict;
-  std::string original;
-  if (!plan.strict) {
-    original = ToJson(plan.original_schema);
-    parts.schema_text = original;
-  } else if (plan.schema_in_prompt) {
-    parts.schema_text = plan.provider_schema.text();
-  }
-  parts.need = plan.need;
-  parts.need_envelope = plan.need_envelope;
-  parts.need_tool_name = plan.need_tool_name;
-  parts.final_tool = plan.final_tool;
-  parts.final_tool_name = plan.final_tool_name;
-  parts.evidence = plan.evidence != config::EvidenceMode::kOff;
-
-  ProviderCall call;
-  call.model = spec.model;
-  call.system = BuildSystemPrompt(parts);
-  call.turns = state.turns;
-  // On the fallback path the provider gets no schema to enforce (plain JSON mode), except that
-  // a final tool always needs its parameters.
-  if (plan.strict || plan.final_tool) call.schema = plan.provider_schema;
-  call.strict = plan.strict;
-  call.need = plan.need;
-  call.need_tool_name = plan.need_tool_name;
-  call.need_schema = plan.need_schema;
-  call.final_tool = plan.final_tool;
-  call.final_tool_name = plan.final_tool_name;
-  call.max_tokens = spec.max_tokens > 0 ? spec.max_tokens : plan.max_tokens;
-  call.thinking = spec.thinking;
-  call.temperature = spec.params.temperature;
-  call.top_p = spec.params.top_p;
-  call.seed = spec.params.seed;
-  call.user = spec.params.user;
-  if (plan.prompt_cache) {
-    call.cache_key = plan.cache_key;
-    call.cache_min_tokens = plan.cache_min_tokens;
-  } else {
-    call.cache_min_tokens = -1;
-  }
-  return call;
-}
-
-// The assistant turn that replays a reply: its text and the reasoning that came with it, which
-// Anthropic and Gemini require back unchanged with a tool call.
-Turn AssistantTurn(const ProviderReply& reply) {
-  Turn t;
-  t.role = Role::kAssistant;
-  t.text = reply.content;
-  t.thoughts = reply.thoughts;
-  t.text_signature = reply.text_signature;
-  return t;
-}
 
 // A reply cut off at the cap with no answer at all while the model thought (it says so, or
 // thinking was asked for) and, where usage is reported, used (nearly) the whole cap: more loops
@@ -89,63 +35,6 @@ bool ThinkingUsedTheCap(const ProviderReply& r, bool thinking_asked, int64_t cap
   if (r.content.find_first_not_of(" \t\r\n") != std::string::npos) return false;
   if (r.usage.reasoning_tokens <= 0 && r.thoughts.empty() && !thinking_asked) return false;
   return r.usage.output_tokens <= 0 || r.usage.output_tokens * 10 >= cap * 9;
-}
-
-// The trace's verdict on the last round when the call ends on it (a stale call's last re-ask
-// gave its own).
-void TraceEnd(LoopState& state, const StructureResult& result) {
-  if (!state.trace || state.trace->rounds.empty()) return;
-  if (result.status == Outcome::kStale && !state.trace->rounds.back().verdict.empty()) return;
-  switch (result.status) {
-    case Outcome::kOk:
-      return TraceVerdict(state.trace.get(), "accepted");
-    case Outcome::kNeedMoreInput:
-      return TraceVerdict(state.trace.get(), "need", {{"", "need", result.need}});
-    case Outcome::kStale:
-      return TraceVerdict(state.trace.get(), "rejected", IssuesOfLines(result.errors, "stale"));
-    case Outcome::kError:
-      return TraceVerdict(state.trace.get(), "error",
-                          IssuesOfLines(result.errors, ErrorCodeName(result.error_code)));
-  }
-}
-
-Finish Done(LoopState& state, CallResult result, const LoopSpec& spec) {
-  state.pending.reset();
-  TraceEnd(state, result);
-  result.call_trace = std::move(state.trace);
-  result.iterations = state.iterations;
-  result.usage = state.usage;
-  result.form_ignored = result.status == Outcome::kOk && state.form_ignored;
-  result.truncated = result.status == Outcome::kOk && state.truncated;
-  result.reasks = state.reasks;
-  result.mode = spec.plan->strict ? "strict" : "fallback";
-  result.mode_reason = spec.plan->mode_reason;
-  if (result.status == Outcome::kError && result.error_code == ErrorCode::kSchemaTooLarge)
-    result.rejected_grammar = spec.plan->grammar_size;
-  if ((result.status == Outcome::kOk || result.status == Outcome::kNeedMoreInput) &&
-      !state.evidence.is_null()) {
-    result.evidence = std::move(state.evidence);
-    result.ungrounded = std::move(state.ungrounded);
-  }
-  return Finish{std::move(result)};
-}
-
-Finish Error(const LoopSpec& spec, LoopState& state, ErrorCode code, std::string message) {
-  return Done(state, ErrorResult(code, std::move(message)), spec);
-}
-
-Finish Need(const LoopSpec& spec, LoopState& state, std::string need) {
-  CallResult r;
-  r.status = Outcome::kNeedMoreInput;
-  r.need = std::move(need);
-  return Done(state, std::move(r), spec);
-}
-
-Finish Accept(const LoopSpec& spec, LoopState& state, Json data) {
-  CallResult r;
-  r.status = Outcome::kOk;
-  r.data = std::move(data);
-  return Done(state, std::move(r), spec);
 }
 
 // The text of a need-tool call's arguments: the first string member, or the raw arguments.
@@ -166,59 +55,6 @@ const ToolCall* FindTool(const ProviderReply& r, const std::string& name) {
   return nullptr;
 }
 
-// Tokens the loop has used: input and output (thinking included) over every call.
-int64_t Used(const LoopState& state) {
-  return state.usage.input_tokens + state.usage.output_tokens;
-}
-
-// Stale when the loop is out of iterations; nullopt when it may ask again (the token budget is
-// checked with the call itself, SendNext).
-std::optional<Finish> OutOfLoops(const LoopSpec& spec, LoopState& state) {
-  if (state.iterations < spec.max_loops) return std::nullopt;
-  CallResult r;
-  r.status = Outcome::kStale;
-  r.errors = state.last_errors;
-  return Done(state, std::move(r), spec);
-}
-
-// The loop may send another call: it has rounds left, and tokens for a call like the last one.
-bool MayReask(const LoopSpec& spec, const LoopState& state) {
-  if (state.iterations >= spec.max_loops) return false;
-  return spec.token_budget <= 0 || Used(state) + state.last_call_cost <= spec.token_budget;
-}
-
-// The token budget does not allow `call`: an error before any answer, else stale with the last
-// answer's errors; the result says the budget ended it.
-Finish OverBudget(const LoopSpec& spec, LoopState& state, int64_t prompt, int64_t cap) {
-  std::string why = "tokenBudget " + std::to_string(spec.token_budget) +
-                    ": the next call needs about " + std::to_string(prompt) +
-                    " prompt tokens + its output cap of " + std::to_string(cap) + ", and " +
-                    std::to_string(Used(state)) + " are used";
-  if (state.iterations == 0 && state.last_errors.empty()) {
-    return Error(spec, state, ErrorCode::kTokenBudgetExhausted,
-                 why + "; raise tokenBudget (or lower the model's max_output_tokens)");
-  }
-  CallResult r;
-  r.status = Outcome::kStale;
-  r.errors = state.last_errors;
-  r.errors.push_back("token budget exhausted: " + why);
-  r.budget_exhausted = true;
-  return Done(state, std::move(r), spec);
-}
-
-// Sends the conversation as the next call, unless the call (its prompt estimate plus its
-// output cap) would take the loop over its token budget.
-Step SendNext(const LoopSpec& spec, LoopState& state) {
-  ProviderCall call = MakeCall(spec, state);
-  int64_t prompt = providers::EstimatePromptTokens(call);
-  state.last_call_cost = prompt + call.max_tokens;
-  if (spec.token_budget > 0 && Used(state) + state.last_call_cost > spec.token_budget) {
-    return OverBudget(spec, state, prompt, call.max_tokens);
-  }
-  TraceSent(state.trace.get(), call, state.iterations + 1);
-  return SendCall{std::move(call)};
-}
-
 // Evidence on: judges the quotes of a schema-valid answer (pipeline/evidence_step.h). The
 // verdict's evidence is kept in the state for the result.
 EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims,
@@ -230,53 +66,6 @@ EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, c
     state.ungrounded = std::move(e.ungrounded);
   }
   return e;
-}
-
-// Drops every turn after the user's input (the prompt's turn, or the whole conversation).
-void KeepInput(const LoopSpec& spec, LoopState& state) {
-  state.turns.resize(std::max<size_t>(1, spec.turns.size()));
-}
-
-// Asks again with the minimal context: the user's text, the previous answer, then `text` (as
-// the answer tool's result when the answer came in a tool call, an error unless `ok`). Earlier
-// rounds are not resent (they only grow the bill).
-Step AskAgain(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-              const ToolCall* answer_call, std::string text, bool ok, ReaskReasons why) {
-  if (state.trace) state.trace->rounds.back().reason = text;
-  KeepInput(spec, state);
-  Turn assistant = AssistantTurn(reply);
-  if (answer_call != nullptr) {
-    assistant.tool_calls.push_back(*answer_call);
-    state.turns.push_back(std::move(assistant));
-    Turn tool;
-    tool.role = Role::kTool;
-    tool.tool_call_id = answer_call->id;
-    tool.tool_name = answer_call->name;
-    tool.is_error = !ok;
-    tool.text = std::move(text);
-    state.turns.push_back(std::move(tool));
-  } else {
-    state.turns.push_back(std::move(assistant));
-    Turn user;
-    user.role = Role::kUser;
-    user.text = std::move(text);
-    state.turns.push_back(std::move(user));
-  }
-  state.pending.reset();
-  Step next = SendNext(spec, state);
-  if (std::holds_alternative<SendCall>(next)) CountReask(state.reasks, why);
-  return next;
-}
-
-// Re-asks: the previous answer and why it was rejected.
-Step Reask(const LoopSpec& spec, LoopState& state, const ProviderReply& reply,
-           const ToolCall* answer_call, std::string reason, std::vector<std::string> errors,
-           ReaskReasons why) {
-  state.last_errors = std::move(errors);
-  state.evidence = Json();
-  state.ungrounded = Json();
-  if (auto stale = OutOfLoops(spec, state)) return *stale;
-  return AskAgain(spec, state, reply, answer_call, std::move(reason), false, why);
 }
 
 // Array mode: the records of an answer cut off at the output cap are kept, and while calls are
@@ -308,37 +97,6 @@ std::optional<Step> JoinRecords(const LoopSpec& spec, LoopState& state, const Pr
   state.truncated = v.truncated;
   v.data = std::move(joined);
   return std::nullopt;
-}
-
-// Final-tool mode, every final call rejected: the whole reply goes back with one result per
-// tool call (its rejection, or "not run").
-Step ReaskTools(const LoopSpec& spec, LoopState& state) {
-  PendingReply& p = *state.pending;
-  state.evidence = Json();
-  state.ungrounded = Json();
-  if (auto stale = OutOfLoops(spec, state)) return *stale;
-  ReaskReasons why = p.why;
-  KeepInput(spec, state);
-  Turn assistant = AssistantTurn(p.reply);
-  assistant.tool_calls = p.reply.tool_calls;
-  state.turns.push_back(std::move(assistant));
-  for (size_t i = 0; i < p.reply.tool_calls.size(); ++i) {
-    Turn tool;
-    tool.role = Role::kTool;
-    tool.tool_call_id = p.reply.tool_calls[i].id;
-    tool.tool_name = p.reply.tool_calls[i].name;
-    tool.is_error = p.rejected[i];
-    tool.text = p.results[i].empty() ? "not run" : std::move(p.results[i]);
-    if (state.trace) {
-      std::string& reason = state.trace->rounds.back().reason;
-      reason += (reason.empty() ? "" : "\n\n") + ("[" + tool.tool_name + "] " + tool.text);
-    }
-    state.turns.push_back(std::move(tool));
-  }
-  state.pending.reset();
-  Step next = SendNext(spec, state);
-  if (std::holds_alternative<SendCall>(next)) CountReask(state.reasks, why);
-  return next;
 }
 
 // Judges the final calls from p.next on; the first accepted one ends the run.
