@@ -33,6 +33,7 @@ add_library(structure_transport STATIC
   ${CMAKE_CURRENT_LIST_DIR}/curl_failure.cc
   ${CMAKE_CURRENT_LIST_DIR}/curl_header_lists.cc
   ${CMAKE_CURRENT_LIST_DIR}/curl_network.cc
+  ${CMAKE_CURRENT_LIST_DIR}/curl_transfer.cc
   ${CMAKE_CURRENT_LIST_DIR}/curl_transport.cc
   ${CMAKE_CURRENT_LIST_DIR}/epoll_sockets.cc)
 target_link_libraries(structure_transport PUBLIC structure_providers structure_base CURL::libcurl
