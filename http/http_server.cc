@@ -179,8 +179,13 @@ void HttpServer::Impl::Stop() {
   });
 }
 
+void HttpServer::Impl::StopNow() {
+  stop_now_.store(true);
+  Stop();
+}
+
 void HttpServer::Impl::PollStopped() {
-  if (Count() == 0 || std::chrono::steady_clock::now() >= stop_deadline_) {
+  if (Count() == 0 || stop_now_.load() || std::chrono::steady_clock::now() >= stop_deadline_) {
     ioc_.stop();
     return;
   }
@@ -209,6 +214,7 @@ HttpServer::~HttpServer() = default;
 uint16_t HttpServer::port() const { return impl_->port_; }
 void HttpServer::Run() { impl_->Run(); }
 void HttpServer::Stop() { impl_->Stop(); }
+void HttpServer::StopNow() { impl_->StopNow(); }
 size_t HttpServer::open_connections() const { return impl_->Count(); }
 size_t HttpServer::capped_connections() const { return impl_->capped_.load(); }
 void HttpServer::After(std::chrono::milliseconds delay, std::function<void()> fn) {

@@ -98,6 +98,9 @@ class HttpServer {
   // closes idle connections, lets answers already under way finish for up to stop_grace,
   // then closes everything and makes Run() return.
   void Stop();
+  // Stop() without the grace: answers still under way are not waited for (a second signal).
+  // Callable after Stop().
+  void StopNow();
 
   // Runs fn on the event loop after delay, using a timer (no thread sleeps). Thread-safe.
   // Pending timers are dropped when the server stops.

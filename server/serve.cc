@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "http/http_server.h"
@@ -40,6 +41,10 @@ size_t ConnectionCap(size_t wanted) {
                wanted, cap, static_cast<unsigned long long>(limit.rlim_cur));
   return cap;
 }
+
+const char* SignalName(int sig) { return sig == SIGINT ? "Ctrl-C" : "SIGTERM"; }
+
+std::string Calls(long long n) { return std::to_string(n) + (n == 1 ? " call" : " calls"); }
 
 }  // namespace
 
@@ -109,9 +114,17 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     if (served.load()) return;
-    std::fprintf(stderr, "structure serve: signal %d: stopping (finishing %lld calls under way)\n",
-                 sig, static_cast<long long>(api.inflight()));
+    std::fprintf(stderr,
+                 "structure serve: %s: stopping (finishing %s under way for up to %.0f s; "
+                 "%s again stops now)\n",
+                 SignalName(sig), Calls(api.inflight()).c_str(), config.stop_grace_ms / 1000.0,
+                 SignalName(sig));
     raw->Stop();
+    sigwait(&stop_signals, &sig);
+    if (served.load()) return;
+    std::fprintf(stderr, "structure serve: %s again: stopping now (%s under way cancelled)\n",
+                 SignalName(sig), Calls(api.inflight()).c_str());
+    raw->StopNow();
   });
   (*server)->Run();
   served.store(true);

@@ -41,6 +41,7 @@ class HttpServer::Impl {
   // One event-loop thread: ioc_.run(), or turn by turn with the batch window.
   void Loop();
   void Stop();
+  void StopNow();
   void PollStopped();
   void After(std::chrono::milliseconds delay, std::function<void()> fn);
 
@@ -82,6 +83,7 @@ class HttpServer::Impl {
   uint64_t next_seq_ = 0;
   bool cap_logged_ = false;  // guarded by mu_; logged once until the count drops below 90 %
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> stop_now_{false};  // StopNow: the grace is over
 
  public:
   net::io_context ioc_;
