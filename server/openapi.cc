@@ -84,6 +84,70 @@ constexpr const char* kDocument = R"JSON({
           "trace": {"type": "object", "description": "trace: true only: {provider, model, rounds: [{iteration, nudge?, model, mode, schema, system, answer, toolCalls, finish, usage, error?, verdict, issues: [{pointer, keyword, message}], reason?}]}."}
         }
       },
+      "OpenAIError": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+          "error": {
+            "type": "object",
+            "required": ["message", "type"],
+            "properties": {
+              "message": {"type": "string"},
+              "type": {"type": "string", "description": "invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error, server_error, ..."},
+              "param": {"type": ["string", "null"], "description": "The request field at fault, e.g. messages[2].content[0] or response_format.json_schema.schema."},
+              "code": {"type": ["string", "null"], "description": "e.g. model_not_found, structure_stale, structure_need_more_input, structured_output_required."}
+            }
+          }
+        }
+      },
+      "ChatCompletionRequest": {
+        "type": "object",
+        "required": ["model", "messages"],
+        "description": "OpenAI Chat Completions, structured output only: a json_schema or json_object response_format, a tool forced by tool_choice, or structure.schemaName. Fields OpenAI takes that change nothing here (stop, metadata, frequency_penalty, ...) are checked for their type and ignored; n > 1, logprobs, audio output, image, audio or file parts and unknown fields are a 400 naming the field.",
+        "properties": {
+          "model": {"type": "string", "description": "An alias (default:fast), PROVIDER/MODEL, PROVIDER alone, or a model one configured provider lists; GET /v1/models lists them."},
+          "messages": {"type": "array", "minItems": 1, "items": {"type": "object", "required": ["role"], "properties": {"role": {"type": "string", "enum": ["system", "developer", "user", "assistant", "tool"]}, "content": {"oneOf": [{"type": "string"}, {"type": "array"}, {"type": "null"}]}, "name": {"type": "string"}}}, "description": "system and developer messages become the manual; user and assistant turns the prompt, in order. At least one user turn."},
+          "response_format": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "enum": ["json_schema", "json_object", "text"]}, "json_schema": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "schema": {"type": ["object", "boolean"]}, "strict": {"type": ["boolean", "null"]}, "description": {"type": "string"}}}}},
+          "tools": {"type": "array", "items": {"type": "object", "required": ["type", "function"], "properties": {"type": {"const": "function"}, "function": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "description": {"type": "string"}, "parameters": {"type": "object"}, "strict": {"type": ["boolean", "null"]}}}}}},
+          "tool_choice": {"description": "Must force one function of tools ({type: function, function: {name}}, or required with one tool): the answer is that call's arguments."},
+          "stream": {"type": ["boolean", "null"], "description": "text/event-stream: the validated answer whole in one delta, then finish_reason (and usage with stream_options.include_usage), then [DONE]; keep-alive comments while re-asks run."},
+          "stream_options": {"type": ["object", "null"], "properties": {"include_usage": {"type": "boolean"}}},
+          "max_tokens": {"type": ["integer", "null"], "minimum": 1},
+          "max_completion_tokens": {"type": ["integer", "null"], "minimum": 1},
+          "temperature": {"type": ["number", "null"], "minimum": 0, "maximum": 2},
+          "top_p": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+          "seed": {"type": ["integer", "null"]},
+          "reasoning_effort": {"type": ["string", "null"], "enum": ["none", "minimal", "low", "medium", "high", "xhigh", null]},
+          "user": {"type": "string"},
+          "n": {"type": ["integer", "null"], "const": 1},
+          "structure": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "Optional extension: how the structure call runs.",
+            "properties": {
+              "maxLoops": {"type": "integer", "minimum": 1, "maximum": 10},
+              "evidence": {"type": "string", "enum": ["off", "report", "require"]},
+              "schemaName": {"type": "string", "description": "A registry schema instead of response_format's."},
+              "tenant": {"type": "string", "description": "Must equal the key's tenant."},
+              "project": {"type": "string", "description": "One of the key's projects."},
+              "need": {"type": "string", "enum": ["refusal", "error"], "default": "refusal", "description": "need-more-input as message.refusal (content null), or as a 422 error."}
+            }
+          }
+        }
+      },
+      "ChatCompletion": {
+        "type": "object",
+        "required": ["id", "object", "created", "model", "choices"],
+        "properties": {
+          "id": {"type": "string"},
+          "object": {"const": "chat.completion"},
+          "created": {"type": "integer"},
+          "model": {"type": "string"},
+          "choices": {"type": "array", "items": {"type": "object", "properties": {"index": {"type": "integer"}, "finish_reason": {"type": "string", "enum": ["stop", "tool_calls"]}, "message": {"type": "object", "properties": {"role": {"const": "assistant"}, "content": {"type": ["string", "null"], "description": "The validated JSON text."}, "refusal": {"type": ["string", "null"], "description": "need-more-input: what the input lacks."}, "tool_calls": {"type": "array"}}}}}},
+          "usage": {"type": "object", "description": "Every call of the request summed (re-asks and the schema builder included).", "properties": {"prompt_tokens": {"type": "integer"}, "completion_tokens": {"type": "integer"}, "total_tokens": {"type": "integer"}, "prompt_tokens_details": {"type": "object", "properties": {"cached_tokens": {"type": "integer"}}}, "completion_tokens_details": {"type": "object", "properties": {"reasoning_tokens": {"type": "integer"}}}}},
+          "structure": {"type": "object", "description": "Ignored by the SDKs.", "properties": {"status": {"type": "string", "enum": ["ok", "need-more-input"]}, "iterations": {"type": "integer"}, "schemaOrigin": {"type": "string"}, "need": {"type": "string"}, "evidence": {"type": "object"}, "ungrounded": {"type": "array", "items": {"type": "string"}}}}
+        }
+      },
       "SchemaPut": {
         "type": "object",
         "required": ["schema"],
@@ -109,7 +173,8 @@ constexpr const char* kDocument = R"JSON({
       }
     },
     "responses": {
-      "Error": {"description": "An error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+      "Error": {"description": "An error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+      "OpenAIError": {"description": "An error in the OpenAI shape", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OpenAIError"}}}}
     }
   },
   "security": [{"bearer": []}, {"apiKey": []}],
@@ -132,6 +197,35 @@ constexpr const char* kDocument = R"JSON({
           "502": {"description": "provider failure", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "503": {"description": "cancelled (shutting down)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "504": {"description": "deadline exceeded", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}}
+        }
+      }
+    },
+    "/v1/chat/completions": {
+      "post": {
+        "summary": "OpenAI Chat Completions, structured: the whole schema checked locally and re-asked until it passes (point an OpenAI SDK's base URL at /v1)",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChatCompletionRequest"}}}},
+        "responses": {
+          "200": {"description": "the validated answer, or need-more-input as the message's refusal", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChatCompletion"}}, "text/event-stream": {"schema": {"type": "string", "description": "chat.completion.chunk events, then data: [DONE]"}}}},
+          "400": {"$ref": "#/components/responses/OpenAIError"},
+          "401": {"$ref": "#/components/responses/OpenAIError"},
+          "403": {"$ref": "#/components/responses/OpenAIError"},
+          "404": {"$ref": "#/components/responses/OpenAIError"},
+          "413": {"$ref": "#/components/responses/OpenAIError"},
+          "422": {"description": "structure_stale, or structure_need_more_input with structure.need = error; a refusal or safety block", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OpenAIError"}}}},
+          "429": {"description": "server busy or provider rate limited (Retry-After)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OpenAIError"}}}},
+          "500": {"$ref": "#/components/responses/OpenAIError"},
+          "502": {"$ref": "#/components/responses/OpenAIError"},
+          "503": {"$ref": "#/components/responses/OpenAIError"},
+          "504": {"$ref": "#/components/responses/OpenAIError"}
+        }
+      }
+    },
+    "/v1/models": {
+      "get": {
+        "summary": "The aliases and PROVIDER/MODEL names the key may use, in the OpenAI list shape",
+        "responses": {
+          "200": {"description": "the list", "content": {"application/json": {"schema": {"type": "object", "required": ["object", "data"], "properties": {"object": {"const": "list"}, "data": {"type": "array", "items": {"type": "object", "required": ["id", "object", "created", "owned_by"], "properties": {"id": {"type": "string"}, "object": {"const": "model"}, "created": {"type": "integer"}, "owned_by": {"type": "string"}}}}}}}}},
+          "401": {"$ref": "#/components/responses/OpenAIError"}
         }
       }
     },

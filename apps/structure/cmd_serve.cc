@@ -30,11 +30,13 @@ int RunServe(const std::vector<std::string>& argv) {
   auto args = ParseOrHelp("serve", argv, spec,
                           "structure serve [--config FILE] [--listen HOST:PORT] [flags]",
                           "Serves the HTTP JSON API: POST /v1/structure, /v1/schemas, /healthz, "
-                          "/metrics,\n/v1/openapi.json, and the web console at /ui. API keys, "
-                          "tenants and limits come from "
-                          "the [server] table\n(see examples/server.toml). Prints \"listening on "
-                          "HOST:PORT\" first; SIGTERM stops\naccepting, finishes calls under way "
-                          "and exits 0.",
+                          "/metrics,\n/v1/openapi.json; OpenAI Chat Completions at POST "
+                          "/v1/chat/completions and GET /v1/models\n(an OpenAI SDK's base URL "
+                          "http://HOST:PORT/v1); and the web console at /ui. API keys,\n"
+                          "tenants and limits come from the [server] table (see "
+                          "examples/server.toml). Prints\n\"listening on HOST:PORT\" first; "
+                          "SIGTERM or Ctrl-C stops accepting, finishes calls under\nway and "
+                          "exits 0.",
                           exit_code);
   if (!args) return exit_code;
   if (!args->positional().empty())
@@ -63,6 +65,8 @@ int RunServe(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-STRUCTURE_COMMAND("serve", "serve the HTTP JSON API (structure calls, schemas, metrics)", RunServe);
+STRUCTURE_COMMAND("serve",
+                  "serve the HTTP JSON API and OpenAI Chat Completions (structure calls, schemas)",
+                  RunServe);
 
 }  // namespace structure::apps
