@@ -80,8 +80,7 @@ Result<ModelAlias> ResolveModel(const EngineConfig& config, const std::string& m
   if (!choice.ok()) return choice.status();
   if (choice->builtin) {
     return NotFound("provider '" + choice->provider + "' (model '" + model_ref +
-                    "') is not configured here: give --provider " + choice->provider +
-                    " on the command line, or add [providers." + choice->provider +
+                    "') is not configured here: add [providers." + choice->provider +
                     "] to the config; " + Choices(config));
   }
   return ModelAlias{choice->provider, choice->model};
