@@ -1,5 +1,6 @@
 #include "batch/batch_line.h"
 
+#include "base/json_arg.h"
 #include "base/read_file.h"
 #include "pipeline/validator/validator.h"
 
@@ -79,18 +80,18 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   return line;
 }
 
-Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& path) {
-  auto text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
-  if (!text.ok()) return text.status();
+Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& value) {
+  auto arg = ReadJsonArg(value, "--schema", kMaxSchemaBytes, "the schema limit");
+  if (!arg.ok()) return arg.status();
   ParseOptions po;
-  po.source = path;
-  auto schema = ParseJson(*text, po);
+  po.source = arg->source;
+  auto schema = ParseJson(arg->text, po);
   if (!schema.ok()) return schema.status();
+  const std::string where = arg->is_inline ? "--schema" : "--schema " + arg->source;
   Status checked = pipeline::CheckInlineSchema(*schema);
-  if (!checked.ok()) return InvalidArgument("--schema " + path + ": " + checked.message());
+  if (!checked.ok()) return InvalidArgument(where + ": " + checked.message());
   auto compiled = pipeline::CompileSchema(*schema);
-  if (!compiled.ok())
-    return InvalidArgument("--schema " + path + ": " + compiled.status().message());
+  if (!compiled.ok()) return InvalidArgument(where + ": " + compiled.status().message());
   return std::make_shared<const Json>(std::move(*schema));
 }
 

@@ -68,10 +68,11 @@ BatchLine LineTooLong(uint64_t line_no, size_t max_bytes);
 // {"line": N, ...} when the record has no id.
 std::string FormatResultLine(const Json& id, uint64_t line_no, pipeline::StructureResult result);
 
-// The inline schema of --schema FILE: read, checked (pipeline::CheckInlineSchema) and compiled
-// once, so a schema that would fail every line fails the command before any call.
-// kInvalidArgument "--schema FILE: ..."; a file that cannot be read as ReadFile says.
-Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& path);
+// The inline schema of --schema FILE (or --schema '{...}', base/json_arg.h): read, checked
+// (pipeline::CheckInlineSchema) and compiled once, so a schema that would fail every line fails
+// the command before any call. kInvalidArgument "--schema FILE: ..."; a file that cannot be
+// read as ReadFile says.
+Result<std::shared_ptr<const Json>> LoadDefaultSchema(const std::string& value);
 
 // Checks the defaults as a line that names nothing would see them, so what is wrong with them
 // is one usage error now rather than an error on every line later. kInvalidArgument "the default

@@ -102,7 +102,7 @@ std::vector<FlagSpec> BatchFlags() {
       {"resume", false, "skip the records already in the output file; drop a torn last line"},
       {"overwrite", false, "empty an existing output file first (default: refuse)"},
       {"fsync", false, "fdatasync the output after each write (survives power loss, slower)"},
-      {"schema", true, "FILE: default inline JSON Schema for lines without one"},
+      {"schema", true, "FILE: default JSON Schema for lines without one (a file, or '{...}')"},
       {"schema-name", true, "NAME: default registry schema for lines without one"},
       {"schema-text", true, "TEXT: default schema description for lines without one"},
       {"max-loops", true, "N: default content-stage attempts, 1..10"},

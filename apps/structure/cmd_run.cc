@@ -15,6 +15,7 @@
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "base/error_codes.h"
+#include "base/json_arg.h"
 #include "base/read_file.h"
 #include "base/utf8.h"
 #include "config/settings.h"
@@ -64,7 +65,7 @@ int RunRun(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> spec = {
       {"prompt", true, "TEXT: the free text to structure"},
       {"prompt-file", true, "FILE: read the prompt from a file (- for stdin)"},
-      {"schema", true, "FILE: an inline JSON Schema file"},
+      {"schema", true, "FILE: a JSON Schema file, or the schema itself ('{...}')"},
       {"schema-name", true, "NAME: a registry schema (project -> tenant -> bundled)"},
       {"schema-text", true, "TEXT: describe the schema in words (built by the schema builder)"},
       {"max-loops", true, "N: content-stage attempts, 1..10 (default 3)"},
@@ -137,11 +138,11 @@ int RunRun(const std::vector<std::string>& argv) {
         "registered schema) or --schema-text TEXT (the fields in words)");
   }
   if (args->has("schema")) {
-    auto text = ReadFile(args->get("schema"), kMaxSchemaBytes, "the schema limit");
-    if (!text.ok()) return Fail("--schema: " + text.status().message());
+    auto arg = ReadJsonArg(args->get("schema"), "--schema", kMaxSchemaBytes, "the schema limit");
+    if (!arg.ok()) return Fail("--schema: " + arg.status().message());
     ParseOptions po;
-    po.source = args->get("schema");
-    auto schema = ParseJson(*text, po);
+    po.source = arg->source;
+    auto schema = ParseJson(arg->text, po);
     if (!schema.ok()) return Fail(schema.status().message());
     body.set("schema", *schema);
   } else if (args->has("schema-name")) {

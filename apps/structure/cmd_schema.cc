@@ -4,6 +4,7 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "base/json_arg.h"
 #include "base/read_file.h"
 #include "config/builtin_providers.h"
 #include "pipeline/lowering/lower.h"
@@ -65,10 +66,10 @@ Result<Input> ReadInput(const char* cmd, const Args& parsed) {
     profile = pipeline::ApplyProfileOverrides(std::move(*profile), *o);
   }
   if (!profile.ok()) return profile.status();
-  const std::string& path = parsed.positional()[0];
-  Result<std::string> text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
-  if (!text.ok()) return text.status();
-  Result<Json> schema = ParseJson(*text, {.max_depth = 512, .source = path});
+  auto arg = ReadJsonArg(parsed.positional()[0], "the schema", kMaxSchemaBytes, "the schema limit");
+  if (!arg.ok()) return arg.status();
+  const std::string& path = arg->source;
+  Result<Json> schema = ParseJson(arg->text, {.max_depth = 512, .source = path});
   if (!schema.ok()) return schema.status();
   Status shape = pipeline::CheckIsSchema(*schema);
   if (!shape.ok()) return InvalidArgument(path + ": " + shape.message());
@@ -86,9 +87,10 @@ Result<Input> ReadInput(const char* cmd, const Args& parsed) {
 int RunOnInput(const char* cmd, const std::vector<std::string>& args, int (*act)(const Input&),
                const std::string& description) {
   int exit_code = 0;
-  auto parsed =
-      ParseOrHelp(cmd, args, kSpec, "structure " + std::string(cmd) + " --provider PROFILE FILE",
-                  description, exit_code);
+  auto parsed = ParseOrHelp(cmd, args, kSpec,
+                            "structure " + std::string(cmd) +
+                                " --provider PROFILE FILE   (FILE: a schema file, or '{...}')",
+                            description, exit_code);
   if (!parsed) return exit_code;
   Result<Input> in = ReadInput(cmd, *parsed);
   if (!in.ok()) return Fail(cmd, in.status().message());

@@ -8,6 +8,7 @@
 
 #include "apps/structure/args.h"
 #include "apps/structure/command.h"
+#include "base/json_arg.h"
 #include "base/read_file.h"
 #include "pipeline/schema_stage.h"
 #include "pipeline/validator/schema_refs.h"
@@ -34,7 +35,8 @@ std::optional<pipeline::Draft> ParseDraft(const std::string& v) {
 
 int RunValidate(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
-      {"schema", true, "FILE: the JSON Schema (its $schema names the draft; else --draft)"},
+      {"schema", true,
+       "FILE: the JSON Schema, a file or '{...}' (its $schema names the draft; else --draft)"},
       {"draft", true,
        "2020-12|2019-09|7|6|4: the draft of a schema without $schema (default 2020-12)"},
       {"ref", true,
@@ -86,12 +88,12 @@ int RunValidate(const std::vector<std::string>& args) {
     }
     options.max_errors = static_cast<size_t>(n);
   }
-  std::string path = parsed->get("schema");
-  auto text = ReadFile(path, kMaxSchemaBytes, "the schema limit");
-  if (!text.ok()) return Usage(text.status().message());
+  auto arg = ReadJsonArg(parsed->get("schema"), "--schema", kMaxSchemaBytes, "the schema limit");
+  if (!arg.ok()) return Usage("--schema: " + arg.status().message());
+  const std::string& path = arg->source;
   ParseOptions parse_options;
   parse_options.source = path;
-  auto schema = ParseJson(*text, parse_options);
+  auto schema = ParseJson(arg->text, parse_options);
   if (!schema.ok()) return Usage(schema.status().message());
   options.assert_format = !parsed->has("no-format");
   options.strict = parsed->has("strict");
