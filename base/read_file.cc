@@ -47,12 +47,29 @@ Status WaitForWriter(int fd, const std::string& path, std::chrono::milliseconds 
   return Status::Ok();
 }
 
+// Why `path` cannot be opened: the OS's reason, and for a link whose target is missing (or a
+// loop) what it points to, which the reason alone does not say.
+Status CannotOpen(const std::string& path, int err) {
+  std::string why = "cannot open " + path + ": " + std::strerror(err);
+  struct stat link {};
+  if ((err == ENOENT || err == ELOOP) && ::lstat(path.c_str(), &link) == 0 &&
+      S_ISLNK(link.st_mode)) {
+    char target[4096];
+    ssize_t n = ::readlink(path.c_str(), target, sizeof target);
+    if (n > 0) {
+      why += err == ENOENT ? " (a link to " + std::string(target, static_cast<size_t>(n)) +
+                                 ", which does not exist)"
+                           : " (a link to " + std::string(target, static_cast<size_t>(n)) + ")";
+    }
+  }
+  return NotFound(why);
+}
+
 }  // namespace
 
 Result<OpenedInput> OpenForReading(const std::string& path, std::chrono::milliseconds fifo_wait) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return NotFound("cannot open " + path + ": " + std::strerror(errno));
+  if (::stat(path.c_str(), &st) != 0) return CannotOpen(path, errno);
   if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
     return InvalidArgument(path + " is " + std::string(FileTypeName(st.st_mode)) + ", not a file");
   }

@@ -57,6 +57,17 @@ TEST_F(ReadFileTest, AMissingFileIsNotFoundWithTheReason) {
             "cannot open " + Path("missing.json") + ": No such file or directory");
 }
 
+TEST_F(ReadFileTest, ALinkToNothingSaysWhereItPoints) {
+  ASSERT_EQ(symlink("/nonexistent/schema.json", Path("link").c_str()), 0);
+  auto text = ReadFile(Path("link"));
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().code(), Code::kNotFound);
+  EXPECT_EQ(text.status().message(),
+            "cannot open " + Path("link") +
+                ": No such file or directory (a link to /nonexistent/schema.json, which does not "
+                "exist)");
+}
+
 TEST_F(ReadFileTest, StopsAtItsLimitAndSaysSo) {
   auto r = ReadFile("/dev/zero", 1000, "the test limit");
   ASSERT_FALSE(r.ok());
