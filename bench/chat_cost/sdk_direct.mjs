@@ -1,6 +1,7 @@
 // The official `openai` SDK calling the simulator directly: CALLS chat completions with a
 // json_schema response_format, C in flight, after a warm-up of 4 x C; prints this process's CPU
-// per measured call as {"us_per_call": X}. Run by chat_cost.mjs.
+// per measured call as {"us_per_call": X, "user_us_per_call": U} (U: the user-space part).
+// Run by chat_cost.mjs.
 //   node sdk_direct.mjs SIM_URL/v1 CALLS C SCHEMA_JSON PROMPT
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -37,4 +38,5 @@ await load(4 * c);
 const before = process.cpuUsage();
 await load(calls);
 const used = process.cpuUsage(before);
-process.stdout.write(JSON.stringify({ us_per_call: (used.user + used.system) / calls }));
+process.stdout.write(JSON.stringify({ us_per_call: (used.user + used.system) / calls,
+  user_us_per_call: used.user / calls }));
