@@ -114,11 +114,16 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     if (served.load()) return;
-    std::fprintf(stderr,
-                 "structure serve: %s: stopping (finishing %s under way for up to %.0f s; "
-                 "%s again stops now)\n",
-                 SignalName(sig), Calls(api.inflight()).c_str(), config.stop_grace_ms / 1000.0,
-                 SignalName(sig));
+    const long long underway = api.inflight();
+    if (underway == 0) {
+      std::fprintf(stderr, "structure serve: %s: stopping (no call under way)\n", SignalName(sig));
+    } else {
+      std::fprintf(stderr,
+                   "structure serve: %s: stopping (finishing %s under way for up to %.0f s; "
+                   "%s again stops now)\n",
+                   SignalName(sig), Calls(underway).c_str(), config.stop_grace_ms / 1000.0,
+                   SignalName(sig));
+    }
     raw->Stop();
     sigwait(&stop_signals, &sig);
     if (served.load()) return;
