@@ -20,7 +20,7 @@ std::string Choices(const EngineConfig& config) {
   return "write PROVIDER/MODEL (e.g. openai/gpt-4o), PROVIDER alone for its default model, or an "
          "alias; the configured aliases are " +
          Joined(aliases) + "; the configured providers are " + Joined(providers) +
-         "; built in: " + Joined(BuiltinProviderNames()) + " (structure providers lists them)";
+         "; built in: " + Joined(BuiltinProviderNames());
 }
 
 // A bare name that is no provider: the configured providers that list it as a model.
