@@ -5,6 +5,7 @@
 #include "base/error_codes.h"
 #include "base/json.h"
 #include "server/console/console_files.h"
+#include "server/openai/endpoints.h"
 #include "server/openai/openai_error.h"
 #include "server/openapi.h"
 
@@ -66,18 +67,9 @@ int HttpStatusForResult(const StructureResult& result) {
   return ErrorCodeFactsOf(result.error_code).http_status;
 }
 
-namespace {
-
-// The routes that answer in the OpenAI error shape.
-bool IsOpenAiRoute(const std::string& path) {
-  return path == "/v1/chat/completions" || path == "/v1/models";
-}
-
-}  // namespace
-
 http::HttpResponse LocalErrorFor(const std::string& target, int status, const std::string& code,
                                  const std::string& message) {
-  if (IsOpenAiRoute(target.substr(0, target.find('?')))) {
+  if (openai::IsOpenAiRoute(target.substr(0, target.find('?')))) {
     return openai::LocalError(status, code, message);
   }
   return ErrorResponse(status, code, message);
@@ -111,8 +103,9 @@ void Api::Handle(HttpRequest request, Responder respond) {
   auto only = [&](std::string allowed) {
     if (allowed.find("GET") != std::string::npos) allowed += ", HEAD";
     std::string message = method + " is not allowed on " + route + " (allowed: " + allowed + ")";
-    HttpResponse r = IsOpenAiRoute(path) ? openai::LocalError(405, "method_not_allowed", message)
-                                         : ErrorResponse(405, "method_not_allowed", message);
+    HttpResponse r = openai::IsOpenAiRoute(path)
+                         ? openai::LocalError(405, "method_not_allowed", message)
+                         : ErrorResponse(405, "method_not_allowed", message);
     r.SetHeader("Allow", allowed);
     send(std::move(r));
   };
@@ -146,9 +139,11 @@ void Api::Handle(HttpRequest request, Responder respond) {
   bool is_structure = path == "/v1/structure";
   bool is_list = path == kSchemas || path == kSchemas + "/";
   bool is_named = !is_list && path.rfind(kSchemas + "/", 0) == 0;
-  bool is_openai = IsOpenAiRoute(path);
+  bool is_openai = openai::IsOpenAiRoute(path);
   if (!is_structure && !is_list && !is_named && !is_console && !is_openai) {
     route = "other";
+    if (auto unserved = openai::UnservedOpenAiPath(method, path))
+      return send(openai::LocalError(404, "unknown_url", *unserved));
     return send(ErrorResponse(404, "not_found", "no such endpoint: " + method + " " + path));
   }
   if (is_list) route = kSchemas;
@@ -164,9 +159,14 @@ void Api::Handle(HttpRequest request, Responder respond) {
     return send(std::move(r));
   }
   if (is_openai) {
-    if (path == "/v1/models") {
+    if (path == "/v1/models" || path == "/v1/models/") {
       if (!get) return only("GET");
       return send(Models());
+    }
+    if (path != "/v1/chat/completions") {
+      route = "/v1/models/{id}";
+      if (!get) return only("GET");
+      return send(Model(path.substr(std::string("/v1/models/").size())));
     }
     if (request.method != "POST") return only("POST");
     return ChatCompletions(request, *who, [this, respond](HttpResponse r) {

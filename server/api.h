@@ -40,6 +40,7 @@ class Api {
   void ChatCompletions(const http::HttpRequest& request, const Principal& who,
                        http::Responder respond);
   http::HttpResponse Models() const;
+  http::HttpResponse Model(const std::string& id) const;  // GET /v1/models/{id}, id as sent
   // Whether another call may start now (fewer than max_inflight under way).
   bool Busy() const;
   // Runs `request` on the engine, counted under `endpoint` ("structure", "chat_completions")

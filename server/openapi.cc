@@ -229,6 +229,17 @@ constexpr const char* kDocument = R"JSON({
         }
       }
     },
+    "/v1/models/{id}": {
+      "get": {
+        "summary": "One entry of GET /v1/models (the id may be percent-encoded: simulator%2Fsim-1)",
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+        "responses": {
+          "200": {"description": "the model", "content": {"application/json": {"schema": {"type": "object", "required": ["id", "object", "created", "owned_by"], "properties": {"id": {"type": "string"}, "object": {"const": "model"}, "created": {"type": "integer"}, "owned_by": {"type": "string"}}}}}},
+          "401": {"$ref": "#/components/responses/OpenAIError"},
+          "404": {"$ref": "#/components/responses/OpenAIError"}
+        }
+      }
+    },
     "/v1/schemas": {
       "get": {
         "summary": "Schemas visible in the scope (bundled, tenant, project)",

@@ -2,7 +2,9 @@
 // serve` (docs/server.md). Authentication, admission and metrics are the API's own; what the
 // request means and how the answer looks are the pure functions of server/openai/.
 #include <chrono>
+#include <variant>
 
+#include "base/hex.h"
 #include "server/api.h"
 #include "server/openai/chat_reply.h"
 #include "server/openai/chat_request.h"
@@ -38,6 +40,13 @@ ApiError Forbidden(const std::string& message) {
 HttpResponse Api::Models() const {
   return http::JsonResponse(
       200, openai::ModelsJson(openai::ListModels(EngineInternal::Config(engine_))));
+}
+
+HttpResponse Api::Model(const std::string& id) const {
+  const std::string name = PercentDecode(id, PlusIs::kPlus);
+  auto found = openai::ModelJson(openai::ListModels(EngineInternal::Config(engine_)), name);
+  if (auto* e = std::get_if<ApiError>(&found)) return openai::ErrorResponse(*e);
+  return http::JsonResponse(200, std::get<std::string>(found));
 }
 
 void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Responder respond) {

@@ -40,20 +40,34 @@ std::variant<std::string, ApiError> RouteModel(const config::EngineConfig& confi
   return choice->provider + "/" + choice->model;
 }
 
+namespace {
+
+Json Entry(const ModelEntry& m) {
+  Json entry = Json::MakeObject();
+  entry.set("id", m.id);
+  entry.set("object", "model");
+  entry.set("created", 0);
+  entry.set("owned_by", m.owned_by);
+  return entry;
+}
+
+}  // namespace
+
 std::string ModelsJson(const std::vector<ModelEntry>& models) {
   Json data = Json::MakeArray();
-  for (const ModelEntry& m : models) {
-    Json entry = Json::MakeObject();
-    entry.set("id", m.id);
-    entry.set("object", "model");
-    entry.set("created", 0);
-    entry.set("owned_by", m.owned_by);
-    data.push_back(std::move(entry));
-  }
+  for (const ModelEntry& m : models) data.push_back(Entry(m));
   Json list = Json::MakeObject();
   list.set("object", "list");
   list.set("data", std::move(data));
   return ToJson(list);
+}
+
+std::variant<std::string, ApiError> ModelJson(const std::vector<ModelEntry>& models,
+                                              const std::string& id) {
+  for (const ModelEntry& m : models) {
+    if (m.id == id) return ToJson(Entry(m));
+  }
+  return NotFound(id, "no alias or provider/model of this server is named so");
 }
 
 }  // namespace structure::server::openai

@@ -31,4 +31,9 @@ std::variant<std::string, ApiError> RouteModel(const config::EngineConfig& confi
 // {"object": "list", "data": [{"id", "object": "model", "created": 0, "owned_by"}]}.
 std::string ModelsJson(const std::vector<ModelEntry>& models);
 
+// The entry of `models` whose id is `id`, as {"id", "object": "model", "created": 0,
+// "owned_by"}; OpenAI's 404 model_not_found when there is none.
+std::variant<std::string, ApiError> ModelJson(const std::vector<ModelEntry>& models,
+                                              const std::string& id);
+
 }  // namespace structure::server::openai

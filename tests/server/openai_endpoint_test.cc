@@ -123,6 +123,36 @@ TEST_F(OpenAiEndpointTest, ModelsListsAliasesAndProviderModels) {
   EXPECT_EQ(Http("GET", Url("/v1/models")).status, 401);
 }
 
+// models.retrieve: the id as the SDKs send it (a provider/model's slash escaped or not).
+TEST_F(OpenAiEndpointTest, ModelRetrieveAnswersOneEntryOrModelNotFound) {
+  for (const char* path : {"/v1/models/default:fast", "/v1/models/backup/gpt-4o-mini",
+                           "/v1/models/backup%2Fgpt-4o-mini"}) {
+    HttpReply r = Http("GET", Url(path), "", {kAcmeKey});
+    ASSERT_EQ(r.status, 200) << path << ": " << r.body;
+    EXPECT_NE(r.body.find(R"("object":"model")"), std::string::npos) << r.body;
+  }
+  HttpReply missing = Http("GET", Url("/v1/models/gpt-9"), "", {kAcmeKey});
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_NE(missing.body.find(R"("code":"model_not_found")"), std::string::npos) << missing.body;
+  EXPECT_EQ(Http("GET", Url("/v1/models/default:fast")).status, 401);
+}
+
+// Another OpenAI API (the Responses API, embeddings, ...) is a 404 in OpenAI's shape that says
+// what this server answers instead; a path of no API stays the native 404.
+TEST_F(OpenAiEndpointTest, OtherOpenAiApisAreNamedInTheNotFound) {
+  HttpReply r = Http("POST", Url("/v1/responses"), "{}", {kAcmeKey});
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.body.find(R"({"error":{"message":"POST /v1/responses is OpenAI's Responses API)"),
+            std::string::npos)
+      << r.body;
+  EXPECT_NE(r.body.find("chat.completions.parse"), std::string::npos) << r.body;
+  EXPECT_NE(Http("POST", Url("/v1/embeddings"), "{}", {kAcmeKey}).body.find("embeddings"),
+            std::string::npos);
+  HttpReply other = Http("POST", Url("/v1/responsesX"), "{}", {kAcmeKey});
+  EXPECT_EQ(other.status, 404);
+  EXPECT_NE(other.body.find(R"("code":"not_found")"), std::string::npos) << other.body;
+}
+
 TEST_F(OpenAiEndpointTest, ModelRoutesByAliasProviderModelOrBareName) {
   const size_t before = Recorded().size();  // the simulator is shared by the suite's tests
   for (const char* model : {"default:fast", "backup/gpt-4o-mini", "gpt-4o-mini", "sim-1"}) {

@@ -1,5 +1,6 @@
 // The official OpenAI SDK against `structure serve`: chat.completions.parse with
-// zodResponseFormat, chat.completions.stream, and a refusal (need-more-input).
+// zodResponseFormat, chat.completions.stream, a refusal (need-more-input), models.retrieve,
+// and responses.create answered with what to call instead.
 // Usage: node openai_sdk_test.mjs STRUCTURE_BINARY
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
@@ -58,5 +59,19 @@ await run('openai', process.argv[2], async (stack) => {
   } catch (e) {
     check(e instanceof OpenAI.NotFoundError && e.code === 'model_not_found',
       `unknown model: NotFoundError model_not_found (${e?.constructor?.name} ${e?.code})`);
+  }
+
+  const model = await client.models.retrieve('simulator/sim-1');
+  check(model.id === 'simulator/sim-1' && model.object === 'model',
+    `models.retrieve: the entry (${JSON.stringify(model)})`);
+
+  // The Responses API is not served: the SDK's error says what to call instead.
+  try {
+    await client.responses.create({ model: 'default:fast', input: 'T-123' });
+    check(false, 'responses.create: an error');
+  } catch (e) {
+    check(e instanceof OpenAI.NotFoundError && e.code === 'unknown_url' &&
+      e.message.includes('chat.completions.parse'),
+    `responses.create: NotFoundError naming chat.completions.parse (${e?.message})`);
   }
 });

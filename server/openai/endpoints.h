@@ -1,0 +1,19 @@
+// The OpenAI API's paths as this server sees them: those it answers (in OpenAI's shapes, errors
+// included) and the other OpenAI resources, which it names in a 404 an OpenAI SDK user can act
+// on instead of a bare "no such endpoint".
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace structure::server::openai {
+
+// POST /v1/chat/completions, GET /v1/models and GET /v1/models/{id}.
+bool IsOpenAiRoute(const std::string& path);
+
+// For a path of the OpenAI API this server does not answer (/v1/responses, /v1/embeddings,
+// /v1/chat/completions/{id}, ...): the 404's message, which names the API and what to call
+// instead. std::nullopt for any other path.
+std::optional<std::string> UnservedOpenAiPath(const std::string& method, const std::string& path);
+
+}  // namespace structure::server::openai
