@@ -7,11 +7,10 @@
 #include "config/settings.h"
 #include "pipeline/request.h"
 #include "server/openai/chat_messages.h"
+#include "server/openai/request_fields.h"
 
 namespace structure::server::openai {
 namespace {
-
-using Error = std::optional<ApiError>;
 
 // Fields OpenAI takes that change nothing here: accepted and ignored.
 constexpr const char* kIgnored[] = {"frequency_penalty",
@@ -49,56 +48,6 @@ constexpr const char* kRead[] = {"model",
                                  "structure",
                                  "functions",
                                  "function_call"};
-
-bool Listed(const std::string& key, const auto& list) {
-  return std::find_if(std::begin(list), std::end(list), [&](const char* k) { return key == k; }) !=
-         std::end(list);
-}
-
-// The value of `key`, or nullptr when absent or null (SDKs send null for "not given").
-const Json* Given(const Json& object, std::string_view key) {
-  const Json* v = object.find(key);
-  return v == nullptr || v->is_null() ? nullptr : v;
-}
-
-Error Number(const Json& body, const char* key, double lo, double hi, std::optional<double>& out) {
-  const Json* v = Given(body, key);
-  if (v == nullptr) return std::nullopt;
-  if (!v->is_number()) return WrongType(key, "a number", *v);
-  if (v->as_double() < lo || v->as_double() > hi) {
-    return BadField(key, "must be between " + ToJson(Json(lo)) + " and " + ToJson(Json(hi)) +
-                             " (was " + ToJson(*v) + ")");
-  }
-  out = v->as_double();
-  return std::nullopt;
-}
-
-Error Integer(const Json& body, const char* key, int64_t lo, std::optional<int64_t>& out) {
-  const Json* v = Given(body, key);
-  if (v == nullptr) return std::nullopt;
-  if (!v->is_integral()) return WrongType(key, "an integer", *v);
-  if (v->as_double() < static_cast<double>(lo)) {
-    return BadField(key, "must be at least " + std::to_string(lo) + " (was " + ToJson(*v) + ")");
-  }
-  out = v->as_int();
-  return std::nullopt;
-}
-
-Error Flag(const Json& object, const std::string& prefix, const char* key, bool& out) {
-  const Json* v = Given(object, key);
-  if (v == nullptr) return std::nullopt;
-  if (!v->is_bool()) return WrongType(prefix + key, "a boolean", *v);
-  out = v->as_bool();
-  return std::nullopt;
-}
-
-Error Text(const Json& object, const std::string& prefix, const char* key, std::string& out) {
-  const Json* v = Given(object, key);
-  if (v == nullptr) return std::nullopt;
-  if (!v->is_string()) return WrongType(prefix + key, "a string", *v);
-  out = v->as_string();
-  return std::nullopt;
-}
 
 // n, logprobs, audio and modalities: only what a single text answer can honour.
 Error Unsupported(const Json& body) {
@@ -157,32 +106,6 @@ Error Params(const Json& body, pipeline::CallParams& p) {
         "must be none, minimal, low, medium, high or xhigh (was \"" + p.reasoning_effort + "\")");
   }
   return Text(body, "", "user", p.user);
-}
-
-Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits& limits) {
-  if (!schema.is_object() && !schema.is_bool())
-    return WrongType(param, "a JSON Schema object", schema);
-  size_t size = JsonTextSize(schema);
-  if (size > limits.max_schema_bytes) {
-    ApiError e =
-        BadField(param,
-                 std::to_string(size) + " bytes is over the limit of " +
-                     std::to_string(limits.max_schema_bytes) + " bytes (server.max_schema_bytes)",
-                 "too_large");
-    e.status = 413;
-    return e;
-  }
-  pipeline::RequestLimits rl;
-  rl.max_schema_bytes = SIZE_MAX;  // measured above, with this API's error
-  rl.max_schema_depth = limits.max_schema_depth;
-  Status st = pipeline::CheckInlineSchema(schema, rl);
-  if (!st.ok()) {
-    // "schema: is nested deeper than ..." from the shared check, under this field's name.
-    std::string m = st.message();
-    if (m.rfind("schema: ", 0) == 0) m = m.substr(8);
-    return BadField(param, m);
-  }
-  return std::nullopt;
 }
 
 // The schema moves out of `body` (it is the largest part of a request).
@@ -298,49 +221,6 @@ Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
     r.schema_param = "tools[" + std::to_string(i) + "].function.parameters";
     break;
   }
-  return std::nullopt;
-}
-
-Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits) {
-  const Json* ext = Given(body, "structure");
-  if (ext == nullptr) return std::nullopt;
-  if (!ext->is_object()) return WrongType("structure", "an object", *ext);
-  static const char* kKnown[] = {"maxLoops", "evidence", "schemaName", "tenant", "project", "need"};
-  for (const auto& [key, value] : ext->as_object()) {
-    if (!Listed(key, kKnown)) {
-      return BadField("structure." + key,
-                      "unknown field (maxLoops, evidence, schemaName, tenant, project, need)",
-                      "unknown_parameter");
-    }
-  }
-  if (const Json* v = Given(*ext, "maxLoops")) {
-    if (!v->is_integral() || v->as_double() < limits.min_loops ||
-        v->as_double() > limits.max_loops) {
-      return BadField("structure.maxLoops",
-                      "must be an integer " + std::to_string(limits.min_loops) + ".." +
-                          std::to_string(limits.max_loops) + " (was " + ToJson(*v) + ")");
-    }
-    r.max_loops = static_cast<int>(v->as_int());
-  }
-  if (const Json* v = Given(*ext, "evidence")) {
-    r.evidence = v->is_string() ? config::ParseEvidenceMode(v->as_string()) : std::nullopt;
-    if (!r.evidence) {
-      return BadField("structure.evidence",
-                      "must be \"off\", \"report\" or \"require\" (was " + ToJson(*v) + ")");
-    }
-  }
-  if (Error e = Text(*ext, "structure.", "schemaName", r.registry_schema)) return e;
-  for (auto [key, out] : {std::pair{"tenant", &r.tenant}, std::pair{"project", &r.project}}) {
-    std::string value;
-    if (Error e = Text(*ext, "structure.", key, value)) return e;
-    if (Given(*ext, key) != nullptr) *out = value;
-  }
-  std::string need;
-  if (Error e = Text(*ext, "structure.", "need", need)) return e;
-  if (!need.empty() && need != "refusal" && need != "error") {
-    return BadField("structure.need", "must be \"refusal\" or \"error\" (was \"" + need + "\")");
-  }
-  r.need = need == "error" ? NeedAs::kError : NeedAs::kRefusal;
   return std::nullopt;
 }
 

@@ -1,0 +1,45 @@
+// Reading the fields of an OpenAI-shaped request body (Chat Completions, Responses): each
+// refusal an ApiError that names the field. Shared by chat_request.cc and responses_request.cc.
+// Pure.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/json.h"
+#include "server/openai/chat_request.h"
+#include "server/openai/openai_error.h"
+
+namespace structure::server::openai {
+
+using Error = std::optional<ApiError>;
+
+bool Listed(const std::string& key, const auto& list) {
+  return std::find_if(std::begin(list), std::end(list), [&](const char* k) { return key == k; }) !=
+         std::end(list);
+}
+
+// The value of `key`, or nullptr when absent or null (SDKs send null for "not given").
+const Json* Given(const Json& object, std::string_view key);
+
+// Number `key` of `body` into `out`, within lo..hi; absent leaves `out` unset.
+Error Number(const Json& body, const char* key, double lo, double hi, std::optional<double>& out);
+// Integer `key` of `body` into `out`, at least lo.
+Error Integer(const Json& body, const char* key, int64_t lo, std::optional<int64_t>& out);
+// Boolean `key` of `object` (named `prefix` + key in errors).
+Error Flag(const Json& object, const std::string& prefix, const char* key, bool& out);
+// String `key` of `object` (named `prefix` + key in errors).
+Error Text(const Json& object, const std::string& prefix, const char* key, std::string& out);
+
+// A schema given in field `param`: an object or boolean, within the server's size and depth
+// limits, and one the engine can honour (pipeline::CheckInlineSchema).
+Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits& limits);
+
+// The `structure` extension object: maxLoops, evidence, schemaName, tenant, project, need.
+Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits);
+
+}  // namespace structure::server::openai
