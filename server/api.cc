@@ -163,6 +163,13 @@ void Api::Handle(HttpRequest request, Responder respond) {
       if (!get) return only("GET");
       return send(Models());
     }
+    if (path == "/v1/responses") {
+      if (request.method != "POST") return only("POST");
+      return Responses(request, *who, [this, respond](HttpResponse r) {
+        metrics_.RecordResponse("POST", "/v1/responses", r.status);
+        respond(std::move(r));
+      });
+    }
     if (path != "/v1/chat/completions") {
       route = "/v1/models/{id}";
       if (!get) return only("GET");

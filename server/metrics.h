@@ -25,7 +25,8 @@ class Metrics {
   Metrics();
 
   // One finished structure call of the HTTP API, by the endpoint it came through ("structure":
-  // POST /v1/structure, "chat_completions": POST /v1/chat/completions).
+  // POST /v1/structure, "chat_completions": POST /v1/chat/completions, "responses": POST
+  // /v1/responses).
   void RecordCall(const pipeline::StructureResult& result, double seconds,
                   const std::string& endpoint = "structure");
   // Every HTTP response, by route template ("/v1/structure", "/v1/schemas/{name}", ...).

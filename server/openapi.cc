@@ -135,6 +135,25 @@ constexpr const char* kDocument = R"JSON({
           }
         }
       },
+      "ResponsesRequest": {
+        "type": "object",
+        "required": ["model", "input"],
+        "properties": {
+          "model": {"type": "string"},
+          "input": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}], "description": "A string, or message, function_call and function_call_output items in order (input_text parts only)."},
+          "instructions": {"type": "string"},
+          "text": {"type": "object", "properties": {"format": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "enum": ["json_schema", "json_object", "text"]}, "name": {"type": "string"}, "schema": {"type": ["object", "boolean"]}, "strict": {"type": ["boolean", "null"]}}}}},
+          "tools": {"type": "array", "items": {"type": "object", "required": ["type", "name"], "properties": {"type": {"const": "function"}, "name": {"type": "string"}, "parameters": {"type": "object"}}}},
+          "tool_choice": {},
+          "stream": {"type": ["boolean", "null"]},
+          "max_output_tokens": {"type": ["integer", "null"], "minimum": 1},
+          "temperature": {"type": ["number", "null"], "minimum": 0, "maximum": 2},
+          "top_p": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+          "reasoning": {"type": ["object", "null"], "properties": {"effort": {"type": "string"}}},
+          "user": {"type": "string"},
+          "structure": {"$ref": "#/components/schemas/ChatCompletionRequest/properties/structure"}
+        }
+      },
       "ChatCompletion": {
         "type": "object",
         "required": ["id", "object", "created", "model", "choices"],
@@ -213,6 +232,26 @@ constexpr const char* kDocument = R"JSON({
           "413": {"$ref": "#/components/responses/OpenAIError"},
           "422": {"description": "structure_stale, or structure_need_more_input with structure.need = error; a refusal or safety block", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OpenAIError"}}}},
           "429": {"description": "server busy or provider rate limited (Retry-After)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OpenAIError"}}}},
+          "500": {"$ref": "#/components/responses/OpenAIError"},
+          "502": {"$ref": "#/components/responses/OpenAIError"},
+          "503": {"$ref": "#/components/responses/OpenAIError"},
+          "504": {"$ref": "#/components/responses/OpenAIError"}
+        }
+      }
+    },
+    "/v1/responses": {
+      "post": {
+        "summary": "OpenAI's Responses API, structured: the same call as /v1/chat/completions (input, instructions, text.format or a forced function tool; previous_response_id is refused: nothing is stored)",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResponsesRequest"}}}},
+        "responses": {
+          "200": {"description": "a response whose one output item holds the validated JSON as output_text, the need as a refusal part, or the forced function's call", "content": {"application/json": {"schema": {"type": "object", "required": ["id", "object", "status", "output"], "properties": {"id": {"type": "string"}, "object": {"const": "response"}, "status": {"const": "completed"}, "output": {"type": "array"}, "usage": {"type": "object"}, "structure": {"type": "object"}}}}, "text/event-stream": {"schema": {"type": "string", "description": "response.created ... response.completed events"}}}},
+          "400": {"$ref": "#/components/responses/OpenAIError"},
+          "401": {"$ref": "#/components/responses/OpenAIError"},
+          "403": {"$ref": "#/components/responses/OpenAIError"},
+          "404": {"$ref": "#/components/responses/OpenAIError"},
+          "413": {"$ref": "#/components/responses/OpenAIError"},
+          "422": {"$ref": "#/components/responses/OpenAIError"},
+          "429": {"$ref": "#/components/responses/OpenAIError"},
           "500": {"$ref": "#/components/responses/OpenAIError"},
           "502": {"$ref": "#/components/responses/OpenAIError"},
           "503": {"$ref": "#/components/responses/OpenAIError"},

@@ -12,6 +12,8 @@ structure_add_tests(NAME server_tests LABEL apps USES_BINARY
     server/openai/chat_reply_test.cc
     server/openai/chat_request_test.cc
     server/openai/models_test.cc
+    server/openai/responses_request_test.cc
+    server/openai/responses_reply_test.cc
     server/openai/streamed_answer_test.cc
     server/result_status_test.cc
     server/server_config_test.cc

@@ -9,7 +9,7 @@ struct Unserved {
 };
 
 constexpr Unserved kUnserved[] = {
-    {"/v1/responses", "OpenAI's Responses API"},
+    {"/v1/responses/", "OpenAI's stored responses (nothing is stored here)"},
     {"/v1/chat/completions/", "OpenAI's stored chat completions"},
     {"/v1/completions", "OpenAI's legacy Completions API"},
     {"/v1/embeddings", "embeddings"},
@@ -35,16 +35,17 @@ bool Under(const std::string& path, const std::string& prefix) {
 }  // namespace
 
 bool IsOpenAiRoute(const std::string& path) {
-  return path == "/v1/chat/completions" || path == "/v1/models" || Under(path, "/v1/models/");
+  return path == "/v1/chat/completions" || path == "/v1/responses" || path == "/v1/models" ||
+         Under(path, "/v1/models/");
 }
 
 std::optional<std::string> UnservedOpenAiPath(const std::string& method, const std::string& path) {
   for (const Unserved& u : kUnserved) {
     if (!Under(path, u.prefix)) continue;
     return method + " " + path + " is " + u.api +
-           ", which this server does not serve: it answers OpenAI Chat Completions (POST "
-           "/v1/chat/completions, structured output) and GET /v1/models; with an OpenAI SDK, call "
-           "chat.completions.create or chat.completions.parse";
+           ", which this server does not serve: it answers structured output on POST "
+           "/v1/chat/completions and POST /v1/responses, and GET /v1/models; with an OpenAI SDK, "
+           "call chat.completions.parse or responses.parse";
   }
   return std::nullopt;
 }

@@ -8,10 +8,10 @@
 
 namespace structure::server::openai {
 
-// POST /v1/chat/completions, GET /v1/models and GET /v1/models/{id}.
+// POST /v1/chat/completions, POST /v1/responses, GET /v1/models and GET /v1/models/{id}.
 bool IsOpenAiRoute(const std::string& path);
 
-// For a path of the OpenAI API this server does not answer (/v1/responses, /v1/embeddings,
+// For a path of the OpenAI API this server does not answer (/v1/embeddings, /v1/responses/{id},
 // /v1/chat/completions/{id}, ...): the 404's message, which names the API and what to call
 // instead. std::nullopt for any other path.
 std::optional<std::string> UnservedOpenAiPath(const std::string& method, const std::string& path);

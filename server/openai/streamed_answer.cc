@@ -41,10 +41,10 @@ void StreamedAnswer::Finish(pipeline::StructureResult result) {
   std::optional<ApiError> error = ResultError(result, context_, schema_param_);
   if (!stream_) {
     respond_(error ? ErrorResponse(*error)
-                   : EventStreamResponse(CompletionEvents(std::move(result), context_)));
+                   : EventStreamResponse(events_(std::move(result), context_)));
     return;
   }
-  stream_->Send(error ? ErrorEvent(*error) : CompletionEvents(std::move(result), context_));
+  stream_->Send(error ? ErrorEvent(*error) : events_(std::move(result), context_));
   stream_->Finish();
 }
 

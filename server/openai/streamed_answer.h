@@ -23,10 +23,15 @@ class StreamedAnswer : public std::enable_shared_from_this<StreamedAnswer> {
  public:
   using Timer = std::function<void(std::chrono::milliseconds, std::function<void()>)>;
 
-  StreamedAnswer(http::Responder respond, ReplyContext context, std::string schema_param)
+  // The events of a result: CompletionEvents (chat.completion.chunk) or ResponseEvents.
+  using EventsOf = std::string (*)(pipeline::StructureResult, const ReplyContext&);
+
+  StreamedAnswer(http::Responder respond, ReplyContext context, std::string schema_param,
+                 EventsOf events = CompletionEvents)
       : respond_(std::move(respond)),
         context_(std::move(context)),
-        schema_param_(std::move(schema_param)) {}
+        schema_param_(std::move(schema_param)),
+        events_(events) {}
 
   // Arms the keep-alive timer (none without a timer).
   void Start(Timer timer, std::chrono::milliseconds interval);
@@ -40,6 +45,7 @@ class StreamedAnswer : public std::enable_shared_from_this<StreamedAnswer> {
   http::Responder respond_;
   ReplyContext context_;
   std::string schema_param_;
+  EventsOf events_;
   Timer timer_;
   std::chrono::milliseconds interval_{0};
   std::shared_ptr<http::BodyStream> stream_;  // set once the event stream has started

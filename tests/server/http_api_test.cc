@@ -338,9 +338,9 @@ TEST_F(HttpApiTest, OpenApiDocumentListsEveryRoute) {
   EXPECT_EQ(doc->find("openapi")->as_string(), "3.1.0");
   const Json* paths = doc->find("paths");
   ASSERT_NE(paths, nullptr);
-  for (const char* p :
-       {"/v1/structure", "/v1/schemas", "/v1/schemas/{name}", "/healthz", "/metrics",
-        "/v1/openapi.json", "/v1/chat/completions", "/v1/models", "/v1/models/{id}"}) {
+  for (const char* p : {"/v1/structure", "/v1/schemas", "/v1/schemas/{name}", "/healthz",
+                        "/metrics", "/v1/openapi.json", "/v1/chat/completions", "/v1/responses",
+                        "/v1/models", "/v1/models/{id}"}) {
     EXPECT_NE(paths->find(p), nullptr) << p;
   }
   for (const char* m : {"get", "put", "delete"})

@@ -1,7 +1,8 @@
-// POST /v1/chat/completions and GET /v1/models end to end: `structure serve` (child process) in
-// front of `structure sim` (child process), driven with libcurl and raw sockets. Re-asks with
-// summed usage, the tool, refusal and stale forms, streaming with keep-alives, model routing,
-// parameters reaching the provider, auth, metrics, and bad input in the OpenAI error shape.
+// POST /v1/chat/completions, POST /v1/responses and GET /v1/models end to end: `structure serve`
+// (child process) in front of `structure sim` (child process), driven with libcurl and raw sockets.
+// Re-asks with summed usage, the tool, refusal and stale forms, streaming with keep-alives, model
+// routing, parameters reaching the provider, auth, metrics, and bad input in the OpenAI error
+// shape.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -137,20 +138,72 @@ TEST_F(OpenAiEndpointTest, ModelRetrieveAnswersOneEntryOrModelNotFound) {
   EXPECT_EQ(Http("GET", Url("/v1/models/default:fast")).status, 401);
 }
 
-// Another OpenAI API (the Responses API, embeddings, ...) is a 404 in OpenAI's shape that says
+// Another OpenAI API (embeddings, stored responses, ...) is a 404 in OpenAI's shape that says
 // what this server answers instead; a path of no API stays the native 404.
 TEST_F(OpenAiEndpointTest, OtherOpenAiApisAreNamedInTheNotFound) {
-  HttpReply r = Http("POST", Url("/v1/responses"), "{}", {kAcmeKey});
+  HttpReply r = Http("POST", Url("/v1/embeddings"), "{}", {kAcmeKey});
   EXPECT_EQ(r.status, 404);
-  EXPECT_NE(r.body.find(R"({"error":{"message":"POST /v1/responses is OpenAI's Responses API)"),
+  EXPECT_NE(r.body.find(R"({"error":{"message":"POST /v1/embeddings is embeddings)"),
             std::string::npos)
       << r.body;
-  EXPECT_NE(r.body.find("chat.completions.parse"), std::string::npos) << r.body;
-  EXPECT_NE(Http("POST", Url("/v1/embeddings"), "{}", {kAcmeKey}).body.find("embeddings"),
-            std::string::npos);
+  EXPECT_NE(r.body.find("responses.parse"), std::string::npos) << r.body;
+  HttpReply stored = Http("GET", Url("/v1/responses/resp_1"), "", {kAcmeKey});
+  EXPECT_EQ(stored.status, 404);
+  EXPECT_NE(stored.body.find(R"("code":"unknown_url")"), std::string::npos) << stored.body;
   HttpReply other = Http("POST", Url("/v1/responsesX"), "{}", {kAcmeKey});
   EXPECT_EQ(other.status, 404);
   EXPECT_NE(other.body.find(R"("code":"not_found")"), std::string::npos) << other.body;
+}
+
+// A Responses API body (responses.parse with a text_format): the same structure call, the
+// answer a response whose one message holds the validated JSON as output_text.
+std::string ResponsesBody(const std::string& input, const std::string& extra = "") {
+  return R"({"model":"default:fast","input":")" + input +
+         R"(","text":{"format":{"type":"json_schema","name":"ticket","strict":true,"schema":)" +
+         std::string(kChatTicketSchema) + "}}" + extra + "}";
+}
+
+TEST_F(OpenAiEndpointTest, ResponsesReaskTheConstraintTheProviderMissedAndSumUsage) {
+  Http("POST", sim_->base_url() + "/stats/reset");
+  HttpReply r =
+      Http("POST", Url("/v1/responses"), ResponsesBody("CASE-REASK ticket T-123, p2"), {kAcmeKey});
+  ASSERT_EQ(r.status, 200) << r.body;
+  Json j = *ParseJson(r.body);
+  EXPECT_EQ(*j.find("object"), Json("response"));
+  EXPECT_EQ(*j.find("status"), Json("completed"));
+  const Json& part = j.find("output")->as_array().at(0).find("content")->as_array().at(0);
+  EXPECT_EQ(*part.find("type"), Json("output_text"));
+  EXPECT_EQ(part.find("text")->as_string(), R"({"ticket":"T-123","priority":2})");
+  EXPECT_EQ(*j.find("structure")->find("iterations"), Json(2));
+  Json stats = SimStats();
+  EXPECT_EQ(*j.find("usage")->find("input_tokens"), *stats.find("tokens")->find("input"));
+  EXPECT_EQ(*j.find("usage")->find("output_tokens"), *stats.find("tokens")->find("output"));
+  std::string m = Http("GET", Url("/metrics")).body;
+  EXPECT_NE(m.find(R"(structure_calls_total{endpoint="responses",status="ok")"), std::string::npos);
+}
+
+TEST_F(OpenAiEndpointTest, ResponsesStreamEndsWithTheCompletedResponse) {
+  HttpReply r = Http("POST", Url("/v1/responses"),
+                     ResponsesBody("CASE-REASK ticket T-123, p2", R"(,"stream":true)"), {kAcmeKey});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.headers.find("text/event-stream"), std::string::npos) << r.headers;
+  EXPECT_EQ(r.body.rfind("event: response.created\n", 0), 0u) << r.body;
+  size_t last = r.body.find("event: response.completed\n");
+  ASSERT_NE(last, std::string::npos) << r.body;
+  EXPECT_NE(r.body.find(R"({\"ticket\":\"T-123\",\"priority\":2})", last), std::string::npos)
+      << r.body;
+}
+
+TEST_F(OpenAiEndpointTest, ResponsesBadInputIsAnOpenAiErrorNamingTheField) {
+  HttpReply r =
+      Http("POST", Url("/v1/responses"),
+           R"({"model":"default:fast","input":[{"role":"user","content":[)"
+           R"({"type":"input_file","file_id":"f"}]}],"text":{"format":{"type":"json_object"}}})",
+           {kAcmeKey});
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.body.find(R"("param":"input[0].content[0]")"), std::string::npos) << r.body;
+  EXPECT_EQ(Http("POST", Url("/v1/responses"), ResponsesBody("x")).status, 401);
+  EXPECT_EQ(Http("GET", Url("/v1/responses"), "", {kAcmeKey}).status, 405);
 }
 
 TEST_F(OpenAiEndpointTest, ModelRoutesByAliasProviderModelOrBareName) {

@@ -4,7 +4,7 @@
 import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
 
-import { apiKey, checkReasked, resetSim, run, versionOf } from './harness.mjs';
+import { apiKey, check, checkReasked, resetSim, run, versionOf } from './harness.mjs';
 
 const Ticket = z.object({
   ticket: z.string().regex(/^T-[0-9]{3}$/),
@@ -17,12 +17,23 @@ await run('langchain', process.argv[2], async (stack) => {
   const model = new ChatOpenAI({
     model: 'default:fast', apiKey, maxRetries: 0, configuration: { baseURL: stack.serveUrl },
   });
-  for (const method of ['jsonSchema', 'functionCalling']) {
-    await resetSim(stack.simUrl);
-    const structured = model.withStructuredOutput(Ticket, { name: 'ticket', method, includeRaw: true });
-    const { raw, parsed } = await structured.invoke('CASE-REASK ticket T-123 has priority 2');
-    const u = raw.usage_metadata;
-    await checkReasked(stack, `withStructuredOutput ${method}`, parsed,
-      { input: u?.input_tokens, output: u?.output_tokens });
+  // The same over the Responses API (useResponsesApi: POST /v1/responses).
+  const responses = new ChatOpenAI({
+    model: 'default:fast', apiKey, maxRetries: 0, useResponsesApi: true,
+    configuration: { baseURL: stack.serveUrl },
+  });
+  for (const [label, client] of [['', model], [' (responses)', responses]]) {
+    for (const method of ['jsonSchema', 'functionCalling']) {
+      await resetSim(stack.simUrl);
+      const structured = client.withStructuredOutput(Ticket, { name: 'ticket', method, includeRaw: true });
+      const { raw, parsed } = await structured.invoke('CASE-REASK ticket T-123 has priority 2');
+      const u = raw.usage_metadata;
+      await checkReasked(stack, `withStructuredOutput ${method}${label}`, parsed,
+        { input: u?.input_tokens, output: u?.output_tokens });
+    }
   }
+  const metrics = await (await fetch(stack.serveUrl.replace(/\/v1$/, '/metrics'))).text();
+  const served = [...metrics.matchAll(/structure_calls_total\{endpoint="responses",[^}]*\} (\d+)/g)]
+    .reduce((sum, m) => sum + Number(m[1]), 0);
+  check(served === 2, `useResponsesApi: both calls went to POST /v1/responses (${served})`);
 });

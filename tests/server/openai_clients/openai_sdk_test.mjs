@@ -1,9 +1,10 @@
 // The official OpenAI SDK against `structure serve`: chat.completions.parse with
-// zodResponseFormat, chat.completions.stream, a refusal (need-more-input), models.retrieve,
-// and responses.create answered with what to call instead.
+// zodResponseFormat, chat.completions.stream, a refusal (need-more-input), models.retrieve; the
+// Responses API (responses.parse and responses.stream with zodTextFormat, a refusal); and
+// another OpenAI API answered with what to call instead.
 // Usage: node openai_sdk_test.mjs STRUCTURE_BINARY
 import OpenAI from 'openai';
-import { zodResponseFormat } from 'openai/helpers/zod';
+import { zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 
 import { apiKey, check, checkReasked, resetSim, run, versionOf } from './harness.mjs';
@@ -65,13 +66,46 @@ await run('openai', process.argv[2], async (stack) => {
   check(model.id === 'simulator/sim-1' && model.object === 'model',
     `models.retrieve: the entry (${JSON.stringify(model)})`);
 
-  // The Responses API is not served: the SDK's error says what to call instead.
+  // The Responses API: responses.parse and responses.stream with zodTextFormat.
+  const responseUsage = (u) => ({ input: u?.input_tokens, output: u?.output_tokens });
+  await resetSim(stack.simUrl);
+  const response = await client.responses.parse({
+    model: 'default:fast',
+    instructions: 'Extract the ticket.',
+    input: 'CASE-REASK ticket T-123 has priority 2',
+    text: { format: zodTextFormat(Ticket, 'ticket') },
+  });
+  await checkReasked(stack, 'responses.parse', response.output_parsed, responseUsage(response.usage));
+
+  await resetSim(stack.simUrl);
+  const rstream = client.responses.stream({
+    model: 'default:fast',
+    input: [{ role: 'user', content: [{ type: 'input_text', text: 'CASE-SLOW ticket T-123 has priority 2' }] }],
+    text: { format: zodTextFormat(Ticket, 'ticket') },
+  });
+  let events = 0;
+  for await (const event of rstream) events += event ? 1 : 0;
+  const rfinal = await rstream.finalResponse();
+  check(events >= 9, `responses.stream: ${events} events`);
+  await checkReasked(stack, 'responses.stream', rfinal.output_parsed, responseUsage(rfinal.usage));
+
+  const rrefused = await client.responses.parse({
+    model: 'default:fast',
+    input: 'CASE-NEED someone called about something',
+    text: { format: zodTextFormat(Ticket, 'ticket') },
+  });
+  const rpart = rrefused.output[0]?.content?.[0];
+  check(rpart?.type === 'refusal' && rpart.refusal === 'the ticket number is not in the text' &&
+    rrefused.output_parsed == null,
+  `responses.parse refusal: need-more-input comes back as a refusal part (${JSON.stringify(rpart)})`);
+
+  // Another OpenAI API: the SDK's error says what to call instead.
   try {
-    await client.responses.create({ model: 'default:fast', input: 'T-123' });
-    check(false, 'responses.create: an error');
+    await client.embeddings.create({ model: 'default:fast', input: 'T-123' });
+    check(false, 'embeddings.create: an error');
   } catch (e) {
     check(e instanceof OpenAI.NotFoundError && e.code === 'unknown_url' &&
-      e.message.includes('chat.completions.parse'),
-    `responses.create: NotFoundError naming chat.completions.parse (${e?.message})`);
+      e.message.includes('responses.parse'),
+    `embeddings.create: NotFoundError naming what to call (${e?.message})`);
   }
 });

@@ -1,0 +1,346 @@
+#include "server/openai/responses_request.h"
+
+#include <string>
+
+#include "server/openai/chat_messages.h"
+#include "server/openai/request_fields.h"
+
+namespace structure::server::openai {
+namespace {
+
+constexpr const char* kIgnored[] = {"store",
+                                    "metadata",
+                                    "truncation",
+                                    "include",
+                                    "parallel_tool_calls",
+                                    "service_tier",
+                                    "prompt_cache_key",
+                                    "safety_identifier",
+                                    "max_tool_calls",
+                                    "prompt_cache_retention",
+                                    "stream_options"};
+constexpr const char* kRead[] = {
+    "model",        "input",  "instructions",      "text",        "tools",
+    "tool_choice",  "stream", "max_output_tokens", "temperature", "top_p",
+    "reasoning",    "user",   "structure",         "background",  "previous_response_id",
+    "conversation", "prompt", "top_logprobs"};
+
+std::string At(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
+
+void Append(std::string& to, const std::string& text) {
+  if (text.empty()) return;
+  if (!to.empty()) to += "\n\n";
+  to += text;
+}
+
+// What the Responses API can do that one structured answer here cannot: refused, named.
+Error Unsupported(const Json& body) {
+  bool flag = false;
+  if (Error e = Flag(body, "", "background", flag)) return e;
+  if (flag) return BadField("background", "background runs are not served", "unsupported_value");
+  for (const char* key : {"previous_response_id", "conversation", "prompt"}) {
+    if (Given(body, key) != nullptr) {
+      return BadField(key,
+                      "responses and prompts are not stored here: send the whole conversation "
+                      "in input",
+                      "unsupported_parameter");
+    }
+  }
+  if (Given(body, "top_logprobs") != nullptr) {
+    return BadField("top_logprobs", "log probabilities are not returned", "unsupported_value");
+  }
+  return std::nullopt;
+}
+
+// The text of one message item's content: a string, or input_text / output_text parts (an
+// assistant's refusal part counts as its text); an image, file or audio part is refused.
+std::variant<std::string, ApiError> ContentText(const Json& content, const std::string& param) {
+  if (content.is_string()) return content.as_string();
+  if (!content.is_array())
+    return WrongType(param, "a string or an array of content parts", content);
+  std::string text;
+  for (size_t j = 0; j < content.as_array().size(); ++j) {
+    const Json& part = content.as_array()[j];
+    std::string where = At(param, j);
+    if (!part.is_object()) return WrongType(where, "a content part object", part);
+    const Json* type = part.find("type");
+    if (type == nullptr || !type->is_string()) {
+      return BadField(where + ".type", "is required: \"input_text\"", "missing_required_parameter");
+    }
+    const std::string& t = type->as_string();
+    if (t == "input_image" || t == "input_file" || t == "input_audio") {
+      return BadField(where,
+                      t.substr(6) + " parts are not supported: this endpoint reads text only",
+                      "unsupported_content");
+    }
+    const char* key = t == "input_text" || t == "output_text" ? "text"
+                      : t == "refusal"                        ? "refusal"
+                                                              : nullptr;
+    if (key == nullptr) {
+      return BadField(where + ".type",
+                      "unknown content part type \"" + t + "\" (input_text, output_text)");
+    }
+    const Json* value = part.find(key);
+    if (value == nullptr || !value->is_string()) {
+      return BadField(where + "." + key, "must be a string", "invalid_type");
+    }
+    if (!text.empty()) text += "\n";
+    text += value->as_string();
+  }
+  return text;
+}
+
+// One item of `input`: a message (role and content), an earlier function call of the model, or
+// its output. Adds to `out` (the user messages' text to out.prompt too).
+Error Item(const Json& item, const std::string& where, Conversation& out) {
+  if (!item.is_object()) return WrongType(where, "an input item object", item);
+  std::string type = "message";
+  if (Error e = Text(item, where + ".", "type", type)) return e;
+  ConversationTurn turn;
+  if (type == "function_call") {
+    std::string args;
+    if (Error e = Text(item, where + ".", "arguments", args)) return e;
+    turn.role = TurnRole::kAssistant;
+    turn.text = std::move(args);
+  } else if (type == "function_call_output") {
+    std::string id, output;
+    if (Error e = Text(item, where + ".", "call_id", id)) return e;
+    if (Error e = Text(item, where + ".", "output", output)) return e;
+    turn.text = "Result of tool call " + id + ": " + output;
+  } else if (type == "reasoning") {
+    return std::nullopt;  // the model's own earlier thinking: nothing to pass on
+  } else if (type == "message") {
+    const Json* role = item.find("role");
+    if (role == nullptr || !role->is_string()) {
+      return BadField(where + ".role", "is required: user, assistant, system or developer",
+                      "missing_required_parameter");
+    }
+    const std::string& r = role->as_string();
+    if (r != "system" && r != "developer" && r != "user" && r != "assistant") {
+      return BadField(where + ".role",
+                      "must be user, assistant, system or developer (was \"" + r + "\")");
+    }
+    const Json* content = Given(item, "content");
+    if (content == nullptr) {
+      return BadField(where + ".content", "is required", "missing_required_parameter");
+    }
+    auto text = ContentText(*content, where + ".content");
+    if (auto* e = std::get_if<ApiError>(&text)) return *e;
+    if (r == "system" || r == "developer") {
+      Append(out.instructions, std::get<std::string>(text));
+      return std::nullopt;
+    }
+    turn.role = r == "assistant" ? TurnRole::kAssistant : TurnRole::kUser;
+    turn.text = std::get<std::string>(std::move(text));
+    if (r == "user") Append(out.prompt, turn.text);
+  } else {
+    return BadField(
+        where + ".type",
+        "must be message, function_call, function_call_output or reasoning (was \"" + type + "\")");
+  }
+  out.turns.push_back(std::move(turn));
+  return std::nullopt;
+}
+
+std::variant<Conversation, ApiError> Input(const Json& body, size_t max_prompt_bytes) {
+  const Json* input = Given(body, "input");
+  if (input == nullptr) return BadField("input", "is required", "missing_required_parameter");
+  Conversation out;
+  if (Error e = Text(body, "", "instructions", out.instructions)) return *e;
+  if (input->is_string()) {
+    out.prompt = input->as_string();
+    out.turns.push_back({TurnRole::kUser, input->as_string()});
+  } else if (input->is_array()) {
+    for (size_t i = 0; i < input->as_array().size(); ++i) {
+      if (Error e = Item(input->as_array()[i], At("input", i), out)) return *e;
+    }
+  } else {
+    return WrongType("input", "a string or an array of input items", *input);
+  }
+  size_t bytes = out.instructions.size();
+  for (const ConversationTurn& t : out.turns) bytes += t.text.size();
+  if (bytes > max_prompt_bytes) {
+    ApiError e = BadField("input",
+                          "the text of the input is over the limit of " +
+                              std::to_string(max_prompt_bytes) + " bytes (server.max_prompt_bytes)",
+                          "too_large");
+    e.status = 413;
+    return e;
+  }
+  if (out.prompt.empty()) {
+    return BadField("input", "must hold a user message with text (the input to structure)",
+                    "missing_user_message");
+  }
+  return out;
+}
+
+Error Params(const Json& body, pipeline::CallParams& p) {
+  if (Error e = Number(body, "temperature", 0, 2, p.temperature)) return e;
+  if (Error e = Number(body, "top_p", 0, 1, p.top_p)) return e;
+  std::optional<int64_t> cap;
+  if (Error e = Integer(body, "max_output_tokens", 1, cap)) return e;
+  p.max_tokens = cap;
+  if (const Json* reasoning = Given(body, "reasoning")) {
+    if (!reasoning->is_object()) return WrongType("reasoning", "an object", *reasoning);
+    if (Error e = Text(*reasoning, "reasoning.", "effort", p.reasoning_effort)) return e;
+    static const char* kEfforts[] = {"none", "minimal", "low", "medium", "high", "xhigh"};
+    if (!p.reasoning_effort.empty() && !Listed(p.reasoning_effort, kEfforts)) {
+      return BadField(
+          "reasoning.effort",
+          "must be none, minimal, low, medium, high or xhigh (was \"" + p.reasoning_effort + "\")");
+    }
+  }
+  return Text(body, "", "user", p.user);
+}
+
+// text.format: json_schema (flat: name, schema, strict) or json_object; the schema moves out.
+Error Format(Json& body, ChatRequest& r, const ChatLimits& limits) {
+  const Json* text = Given(body, "text");
+  if (text == nullptr) return std::nullopt;
+  if (!text->is_object()) return WrongType("text", "an object", *text);
+  const Json* format = Given(*text, "format");
+  if (format == nullptr) return std::nullopt;
+  if (!format->is_object()) return WrongType("text.format", "an object", *format);
+  std::string type;
+  if (Error e = Text(*format, "text.format.", "type", type)) return e;
+  if (type.empty() || type == "text") return std::nullopt;
+  if (type == "json_object") {
+    r.schema = std::make_shared<const Json>(Json(Json::Object{{"type", "object"}}));
+    r.schema_param = "text.format";
+    return std::nullopt;
+  }
+  if (type != "json_schema") {
+    return BadField("text.format.type",
+                    "must be json_schema, json_object or text (was \"" + type + "\")");
+  }
+  std::string name;
+  if (Error e = Text(*format, "text.format.", "name", name)) return e;
+  bool strict = false;
+  if (Error e = Flag(*format, "text.format.", "strict", strict)) return e;
+  r.schema_param = "text.format.schema";
+  const Json* schema = Given(*format, "schema");
+  if (schema == nullptr)
+    return BadField(r.schema_param, "is required", "missing_required_parameter");
+  if (Error e = CheckSchema(*schema, r.schema_param, limits)) return e;
+  Json* owned = body.find("text")->find("format")->find("schema");
+  r.schema = std::make_shared<const Json>(std::move(*owned));
+  return std::nullopt;
+}
+
+// tools (function tools, flat: name, parameters) and a tool_choice that forces one of them.
+Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
+  const Json* tools = Given(body, "tools");
+  size_t count = 0;
+  if (tools != nullptr) {
+    if (!tools->is_array()) return WrongType("tools", "an array", *tools);
+    count = tools->as_array().size();
+    for (size_t i = 0; i < count; ++i) {
+      const Json& tool = tools->as_array()[i];
+      std::string where = At("tools", i);
+      if (!tool.is_object()) return WrongType(where, "a tool object", tool);
+      const Json* type = tool.find("type");
+      if (type == nullptr || *type != Json("function")) {
+        return BadField(where + ".type",
+                        "must be \"function\" (built-in tools are not served here)");
+      }
+      const Json* name = tool.find("name");
+      if (name == nullptr || !name->is_string() || name->as_string().empty()) {
+        return BadField(where + ".name", "is required: a non-empty string",
+                        "missing_required_parameter");
+      }
+      if (const Json* params = Given(tool, "parameters")) {
+        if (Error e = CheckSchema(*params, where + ".parameters", limits)) return e;
+      }
+    }
+  }
+  const Json* choice = Given(body, "tool_choice");
+  if (choice == nullptr) return std::nullopt;
+  std::string forced;
+  if (choice->is_string()) {
+    const std::string& c = choice->as_string();
+    if (c == "none" || c == "auto") return std::nullopt;
+    if (c != "required") {
+      return BadField("tool_choice",
+                      "must be none, auto, required or a function (was \"" + c + "\")");
+    }
+    if (count != 1) {
+      return BadField("tool_choice", "\"required\" with " + std::to_string(count) +
+                                         " tools: name the function to call");
+    }
+    forced = tools->as_array()[0].find("name")->as_string();
+  } else if (choice->is_object()) {
+    if (Error e = Text(*choice, "tool_choice.", "name", forced)) return e;
+    if (forced.empty()) {
+      return BadField("tool_choice.name", "is required: the function to call",
+                      "missing_required_parameter");
+    }
+  } else {
+    return WrongType("tool_choice", "a string or an object", *choice);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const Json& tool = tools->as_array()[i];
+    if (tool.find("name")->as_string() != forced) continue;
+    const Json* params = Given(tool, "parameters");
+    r.tool_name = forced;
+    r.schema = std::make_shared<const Json>(
+        params != nullptr ? *params : Json(Json::Object{{"type", "object"}}));
+    r.schema_param = At("tools", i) + ".parameters";
+    return std::nullopt;
+  }
+  return BadField("tool_choice.name", "no function named \"" + forced + "\" in tools",
+                  "tool_not_found");
+}
+
+}  // namespace
+
+std::variant<ChatRequest, ApiError> ParseResponsesRequest(Json owned, const ChatLimits& limits) {
+  const Json& body = owned;  // read only; Format takes the schema from `owned`
+  if (!body.is_object()) return WrongType("body", "a JSON object", body);
+  for (const auto& [key, value] : body.as_object()) {
+    if (!Listed(key, kRead) && !Listed(key, kIgnored)) {
+      return BadField(key, "unrecognized request argument", "unknown_parameter");
+    }
+  }
+  ChatRequest r;
+  const Json* model = Given(body, "model");
+  if (model == nullptr) return BadField("model", "is required", "missing_required_parameter");
+  if (!model->is_string() || model->as_string().empty()) {
+    return WrongType("model", "a non-empty string", *model);
+  }
+  r.model = model->as_string();
+  auto conversation = Input(body, limits.max_prompt_bytes);
+  if (auto* e = std::get_if<ApiError>(&conversation)) return *e;
+  Conversation& c = std::get<Conversation>(conversation);
+  r.turns = std::move(c.turns);
+  r.prompt = std::move(c.prompt);
+  r.instructions = std::move(c.instructions);
+  if (Error e = Unsupported(body)) return *e;
+  if (Error e = Flag(body, "", "stream", r.stream)) return *e;
+  if (Error e = Params(body, r.params)) return *e;
+  if (Error e = Extension(body, r, limits)) return *e;
+  if (Error e = Tools(body, r, limits)) return *e;
+  if (r.tool_name.empty()) {
+    if (Error e = Format(owned, r, limits)) return *e;
+  } else if (const Json* text = Given(body, "text"); text != nullptr && text->is_object()) {
+    const Json* format = Given(*text, "format");
+    const Json* type = format != nullptr && format->is_object() ? format->find("type") : nullptr;
+    if (type != nullptr && *type != Json("text")) {
+      return BadField("text.format", "give one schema: text.format or a forced tool, not both");
+    }
+  }
+  if (r.schema == nullptr && r.registry_schema.empty()) {
+    return BadField("text.format",
+                    "this endpoint returns structured output only: set text.format to {\"type\": "
+                    "\"json_schema\", \"name\": ..., \"schema\": {...}} or {\"type\": "
+                    "\"json_object\"} (responses.parse does with text_format), force a function "
+                    "with tool_choice, or name a registry schema in structure.schemaName",
+                    "structured_output_required");
+  }
+  if (r.schema != nullptr && !r.registry_schema.empty()) {
+    return BadField("structure.schemaName",
+                    "give one schema: " + r.schema_param + " or structure.schemaName, not both");
+  }
+  return r;
+}
+
+}  // namespace structure::server::openai
