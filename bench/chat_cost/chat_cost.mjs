@@ -1,5 +1,5 @@
-// CPU per call of `structure serve`'s OpenAI-compatible endpoint (POST /v1/chat/completions)
-// against its native endpoint (POST /v1/structure), on the same simulator, in one run, at
+// CPU per call of `structure serve`'s OpenAI-compatible endpoints (POST /v1/chat/completions,
+// POST /v1/responses) against its native endpoint (POST /v1/structure), on the same simulator, in one run, at
 // C = 64 and C = 256; and against the official `openai` SDK (Node) calling the simulator
 // directly (sdk_direct.mjs, its own process). docs/server.md, "Cost".
 //
@@ -99,12 +99,14 @@ try {
   });
   const rows = [];
   for (const c of [64, 256]) {
-    const per = { structure: [], chat: [], relay: [], chatUser: [], relayUser: [] };
+    const per = { structure: [], chat: [], responses: [], relay: [], chatUser: [], relayUser: [] };
     await load(`${serve.url}/v1/structure`, bodies.structure, c * 4, c);
     await load(`${serve.url}/v1/chat/completions`, bodies.chat, c * 4, c);
+    await load(`${serve.url}/v1/responses`, bodies.responses, c * 4, c);
     if (relay) await load(`${relay.url}/v1/chat/completions`, relayBody, c * 4, c);
     for (let r = 0; r < ROUNDS; ++r) {
-      for (const [name, path] of [['structure', '/v1/structure'], ['chat', '/v1/chat/completions']]) {
+      for (const [name, path] of [['structure', '/v1/structure'], ['chat', '/v1/chat/completions'],
+        ['responses', '/v1/responses']]) {
         const before = cpu(serve.proc.pid);
         await load(`${serve.url}${path}`, bodies[name], CALLS, c);
         const used = perCall(before, cpu(serve.proc.pid), CALLS);
@@ -127,7 +129,8 @@ try {
       p.stdout.on('data', (d) => { out += d; });
       p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(out))));
     });
-    rows.push({ c, structure: median(per.structure), chat: median(per.chat), sdk: sdk.us_per_call,
+    rows.push({ c, structure: median(per.structure), chat: median(per.chat),
+      responses: median(per.responses), sdk: sdk.us_per_call,
       relay: relay ? median(per.relay) : NaN, chatUser: median(per.chatUser),
       relayUser: relay ? median(per.relayUser) : NaN, sdkUser: sdk.user_us_per_call });
   }
@@ -135,13 +138,14 @@ try {
     'openai_clients', 'node_modules', 'openai', 'package.json'), 'utf8')).version;
   console.log(`serve CPU per call (us), ${CALLS} calls per round, median of ${ROUNDS} rounds; ` +
     `openai ${sdkVersion} on Node ${process.version}`);
-  console.log('| C | /v1/structure | /v1/chat/completions | ratio | openai SDK direct | SDK / chat | ' +
-    'nginx relay (floor) | SDK / nginx |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| C | /v1/structure | /v1/chat/completions | ratio | /v1/responses | ratio | ' +
+    'openai SDK direct | SDK / chat | nginx relay (floor) | SDK / nginx |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(`| ${r.c} | ${r.structure.toFixed(1)} | ${r.chat.toFixed(1)} | ` +
-      `${(r.chat / r.structure).toFixed(2)}x | ${r.sdk.toFixed(1)} | ${(r.sdk / r.chat).toFixed(1)}x | ` +
-      `${r.relay.toFixed(1)} | ${(r.sdk / r.relay).toFixed(1)}x |`);
+      `${(r.chat / r.structure).toFixed(2)}x | ${r.responses.toFixed(1)} | ` +
+      `${(r.responses / r.structure).toFixed(2)}x | ${r.sdk.toFixed(1)} | ` +
+      `${(r.sdk / r.chat).toFixed(1)}x | ${r.relay.toFixed(1)} | ${(r.sdk / r.relay).toFixed(1)}x |`);
   }
   // Where the time goes: outside the kernel (parsing, lowering, validating, the HTTP stacks)
   // and in it (sockets, wake-ups). The SDK's tenth is the issue's target for a chat call.

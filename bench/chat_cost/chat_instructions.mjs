@@ -2,7 +2,7 @@
 // under callgrind: repeatable on a shared machine where CPU time is not. docs/server.md, "Cost".
 //
 //   node bench/chat_cost/chat_instructions.mjs build/rel/apps/structure
-//       [--calls N] [--base B] [--concurrency C] [--endpoint chat|structure] [--keep DIR]
+//       [--calls N] [--base B] [--concurrency C] [--endpoint chat|structure|responses] [--keep DIR]
 //
 // Runs serve under `valgrind --tool=callgrind` twice in front of the simulator (not measured):
 // B warm-up calls + B calls, then B warm-up calls + B + N calls, all at C in flight. Start-up,
@@ -30,7 +30,7 @@ const C = Number(arg('--concurrency', 64));
 const ENDPOINT = arg('--endpoint', 'chat');
 const KEEP = arg('--keep', '');
 
-if (!(ENDPOINT in paths)) throw new Error(`--endpoint: chat or structure (was ${ENDPOINT})`);
+if (!(ENDPOINT in paths)) throw new Error(`--endpoint: chat, structure or responses (was ${ENDPOINT})`);
 const path = paths[ENDPOINT];
 const body = bodies[ENDPOINT];
 

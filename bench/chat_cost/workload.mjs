@@ -1,5 +1,5 @@
 // What both chat_cost.mjs and chat_instructions.mjs send: one schema and prompt, as the native
-// body and as a chat completion; serve's config for the simulator; N calls with C in flight.
+// body, as a chat completion and as a Responses API request; serve's config for the simulator; N calls with C in flight.
 import { serverKeyToml } from '../../tests/server/openai_clients/harness.mjs';
 
 export const KEY = 'key-bench';
@@ -22,8 +22,15 @@ export const bodies = {
     messages: [{ role: 'user', content: prompt }],
     response_format: { type: 'json_schema', json_schema: { name: 'ticket', schema, strict: true } },
   }),
+  responses: JSON.stringify({
+    model: 'default:fast',
+    input: prompt,
+    text: { format: { type: 'json_schema', name: 'ticket', schema, strict: true } },
+  }),
 };
-export const paths = { structure: '/v1/structure', chat: '/v1/chat/completions' };
+export const paths = {
+  structure: '/v1/structure', chat: '/v1/chat/completions', responses: '/v1/responses',
+};
 
 // serve's config: the simulator as an OpenAI provider, limits far above the load, KEY's key.
 export const serveToml = `

@@ -13,8 +13,8 @@ std::string NonTextKind(const std::string& type) {
   return "";
 }
 
-// The text of one content value: a string, or an array of text parts (an assistant's refusal
-// part counts as its text).
+}  // namespace
+
 std::variant<std::string, ApiError> ContentText(const Json& content, const std::string& param) {
   if (content.is_string()) return content.as_string();
   if (!content.is_array())
@@ -34,7 +34,8 @@ std::variant<std::string, ApiError> ContentText(const Json& content, const std::
       return BadField(where, kind + " parts are not supported: this endpoint reads text only",
                       "unsupported_content");
     }
-    const char* key = t == "text" ? "text" : t == "refusal" ? "refusal" : nullptr;
+    const bool text_part = t == "text" || t == "input_text" || t == "output_text";
+    const char* key = text_part ? "text" : t == "refusal" ? "refusal" : nullptr;
     if (key == nullptr) {
       return BadField(where + ".type", "unknown content part type \"" + t + "\" (text only)");
     }
@@ -47,6 +48,8 @@ std::variant<std::string, ApiError> ContentText(const Json& content, const std::
   }
   return text;
 }
+
+namespace {
 
 // An assistant's tool calls as text: the arguments of each, one per line.
 std::variant<std::string, ApiError> ToolCallsText(const Json& calls, const std::string& param) {

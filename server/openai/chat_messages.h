@@ -20,6 +20,12 @@ struct Conversation {
   std::string instructions;  // the system and developer messages' text, joined by blank lines
 };
 
+// The text of one message's content (named `param` in errors): a string, or an array of text
+// parts ("text", or the Responses API's "input_text" / "output_text"; an assistant's refusal
+// part counts as its text), joined by newlines. An image, audio or file part is refused naming
+// it ("image parts are not supported"), as is a part type nobody knows.
+std::variant<std::string, ApiError> ContentText(const Json& content, const std::string& param);
+
 // `messages` is the field's value (nullptr when absent). A tool message becomes a user turn
 // ("Result of tool call ID: ..."), an assistant's tool calls the text of their arguments. At
 // least one user message is required; all text together at most `max_prompt_bytes` (413).

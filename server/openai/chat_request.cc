@@ -99,12 +99,7 @@ Error Params(const Json& body, pipeline::CallParams& p) {
     if (cap) p.max_tokens = cap;
   }
   if (Error e = Text(body, "", "reasoning_effort", p.reasoning_effort)) return e;
-  static const char* kEfforts[] = {"none", "minimal", "low", "medium", "high", "xhigh"};
-  if (!p.reasoning_effort.empty() && !Listed(p.reasoning_effort, kEfforts)) {
-    return BadField(
-        "reasoning_effort",
-        "must be none, minimal, low, medium, high or xhigh (was \"" + p.reasoning_effort + "\")");
-  }
+  if (Error e = Effort(p.reasoning_effort, "reasoning_effort")) return e;
   return Text(body, "", "user", p.user);
 }
 
@@ -224,40 +219,14 @@ Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
   return std::nullopt;
 }
 
-// Exactly one of response_format's schema (or a forced tool's) and structure.schemaName.
-Error OneSchema(const ChatRequest& r) {
-  if (r.schema == nullptr && r.registry_schema.empty()) {
-    return BadField("response_format",
-                    "this endpoint returns structured output only: set response_format to "
-                    "{\"type\": \"json_schema\", \"json_schema\": {...}} or {\"type\": "
-                    "\"json_object\"}, force a function with tool_choice, or name a registry "
-                    "schema in structure.schemaName",
-                    "structured_output_required");
-  }
-  if (r.schema != nullptr && !r.registry_schema.empty()) {
-    return BadField("structure.schemaName",
-                    "give one schema: " + r.schema_param + " or structure.schemaName, not both");
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::variant<ChatRequest, ApiError> ParseChatRequest(Json owned, const ChatLimits& limits) {
   const Json& body = owned;  // read only; ResponseFormat takes the schema from `owned`
   if (!body.is_object()) return WrongType("body", "a JSON object", body);
-  for (const auto& [key, value] : body.as_object()) {
-    if (!Listed(key, kRead) && !Listed(key, kIgnored)) {
-      return BadField(key, "unrecognized request argument", "unknown_parameter");
-    }
-  }
+  if (Error e = UnknownField(body, kRead, kIgnored)) return *e;
   ChatRequest r;
-  const Json* model = Given(body, "model");
-  if (model == nullptr) return BadField("model", "is required", "missing_required_parameter");
-  if (!model->is_string() || model->as_string().empty()) {
-    return WrongType("model", "a non-empty string", *model);
-  }
-  r.model = model->as_string();
+  if (Error e = Model(body, r.model)) return *e;
   auto conversation = ParseMessages(body.find("messages"), limits.max_prompt_bytes);
   if (auto* e = std::get_if<ApiError>(&conversation)) return *e;
   Conversation& c = std::get<Conversation>(conversation);
@@ -281,7 +250,11 @@ std::variant<ChatRequest, ApiError> ParseChatRequest(Json owned, const ChatLimit
     return BadField("response_format",
                     "give one schema: response_format or a forced tool, not both");
   }
-  if (Error e = OneSchema(r)) return *e;
+  if (Error e = OneSchema(r, "response_format",
+                          "set response_format to {\"type\": \"json_schema\", \"json_schema\": "
+                          "{...}} or {\"type\": \"json_object\"}")) {
+    return *e;
+  }
   return r;
 }
 

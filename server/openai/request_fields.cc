@@ -10,6 +10,23 @@ const Json* Given(const Json& object, std::string_view key) {
   return v == nullptr || v->is_null() ? nullptr : v;
 }
 
+Error Model(const Json& body, std::string& out) {
+  const Json* model = Given(body, "model");
+  if (model == nullptr) return BadField("model", "is required", "missing_required_parameter");
+  if (!model->is_string() || model->as_string().empty()) {
+    return WrongType("model", "a non-empty string", *model);
+  }
+  out = model->as_string();
+  return std::nullopt;
+}
+
+Error Effort(const std::string& effort, const std::string& param) {
+  static const char* kEfforts[] = {"none", "minimal", "low", "medium", "high", "xhigh"};
+  if (effort.empty() || Listed(effort, kEfforts)) return std::nullopt;
+  return BadField(param,
+                  "must be none, minimal, low, medium, high or xhigh (was \"" + effort + "\")");
+}
+
 Error Number(const Json& body, const char* key, double lo, double hi, std::optional<double>& out) {
   const Json* v = Given(body, key);
   if (v == nullptr) return std::nullopt;
@@ -115,6 +132,21 @@ Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits) {
     return BadField("structure.need", "must be \"refusal\" or \"error\" (was \"" + need + "\")");
   }
   r.need = need == "error" ? NeedAs::kError : NeedAs::kRefusal;
+  return std::nullopt;
+}
+
+Error OneSchema(const ChatRequest& r, const std::string& field, const std::string& how) {
+  if (r.schema == nullptr && r.registry_schema.empty()) {
+    return BadField(field,
+                    "this endpoint returns structured output only: " + how +
+                        ", force a function with tool_choice, or name a registry schema in "
+                        "structure.schemaName",
+                    "structured_output_required");
+  }
+  if (r.schema != nullptr && !r.registry_schema.empty()) {
+    return BadField("structure.schemaName",
+                    "give one schema: " + r.schema_param + " or structure.schemaName, not both");
+  }
   return std::nullopt;
 }
 

@@ -23,6 +23,23 @@ bool Listed(const std::string& key, const auto& list) {
          std::end(list);
 }
 
+// A member of `body` in neither `read` nor `ignored`: 400 unknown_parameter naming it.
+Error UnknownField(const Json& body, const auto& read, const auto& ignored) {
+  for (const auto& [key, value] : body.as_object()) {
+    if (!Listed(key, read) && !Listed(key, ignored)) {
+      return BadField(key, "unrecognized request argument", "unknown_parameter");
+    }
+  }
+  return std::nullopt;
+}
+
+// `model`: required, a non-empty string.
+Error Model(const Json& body, std::string& out);
+
+// A reasoning effort named in field `param` (none, minimal, low, medium, high, xhigh; "" is
+// none given).
+Error Effort(const std::string& effort, const std::string& param);
+
 // The value of `key`, or nullptr when absent or null (SDKs send null for "not given").
 const Json* Given(const Json& object, std::string_view key);
 
@@ -41,5 +58,9 @@ Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits
 
 // The `structure` extension object: maxLoops, evidence, schemaName, tenant, project, need.
 Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits);
+
+// Exactly one schema: the body's (`field`, or a forced tool's) or structure.schemaName. With
+// none, 400 structured_output_required naming `field` and saying `how` to give one.
+Error OneSchema(const ChatRequest& r, const std::string& field, const std::string& how);
 
 }  // namespace structure::server::openai

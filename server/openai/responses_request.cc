@@ -52,44 +52,6 @@ Error Unsupported(const Json& body) {
   return std::nullopt;
 }
 
-// The text of one message item's content: a string, or input_text / output_text parts (an
-// assistant's refusal part counts as its text); an image, file or audio part is refused.
-std::variant<std::string, ApiError> ContentText(const Json& content, const std::string& param) {
-  if (content.is_string()) return content.as_string();
-  if (!content.is_array())
-    return WrongType(param, "a string or an array of content parts", content);
-  std::string text;
-  for (size_t j = 0; j < content.as_array().size(); ++j) {
-    const Json& part = content.as_array()[j];
-    std::string where = At(param, j);
-    if (!part.is_object()) return WrongType(where, "a content part object", part);
-    const Json* type = part.find("type");
-    if (type == nullptr || !type->is_string()) {
-      return BadField(where + ".type", "is required: \"input_text\"", "missing_required_parameter");
-    }
-    const std::string& t = type->as_string();
-    if (t == "input_image" || t == "input_file" || t == "input_audio") {
-      return BadField(where,
-                      t.substr(6) + " parts are not supported: this endpoint reads text only",
-                      "unsupported_content");
-    }
-    const char* key = t == "input_text" || t == "output_text" ? "text"
-                      : t == "refusal"                        ? "refusal"
-                                                              : nullptr;
-    if (key == nullptr) {
-      return BadField(where + ".type",
-                      "unknown content part type \"" + t + "\" (input_text, output_text)");
-    }
-    const Json* value = part.find(key);
-    if (value == nullptr || !value->is_string()) {
-      return BadField(where + "." + key, "must be a string", "invalid_type");
-    }
-    if (!text.empty()) text += "\n";
-    text += value->as_string();
-  }
-  return text;
-}
-
 // One item of `input`: a message (role and content), an earlier function call of the model, or
 // its output. Adds to `out` (the user messages' text to out.prompt too).
 Error Item(const Json& item, const std::string& where, Conversation& out) {
@@ -183,12 +145,7 @@ Error Params(const Json& body, pipeline::CallParams& p) {
   if (const Json* reasoning = Given(body, "reasoning")) {
     if (!reasoning->is_object()) return WrongType("reasoning", "an object", *reasoning);
     if (Error e = Text(*reasoning, "reasoning.", "effort", p.reasoning_effort)) return e;
-    static const char* kEfforts[] = {"none", "minimal", "low", "medium", "high", "xhigh"};
-    if (!p.reasoning_effort.empty() && !Listed(p.reasoning_effort, kEfforts)) {
-      return BadField(
-          "reasoning.effort",
-          "must be none, minimal, low, medium, high or xhigh (was \"" + p.reasoning_effort + "\")");
-    }
+    if (Error e = Effort(p.reasoning_effort, "reasoning.effort")) return e;
   }
   return Text(body, "", "user", p.user);
 }
@@ -296,18 +253,9 @@ Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
 std::variant<ChatRequest, ApiError> ParseResponsesRequest(Json owned, const ChatLimits& limits) {
   const Json& body = owned;  // read only; Format takes the schema from `owned`
   if (!body.is_object()) return WrongType("body", "a JSON object", body);
-  for (const auto& [key, value] : body.as_object()) {
-    if (!Listed(key, kRead) && !Listed(key, kIgnored)) {
-      return BadField(key, "unrecognized request argument", "unknown_parameter");
-    }
-  }
+  if (Error e = UnknownField(body, kRead, kIgnored)) return *e;
   ChatRequest r;
-  const Json* model = Given(body, "model");
-  if (model == nullptr) return BadField("model", "is required", "missing_required_parameter");
-  if (!model->is_string() || model->as_string().empty()) {
-    return WrongType("model", "a non-empty string", *model);
-  }
-  r.model = model->as_string();
+  if (Error e = Model(body, r.model)) return *e;
   auto conversation = Input(body, limits.max_prompt_bytes);
   if (auto* e = std::get_if<ApiError>(&conversation)) return *e;
   Conversation& c = std::get<Conversation>(conversation);
@@ -328,17 +276,11 @@ std::variant<ChatRequest, ApiError> ParseResponsesRequest(Json owned, const Chat
       return BadField("text.format", "give one schema: text.format or a forced tool, not both");
     }
   }
-  if (r.schema == nullptr && r.registry_schema.empty()) {
-    return BadField("text.format",
-                    "this endpoint returns structured output only: set text.format to {\"type\": "
-                    "\"json_schema\", \"name\": ..., \"schema\": {...}} or {\"type\": "
-                    "\"json_object\"} (responses.parse does with text_format), force a function "
-                    "with tool_choice, or name a registry schema in structure.schemaName",
-                    "structured_output_required");
-  }
-  if (r.schema != nullptr && !r.registry_schema.empty()) {
-    return BadField("structure.schemaName",
-                    "give one schema: " + r.schema_param + " or structure.schemaName, not both");
+  if (Error e = OneSchema(r, "text.format",
+                          "set text.format to {\"type\": \"json_schema\", \"name\": ..., "
+                          "\"schema\": {...}} or {\"type\": \"json_object\"} (responses.parse "
+                          "does with text_format)")) {
+    return *e;
   }
   return r;
 }
