@@ -30,8 +30,9 @@ if(STRUCTURE_NODE AND STRUCTURE_NPM)
   set_tests_properties(mcp_sdk_client PROPERTIES LABELS apps TIMEOUT 300)
 endif()
 
-# POST /v1/chat/completions through real OpenAI-compatible clients (needs node and npm; the
-# clients are installed from tests/server/openai_clients/package-lock.json by the setup test).
+# POST /v1/chat/completions and /v1/responses through real OpenAI clients (needs node and npm;
+# the clients are installed from tests/server/openai_clients/package-lock.json and
+# agents/package-lock.json by the setup test).
 if(STRUCTURE_NODE AND STRUCTURE_NPM)
   set(_clients ${CMAKE_CURRENT_SOURCE_DIR}/server/openai_clients)
   add_test(NAME openai_clients_install COMMAND sh ${_clients}/run_test.sh install)
@@ -43,6 +44,11 @@ if(STRUCTURE_NODE AND STRUCTURE_NPM)
     set_tests_properties(openai_client_${_client} PROPERTIES LABELS apps TIMEOUT 300
       FIXTURES_REQUIRED openai_clients)
   endforeach()
+  # The OpenAI Agents SDK (POST /v1/responses), from its own lock file in agents/.
+  add_test(NAME openai_client_agents
+    COMMAND sh ${_clients}/run_test.sh agents/agents_test.mjs $<TARGET_FILE:structure>)
+  set_tests_properties(openai_client_agents PROPERTIES LABELS apps TIMEOUT 300
+    FIXTURES_REQUIRED openai_clients)
 endif()
 
 # The fleet (docs/deploy.md): 3 serve replicas behind haproxy sharing one redis-server, 1 200
