@@ -4,11 +4,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "base/json.h"
 #include "structure/status.h"
 
 namespace structure::pipeline {
+
+// The note the lowering (pipeline/lowering) puts in the description of a string that stands for
+// any JSON value, written as JSON text (a schema with no type, under a provider's strict mode).
+// The generator writes such a string as JSON text, as a model that reads the note does.
+inline constexpr std::string_view kJsonTextNote =
+    "(Any JSON value, written as a JSON text in this string.)";
 
 struct GenerateOptions {
   size_t max_depth = 6;               // beyond this only required properties and minimal arrays

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -84,6 +85,14 @@ Result<Json> GenerateString(const Json& schema, std::mt19937_64& rng, const Gene
   if (min_len > 100000) return InvalidArgument("minLength too large to generate");
   size_t len = min_len + (soft_max > min_len ? rng() % (soft_max - min_len + 1) : 0);
   std::string s;
+  const Json* d = schema.find("description");
+  if (d != nullptr && d->is_string() && d->as_string().ends_with(kJsonTextNote) && max_len >= 2) {
+    // Any JSON value as its text: a string value, quotes included.
+    len = std::max<size_t>(len, 2);
+    s = "\"";
+    for (size_t i = 2; i < len; ++i) s += static_cast<char>('a' + rng() % 26);
+    return Json(s + "\"");
+  }
   for (size_t i = 0; i < len; ++i) s += static_cast<char>('a' + rng() % 26);
   return Json(std::move(s));
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "base/json_pointer.h"
+#include "pipeline/generate/generate.h"
 #include "pipeline/generate/schema_merge.h"
 #include "pipeline/generate/schema_ref.h"
 #include "pipeline/lowering/lower_internal.h"
@@ -183,7 +184,7 @@ Out Lowerer::Any(const Json& s, const std::string& path) {
               Json(std::string(s.find("description") && s.find("description")->is_string()
                                    ? s.find("description")->as_string() + " "
                                    : "") +
-                   "(Any JSON value, written as a JSON text in this string.)"));
+                   std::string(kJsonTextNote)));
     LiftNode node;
     node.kind = LiftNode::Kind::kJsonString;
     plan = AddPlan(std::move(node));

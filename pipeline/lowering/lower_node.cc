@@ -192,8 +192,13 @@ Out Lowerer::Node(const Json& s, const std::string& path, int depth) {
   if (concrete.empty()) {
     Json out = Json::MakeObject();
     out.set("type", Json("null"));
-    if (!p_.type_arrays) return Any(n, path);
-    return Out{out};
+    if (p_.type_arrays) return Out{out};
+    // No null type in the provider's schemas: the JSON text "null" in a string, which the lift
+    // reads back as null (an enum, where the provider takes one; else any JSON text, checked
+    // after the lift).
+    Out any = Any(n, path);
+    if (Accepts("enum")) any.schema.set("enum", Json(Json::Array{Json("null")}));
+    return any;
   }
   if (concrete.size() == 1) {
     Out o = Typed(n, concrete[0], path, depth);

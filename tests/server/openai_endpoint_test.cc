@@ -44,6 +44,19 @@ TEST_F(OpenAiEndpointTest, ConstraintTheProviderMissedIsReaskedAndUsageSumsEvery
   EXPECT_EQ(*stats.find("requests")->find("total"), Json(2));
 }
 
+// json_object: any object, in one call (the simulator writes the lowered any-value strings as
+// JSON text, as a model does).
+TEST_F(OpenAiEndpointTest, JsonObjectIsAnsweredWithAnObject) {
+  HttpReply r = Chat(R"({"model":"default:fast","messages":[{"role":"user","content":"Mike, p2"}],)"
+                     R"("response_format":{"type":"json_object"}})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  Json j = *ParseJson(r.body);
+  auto content = ParseJson(Message(j).find("content")->as_string());
+  ASSERT_TRUE(content.ok()) << r.body;
+  EXPECT_TRUE(content->is_object()) << r.body;
+  EXPECT_EQ(*j.find("structure")->find("iterations"), Json(1)) << r.body;
+}
+
 TEST_F(OpenAiEndpointTest, ForcedToolAnswersAsThatToolsArguments) {
   std::string body =
       R"({"model":"default:fast","messages":[{"role":"user","content":"CASE-REASK T-123 p2"}],)"

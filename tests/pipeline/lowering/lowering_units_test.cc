@@ -205,6 +205,41 @@ TEST(Generate, ProducesValidInstancesDeterministically) {
   }
 }
 
+// A value of any type lowers to a string holding JSON text (kJsonTextNote); the generator writes
+// JSON text there, as a model reading the note does, so an open object's instance lifts back.
+TEST(Generate, AStringForAnyJsonValueHoldsJsonText) {
+  Result<Lowered> l = Lower(J(R"({"type":"object"})"), *FindProfile("openai-strict"));
+  ASSERT_TRUE(l.ok());
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Result<Json> x = GenerateInstance(l->provider_schema, seed);
+    ASSERT_TRUE(x.ok()) << x.status().ToString();
+    Result<Json> y = Lift(*x, l->lift_plan);
+    ASSERT_TRUE(y.ok()) << ToJson(*x) << ": " << y.status().ToString();
+    EXPECT_TRUE(y->is_object()) << ToJson(*y);
+  }
+  Json any_text = Json::MakeObject();
+  any_text.set("type", "string");
+  any_text.set("description", std::string(kJsonTextNote));
+  Result<Json> text = GenerateInstance(any_text, 7);
+  ASSERT_TRUE(text.ok());
+  EXPECT_TRUE(ParseJson(text->as_string()).ok()) << text->as_string();
+}
+
+// Where the provider has no null type (gemini-legacy), a null-only schema is the JSON text "null"
+// in a string, and lifts back to null.
+TEST(Lower, NullWithoutANullTypeIsTheTextNull) {
+  Result<Lowered> l = Lower(J(R"({"type":"object","properties":{"p":{"type":"null"}},)"
+                              R"("required":["p"],"additionalProperties":false})"),
+                            *FindProfile("gemini-legacy"));
+  ASSERT_TRUE(l.ok());
+  const Json& p = *l->provider_schema.find("properties")->find("p");
+  EXPECT_EQ(ToJson(*p.find("enum")), R"(["null"])");
+  EXPECT_TRUE(l->dropped.empty());
+  Result<Json> y = Lift(J(R"({"p":"null"})"), l->lift_plan);
+  ASSERT_TRUE(y.ok()) << y.status().ToString();
+  EXPECT_EQ(ToJson(*y), R"({"p":null})");
+}
+
 TEST(Generate, FailsCleanlyOnUnsatisfiableSchemas) {
   EXPECT_EQ(GenerateInstance(Json(false), 1).status().code(), Code::kInvalidArgument);
   EXPECT_FALSE(GenerateInstance(J(R"({"type":"string","minLength":5,"maxLength":2})"), 1).ok());
