@@ -9,7 +9,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <variant>
 
 #include "engine/engine_internal.h"
 #include "http/http_message.h"
@@ -17,11 +16,11 @@
 #include "server/auth.h"
 #include "server/console/console_api.h"
 #include "server/metrics.h"
-#include "server/openai/chat_request.h"
-#include "server/openai/openai_error.h"
 #include "server/server_config.h"
 
 namespace structure::server {
+
+struct OpenAiShape;  // server/openai/chat_route.cc
 
 class Api {
  public:
@@ -44,19 +43,16 @@ class Api {
   void ChatCompletions(const http::HttpRequest& request, const Principal& who,
                        http::Responder respond);
   void Responses(const http::HttpRequest& request, const Principal& who, http::Responder respond);
-  // What both take before the call: admission (max_inflight) and the parsed body; the
-  // server's limits; the call for a parsed request in the key's scope, on the model it names.
-  std::variant<Json, openai::ApiError> OpenAiBody(const http::HttpRequest& request) const;
-  openai::ChatLimits OpenAiLimits() const;
-  std::variant<pipeline::StructureRequest, openai::ApiError> OpenAiCall(
-      const http::HttpRequest& request, const Principal& who, openai::ChatRequest& chat);
+  // Either of the two: admission (max_inflight), the body read as `shape` reads it, the key's
+  // scope and the model it names, then the call, answered as `shape` writes it.
+  void OpenAi(const http::HttpRequest& request, const Principal& who, http::Responder respond,
+              const OpenAiShape& shape);
   http::HttpResponse Models() const;
   http::HttpResponse Model(const std::string& id) const;  // GET /v1/models/{id}, id as sent
   // Whether another call may start now (fewer than max_inflight under way).
   bool Busy() const;
   // Runs `request` on the engine, counted under `endpoint` ("structure", "chat_completions",
-  // "responses")
-  // in the metrics and in the calls under way; `done` runs once on an engine thread.
+  // "responses") in the metrics and in the calls under way; `done` runs once on an engine thread.
   void Run(pipeline::StructureRequest request, const char* endpoint, ResultCallback done);
   http::HttpResponse ListSchemas(const http::HttpRequest& request, const Principal& who);
   http::HttpResponse SchemaByName(const http::HttpRequest& request, const Principal& who,

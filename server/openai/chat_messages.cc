@@ -1,9 +1,9 @@
 #include "server/openai/chat_messages.h"
 
+#include "server/openai/request_fields.h"
+
 namespace structure::server::openai {
 namespace {
-
-std::string At(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
 // What a non-text part is, for the refusal that names it; "" for a part type nobody knows.
 std::string NonTextKind(const std::string& type) {
@@ -68,12 +68,6 @@ std::variant<std::string, ApiError> ToolCallsText(const Json& calls, const std::
   return text;
 }
 
-void Append(std::string& to, const std::string& text) {
-  if (text.empty()) return;
-  if (!to.empty()) to += "\n\n";
-  to += text;
-}
-
 }  // namespace
 
 std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t max_prompt_bytes) {
@@ -113,7 +107,7 @@ std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t 
       if (const Json* calls = m.find("tool_calls"); calls != nullptr && !calls->is_null()) {
         auto t = ToolCallsText(*calls, where + ".tool_calls");
         if (auto* e = std::get_if<ApiError>(&t)) return *e;
-        Append(text, std::get<std::string>(t));
+        AppendParagraph(text, std::get<std::string>(t));
       }
     }
     bytes += text.size();
@@ -127,7 +121,7 @@ std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t 
       return e;
     }
     if (r == "system" || r == "developer") {
-      Append(out.instructions, text);
+      AppendParagraph(out.instructions, text);
       continue;
     }
     ConversationTurn turn;
@@ -137,7 +131,7 @@ std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t 
       text = "Result of tool call " + (id != nullptr && id->is_string() ? id->as_string() : "") +
              ": " + text;
     } else if (r == "user") {
-      Append(out.prompt, text);
+      AppendParagraph(out.prompt, text);
     }
     turn.text = std::move(text);
     out.turns.push_back(std::move(turn));

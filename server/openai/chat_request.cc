@@ -144,45 +144,13 @@ Error ResponseFormat(Json& body, ChatRequest& r, const ChatLimits& limits) {
   return std::nullopt;
 }
 
-// The function tool_choice forces: its name, or "" when none is forced.
-std::variant<std::string, ApiError> ForcedTool(const Json& body, const Json* tools) {
-  const Json* choice = Given(body, "tool_choice");
-  if (choice == nullptr) return std::string();
-  size_t count = tools != nullptr ? tools->as_array().size() : 0;
-  if (choice->is_string()) {
-    const std::string& c = choice->as_string();
-    if (c == "none" || c == "auto") return std::string();
-    if (c != "required") {
-      return BadField("tool_choice",
-                      "must be none, auto, required or a function (was \"" + c + "\")");
-    }
-    if (count != 1) {
-      return BadField("tool_choice", "\"required\" with " + std::to_string(count) +
-                                         " tools: name the function to call");
-    }
-    return tools->as_array()[0].find("function")->find("name")->as_string();
-  }
-  if (!choice->is_object()) return WrongType("tool_choice", "a string or an object", *choice);
-  const Json* fn = Given(*choice, "function");
-  const Json* name = fn != nullptr && fn->is_object() ? Given(*fn, "name") : nullptr;
-  if (name == nullptr || !name->is_string()) {
-    return BadField("tool_choice.function.name", "is required: the function to call",
-                    "missing_required_parameter");
-  }
-  for (size_t i = 0; i < count; ++i) {
-    if (*tools->as_array()[i].find("function")->find("name") == *name) return name->as_string();
-  }
-  return BadField("tool_choice.function.name",
-                  "no function named \"" + name->as_string() + "\" in tools", "tool_not_found");
-}
-
 Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
   const Json* tools = Given(body, "tools");
   if (tools != nullptr) {
     if (!tools->is_array()) return WrongType("tools", "an array", *tools);
     for (size_t i = 0; i < tools->as_array().size(); ++i) {
       const Json& tool = tools->as_array()[i];
-      std::string where = "tools[" + std::to_string(i) + "]";
+      std::string where = At("tools", i);
       if (!tool.is_object()) return WrongType(where, "a tool object", tool);
       const Json* type = tool.find("type");
       if (type == nullptr || *type != Json("function")) {
@@ -203,20 +171,11 @@ Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
       }
     }
   }
-  auto forced = ForcedTool(body, tools);
-  if (auto* e = std::get_if<ApiError>(&forced)) return *e;
-  r.tool_name = std::get<std::string>(forced);
-  if (r.tool_name.empty()) return std::nullopt;
-  for (size_t i = 0; i < tools->as_array().size(); ++i) {
-    const Json& fn = *tools->as_array()[i].find("function");
-    if (fn.find("name")->as_string() != r.tool_name) continue;
-    const Json* params = Given(fn, "parameters");
-    r.schema = std::make_shared<const Json>(
-        params != nullptr ? *params : Json(Json::Object{{"type", "object"}}));
-    r.schema_param = "tools[" + std::to_string(i) + "].function.parameters";
-    break;
+  std::vector<const Json*> functions;
+  if (tools != nullptr) {
+    for (const Json& tool : tools->as_array()) functions.push_back(tool.find("function"));
   }
-  return std::nullopt;
+  return ForceTool(body, functions, ".function", {"function", "name"}, r);
 }
 
 }  // namespace

@@ -52,16 +52,47 @@ HttpResponse Api::Model(const std::string& id) const {
   return http::JsonResponse(200, std::get<std::string>(found));
 }
 
-std::variant<Json, ApiError> Api::OpenAiBody(const HttpRequest& request) const {
+// What differs between the two OpenAI request shapes: how the body is read, the answer's id,
+// how a result is written (whole, or as events), and the endpoint the metrics count.
+struct OpenAiShape {
+  std::variant<openai::ChatRequest, ApiError> (*parse)(Json, const openai::ChatLimits&);
+  std::string (*new_id)();
+  std::string (*answer)(pipeline::StructureResult, const openai::ReplyContext&);
+  openai::StreamedAnswer::EventsOf events;
+  const char* endpoint;
+};
+
+namespace {
+
+constexpr OpenAiShape kChatCompletions{openai::ParseChatRequest, openai::NewCompletionId,
+                                       openai::CompletionJson, openai::CompletionEvents,
+                                       "chat_completions"};
+constexpr OpenAiShape kResponses{openai::ParseResponsesRequest, openai::NewResponseId,
+                                 openai::ResponseJson, openai::ResponseEvents, "responses"};
+
+}  // namespace
+
+void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Responder respond) {
+  OpenAi(request, who, std::move(respond), kChatCompletions);
+}
+
+void Api::Responses(const HttpRequest& request, const Principal& who, Responder respond) {
+  OpenAi(request, who, std::move(respond), kResponses);
+}
+
+void Api::OpenAi(const HttpRequest& request, const Principal& who, Responder respond,
+                 const OpenAiShape& shape) {
+  auto fail = [&respond](const ApiError& e) { respond(openai::ErrorResponse(e)); };
+  const ServerLimits& limits = config_.limits;
   if (Busy()) {
     ApiError e;
     e.status = 429;
     e.type = "rate_limit_error";
     e.code = "server_busy";
-    e.message = "the server has " + std::to_string(config_.limits.max_inflight) +
-                " calls under way; retry later";
+    e.message =
+        "the server has " + std::to_string(limits.max_inflight) + " calls under way; retry later";
     e.retry_after_s = 1;
-    return e;
+    return fail(e);
   }
   ParseOptions po;
   po.source = "body";
@@ -70,45 +101,25 @@ std::variant<Json, ApiError> Api::OpenAiBody(const HttpRequest& request) const {
     ApiError e;
     e.code = "invalid_json";
     e.message = "the body is not valid JSON: " + body.status().message();
-    return e;
+    return fail(e);
   }
-  return std::move(*body);
-}
-
-openai::ChatLimits Api::OpenAiLimits() const {
-  const ServerLimits& limits = config_.limits;
-  return {limits.max_prompt_bytes, limits.max_schema_bytes, limits.max_schema_depth,
-          limits.min_loops, limits.max_loops};
-}
-
-std::variant<pipeline::StructureRequest, ApiError> Api::OpenAiCall(const HttpRequest& request,
-                                                                   const Principal& who,
-                                                                   openai::ChatRequest& chat) {
+  openai::ChatLimits cl{limits.max_prompt_bytes, limits.max_schema_bytes, limits.max_schema_depth,
+                        limits.min_loops, limits.max_loops};
+  auto parsed = shape.parse(std::move(*body), cl);
+  if (auto* e = std::get_if<ApiError>(&parsed)) return fail(*e);
+  auto& chat = std::get<openai::ChatRequest>(parsed);
   // The tenant is the key's; the request may only repeat it.
   if (chat.tenant && *chat.tenant != who.tenant) {
-    return Forbidden("structure.tenant: must be the API key's own tenant");
+    return fail(Forbidden("structure.tenant: must be the API key's own tenant"));
   }
   std::string project = chat.project.value_or(request.QueryParam("project").value_or(""));
   auto scope = Authorize(who, project);
-  if (!scope.ok()) return Forbidden(scope.status().message());
+  if (!scope.ok()) return fail(Forbidden(scope.status().message()));
   auto model = openai::RouteModel(EngineInternal::Config(engine_), chat.model);
-  if (auto* e = std::get_if<ApiError>(&model)) return *e;
-  return openai::ToStructureRequest(chat, std::get<std::string>(model), scope->tenant,
-                                    scope->project);
-}
-
-void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Responder respond) {
-  auto fail = [&respond](const ApiError& e) { respond(openai::ErrorResponse(e)); };
-  auto body = OpenAiBody(request);
-  if (auto* e = std::get_if<ApiError>(&body)) return fail(*e);
-  auto parsed = openai::ParseChatRequest(std::get<Json>(std::move(body)), OpenAiLimits());
-  if (auto* e = std::get_if<ApiError>(&parsed)) return fail(*e);
-  auto& chat = std::get<openai::ChatRequest>(parsed);
-  auto call = OpenAiCall(request, who, chat);
-  if (auto* e = std::get_if<ApiError>(&call)) return fail(*e);
+  if (auto* e = std::get_if<ApiError>(&model)) return fail(*e);
 
   openai::ReplyContext context;
-  context.id = openai::NewCompletionId();
+  context.id = shape.new_id();
   context.created = UnixSeconds();
   context.model = chat.model;
   context.tool_name = chat.tool_name;
@@ -116,56 +127,22 @@ void Api::ChatCompletions(const HttpRequest& request, const Principal& who, Resp
   context.include_usage = chat.include_usage;
   std::string schema_param =
       chat.registry_schema.empty() ? chat.schema_param : "structure.schemaName";
-  auto& structure_call = std::get<pipeline::StructureRequest>(call);
+  auto call =
+      openai::ToStructureRequest(chat, std::get<std::string>(model), scope->tenant, scope->project);
   if (chat.stream) {
     auto answer = std::make_shared<openai::StreamedAnswer>(std::move(respond), std::move(context),
-                                                           std::move(schema_param));
-    answer->Start(timer_, std::chrono::milliseconds(config_.limits.stream_keepalive_ms));
-    return Run(std::move(structure_call), "chat_completions",
+                                                           std::move(schema_param), shape.events);
+    answer->Start(timer_, std::chrono::milliseconds(limits.stream_keepalive_ms));
+    return Run(std::move(call), shape.endpoint,
                [answer](pipeline::StructureResult r) { answer->Finish(std::move(r)); });
   }
-  Run(std::move(structure_call), "chat_completions",
-      [respond, context = std::move(context),
-       schema_param = std::move(schema_param)](pipeline::StructureResult r) {
+  Run(std::move(call), shape.endpoint,
+      [respond, context = std::move(context), schema_param = std::move(schema_param),
+       write = shape.answer](pipeline::StructureResult r) {
         if (auto e = openai::ResultError(r, context, schema_param)) {
           return respond(openai::ErrorResponse(*e));
         }
-        respond(http::JsonResponse(200, openai::CompletionJson(std::move(r), context)));
-      });
-}
-
-void Api::Responses(const HttpRequest& request, const Principal& who, Responder respond) {
-  auto fail = [&respond](const ApiError& e) { respond(openai::ErrorResponse(e)); };
-  auto body = OpenAiBody(request);
-  if (auto* e = std::get_if<ApiError>(&body)) return fail(*e);
-  auto parsed = openai::ParseResponsesRequest(std::get<Json>(std::move(body)), OpenAiLimits());
-  if (auto* e = std::get_if<ApiError>(&parsed)) return fail(*e);
-  auto& chat = std::get<openai::ChatRequest>(parsed);
-  auto call = OpenAiCall(request, who, chat);
-  if (auto* e = std::get_if<ApiError>(&call)) return fail(*e);
-
-  openai::ReplyContext context;
-  context.id = openai::NewResponseId();
-  context.created = UnixSeconds();
-  context.model = chat.model;
-  context.tool_name = chat.tool_name;
-  context.need = chat.need;
-  std::string schema_param =
-      chat.registry_schema.empty() ? chat.schema_param : "structure.schemaName";
-  if (chat.stream) {
-    auto answer = std::make_shared<openai::StreamedAnswer>(
-        std::move(respond), std::move(context), std::move(schema_param), openai::ResponseEvents);
-    answer->Start(timer_, std::chrono::milliseconds(config_.limits.stream_keepalive_ms));
-    return Run(std::get<pipeline::StructureRequest>(std::move(call)), "responses",
-               [answer](pipeline::StructureResult r) { answer->Finish(std::move(r)); });
-  }
-  Run(std::get<pipeline::StructureRequest>(std::move(call)), "responses",
-      [respond, context = std::move(context),
-       schema_param = std::move(schema_param)](pipeline::StructureResult r) {
-        if (auto e = openai::ResultError(r, context, schema_param)) {
-          return respond(openai::ErrorResponse(*e));
-        }
-        respond(http::JsonResponse(200, openai::ResponseJson(std::move(r), context)));
+        respond(http::JsonResponse(200, write(std::move(r), context)));
       });
 }
 

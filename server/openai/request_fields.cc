@@ -135,6 +135,50 @@ Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits) {
   return std::nullopt;
 }
 
+Error ForceTool(const Json& body, const std::vector<const Json*>& functions,
+                const std::string& suffix, const std::vector<std::string>& name_path,
+                ChatRequest& r) {
+  const Json* choice = Given(body, "tool_choice");
+  if (choice == nullptr) return std::nullopt;
+  std::string name_param = "tool_choice";
+  for (const std::string& key : name_path) name_param += "." + key;
+  const Json* named = nullptr;
+  if (choice->is_string()) {
+    const std::string& c = choice->as_string();
+    if (c == "none" || c == "auto") return std::nullopt;
+    if (c != "required") {
+      return BadField("tool_choice",
+                      "must be none, auto, required or a function (was \"" + c + "\")");
+    }
+    if (functions.size() != 1) {
+      return BadField("tool_choice", "\"required\" with " + std::to_string(functions.size()) +
+                                         " tools: name the function to call");
+    }
+    named = functions[0]->find("name");
+  } else if (choice->is_object()) {
+    named = choice;
+    for (const std::string& key : name_path)
+      named = named != nullptr && named->is_object() ? Given(*named, key) : nullptr;
+    if (named == nullptr || !named->is_string()) {
+      return BadField(name_param, "is required: the function to call",
+                      "missing_required_parameter");
+    }
+  } else {
+    return WrongType("tool_choice", "a string or an object", *choice);
+  }
+  for (size_t i = 0; i < functions.size(); ++i) {
+    if (*functions[i]->find("name") != *named) continue;
+    const Json* params = Given(*functions[i], "parameters");
+    r.tool_name = named->as_string();
+    r.schema = std::make_shared<const Json>(
+        params != nullptr ? *params : Json(Json::Object{{"type", "object"}}));
+    r.schema_param = At("tools", i) + suffix + ".parameters";
+    return std::nullopt;
+  }
+  return BadField(name_param, "no function named \"" + named->as_string() + "\" in tools",
+                  "tool_not_found");
+}
+
 Error OneSchema(const ChatRequest& r, const std::string& field, const std::string& how) {
   if (r.schema == nullptr && r.registry_schema.empty()) {
     return BadField(field,

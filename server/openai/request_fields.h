@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/json.h"
 #include "server/openai/chat_request.h"
@@ -21,6 +22,18 @@ using Error = std::optional<ApiError>;
 bool Listed(const std::string& key, const auto& list) {
   return std::find_if(std::begin(list), std::end(list), [&](const char* k) { return key == k; }) !=
          std::end(list);
+}
+
+// "base[i]": the field of an array's element, in errors.
+inline std::string At(const std::string& base, size_t i) {
+  return base + "[" + std::to_string(i) + "]";
+}
+
+// Appends `text` to `to` as a paragraph of its own (blank-line separated); nothing when empty.
+inline void AppendParagraph(std::string& to, const std::string& text) {
+  if (text.empty()) return;
+  if (!to.empty()) to += "\n\n";
+  to += text;
 }
 
 // A member of `body` in neither `read` nor `ignored`: 400 unknown_parameter naming it.
@@ -58,6 +71,15 @@ Error CheckSchema(const Json& schema, const std::string& param, const ChatLimits
 
 // The `structure` extension object: maxLoops, evidence, schemaName, tenant, project, need.
 Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits);
+
+// The function tool_choice (in `body`) forces, among `functions` (each tool's function object,
+// with its name and parameters, at At("tools", i) + `suffix` in errors): none for "none" or
+// "auto", the only one for "required", else the one the object names at `name_path` ("name",
+// "function.name"). A forced function sets r.tool_name and r.schema (its parameters, or any
+// object) and r.schema_param.
+Error ForceTool(const Json& body, const std::vector<const Json*>& functions,
+                const std::string& suffix, const std::vector<std::string>& name_path,
+                ChatRequest& r);
 
 // Exactly one schema: the body's (`field`, or a forced tool's) or structure.schemaName. With
 // none, 400 structured_output_required naming `field` and saying `how` to give one.

@@ -25,14 +25,6 @@ constexpr const char* kRead[] = {
     "reasoning",    "user",   "structure",         "background",  "previous_response_id",
     "conversation", "prompt", "top_logprobs"};
 
-std::string At(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
-
-void Append(std::string& to, const std::string& text) {
-  if (text.empty()) return;
-  if (!to.empty()) to += "\n\n";
-  to += text;
-}
-
 // What the Responses API can do that one structured answer here cannot: refused, named.
 Error Unsupported(const Json& body) {
   bool flag = false;
@@ -89,12 +81,12 @@ Error Item(const Json& item, const std::string& where, Conversation& out) {
     auto text = ContentText(*content, where + ".content");
     if (auto* e = std::get_if<ApiError>(&text)) return *e;
     if (r == "system" || r == "developer") {
-      Append(out.instructions, std::get<std::string>(text));
+      AppendParagraph(out.instructions, std::get<std::string>(text));
       return std::nullopt;
     }
     turn.role = r == "assistant" ? TurnRole::kAssistant : TurnRole::kUser;
     turn.text = std::get<std::string>(std::move(text));
-    if (r == "user") Append(out.prompt, turn.text);
+    if (r == "user") AppendParagraph(out.prompt, turn.text);
   } else {
     return BadField(
         where + ".type",
@@ -210,42 +202,18 @@ Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
       }
     }
   }
-  const Json* choice = Given(body, "tool_choice");
-  if (choice == nullptr) return std::nullopt;
-  std::string forced;
-  if (choice->is_string()) {
-    const std::string& c = choice->as_string();
-    if (c == "none" || c == "auto") return std::nullopt;
-    if (c != "required") {
-      return BadField("tool_choice",
-                      "must be none, auto, required or a function (was \"" + c + "\")");
-    }
-    if (count != 1) {
-      return BadField("tool_choice", "\"required\" with " + std::to_string(count) +
-                                         " tools: name the function to call");
-    }
-    forced = tools->as_array()[0].find("name")->as_string();
-  } else if (choice->is_object()) {
-    if (Error e = Text(*choice, "tool_choice.", "name", forced)) return e;
-    if (forced.empty()) {
+  // A name that is there but not a string is a wrong type here (the chat shape calls it missing).
+  if (const Json* choice = Given(body, "tool_choice"); choice != nullptr && choice->is_object()) {
+    std::string name;
+    if (Error e = Text(*choice, "tool_choice.", "name", name)) return e;
+    if (name.empty()) {
       return BadField("tool_choice.name", "is required: the function to call",
                       "missing_required_parameter");
     }
-  } else {
-    return WrongType("tool_choice", "a string or an object", *choice);
   }
-  for (size_t i = 0; i < count; ++i) {
-    const Json& tool = tools->as_array()[i];
-    if (tool.find("name")->as_string() != forced) continue;
-    const Json* params = Given(tool, "parameters");
-    r.tool_name = forced;
-    r.schema = std::make_shared<const Json>(
-        params != nullptr ? *params : Json(Json::Object{{"type", "object"}}));
-    r.schema_param = At("tools", i) + ".parameters";
-    return std::nullopt;
-  }
-  return BadField("tool_choice.name", "no function named \"" + forced + "\" in tools",
-                  "tool_not_found");
+  std::vector<const Json*> functions;
+  for (size_t i = 0; i < count; ++i) functions.push_back(&tools->as_array()[i]);
+  return ForceTool(body, functions, "", {"name"}, r);
 }
 
 }  // namespace

@@ -112,6 +112,13 @@ TEST(ResponsesRequestTest, EachRefusalNamesTheField) {
            "invalid_value"},
           {R"("tools":[{"type":"function","name":"a"}],"tool_choice":{"type":"function","name":"b"})",
            "tool_choice.name", "tool_not_found"},
+          {R"("tools":[{"type":"function","name":"a"}],"tool_choice":{"type":"function","name":5})",
+           "tool_choice.name", "invalid_type"},
+          {R"("tools":[{"type":"function","name":"a"}],"tool_choice":{"type":"function"})",
+           "tool_choice.name", "missing_required_parameter"},
+          {R"("tools":[{"type":"function","name":"a"},{"type":"function","name":"b"}],)"
+           R"("tool_choice":"required")",
+           "tool_choice", "invalid_value"},
           {R"("reasoning":{"effort":"max"})", "reasoning.effort", "invalid_value"},
           {R"("messages":[])", "messages", "unknown_parameter"},
           {R"("stream":"yes")", "stream", "invalid_type"},
