@@ -13,10 +13,10 @@
 #include "actors/plan_cache.h"
 #include "actors/provider_pool.h"
 #include "config/engine_config.h"
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "providers/endpoint.h"
-#include "providers/network.h"
+#include "providers/transport/network.h"
 #include "registry/schema_registry.h"
 
 namespace structure::actors {

@@ -6,7 +6,7 @@
 
 #include "actors/messages.h"
 #include "actors/provider_pool.h"
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/result.h"
 #include "pipeline/schema_builder.h"
 

@@ -1,4 +1,4 @@
-// Drives a request's loop (pipeline/loop_run.h: a content loop, or a split plan's loops)
+// Drives a request's loop (pipeline/loop/loop_run.h: a content loop, or a split plan's loops)
 // against a provider pool from inside an actor: sends each call of a step as a PoolRequest (a
 // split's parts all at once) and feeds each reply back with its slot until a Finish; hands
 // each RunCheck to the run's CheckRunner (its own thread: the actor never waits for a check)
@@ -22,9 +22,9 @@
 #include "actors/check_runner.h"
 #include "actors/messages.h"
 #include "actors/provider_pool.h"
-#include "pipeline/content_loop.h"
-#include "pipeline/deadline.h"
-#include "pipeline/loop_run.h"
+#include "pipeline/loop/content_loop.h"
+#include "pipeline/loop/deadline.h"
+#include "pipeline/loop/loop_run.h"
 
 namespace structure::actors {
 

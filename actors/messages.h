@@ -10,12 +10,12 @@
 
 #include <caf/all.hpp>
 
+#include "providers/admission/dispatch_queue.h"
+#include "providers/admission/rate_limit.h"
+#include "providers/admission/shared_limit.h"
 #include "providers/call.h"
-#include "providers/dispatch_queue.h"
 #include "providers/endpoint.h"
-#include "providers/rate_limit.h"
-#include "providers/shared_limit.h"
-#include "providers/transport.h"
+#include "providers/transport/transport.h"
 #include "registry/redis_client.h"
 #include "structure/status.h"
 

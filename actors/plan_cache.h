@@ -14,7 +14,7 @@
 #include <unordered_map>
 
 #include "actors/learned_ceilings.h"
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "structure/status.h"
 
 namespace structure::actors {

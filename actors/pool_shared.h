@@ -1,7 +1,7 @@
 // The provider pool's admission by the shared store (docs/providers.md, "Several processes on one
 // key"): while the store answers, the requests/min and tokens/min of the pool's endpoint + key
-// are GCRA cells in Redis shared by every process (providers/shared_limit.h); when it does not,
-// the pool's own limiter enforces the configured fallback share until it answers again.
+// are GCRA cells in Redis shared by every process (providers/admission/shared_limit.h); when it
+// does not, the pool's own limiter enforces the configured fallback share until it answers again.
 #pragma once
 
 #include "actors/pool_state.h"

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "actors/provider_pool.h"
-#include "providers/shared_admission.h"
+#include "providers/admission/shared_admission.h"
 
 namespace structure::actors::pool {
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "actors/messages.h"
-#include "providers/transport.h"
+#include "providers/transport/transport.h"
 
 namespace structure::actors {
 

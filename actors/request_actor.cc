@@ -10,8 +10,8 @@
 #include "actors/plan_cache.h"
 #include "base/json_same.h"
 #include "config/settings.h"
-#include "pipeline/array_answer.h"
 #include "pipeline/call_trace.h"
+#include "pipeline/loop/array_answer.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
 

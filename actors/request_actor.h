@@ -15,7 +15,7 @@
 #include <caf/all.hpp>
 
 #include "actors/engine_context.h"
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"

@@ -1,9 +1,9 @@
 #include "batch/batch_client.h"
 
-#include "providers/anthropic_batch.h"
-#include "providers/gemini_batch.h"
+#include "providers/anthropic/anthropic_batch.h"
+#include "providers/gemini/gemini_batch.h"
 #include "providers/http_status.h"
-#include "providers/openai_batch.h"
+#include "providers/openai/openai_batch.h"
 #include "providers/wire_util.h"
 
 namespace structure::batch {

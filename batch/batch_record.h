@@ -1,6 +1,6 @@
 // One record of a provider batch job: its loop (the engine's pure step functions,
-// pipeline/loop_run.h) and the calls it waits to send or for. Round k holds every unfinished
-// record's k-th calls: a schema asked in parts (pipeline/split_loop.h) puts every part in the
+// pipeline/loop/loop_run.h) and the calls it waits to send or for. Round k holds every unfinished
+// record's k-th calls: a schema asked in parts (pipeline/loop/split_loop.h) puts every part in the
 // same round, each a request of its own; a call whose result was a transient error is sent
 // again in the next round. Pure: no I/O.
 #pragma once
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "base/json.h"
-#include "pipeline/content_loop.h"
-#include "pipeline/loop_run.h"
+#include "pipeline/loop/content_loop.h"
+#include "pipeline/loop/loop_run.h"
 #include "pipeline/prepared_call.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"

@@ -4,8 +4,8 @@
 #include <ctime>
 #include <mutex>
 
-#include "providers/curl_transport.h"
 #include "providers/http_status.h"
+#include "providers/transport/curl_transport.h"
 
 namespace structure::batch {
 

@@ -7,9 +7,9 @@
 #include <functional>
 #include <memory>
 
-#include "providers/curl_transport.h"
 #include "providers/http.h"
-#include "providers/transport.h"
+#include "providers/transport/curl_transport.h"
+#include "providers/transport/transport.h"
 #include "structure/status.h"
 
 namespace structure::batch {

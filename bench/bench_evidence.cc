@@ -11,8 +11,8 @@
 
 #include "base/json_pointer.h"
 #include "base/read_file.h"
-#include "pipeline/content_loop.h"
 #include "pipeline/generate/generate.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
 

@@ -30,7 +30,7 @@
 #include "bench/curl_floor.h"
 #include "bench/pool_driver.h"
 #include "bench/steady_window.h"
-#include "providers/curl_transport.h"
+#include "providers/transport/curl_transport.h"
 #include "providers/wire.h"
 #include "tests/support/sim_process.h"
 

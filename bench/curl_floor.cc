@@ -22,8 +22,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// As the transport does (providers/curl_transport.cc): libcurl scans a multi handle's whole
-// connection cache per transfer, so transfers are spread over multi handles of 64.
+// As the transport does (providers/transport/curl_transport.cc): libcurl scans a multi handle's
+// whole connection cache per transfer, so transfers are spread over multi handles of 64.
 constexpr int kShardTransfers = 64;
 
 double Seconds(const timeval& t) {

@@ -34,8 +34,8 @@ enum class FloorProtocol {
 // `calls` transfers of `request`, `inflight` at a time, after one warm-up wave that opens the
 // connections (not measured). Over TLS the server's certificate is checked against `ca_file`
 // (empty: the system store), with no CA directory unless `ca_path` names one: libcurl then
-// parses the CA store once per multi handle, as the transport does (providers/curl_network.h);
-// with a directory it parses it for every connection.
+// parses the CA store once per multi handle, as the transport does
+// (providers/transport/curl_network.h); with a directory it parses it for every connection.
 FloorRun BareCurlFloor(const providers::HttpRequest& request, int inflight, int calls,
                        FloorProtocol protocol = FloorProtocol::kHttp1,
                        const std::string& ca_file = "", const std::string& ca_path = "");

@@ -206,7 +206,8 @@ class Reader : public TomlReader {
   }
 
   // proxy, ca_file, ca_path, verify_tls, connect_timeout_ms of a provider table. The proxy URL
-  // and the CA files are checked when the engine plans its providers (providers/network.h).
+  // and the CA files are checked when the engine plans its providers
+  // (providers/transport/network.h).
   void ReadNetwork(const toml::table& t, const std::string& path, NetworkSettings& n) {
     OptString(t, "proxy", path, n.proxy);
     if (n.proxy && n.proxy->find('@') != std::string::npos) {

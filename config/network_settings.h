@@ -1,7 +1,7 @@
 // [providers.<name>] keys for reaching a provider through company networks: a proxy, the CAs
 // to trust, certificate checking and the connect timeout. As written in the file; the
 // environment (HTTPS_PROXY, NO_PROXY, SSL_CERT_FILE, ...) fills what is unset when the engine
-// starts (providers/network.h).
+// starts (providers/transport/network.h).
 #pragma once
 
 #include <cstdint>

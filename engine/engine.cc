@@ -18,7 +18,7 @@
 #include "engine/provider_setup.h"
 #include "engine/shared_store.h"
 #include "pipeline/validator/validator.h"
-#include "providers/curl_transport.h"
+#include "providers/transport/curl_transport.h"
 #include "registry/schema_registry.h"
 
 namespace structure {

@@ -11,7 +11,7 @@
 #include "pipeline/call_stats.h"
 #include "pipeline/prepared_call.h"
 #include "pipeline/result.h"
-#include "providers/network.h"
+#include "providers/transport/network.h"
 #include "structure/engine.h"
 
 namespace structure::registry {

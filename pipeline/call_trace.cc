@@ -1,7 +1,7 @@
 #include "pipeline/call_trace.h"
 
-#include "pipeline/evidence_step.h"
-#include "pipeline/judge.h"
+#include "pipeline/loop/evidence_step.h"
+#include "pipeline/loop/judge.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
 

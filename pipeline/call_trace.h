@@ -32,7 +32,7 @@ struct TraceIssue {
 struct TraceRound {
   int iteration = 0;   // the content iteration it belongs to (1-based)
   bool nudge = false;  // final-tool mode: its prose answer was nudged (not an iteration)
-  // A split schema (pipeline/split_loop.h): the part the call answered for (-1: a call for a
+  // A split schema (pipeline/loop/split_loop.h): the part the call answered for (-1: a call for a
   // constraint that spans parts, or a schema asked whole) and the fields it answered.
   int part = -1;
   std::vector<std::string> fields;

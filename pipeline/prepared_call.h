@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "providers/call.h"
 #include "providers/endpoint.h"
 

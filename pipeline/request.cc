@@ -5,7 +5,7 @@
 #include "base/json.h"
 #include "base/utf8.h"
 #include "config/settings.h"
-#include "pipeline/array_answer.h"
+#include "pipeline/loop/array_answer.h"
 
 namespace structure {
 

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "pipeline/call_trace.h"
-#include "pipeline/reask_reason.h"
+#include "pipeline/loop/reask_reason.h"
 #include "structure/error_code.h"
 #include "structure/json.h"
 #include "structure/result.h"

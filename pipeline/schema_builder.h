@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/json.h"
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/request.h"
 #include "pipeline/schema_stage.h"
 #include "structure/status.h"

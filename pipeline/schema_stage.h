@@ -8,7 +8,7 @@
 
 #include "base/json.h"
 #include "config/engine_config.h"
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/lowering/lower.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/request.h"
@@ -63,7 +63,7 @@ struct PlanOptions {
 std::string PlanOptionsKey(const PlanOptions& options);
 
 // Builds the content loop's plan for a schema: lowers it for `profile` (strict; split into
-// strict parts when it is past the profile's limits, pipeline/split_loop.h; or the fallback
+// strict parts when it is past the profile's limits, pipeline/loop/split_loop.h; or the fallback
 // path when no sound lowering exists or strict output is not required) and wires Lift and
 // need detection. The result depends only on its arguments, so the engine caches it.
 Result<std::shared_ptr<LoopPlan>> MakeLoopPlan(const ResolvedSchema& schema, const Profile& profile,

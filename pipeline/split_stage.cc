@@ -1,7 +1,7 @@
 #include "pipeline/split_stage.h"
 
 #include "pipeline/evidence/form.h"
-#include "pipeline/split_loop.h"
+#include "pipeline/loop/split_loop.h"
 
 namespace structure::pipeline {
 namespace {

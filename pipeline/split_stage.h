@@ -1,10 +1,10 @@
 // The schema stage of a split: the loop plan of a schema asked as strict parts
-// (pipeline/split_loop.h), built once per schema and target like any plan.
+// (pipeline/loop/split_loop.h), built once per schema and target like any plan.
 #pragma once
 
 #include <memory>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/lowering/split_plan.h"
 #include "pipeline/schema_stage.h"

@@ -1,11 +1,11 @@
 #include "providers/kinds.h"
 
-#include "providers/anthropic_messages.h"
-#include "providers/gemini_generate.h"
-#include "providers/ollama_chat.h"
-#include "providers/openai_chat.h"
-#include "providers/openai_compat.h"
-#include "providers/openrouter.h"
+#include "providers/anthropic/anthropic_messages.h"
+#include "providers/gemini/gemini_generate.h"
+#include "providers/ollama/ollama_chat.h"
+#include "providers/openai/openai_chat.h"
+#include "providers/openai_compat/openai_compat.h"
+#include "providers/openai_compat/openrouter.h"
 
 namespace structure::providers {
 namespace {

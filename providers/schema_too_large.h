@@ -1,6 +1,6 @@
 // The provider errors that say a response schema is too large or too complex to compile: the
 // class a smaller schema passes, which the engine answers by splitting the schema in two and
-// asking again at once (pipeline/split_loop.h), and whose size it remembers per model. One
+// asking again at once (pipeline/loop/split_loop.h), and whose size it remembers per model. One
 // table, matched on the HTTP status, the provider's error type and its documented wording; the
 // simulator answers with the same bodies.
 #pragma once

@@ -8,7 +8,7 @@
 
 #include "actors/provider_pool.h"
 #include "base/json.h"
-#include "providers/curl_transport.h"
+#include "providers/transport/curl_transport.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/sim_process.h"
 

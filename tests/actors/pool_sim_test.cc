@@ -7,7 +7,7 @@
 
 #include "actors/provider_pool.h"
 #include "base/json.h"
-#include "providers/curl_transport.h"
+#include "providers/transport/curl_transport.h"
 #include "providers/wire.h"
 #include "tests/support/sim_process.h"
 

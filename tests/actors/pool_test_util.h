@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "actors/provider_pool.h"
-#include "providers/transport.h"
+#include "providers/transport/transport.h"
 
 namespace structure::actors::testing {
 

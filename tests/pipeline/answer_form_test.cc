@@ -2,7 +2,7 @@
 // plan of a real profile (OpenAI strict: the need envelope) driven through the content loop.
 #include <gtest/gtest.h>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
 #include "tests/support/ticket_schema.h"

@@ -1,5 +1,5 @@
 // Array mode's schema wrapping and the records of JSON-array and JSON-Lines answers.
-#include "pipeline/array_answer.h"
+#include "pipeline/loop/array_answer.h"
 
 #include <gtest/gtest.h>
 

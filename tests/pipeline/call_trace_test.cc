@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/schema_stage.h"
 #include "tests/support/ticket_schema.h"
 

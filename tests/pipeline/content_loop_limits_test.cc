@@ -3,8 +3,8 @@
 // the rest asked for, the result marked when some are missing).
 #include <gtest/gtest.h>
 
-#include "pipeline/array_answer.h"
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/array_answer.h"
+#include "pipeline/loop/content_loop.h"
 #include "tests/pipeline/loop_test_util.h"
 
 namespace structure::pipeline {

@@ -1,4 +1,4 @@
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 
 #include <gtest/gtest.h>
 

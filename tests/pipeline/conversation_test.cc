@@ -2,7 +2,7 @@
 // caller's instructions and call parameters reach every provider call of the loop.
 #include <gtest/gtest.h>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/schema_stage.h"
 #include "tests/support/ticket_schema.h"
 

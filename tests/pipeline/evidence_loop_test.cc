@@ -2,7 +2,7 @@
 // `require` on real plans (MakeLoopPlan with the built-in profiles).
 #include <gtest/gtest.h>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
 #include "tests/support/ticket_schema.h"

@@ -1,4 +1,4 @@
-#include "pipeline/extract_json.h"
+#include "pipeline/loop/extract_json.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/schema_stage.h"
 #include "tests/support/ticket_schema.h"
 

@@ -1,11 +1,11 @@
 // The content stage's system prompt for real plans: the need instruction describes the form the
 // provider was given, and servers that enforce a schema without showing it to
 // the model get it in the prompt, descriptions included (item 6).
-#include "pipeline/prompt.h"
+#include "pipeline/loop/prompt.h"
 
 #include <gtest/gtest.h>
 
-#include "pipeline/content_loop.h"
+#include "pipeline/loop/content_loop.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
 

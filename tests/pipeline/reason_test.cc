@@ -1,4 +1,4 @@
-#include "pipeline/reason.h"
+#include "pipeline/loop/reason.h"
 
 #include <gtest/gtest.h>
 

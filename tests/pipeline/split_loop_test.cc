@@ -1,6 +1,6 @@
 // The loop of a split plan, driven by hand: parts sent at once, merged and validated against
 // the ORIGINAL schema, violations re-asked where they belong, rounds counted, usage summed.
-#include "pipeline/split_loop.h"
+#include "pipeline/loop/split_loop.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "pipeline/call_trace.h"
-#include "pipeline/loop_run.h"
+#include "pipeline/loop/loop_run.h"
 #include "pipeline/lowering/profile.h"
 #include "pipeline/schema_stage.h"
 

@@ -1,8 +1,8 @@
-#include "providers/anthropic_batch.h"
+#include "providers/anthropic/anthropic_batch.h"
 
 #include <gtest/gtest.h>
 
-#include "providers/anthropic_messages.h"
+#include "providers/anthropic/anthropic_messages.h"
 #include "providers/http_status.h"
 #include "tests/providers/golden.h"
 

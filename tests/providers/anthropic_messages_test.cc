@@ -1,4 +1,4 @@
-#include "providers/anthropic_messages.h"
+#include "providers/anthropic/anthropic_messages.h"
 
 #include <gtest/gtest.h>
 

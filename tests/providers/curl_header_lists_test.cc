@@ -1,4 +1,4 @@
-#include "providers/curl_header_lists.h"
+#include "providers/transport/curl_header_lists.h"
 
 #include <gtest/gtest.h>
 

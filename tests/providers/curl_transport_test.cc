@@ -1,4 +1,4 @@
-#include "providers/curl_transport.h"
+#include "providers/transport/curl_transport.h"
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -9,7 +9,7 @@
 #include <set>
 #include <thread>
 
-#include "providers/openai_chat.h"
+#include "providers/openai/openai_chat.h"
 #include "tests/providers/golden.h"
 #include "tests/providers/transport_inbox.h"
 #include "tests/support/fake_tcp_server.h"

@@ -1,4 +1,4 @@
-#include "providers/dispatch_queue.h"
+#include "providers/admission/dispatch_queue.h"
 
 #include <gtest/gtest.h>
 

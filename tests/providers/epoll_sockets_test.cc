@@ -1,4 +1,4 @@
-#include "providers/epoll_sockets.h"
+#include "providers/transport/epoll_sockets.h"
 
 #include <gtest/gtest.h>
 #include <sys/epoll.h>

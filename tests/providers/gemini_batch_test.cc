@@ -1,8 +1,8 @@
-#include "providers/gemini_batch.h"
+#include "providers/gemini/gemini_batch.h"
 
 #include <gtest/gtest.h>
 
-#include "providers/gemini_generate.h"
+#include "providers/gemini/gemini_generate.h"
 #include "tests/providers/golden.h"
 
 namespace structure::providers {

@@ -1,4 +1,4 @@
-#include "providers/gemini_generate.h"
+#include "providers/gemini/gemini_generate.h"
 
 #include <gtest/gtest.h>
 

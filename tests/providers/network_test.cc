@@ -1,4 +1,4 @@
-#include "providers/network.h"
+#include "providers/transport/network.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "providers/ollama_chat.h"
+#include "providers/ollama/ollama_chat.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "providers/openai_batch.h"
+#include "providers/openai/openai_batch.h"
 
 #include <gtest/gtest.h>
 
-#include "providers/openai_chat.h"
+#include "providers/openai/openai_chat.h"
 #include "tests/providers/golden.h"
 
 namespace structure::providers {

@@ -1,7 +1,7 @@
 // The chat-completion reply read straight from its text (ReadUsualChatReply) against the same
 // reply read from a Json tree (ChatPartsFromTree): equal parts whenever the straight read takes
 // a body, and never a body ParseJson refuses.
-#include "providers/openai_chat_reply.h"
+#include "providers/openai/openai_chat_reply.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "providers/openai_chat.h"
+#include "providers/openai/openai_chat.h"
 #include "tests/providers/golden.h"
 
 namespace structure::providers {

@@ -1,9 +1,9 @@
-#include "providers/openai_chat.h"
+#include "providers/openai/openai_chat.h"
 
 #include <gtest/gtest.h>
 
-#include "providers/openai_compat.h"
-#include "providers/openrouter.h"
+#include "providers/openai_compat/openai_compat.h"
+#include "providers/openai_compat/openrouter.h"
 #include "tests/providers/golden.h"
 
 namespace structure::providers {

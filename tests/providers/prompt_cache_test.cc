@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "providers/anthropic_messages.h"
+#include "providers/anthropic/anthropic_messages.h"
 #include "providers/wire.h"
 #include "tests/providers/golden.h"
 

@@ -1,4 +1,4 @@
-#include "providers/rate_limit.h"
+#include "providers/admission/rate_limit.h"
 
 #include <gtest/gtest.h>
 

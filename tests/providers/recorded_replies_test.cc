@@ -8,9 +8,9 @@
 #include <set>
 #include <string>
 
-#include "providers/anthropic_batch.h"
-#include "providers/gemini_batch.h"
-#include "providers/openai_batch.h"
+#include "providers/anthropic/anthropic_batch.h"
+#include "providers/gemini/gemini_batch.h"
+#include "providers/openai/openai_batch.h"
 #include "providers/wire.h"
 #include "tests/providers/golden.h"
 

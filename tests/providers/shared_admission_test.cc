@@ -1,6 +1,6 @@
 // The pool's side of the shared limits, without a store: one acquire at a time, grants split
 // into "go" and "back", the store's wait, refunds, and the fallback (Limiter::SetRateShare).
-#include "providers/shared_admission.h"
+#include "providers/admission/shared_admission.h"
 
 #include <gtest/gtest.h>
 

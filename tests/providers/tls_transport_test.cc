@@ -11,8 +11,8 @@
 #include <mutex>
 #include <thread>
 
-#include "providers/curl_transport.h"
-#include "providers/openai_chat.h"
+#include "providers/openai/openai_chat.h"
+#include "providers/transport/curl_transport.h"
 #include "tests/providers/golden.h"
 #include "tests/providers/transport_inbox.h"
 #include "tests/support/proxy_rig.h"

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <vector>
 
-#include "providers/transport.h"
+#include "providers/transport/transport.h"
 
 namespace structure::providers {
 

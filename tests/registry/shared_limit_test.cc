@@ -1,6 +1,6 @@
 // The shared limits' Lua scripts in a real redis-server, on a fixed clock (AcquireAsk::now_us) so
 // every admission and wait is exact: they must match the local TokenBucket's, across clients.
-#include "providers/shared_limit.h"
+#include "providers/admission/shared_limit.h"
 
 #include <gtest/gtest.h>
 
