@@ -1,4 +1,4 @@
-// Validator speed on ../shared/corpora/bench-schemas (s1_action, s2_order, s3_profile), valid
+// Validator speed on tests/corpora/bench-schemas (s1_action, s2_order, s3_profile), valid
 // and invalid instances: parsed document (simdjson element) and text -> verdict, first-error
 // and all-errors modes. Compare with ajv 8 in ../shared/docs/VALIDATION.md.
 #include <benchmark/benchmark.h>
@@ -27,7 +27,7 @@ struct Case {
 
 std::string Load(const std::string& name) {
   auto text =
-      structure::ReadFile(std::string(STRUCTURE_SHARED_DIR) + "/corpora/bench-schemas/" + name);
+      structure::ReadFile(std::string(STRUCTURE_CORPORA_DIR) + "/bench-schemas/" + name);
   if (!text.ok()) {
     std::fprintf(stderr, "%s\n", text.status().message().c_str());
     std::exit(1);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `structure validate` against ajv 8, end to end, in one run: the three bench
-# schemas of ../shared/corpora/bench-schemas, their valid and their invalid instance, each
+# schemas of tests/corpora/bench-schemas, their valid and their invalid instance, each
 # repeated LINES times as JSON Lines; all errors, one verdict line per instance from both.
 # Prints ms per run (best of REPEAT, runs interleaved) and ajv/structure (above 1: faster).
 #
@@ -12,7 +12,7 @@ root=$(dirname "$here")
 bin=${1:-$root/build/rel/apps/structure}
 lines=${2:-100000}
 repeat=${3:-3}
-corpus=$root/../shared/corpora/bench-schemas
+corpus=$root/tests/corpora/bench-schemas
 [ -x "$bin" ] || { echo "no structure binary at $bin" >&2; exit 2; }
 if [ ! -d "$here/ajv/node_modules/ajv" ]; then
   (cd "$here/ajv" && npm ci --no-audit --no-fund >/dev/null)

@@ -1,10 +1,12 @@
-// Test helper: the real-world schema corpus (../shared/corpora/realworld-schemas).
+// Test helper: the real-world schema corpus (tests/corpora/realworld-schemas).
 #pragma once
 
 #include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "base/json.h"
 #include "base/read_file.h"
@@ -21,7 +23,7 @@ struct CorpusFile {
 inline std::vector<CorpusFile> LoadCorpus() {
   std::vector<CorpusFile> out;
   std::filesystem::path dir =
-      std::filesystem::path(STRUCTURE_SHARED_DIR) / "corpora" / "realworld-schemas";
+      std::filesystem::path(STRUCTURE_CORPORA_DIR) / "realworld-schemas";
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     if (entry.path().extension() != ".json") continue;
@@ -38,6 +40,9 @@ inline std::vector<CorpusFile> LoadCorpus() {
     }
     out.push_back(std::move(f));
   }
+  // A missing or empty corpus fails the test that asked for it, naming the folder.
+  if (ec) ADD_FAILURE() << "test corpus unreadable: " << dir << " (" << ec.message() << ")";
+  if (out.empty()) ADD_FAILURE() << "test corpus empty: no .json file in " << dir;
   std::sort(out.begin(), out.end(),
             [](const CorpusFile& a, const CorpusFile& b) { return a.name < b.name; });
   return out;

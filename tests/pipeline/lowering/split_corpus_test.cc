@@ -56,7 +56,7 @@ std::vector<std::string> Rejections(const Lowered& l, const Profile& profile) {
 
 TEST(SplitCorpus, EveryStrictProfileHandlesNinetyFivePercentStrictly) {
   std::vector<testing::CorpusFile> corpus = testing::LoadCorpus();
-  ASSERT_GE(corpus.size(), 400u) << "corpus not found under " << STRUCTURE_SHARED_DIR;
+  ASSERT_GE(corpus.size(), 400u) << "corpus not found under " << STRUCTURE_CORPORA_DIR;
   std::vector<const testing::CorpusFile*> schemas;
   for (const testing::CorpusFile& f : corpus)
     if (f.parsed && CheckIsSchema(f.schema).ok() && CompileSchema(f.schema).ok())

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSuite = fs::path(STRUCTURE_SHARED_DIR) / "corpora/json-schema-test-suite";
+const fs::path kSuite = fs::path(STRUCTURE_CORPORA_DIR) / "json-schema-test-suite";
 
 struct Outcome {
   int exit_code = -1;

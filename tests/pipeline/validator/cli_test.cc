@@ -193,7 +193,7 @@ TEST_F(ValidatorCli, BoundsErrorsPerInstance) {
 // The block reader prints exactly the validator's verdict per line, whatever
 // the line endings, blank lines, block boundaries and line lengths.
 TEST_F(ValidatorCli, PrintsTheValidatorsVerdictForEveryLine) {
-  const std::string bench = std::string(STRUCTURE_SHARED_DIR) + "/corpora/bench-schemas/";
+  const std::string bench = std::string(STRUCTURE_CORPORA_DIR) + "/bench-schemas/";
   for (const char* name : {"s1_action", "s2_order", "s3_profile"}) {
     std::string schema = *ReadFile(bench + name + ".schema.json");
     auto validator = pipeline::CompileSchema(*ParseJson(schema));
@@ -237,7 +237,7 @@ TEST_F(ValidatorCli, PrintsTheValidatorsVerdictForEveryLine) {
 // integers compared exactly beyond 2^53 and 64 bits.
 TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
   const std::string suite =
-      std::string(STRUCTURE_SHARED_DIR) + "/corpora/json-schema-test-suite/tests/";
+      std::string(STRUCTURE_CORPORA_DIR) + "/json-schema-test-suite/tests/";
   int checked = 0;
   for (const char* file : {"draft2020-12/optional/bignum.json", "draft7/optional/bignum.json"}) {
     auto groups = ParseJson(*ReadFile(suite + file));

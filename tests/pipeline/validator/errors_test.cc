@@ -12,7 +12,7 @@
 namespace structure::pipeline {
 namespace {
 
-const std::string kBench = std::string(STRUCTURE_SHARED_DIR) + "/corpora/bench-schemas/";
+const std::string kBench = std::string(STRUCTURE_CORPORA_DIR) + "/bench-schemas/";
 
 std::shared_ptr<const Validator> CompileText(std::string_view text) {
   Result<Json> schema = ParseJson(text);

@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(ValidatorRealWorld, CompilesEveryCorpusSchema) {
-  fs::path dir = fs::path(STRUCTURE_SHARED_DIR) / "corpora/realworld-schemas";
+  fs::path dir = fs::path(STRUCTURE_CORPORA_DIR) / "realworld-schemas";
   int compiled = 0, not_json = 0, with_warnings = 0, unresolved = 0;
   std::vector<std::string> failures;
   for (const auto& entry : fs::directory_iterator(dir)) {

@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSuite = fs::path(STRUCTURE_SHARED_DIR) / "corpora/json-schema-test-suite";
+const fs::path kSuite = fs::path(STRUCTURE_CORPORA_DIR) / "json-schema-test-suite";
 
 std::map<std::string, Json> LoadRemotes() {
   std::map<std::string, Json> remotes;

@@ -29,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSuiteRoot = fs::path(STRUCTURE_SHARED_DIR) / "corpora/json-schema-test-suite";
+const fs::path kSuiteRoot = fs::path(STRUCTURE_CORPORA_DIR) / "json-schema-test-suite";
 const fs::path kSuite = kSuiteRoot / "tests/draft7";
 
 // The suite's remote-reference tests assume its remotes/ folder served at localhost:1234.
@@ -149,7 +149,7 @@ TEST(ValidatorValijson, AgreesOnDraft7SuiteExceptKnownValijsonBugs) {
 // The bench schemas without `format` (valijson 1.0 checks only date/time formats), against the
 // valid instance and one mutation per property: removed, null, 0, "x", [] and {}.
 TEST(ValidatorValijson, AgreesOnMutatedBenchInstances) {
-  const fs::path bench = fs::path(STRUCTURE_SHARED_DIR) / "corpora/bench-schemas";
+  const fs::path bench = fs::path(STRUCTURE_CORPORA_DIR) / "bench-schemas";
   int compared = 0;
   for (const char* name : {"s1_action", "s2_order", "s3_profile"}) {
     std::ifstream schema_in(bench / (std::string(name) + ".schema.json"));
