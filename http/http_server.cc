@@ -153,11 +153,20 @@ void HttpServer::Impl::Loop() {
     return;
   }
   BatchWindow window(options_.batch_window);
+  uint64_t answered = answered_.load(std::memory_order_relaxed);
+  uint64_t answered_us = answered_us_.load(std::memory_order_relaxed);
   while (!ioc_.stopped()) {
     size_t before = units_.load(std::memory_order_relaxed);
     if (ioc_.run_one() == 0) break;
     ioc_.poll();
-    window.AfterTurn(units_.load(std::memory_order_relaxed) - before);
+    uint64_t n = answered_.load(std::memory_order_relaxed);
+    uint64_t us = answered_us_.load(std::memory_order_relaxed);
+    if (n > answered)
+      window.Observe(std::chrono::microseconds((us - answered_us) / (n - answered)));
+    answered = n;
+    answered_us = us;
+    window.AfterTurn(units_.load(std::memory_order_relaxed) - before,
+                     open_.load(std::memory_order_relaxed));
   }
 }
 

@@ -156,6 +156,8 @@ HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& req) {
 
 void Connection::Dispatch() {
   server_->units_.fetch_add(1, std::memory_order_relaxed);
+  server_->open_.fetch_add(1, std::memory_order_relaxed);
+  open_since_ = std::chrono::steady_clock::now();
   auto req = parser_->release();
   bool keep_alive = req.keep_alive();
   HttpRequest request = ToHttpRequest(std::move(req));
@@ -193,6 +195,14 @@ void Connection::Dispatch() {
 }
 
 void Connection::Write(HttpResponse response, bool keep_alive) {
+  if (open_since_) {
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - *open_since_);
+    open_since_.reset();
+    server_->open_.fetch_sub(1, std::memory_order_relaxed);
+    server_->answered_.fetch_add(1, std::memory_order_relaxed);
+    server_->answered_us_.fetch_add(static_cast<uint64_t>(us.count()), std::memory_order_relaxed);
+  }
   if (closed_) return;
   server_->units_.fetch_add(1, std::memory_order_relaxed);
   if (response.delivery.reset) return Reset();

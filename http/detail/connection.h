@@ -79,6 +79,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool head_ = false;              // the request being answered was HEAD: no body
   size_t drained_ = 0;             // bytes dropped by DrainSome
   bool busy_ = false;
+  // A request read and not yet answered, since when (the server's open count and latency).
+  std::optional<std::chrono::steady_clock::time_point> open_since_;
   bool close_after_ = false;
   bool closed_ = false;
 };

@@ -74,7 +74,12 @@ class HttpServer::Impl {
   uint16_t port_ = 0;
   std::atomic<size_t> capped_{0};
   std::atomic<size_t> reserved_in_use_{0};  // reserved connections open now
-  std::atomic<size_t> units_{0};            // requests read + answers written (batch window)
+  // The batch window's readings (base/batch_window.h): requests read + answers written, the
+  // requests read and not yet answered, and the answered ones' count and summed latency.
+  std::atomic<size_t> units_{0};
+  std::atomic<size_t> open_{0};
+  std::atomic<uint64_t> answered_{0};
+  std::atomic<uint64_t> answered_us_{0};
 
  private:
   // Declared before ioc_ so they outlive the handlers (and connections) ioc_ destroys.

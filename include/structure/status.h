@@ -8,6 +8,7 @@
 // threads at once.
 #pragma once
 
+#include <cassert>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -70,11 +71,17 @@ inline Status Unavailable(std::string m) { return Status(Code::kUnavailable, std
 
 // A value of type T or a non-ok Status. Kept small so that a later move to
 // std::expected<T, Status> is mechanical.
+//
+// Contract: a Result made from a Status holds an error; making one from an ok Status is a bug
+// (asserted in debug builds). Check ok() before value(), operator* or operator->: on an error
+// they throw std::bad_variant_access. status() of a value is the ok Status.
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit on purpose
-  Result(Status status) : v_(std::move(status)) {}  // NOLINT: must not be ok
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit on purpose
+  Result(Status status) : v_(std::move(status)) {  // NOLINT: implicit on purpose
+    assert(!std::get<Status>(v_).ok() && "Result made from an ok Status");
+  }
   Result(Code code, std::string m) : v_(Status(code, std::move(m))) {}
 
   bool ok() const { return std::holds_alternative<T>(v_); }

@@ -61,6 +61,11 @@ class Lowerer {
   Out AllOf(const Json& s, const std::string& path, int depth);
   Out Union(const Json& s, const std::string& path, int depth);
   Out Typed(const Json& s, const std::string& type, const std::string& path, int depth);
+  // Typed's parts: enum/const kept, narrowed to the type or dropped (false: no value of the
+  // type is allowed), and the string and number keywords kept or dropped.
+  bool LowerValues(const Json& s, const std::string& type, const std::string& path, Json* out);
+  void LowerScalarKeywords(const Json& s, const std::string& type, const std::string& path,
+                           Json* out);
   Out Object(const Json& s, const std::string& path, int depth, Json out);
   Out Map(const Json& s, const std::string& path, int depth, Json out);
   Out Array(const Json& s, const std::string& path, int depth, Json out);

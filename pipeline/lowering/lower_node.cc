@@ -225,12 +225,7 @@ Out Lowerer::Node(const Json& s, const std::string& path, int depth) {
   return nullable ? Nullable(std::move(result)) : result;
 }
 
-Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path, int depth) {
-  Json out = Json::MakeObject();
-  out.set("type", Json(t));
-  for (const char* a : {"title", "description"})
-    if (const Json* v = s.find(a); v && v->is_string() && Accepts(a)) out.set(a, *v);
-  // enum / const
+bool Lowerer::LowerValues(const Json& s, const std::string& t, const std::string& path, Json* out) {
   const Json* c = s.find("const");
   const Json* e = s.find("enum");
   if (c || (e && e->is_array())) {
@@ -244,7 +239,7 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
       for (const Json& v : e->as_array())
         if (HasSchemaType(v, t)) values.push_back(v);
     }
-    if (values.size() == 0) return Out{Json(), -1, true};
+    if (values.size() == 0) return false;
     size_t chars = 0;
     bool primitive = t != "object" && t != "array";
     for (const Json& v : values.as_array()) chars += v.is_string() ? v.as_string().size() : 0;
@@ -256,27 +251,20 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
         (mode_.enum_cap && values.size() > mode_.enum_cap) ||
         (p_.large_enum_threshold && values.size() > p_.large_enum_threshold &&
          chars > p_.large_enum_max_chars)) {
-      Drop(path, kw, original, &out);
+      Drop(path, kw, original, out);
     } else if (values.size() == 1 && Accepts("const")) {
-      out.set("const", values.as_array()[0]);
+      out->set("const", values.as_array()[0]);
     } else if (Accepts("enum")) {
-      out.set("enum", std::move(values));
+      out->set("enum", std::move(values));
     } else {
-      Drop(path, kw, original, &out);
+      Drop(path, kw, original, out);
     }
   }
-  for (const char* generic : {"not", "if", "then", "else"})
-    if (const Json* v = s.find(generic)) Drop(path, generic, *v, &out);
-  if ((t == "object" || t == "array") && mode_.cut_depth && nest_ >= mode_.cut_depth)
-    return Opaque(s, path, "nesting deeper than the provider allows");
-  if (t == "object" || t == "array") {
-    ++nest_;
-    Out o = t == "object" ? Object(s, path, depth, std::move(out))
-                          : Array(s, path, depth, std::move(out));
-    --nest_;
-    return o;
-  }
-  bool pattern_kept = false;
+  return true;
+}
+
+void Lowerer::LowerScalarKeywords(const Json& s, const std::string& t, const std::string& path,
+                                  Json* out) {
   for (const auto& [k, v] : s.as_object()) {
     if (!AppliesToType(k, t) || !(In(kStringKeywords, k) || In(kNumberKeywords, k))) continue;
     bool keep = Accepts(k);
@@ -302,27 +290,45 @@ Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path,
             !existing || !existing->is_number() ||
             (k == "exclusiveMinimum" ? b >= existing->as_double() : b <= existing->as_double());
         if (tighter)
-          out.set(bound, std::fabs(b) < 9e15 && std::floor(b) == b ? Json(static_cast<int64_t>(b))
-                                                                   : Json(b));
-        if (t != "integer") Drop(path, k, v, &out);
+          out->set(bound, std::fabs(b) < 9e15 && std::floor(b) == b ? Json(static_cast<int64_t>(b))
+                                                                    : Json(b));
+        if (t != "integer") Drop(path, k, v, out);
         continue;
       }
     }
-    if ((k == "minimum" || k == "maximum") && out.contains(k)) {
-      const Json& cur = *out.find(k);
+    if ((k == "minimum" || k == "maximum") && out->contains(k)) {
+      const Json& cur = *out->find(k);
       bool tighter =
           k == "minimum" ? v.as_double() > cur.as_double() : v.as_double() < cur.as_double();
-      if (keep && tighter) out.set(k, v);
+      if (keep && tighter) out->set(k, v);
       continue;
     }
     if (keep) {
-      out.set(k, v);
-      pattern_kept = pattern_kept || k == "pattern";
+      out->set(k, v);
     } else {
-      Drop(path, k, v, &out);
+      Drop(path, k, v, out);
     }
   }
-  (void)pattern_kept;
+}
+
+Out Lowerer::Typed(const Json& s, const std::string& t, const std::string& path, int depth) {
+  Json out = Json::MakeObject();
+  out.set("type", Json(t));
+  for (const char* a : {"title", "description"})
+    if (const Json* v = s.find(a); v && v->is_string() && Accepts(a)) out.set(a, *v);
+  if (!LowerValues(s, t, path, &out)) return Out{Json(), -1, true};
+  for (const char* generic : {"not", "if", "then", "else"})
+    if (const Json* v = s.find(generic)) Drop(path, generic, *v, &out);
+  if ((t == "object" || t == "array") && mode_.cut_depth && nest_ >= mode_.cut_depth)
+    return Opaque(s, path, "nesting deeper than the provider allows");
+  if (t == "object" || t == "array") {
+    ++nest_;
+    Out o = t == "object" ? Object(s, path, depth, std::move(out))
+                          : Array(s, path, depth, std::move(out));
+    --nest_;
+    return o;
+  }
+  LowerScalarKeywords(s, t, path, &out);
   return Out{std::move(out)};
 }
 

@@ -44,7 +44,7 @@ class Checker {
         Add("", "the root must be a schema of type \"object\"");
       if (root_.contains("anyOf")) Add("", "the root must not be an anyOf union");
     }
-    Walk(root_, "", 0, false);
+    Walk(root_, "", 0);
     if (!p_.recursion && p_.refs) CheckCycles();
     Limits();
     return reasons_;
@@ -55,7 +55,15 @@ class Checker {
     reasons_.push_back((path.empty() ? "(root)" : path) + ": " + why);
   }
 
-  void Walk(const Json& s, const std::string& path, size_t depth, bool in_def) {
+  // What a schema object's keywords said about it, gathered while Walk reads them.
+  struct Seen {
+    bool has_type = false;
+    bool is_object = false;
+    bool has_anyof = false;
+    bool has_props = false;
+  };
+
+  void Walk(const Json& s, const std::string& path, size_t depth) {
     if (s.is_bool()) {
       Add(path, "boolean schemas are not accepted");
       return;
@@ -65,122 +73,140 @@ class Checker {
       return;
     }
     if (++nodes_ > 200000) return;
-    bool has_type = false, is_object = false, has_anyof = false, has_props = false;
+    Seen seen;
     for (const auto& [k, v] : s.as_object()) {
       if (!p_.keywords.count(k)) {
         Add(path, "keyword '" + k + "' is not supported");
         continue;
       }
-      if (k == "type") {
-        has_type = true;
-        if (v.is_array()) {
-          if (!p_.type_arrays) Add(path, "type arrays are not supported");
-          bool has_null = false;
-          for (const Json& t : v.as_array()) {
-            if (!t.is_string() || !kTypeNames.count(t.as_string())) Add(path, "unknown type name");
-            if (t.is_string() && t.as_string() == "object") is_object = true;
-            if (t.is_string() && t.as_string() == "null") has_null = true;
-          }
-          if (v.size() > 1 || has_null) ++unions_;
-        } else if (v.is_string() && kTypeNames.count(v.as_string())) {
-          is_object = is_object || v.as_string() == "object";
-          if (v.as_string() == "null" && !p_.type_arrays) Add(path, "type null is not supported");
-        } else {
-          Add(path, "type must name a JSON type");
-        }
-      } else if (k == "anyOf") {
-        has_anyof = true;
-        ++unions_;
-        if (!v.is_array() || v.size() == 0) {
-          Add(path, "anyOf must be a non-empty array");
-          continue;
-        }
-        for (size_t i = 0; i < v.size(); ++i)
-          Walk(v.as_array()[i], path + "/anyOf/" + std::to_string(i), depth, in_def);
-      } else if (k == "properties") {
-        has_props = true;
-        if (!v.is_object()) {
-          Add(path, "properties must be an object");
-          continue;
-        }
-        for (const auto& [name, sub] : v.as_object()) {
-          ++properties_;
-          budget_ += name.size();
-          Walk(sub, path + "/properties/" + EscapePointerToken(name), depth + 1, in_def);
-        }
-      } else if (k == "items") {
-        if (v.is_array()) {
-          Add(path, "items must be a schema");
-          continue;
-        }
-        Walk(v, path + "/items", depth + 1, in_def);
-      } else if (k == "prefixItems") {
-        if (!v.is_array()) {
-          Add(path, "prefixItems must be an array");
-          continue;
-        }
-        for (size_t i = 0; i < v.size(); ++i)
-          Walk(v.as_array()[i], path + "/prefixItems/" + std::to_string(i), depth + 1, in_def);
-      } else if (k == "additionalProperties") {
-        if (v.is_bool()) {
-          if (v.as_bool() && p_.closed_objects) Add(path, "additionalProperties must be false");
-        } else if (!p_.additional_properties_schema) {
-          Add(path, "additionalProperties must be false");
-        } else {
-          Walk(v, path + "/additionalProperties", depth + 1, in_def);
-        }
-      } else if (k == "$defs") {
-        if (!v.is_object() || !path.empty()) {
-          Add(path, "$defs must be an object at the root");
-          continue;
-        }
-        for (const auto& [name, sub] : v.as_object()) {
-          budget_ += name.size();
-          Walk(sub, "/$defs/" + EscapePointerToken(name), 0, true);
-        }
-      } else if (k == "$ref") {
-        has_type = true;
-        if (!v.is_string() || !ResolveLocalRef(root_, v.as_string()))
-          Add(path, "$ref must point inside the schema");
-        else if (!p_.refs)
-          Add(path, "$ref is not supported");
-      } else if (k == "enum") {
-        CheckEnum(v, path);
-        has_type = true;
-      } else if (k == "const") {
-        if (v.is_object() || v.is_array()) Add(path, "const must be a primitive");
-        if (v.is_string()) budget_ += v.as_string().size();
-        has_type = true;
-      } else if (k == "format") {
-        if (!v.is_string() || !p_.formats.count(v.as_string()))
-          Add(path,
-              "format '" + (v.is_string() ? v.as_string() : ToJson(v)) + "' is not supported");
-      } else if (k == "pattern") {
-        CheckPattern(v, path);
-      } else if (k == "required") {
-        if (!v.is_array()) Add(path, "required must be an array");
-      } else if (k == "minItems") {
-        if (p_.max_min_items && (!v.is_number() || v.as_double() > p_.max_min_items))
-          Add(path, "minItems above " + std::to_string(p_.max_min_items) + " is not supported");
-      } else if (k == "minimum" || k == "maximum" || k == "exclusiveMinimum" ||
-                 k == "exclusiveMaximum") {
-        if (!v.is_number()) Add(path, k + " must be a number");
-        if (p_.numeric_bounds_integer_only && !OnlyIntegers(s.find("type")))
-          Add(path, k + " is only enforced on integers");
-      } else if (k == "nullable") {
-        if (!v.is_bool()) Add(path, "nullable must be a boolean");
-      }
+      if (!WalkSubschemas(k, v, path, depth, seen)) CheckKeyword(s, k, v, path, seen);
     }
-    if (p_.require_type && !has_type && !has_anyof) Add(path, "the schema must name a type");
-    if (has_props && has_anyof && !p_.properties_with_anyof)
+    if (p_.require_type && !seen.has_type && !seen.has_anyof)
+      Add(path, "the schema must name a type");
+    if (seen.has_props && seen.has_anyof && !p_.properties_with_anyof)
       Add(path, "properties and anyOf in the same schema are not supported");
     if (p_.pattern_excludes_length && (s.contains("pattern") || s.contains("format")) &&
         (s.contains("minLength") || s.contains("maxLength")))
       Add(path, "pattern or format together with minLength/maxLength loses the length bound");
-    if (is_object || has_props) CheckObject(s, path);
-    if (is_object || has_props || s.contains("items") || s.contains("prefixItems"))
+    if (seen.is_object || seen.has_props) CheckObject(s, path);
+    if (seen.is_object || seen.has_props || s.contains("items") || s.contains("prefixItems"))
       max_depth_ = std::max(max_depth_, depth + 1);
-    (void)in_def;
+  }
+
+  // The keywords that hold subschemas: each is checked and walked. False for any other keyword.
+  bool WalkSubschemas(const std::string& k, const Json& v, const std::string& path, size_t depth,
+                      Seen& seen) {
+    if (k == "anyOf") {
+      seen.has_anyof = true;
+      ++unions_;
+      if (!v.is_array() || v.size() == 0) {
+        Add(path, "anyOf must be a non-empty array");
+        return true;
+      }
+      for (size_t i = 0; i < v.size(); ++i)
+        Walk(v.as_array()[i], path + "/anyOf/" + std::to_string(i), depth);
+    } else if (k == "properties") {
+      seen.has_props = true;
+      if (!v.is_object()) {
+        Add(path, "properties must be an object");
+        return true;
+      }
+      for (const auto& [name, sub] : v.as_object()) {
+        ++properties_;
+        budget_ += name.size();
+        Walk(sub, path + "/properties/" + EscapePointerToken(name), depth + 1);
+      }
+    } else if (k == "items") {
+      if (v.is_array()) {
+        Add(path, "items must be a schema");
+        return true;
+      }
+      Walk(v, path + "/items", depth + 1);
+    } else if (k == "prefixItems") {
+      if (!v.is_array()) {
+        Add(path, "prefixItems must be an array");
+        return true;
+      }
+      for (size_t i = 0; i < v.size(); ++i)
+        Walk(v.as_array()[i], path + "/prefixItems/" + std::to_string(i), depth + 1);
+    } else if (k == "additionalProperties") {
+      if (v.is_bool()) {
+        if (v.as_bool() && p_.closed_objects) Add(path, "additionalProperties must be false");
+      } else if (!p_.additional_properties_schema) {
+        Add(path, "additionalProperties must be false");
+      } else {
+        Walk(v, path + "/additionalProperties", depth + 1);
+      }
+    } else if (k == "$defs") {
+      if (!v.is_object() || !path.empty()) {
+        Add(path, "$defs must be an object at the root");
+        return true;
+      }
+      for (const auto& [name, sub] : v.as_object()) {
+        budget_ += name.size();
+        Walk(sub, "/$defs/" + EscapePointerToken(name), 0);
+      }
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // A keyword without subschemas, checked against the profile.
+  void CheckKeyword(const Json& s, const std::string& k, const Json& v, const std::string& path,
+                    Seen& seen) {
+    if (k == "type") {
+      seen.has_type = true;
+      CheckType(v, path, seen);
+    } else if (k == "$ref") {
+      seen.has_type = true;
+      if (!v.is_string() || !ResolveLocalRef(root_, v.as_string()))
+        Add(path, "$ref must point inside the schema");
+      else if (!p_.refs)
+        Add(path, "$ref is not supported");
+    } else if (k == "enum") {
+      CheckEnum(v, path);
+      seen.has_type = true;
+    } else if (k == "const") {
+      if (v.is_object() || v.is_array()) Add(path, "const must be a primitive");
+      if (v.is_string()) budget_ += v.as_string().size();
+      seen.has_type = true;
+    } else if (k == "format") {
+      if (!v.is_string() || !p_.formats.count(v.as_string()))
+        Add(path, "format '" + (v.is_string() ? v.as_string() : ToJson(v)) + "' is not supported");
+    } else if (k == "pattern") {
+      CheckPattern(v, path);
+    } else if (k == "required") {
+      if (!v.is_array()) Add(path, "required must be an array");
+    } else if (k == "minItems") {
+      if (p_.max_min_items && (!v.is_number() || v.as_double() > p_.max_min_items))
+        Add(path, "minItems above " + std::to_string(p_.max_min_items) + " is not supported");
+    } else if (k == "minimum" || k == "maximum" || k == "exclusiveMinimum" ||
+               k == "exclusiveMaximum") {
+      if (!v.is_number()) Add(path, k + " must be a number");
+      if (p_.numeric_bounds_integer_only && !OnlyIntegers(s.find("type")))
+        Add(path, k + " is only enforced on integers");
+    } else if (k == "nullable") {
+      if (!v.is_bool()) Add(path, "nullable must be a boolean");
+    }
+  }
+
+  void CheckType(const Json& v, const std::string& path, Seen& seen) {
+    if (v.is_array()) {
+      if (!p_.type_arrays) Add(path, "type arrays are not supported");
+      bool has_null = false;
+      for (const Json& t : v.as_array()) {
+        if (!t.is_string() || !kTypeNames.count(t.as_string())) Add(path, "unknown type name");
+        if (t.is_string() && t.as_string() == "object") seen.is_object = true;
+        if (t.is_string() && t.as_string() == "null") has_null = true;
+      }
+      if (v.size() > 1 || has_null) ++unions_;
+    } else if (v.is_string() && kTypeNames.count(v.as_string())) {
+      seen.is_object = seen.is_object || v.as_string() == "object";
+      if (v.as_string() == "null" && !p_.type_arrays) Add(path, "type null is not supported");
+    } else {
+      Add(path, "type must name a JSON type");
+    }
   }
 
   void CheckObject(const Json& s, const std::string& path) {

@@ -266,6 +266,87 @@ class Parser {
     return Add(std::move(n));
   }
 
+  // A group after its '(': capturing, named, non-capturing or a lookaround.
+  int Group(int nesting) {
+    RNode n;
+    RNode g;
+    if (p_.substr(i_).starts_with(U"?:")) {
+      i_ += 2;
+      g.kind = RK::kGroup;
+    } else if (p_.substr(i_).starts_with(U"?=") || p_.substr(i_).starts_with(U"?!")) {
+      g.kind = RK::kLook;
+      g.negate = p_[i_ + 1] == '!';
+      i_ += 2;
+    } else if (p_.substr(i_).starts_with(U"?<=") || p_.substr(i_).starts_with(U"?<!")) {
+      g.kind = RK::kLook;
+      g.ahead = false;
+      g.negate = p_[i_ + 2] == '!';
+      i_ += 3;
+    } else if (p_.substr(i_).starts_with(U"?<")) {
+      size_t close = p_.find('>', i_);
+      if (close == std::u32string_view::npos) {
+        error_ = "bad group name";
+        return Add(n);
+      }
+      group_names_.emplace_back(p_.substr(i_ + 2, close - i_ - 2), prog_->groups);
+      i_ = close + 1;
+      g.kind = RK::kGroup;
+      g.group = prog_->groups++;
+    } else if (i_ < p_.size() && p_[i_] == '?') {
+      error_ = "invalid group";
+      return Add(n);
+    } else {
+      g.kind = RK::kGroup;
+      g.group = prog_->groups++;
+    }
+    g.child = Alternation(nesting + 1);
+    if (i_ >= p_.size() || p_[i_] != ')') {
+      if (error_.empty()) error_ = "unbalanced parenthesis";
+      return Add(n);
+    }
+    ++i_;
+    return Add(std::move(g));
+  }
+
+  // An atom after its '\\': a word boundary, a back-reference or an escaped character or set.
+  int EscapeAtom() {
+    RNode n;
+    if (i_ < p_.size() && (p_[i_] == 'b' || p_[i_] == 'B')) {
+      n.kind = p_[i_++] == 'b' ? RK::kWordBoundary : RK::kNotWordBoundary;
+      return Add(n);
+    }
+    if (i_ < p_.size() && p_[i_] >= '1' && p_[i_] <= '9') {
+      int v;
+      ReadInt(&v);
+      n.kind = RK::kBackref;
+      n.group = v - 1;
+      return Add(n);
+    }
+    if (i_ < p_.size() && p_[i_] == 'k' && i_ + 1 < p_.size() && p_[i_ + 1] == '<') {
+      size_t close = p_.find('>', i_);
+      if (close == std::u32string_view::npos) {
+        error_ = "bad \\k escape";
+        return Add(n);
+      }
+      std::u32string name(p_.substr(i_ + 2, close - i_ - 2));
+      i_ = close + 1;
+      n.kind = RK::kBackref;
+      for (const auto& [gname, index] : group_names_) {
+        if (gname == name) n.group = index;
+      }
+      if (n.group < 0) error_ = "unknown group name";
+      return Add(n);
+    }
+    ClassItem item;
+    uint32_t cp = 0;
+    bool is_item = false;
+    if (!Escape(false, &item, &cp, &is_item)) return Add(n);
+    n.kind = RK::kSet;
+    if (!is_item) item.ranges = {{cp, cp}};
+    n.items.push_back(std::move(item));
+    return Add(std::move(n));
+  }
+
   int Atom(int nesting) {
     char32_t c = p_[i_++];
     RNode n;
@@ -281,87 +362,16 @@ class Parser {
         return Add(n);
       case '[':
         return Class();
-      case '(': {
-        RNode g;
-        if (p_.substr(i_).starts_with(U"?:")) {
-          i_ += 2;
-          g.kind = RK::kGroup;
-        } else if (p_.substr(i_).starts_with(U"?=") || p_.substr(i_).starts_with(U"?!")) {
-          g.kind = RK::kLook;
-          g.negate = p_[i_ + 1] == '!';
-          i_ += 2;
-        } else if (p_.substr(i_).starts_with(U"?<=") || p_.substr(i_).starts_with(U"?<!")) {
-          g.kind = RK::kLook;
-          g.ahead = false;
-          g.negate = p_[i_ + 2] == '!';
-          i_ += 3;
-        } else if (p_.substr(i_).starts_with(U"?<")) {
-          size_t close = p_.find('>', i_);
-          if (close == std::u32string_view::npos) {
-            error_ = "bad group name";
-            return Add(n);
-          }
-          group_names_.emplace_back(p_.substr(i_ + 2, close - i_ - 2), prog_->groups);
-          i_ = close + 1;
-          g.kind = RK::kGroup;
-          g.group = prog_->groups++;
-        } else if (i_ < p_.size() && p_[i_] == '?') {
-          error_ = "invalid group";
-          return Add(n);
-        } else {
-          g.kind = RK::kGroup;
-          g.group = prog_->groups++;
-        }
-        g.child = Alternation(nesting + 1);
-        if (i_ >= p_.size() || p_[i_] != ')') {
-          if (error_.empty()) error_ = "unbalanced parenthesis";
-          return Add(n);
-        }
-        ++i_;
-        return Add(std::move(g));
-      }
+      case '(':
+        return Group(nesting);
       case ')':
       case '*':
       case '+':
       case '?':
         error_ = "nothing to repeat";
         return Add(n);
-      case '\\': {
-        if (i_ < p_.size() && (p_[i_] == 'b' || p_[i_] == 'B')) {
-          n.kind = p_[i_++] == 'b' ? RK::kWordBoundary : RK::kNotWordBoundary;
-          return Add(n);
-        }
-        if (i_ < p_.size() && p_[i_] >= '1' && p_[i_] <= '9') {
-          int v;
-          ReadInt(&v);
-          n.kind = RK::kBackref;
-          n.group = v - 1;
-          return Add(n);
-        }
-        if (i_ < p_.size() && p_[i_] == 'k' && i_ + 1 < p_.size() && p_[i_ + 1] == '<') {
-          size_t close = p_.find('>', i_);
-          if (close == std::u32string_view::npos) {
-            error_ = "bad \\k escape";
-            return Add(n);
-          }
-          std::u32string name(p_.substr(i_ + 2, close - i_ - 2));
-          i_ = close + 1;
-          n.kind = RK::kBackref;
-          for (const auto& [gname, index] : group_names_) {
-            if (gname == name) n.group = index;
-          }
-          if (n.group < 0) error_ = "unknown group name";
-          return Add(n);
-        }
-        ClassItem item;
-        uint32_t cp = 0;
-        bool is_item = false;
-        if (!Escape(false, &item, &cp, &is_item)) return Add(n);
-        n.kind = RK::kSet;
-        if (!is_item) item.ranges = {{cp, cp}};
-        n.items.push_back(std::move(item));
-        return Add(std::move(n));
-      }
+      case '\\':
+        return EscapeAtom();
       default:
         n.kind = RK::kSet;
         n.items.push_back(ClassItem{{{static_cast<uint32_t>(c), static_cast<uint32_t>(c)}}, false});

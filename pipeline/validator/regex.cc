@@ -22,6 +22,91 @@ re2::RE2::Options Re2Options() {
   return options;
 }
 
+// The fast path's parts (EcmaRegex::ParseSimple): a set of bytes is four 64-bit words.
+void SetRange(uint64_t* bits, int lo, int hi) {
+  for (int c = lo; c <= hi; ++c) bits[c >> 6] |= uint64_t{1} << (c & 63);
+}
+
+bool IsPunct(char c) {
+  return std::string_view("^$\\.*+?()[]{}|/-").find(c) != std::string_view::npos;
+}
+
+// A bracket set "[...]" of ASCII bytes, ranges, escaped punctuation and \d, at p[*i] == '['.
+bool ParseSimpleClass(std::string_view p, size_t* i, uint64_t* bits) {
+  size_t j = *i + 1;
+  if (j < p.size() && p[j] == '^') return false;
+  while (j < p.size() && p[j] != ']') {
+    int lo;
+    if (p[j] == '\\') {
+      if (j + 1 >= p.size()) return false;
+      char x = p[j + 1];
+      if (x == 'd') {
+        SetRange(bits, '0', '9');
+        j += 2;
+        continue;
+      }
+      if (!IsPunct(x)) return false;
+      lo = x;
+      j += 2;
+    } else {
+      if (static_cast<unsigned char>(p[j]) >= 0x80 || p[j] == '[') return false;
+      lo = p[j++];
+    }
+    if (j + 1 < p.size() && p[j] == '-' && p[j + 1] != ']') {
+      int hi = static_cast<unsigned char>(p[j + 1]);
+      if (hi == '\\' || hi == '[' || hi >= 0x80 || hi < lo) return false;
+      SetRange(bits, lo, hi);
+      j += 2;
+    } else {
+      SetRange(bits, lo, lo);
+    }
+  }
+  if (j >= p.size()) return false;
+  *i = j + 1;
+  return true;
+}
+
+bool ParseCount(std::string_view t, uint32_t* v) {
+  if (t.empty() || t.size() > 6) return false;
+  *v = 0;
+  for (char d : t) {
+    if (d < '0' || d > '9') return false;
+    *v = *v * 10 + (d - '0');
+  }
+  return true;
+}
+
+// An optional quantifier (+ * ? {n} {n,} {n,m}) at p[*i]; a second one in a row is refused.
+bool ParseSimpleQuantifier(std::string_view p, size_t* i, uint32_t* min, uint32_t* max) {
+  if (*i >= p.size()) return true;
+  char q = p[*i];
+  if (q == '+') {
+    *max = UINT32_MAX, ++*i;
+  } else if (q == '*') {
+    *min = 0, *max = UINT32_MAX, ++*i;
+  } else if (q == '?') {
+    *min = 0, ++*i;
+  } else if (q == '{') {
+    size_t close = p.find('}', *i);
+    if (close == std::string_view::npos) return false;
+    std::string_view body = p.substr(*i + 1, close - *i - 1);
+    size_t comma = body.find(',');
+    if (comma == std::string_view::npos) {
+      if (!ParseCount(body, min)) return false;
+      *max = *min;
+    } else {
+      if (!ParseCount(body.substr(0, comma), min)) return false;
+      if (comma + 1 == body.size()) {
+        *max = UINT32_MAX;
+      } else if (!ParseCount(body.substr(comma + 1), max) || *max < *min) {
+        return false;
+      }
+    }
+    *i = close + 1;
+  }
+  return !(*i < p.size() && (p[*i] == '?' || p[*i] == '+' || p[*i] == '*' || p[*i] == '{'));
+}
+
 }  // namespace
 
 bool IsValidEcmaRegex(std::string_view pattern) {
@@ -38,12 +123,6 @@ EcmaRegex::~EcmaRegex() = default;
 bool EcmaRegex::ParseSimple(std::string_view p, std::vector<SimpleElement>* out) {
   if (p.size() < 2 || p.front() != '^' || p.back() != '$') return false;
   p = p.substr(1, p.size() - 2);
-  auto set_range = [](SimpleElement& e, int lo, int hi) {
-    for (int c = lo; c <= hi; ++c) e.bits[c >> 6] |= uint64_t{1} << (c & 63);
-  };
-  auto is_punct = [](char c) {
-    return std::string_view("^$\\.*+?()[]{}|/-").find(c) != std::string_view::npos;
-  };
   size_t i = 0;
   while (i < p.size()) {
     SimpleElement e{{0, 0, 0, 0}, 1, 1};
@@ -53,87 +132,22 @@ bool EcmaRegex::ParseSimple(std::string_view p, std::vector<SimpleElement>* out)
       if (i + 1 >= p.size()) return false;
       char x = p[i + 1];
       if (x == 'd') {
-        set_range(e, '0', '9');
-      } else if (is_punct(x)) {
-        set_range(e, x, x);
+        SetRange(e.bits, '0', '9');
+      } else if (IsPunct(x)) {
+        SetRange(e.bits, x, x);
       } else {
         return false;
       }
       i += 2;
     } else if (c == '[') {
-      size_t j = i + 1;
-      if (j < p.size() && p[j] == '^') return false;
-      while (j < p.size() && p[j] != ']') {
-        int lo;
-        if (p[j] == '\\') {
-          if (j + 1 >= p.size()) return false;
-          char x = p[j + 1];
-          if (x == 'd') {
-            set_range(e, '0', '9');
-            j += 2;
-            continue;
-          }
-          if (!is_punct(x)) return false;
-          lo = x;
-          j += 2;
-        } else {
-          if (static_cast<unsigned char>(p[j]) >= 0x80 || p[j] == '[') return false;
-          lo = p[j++];
-        }
-        if (j + 1 < p.size() && p[j] == '-' && p[j + 1] != ']') {
-          int hi = static_cast<unsigned char>(p[j + 1]);
-          if (hi == '\\' || hi == '[' || hi >= 0x80 || hi < lo) return false;
-          set_range(e, lo, hi);
-          j += 2;
-        } else {
-          set_range(e, lo, lo);
-        }
-      }
-      if (j >= p.size()) return false;
-      i = j + 1;
+      if (!ParseSimpleClass(p, &i, e.bits)) return false;
     } else if (std::string_view("^$.*+?()[]{}|").find(c) != std::string_view::npos) {
       return false;
     } else {
-      set_range(e, c, c);
+      SetRange(e.bits, c, c);
       ++i;
     }
-    if (i < p.size()) {
-      char q = p[i];
-      if (q == '+') {
-        e.max = UINT32_MAX, ++i;
-      } else if (q == '*') {
-        e.min = 0, e.max = UINT32_MAX, ++i;
-      } else if (q == '?') {
-        e.min = 0, ++i;
-      } else if (q == '{') {
-        size_t close = p.find('}', i);
-        if (close == std::string_view::npos) return false;
-        std::string_view body = p.substr(i + 1, close - i - 1);
-        size_t comma = body.find(',');
-        auto num = [](std::string_view t, uint32_t* v) {
-          if (t.empty() || t.size() > 6) return false;
-          *v = 0;
-          for (char d : t) {
-            if (d < '0' || d > '9') return false;
-            *v = *v * 10 + (d - '0');
-          }
-          return true;
-        };
-        if (comma == std::string_view::npos) {
-          if (!num(body, &e.min)) return false;
-          e.max = e.min;
-        } else {
-          if (!num(body.substr(0, comma), &e.min)) return false;
-          if (comma + 1 == body.size()) {
-            e.max = UINT32_MAX;
-          } else if (!num(body.substr(comma + 1), &e.max) || e.max < e.min) {
-            return false;
-          }
-        }
-        i = close + 1;
-      }
-      if (i < p.size() && (p[i] == '?' || p[i] == '+' || p[i] == '*' || p[i] == '{')) return false;
-    }
+    if (!ParseSimpleQuantifier(p, &i, &e.min, &e.max)) return false;
     out->push_back(e);
   }
   for (size_t k = 0; k < out->size(); ++k) {

@@ -176,6 +176,8 @@ size_t CurlTransport::CollectDone(Shard& shard) {
     }
     resp.wire_us =
         std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->started).count();
+    ++finished_;
+    finished_us_ += static_cast<uint64_t>(resp.wire_us);
     uint64_t id = t->id;
     Drop(t);
     auto it = active_.find(id);
@@ -246,7 +248,11 @@ void CurlTransport::Run() {
       }
       units += CollectDone(*sh);
     }
-    window.AfterTurn(units);
+    if (finished_ > 0) {
+      window.Observe(std::chrono::microseconds(finished_us_ / finished_));
+      finished_ = finished_us_ = 0;
+    }
+    window.AfterTurn(units, active_.size());
   }
 }
 

@@ -135,6 +135,9 @@ class CurlTransport final : public Transport {
   std::vector<std::unique_ptr<Shard>> shards_;
   std::optional<EpollSockets> sockets_;
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active_;
+  // Transfers finished and their summed wire time, for the batch window (the I/O thread's).
+  uint64_t finished_ = 0;
+  uint64_t finished_us_ = 0;
   std::vector<std::unique_ptr<Transfer>> spare_;  // finished transfers, their handles kept
   CurlHeaderLists header_lists_;
   CURLSH* share_ = nullptr;  // TLS sessions and DNS, shared by every shard; cleaned up last
