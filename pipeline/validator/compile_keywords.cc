@@ -166,7 +166,12 @@ Status Compiler::CompileKeyword(Node* node, const Json& schema, const Location& 
                    "or an array of them");
       }
       if (mask == 0) return Status::Ok();
-      Add(node, Kind::kType, key).types = mask;
+      Keyword& type = Add(node, Kind::kType, key);
+      type.types = mask;
+      // Draft 4 (section 3.5 of its validation spec) defines an integer as a number without a
+      // fraction part, as written: 1.0 is not one (the suite's optional zeroTerminatedFloats).
+      // Later drafts define it by value.
+      type.integer_has_no_fraction = d.draft == Draft::kDraft4;
       return Status::Ok();
     }
     if (key == "enum") {
