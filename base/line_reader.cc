@@ -9,17 +9,13 @@ LineReader::Got LineReader::Finish(Got got) {
   bytes_ = seen_;
   seen_ = 0;
   partial_ = false;
-  if (too_long_) {
-    too_long_ = false;
-    std::string().swap(line_);  // give the memory back
-    return Got::kTooLong;
-  }
   return got;
 }
 
 LineReader::Got LineReader::Next() {
   if (!partial_) line_.clear();
-  for (;;) {
+  for (size_t read = 0;; ++read) {
+    if (read == kReturnEvery) return Got::kInterrupted;  // the caller may want to stop
     int c = getc_unlocked(in_);
     if (c == EOF) {
       if (std::ferror(in_)) {
@@ -28,17 +24,31 @@ LineReader::Got LineReader::Next() {
         if (interrupted) return Got::kInterrupted;
         return Got::kError;
       }
+      if (dropping_) {
+        dropping_ = false;
+        partial_ = false;
+        return Got::kEnd;
+      }
       if (!partial_) return Got::kEnd;
       return Finish(Got::kLine);  // a last line without '\n'
+    }
+    if (dropping_) {
+      if (c == '\n') {
+        dropping_ = false;
+        partial_ = false;
+        line_.clear();
+      }
+      continue;
     }
     partial_ = true;
     ++seen_;
     if (c == '\n') return Finish(Got::kLine);
-    if (too_long_) continue;
     if (line_.size() >= max_) {
-      too_long_ = true;
-      std::string().swap(line_);
-      continue;
+      std::string().swap(line_);  // give the memory back
+      Got got = Finish(Got::kTooLong);
+      dropping_ = true;
+      partial_ = true;
+      return got;
     }
     line_ += static_cast<char>(c);
   }

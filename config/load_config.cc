@@ -10,6 +10,7 @@
 
 #include <toml++/toml.h>
 
+#include "base/id.h"
 #include "base/read_file.h"
 #include "config/settings.h"
 #include "config/shared_store.h"
@@ -340,6 +341,10 @@ class Reader : public TomlReader {
     if (const toml::table* tenants = Table(root, "tenants", "")) {
       for (const auto& [id, node] : *tenants) {
         std::string path = "tenants." + std::string(id.str());
+        if (std::string problem = IdProblem(id.str()); !problem.empty()) {
+          Fail(path, "the tenant id " + problem, &node);
+          continue;
+        }
         if (!node.is_table()) {
           Fail(path, "must be a table", &node);
           continue;
@@ -352,6 +357,10 @@ class Reader : public TomlReader {
         if (const toml::table* projects = Table(t, "projects", path)) {
           for (const auto& [pid, pnode] : *projects) {
             std::string ppath = path + ".projects." + std::string(pid.str());
+            if (std::string problem = IdProblem(pid.str()); !problem.empty()) {
+              Fail(ppath, "the project id " + problem, &pnode);
+              continue;
+            }
             if (!pnode.is_table()) {
               Fail(ppath, "must be a table", &pnode);
               continue;

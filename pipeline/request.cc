@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "base/id.h"
 #include "base/json.h"
 #include "base/utf8.h"
 #include "config/settings.h"
@@ -222,6 +223,8 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
   };
   STRUCTURE_RETURN_IF_ERROR(str("tenant", r.tenant));
   STRUCTURE_RETURN_IF_ERROR(str("project", r.project));
+  if (!r.tenant.empty()) STRUCTURE_RETURN_IF_ERROR(CheckId(r.tenant, "tenant"));
+  if (!r.project.empty()) STRUCTURE_RETURN_IF_ERROR(CheckId(r.project, "project"));
   if (!r.project.empty() && r.tenant.empty()) return Field("project", "needs a tenant");
   std::string model;
   STRUCTURE_RETURN_IF_ERROR(str("model", model));

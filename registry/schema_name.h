@@ -7,13 +7,14 @@
 
 namespace structure::registry {
 
-// OK when name matches ^[a-z0-9][a-z0-9._-]{0,63}$; else kInvalidArgument saying which character
-// or length rule failed.
+// Schema names are ids (base/id.h) narrowed further: lower case, and no ':' or '@', which
+// `schema:NAME@VERSION` uses. OK when name matches ^[a-z0-9][a-z0-9._-]{0,63}$; else
+// kInvalidArgument saying which character or length rule failed.
 Status ValidateSchemaName(std::string_view name);
 
-// OK when id is 1..128 characters of [A-Za-z0-9._@-] and does not start with '.' or '-'. `what`
-// ("tenant" or "project") names the id in the error message. Ids end up in origin strings and
-// file-free SQL parameters; the rule keeps origins unambiguous and printable.
+// OK when id is an id by base/id.h (1..128 letters, digits and - _ . : @, not "." or ".."
+// alone); else kInvalidArgument "<what> id ..." naming the wrong character. `what` ("tenant" or
+// "project") names the id in the error message.
 Status ValidateScopeId(std::string_view id, std::string_view what);
 
 }  // namespace structure::registry

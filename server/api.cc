@@ -310,7 +310,7 @@ void Api::Structure(const HttpRequest& request, const Principal& who, Responder 
     project = *q;
   }
   auto scope = Authorize(who, project);
-  if (!scope.ok()) return respond(ErrorResponse(403, "forbidden", scope.status().message()));
+  if (!scope.ok()) return respond(ScopeRefused(scope.status()));
   body->set("tenant", scope->tenant);
   if (scope->project.empty()) {
     body->erase("project");

@@ -1,5 +1,6 @@
 #include "server/auth.h"
 
+#include "base/id.h"
 #include "base/sha256.h"
 
 namespace structure::server {
@@ -51,11 +52,18 @@ Result<Principal> KeyRing::Authenticate(const http::HttpRequest& request) const 
 
 Result<registry::Scope> Authorize(const Principal& principal, std::string_view project) {
   if (project.empty()) return registry::Scope{principal.tenant, ""};
+  STRUCTURE_RETURN_IF_ERROR(CheckId(project, "project"));
   for (const std::string& p : principal.projects) {
     if (p == "*" || p == project) return registry::Scope{principal.tenant, std::string(project)};
   }
   return Status(Code::kPermissionDenied,
                 "this API key may not use project '" + std::string(project) + "'");
+}
+
+http::HttpResponse ScopeRefused(const Status& status) {
+  if (status.code() == Code::kInvalidArgument)
+    return http::ErrorResponse(400, "bad_request", status.message());
+  return http::ErrorResponse(403, "forbidden", status.message());
 }
 
 }  // namespace structure::server

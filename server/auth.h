@@ -31,8 +31,12 @@ class KeyRing {
   std::vector<ApiKey> keys_;
 };
 
-// The registry scope for `project` ("" = the tenant level). kPermissionDenied when the key may
-// not use that project; the message is the same whether or not the project exists.
+// The registry scope for `project` ("" = the tenant level). kInvalidArgument when `project` is
+// not an id (base/id.h); kPermissionDenied when the key may not use that project, the message
+// the same whether or not the project exists.
 Result<registry::Scope> Authorize(const Principal& principal, std::string_view project);
+
+// The answer to a failed Authorize: 400 bad_request for a project that is not an id, else 403.
+http::HttpResponse ScopeRefused(const Status& status);
 
 }  // namespace structure::server

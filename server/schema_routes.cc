@@ -89,7 +89,7 @@ std::optional<HttpResponse> ReadRecord(const HttpRequest& request, const std::st
 
 HttpResponse Api::ListSchemas(const HttpRequest& request, const Principal& who) {
   auto scope = ScopeOf(request, who);
-  if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
+  if (!scope.ok()) return ScopeRefused(scope.status());
   auto list = EngineInternal::Schemas(engine_).List(*scope);
   if (!list.ok()) return FromStatus(list.status());
   Json items = Json::MakeArray();
@@ -102,7 +102,7 @@ HttpResponse Api::ListSchemas(const HttpRequest& request, const Principal& who) 
 HttpResponse Api::SchemaByName(const HttpRequest& request, const Principal& who,
                                const std::string& name) {
   auto scope = ScopeOf(request, who);
-  if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
+  if (!scope.ok()) return ScopeRefused(scope.status());
   registry::SchemaRegistry& reg = EngineInternal::Schemas(engine_);
   if (request.method == "GET") {
     // ?level=exact reads only the scope's own entry; the default is the effective one.
@@ -134,7 +134,7 @@ HttpResponse Api::SchemaByName(const HttpRequest& request, const Principal& who,
 HttpResponse Api::SchemaVersions(const HttpRequest& request, const Principal& who,
                                  const std::string& name) {
   auto scope = ScopeOf(request, who);
-  if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
+  if (!scope.ok()) return ScopeRefused(scope.status());
   auto history = EngineInternal::Schemas(engine_).History(*scope, name);
   if (!history.ok()) return FromStatus(history.status());
   Json versions = Json::MakeArray();
@@ -147,7 +147,7 @@ HttpResponse Api::SchemaVersions(const HttpRequest& request, const Principal& wh
 HttpResponse Api::SchemaCheck(const HttpRequest& request, const Principal& who,
                               const std::string& name) {
   auto scope = ScopeOf(request, who);
-  if (!scope.ok()) return ErrorResponse(403, "forbidden", scope.status().message());
+  if (!scope.ok()) return ScopeRefused(scope.status());
   registry::SchemaRecord record;
   Json schema;
   if (auto bad = ReadRecord(request, name, config_.limits, record, &schema)) return *bad;

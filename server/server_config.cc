@@ -4,6 +4,7 @@
 
 #include <toml++/toml.h>
 
+#include "base/id.h"
 #include "base/json.h"
 #include "base/read_file.h"
 #include "config/toml_reader.h"
@@ -31,12 +32,16 @@ ApiKey Key(TomlReader& r, const toml::table& t, const std::string& path) {
   for (char c : k.sha256) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
   if (!hex) r.Fail(path + ".sha256", "must be 64 lowercase hex digits (sha256sum of the key)", &t);
   if (k.tenant.empty()) r.Fail(path + ".tenant", "required, a non-empty string", &t);
+  if (std::string problem = IdProblem(k.tenant); !k.tenant.empty() && !problem.empty())
+    r.Fail(path + ".tenant", "the tenant id " + problem, &t);
   if (const toml::node* p = t.get("projects")) {
     const toml::array* a = p->as_array();
     if (a == nullptr) return r.Fail(path + ".projects", "must be an array of strings", p), k;
     for (const auto& e : *a) {
       if (!e.is_string()) return r.Fail(path + ".projects", "must be an array of strings", p), k;
       k.projects.push_back(*e.value<std::string>());
+      if (std::string problem = IdProblem(k.projects.back()); !problem.empty())
+        return r.Fail(path + ".projects", "the project id " + problem, p), k;
     }
   }
   if (k.name.empty()) k.name = k.tenant;
@@ -49,6 +54,8 @@ void ReadTenants(TomlReader& r, const toml::node& tenants, const std::string& pa
   if (all == nullptr) return r.Fail(path, "must be a table ([server.tenants.ID])", &tenants);
   for (const auto& [id, node] : *all) {
     std::string tp = path + "." + std::string(id.str());
+    if (std::string problem = IdProblem(id.str()); !problem.empty())
+      return r.Fail(tp, "the tenant id " + problem, &node);
     const toml::table* t = node.as_table();
     if (t == nullptr) return r.Fail(tp, "must be a table", &node);
     r.CheckKeys(*t, tp, {"check", "check_timeout_ms"});

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "apps/structure/command.h"
+#include "apps/structure/engine_flags.h"
 #include "apps/structure/server_options.h"
 #include "server/mcp/mcp_server.h"
 
@@ -36,6 +37,7 @@ int RunMcp(const std::vector<std::string>& argv) {
   if (!args->positional().empty())
     return Fail("unexpected argument '" + args->positional()[0] + "'");
   if (args->has("project") && !args->has("tenant")) return Fail("--project needs --tenant");
+  if (Status scope = CheckScopeFlags(*args); !scope.ok()) return Fail(scope.message());
   // Keys and limits of the [server] table are for serve; its tenants' checks apply here too.
   server::ServerConfig server_table;
   auto options = server::EngineOptionsWithServerTable(*args, &server_table);

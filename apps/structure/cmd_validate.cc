@@ -33,6 +33,27 @@ std::optional<pipeline::Draft> ParseDraft(const std::string& v) {
   return std::nullopt;
 }
 
+// The defaults keep a mistaken input (/dev/zero, a binary file) from taking the machine's
+// memory; the flags raise them for a schema or an instance that is really that large.
+constexpr size_t kDefaultMaxLineBytes = size_t{64} << 20;
+constexpr size_t kMaxByteLimit = size_t{1} << 30;
+constexpr const char* kSchemaLimitName = "the schema limit, --max-schema-bytes";
+
+// --max-schema-bytes N and --max-line-bytes N: 1..kMaxByteLimit.
+Result<size_t> ByteLimit(const Args& args, const std::string& flag, size_t fallback) {
+  if (!args.has(flag)) return fallback;
+  const std::string& v = args.get(flag);
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  if (v.empty() || v[0] < '0' || v[0] > '9' || *end != '\0' || errno != 0 || n < 1 ||
+      n > kMaxByteLimit) {
+    return InvalidArgument("--" + flag + " needs a number of bytes 1.." +
+                           std::to_string(kMaxByteLimit) + " (was '" + v + "')");
+  }
+  return static_cast<size_t>(n);
+}
+
 int RunValidate(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> spec = {
       {"schema", true,
@@ -50,7 +71,12 @@ int RunValidate(const std::vector<std::string>& args) {
       {"strict", false,
        "also reject keywords that have no effect (a 2020-12 items array), not only broken ones"},
       {"allow-unresolved-refs", false,
-       "accept a $ref that cannot be resolved as any value (with a warning)"}};
+       "accept a $ref that cannot be resolved as any value (with a warning)"},
+      {"max-schema-bytes", true,
+       "N: the largest --schema and --ref file read (default 1048576, at most 1073741824)"},
+      {"max-line-bytes", true,
+       "N: the longest instance line; a longer one is reported and skipped (default 67108864, "
+       "at most 1073741824)"}};
   int exit_code = 0;
   auto parsed = ParseOrHelp(
       "validate", args, spec, "structure validate --schema FILE [--ref PATH]... < instances.jsonl",
@@ -75,7 +101,13 @@ int RunValidate(const std::vector<std::string>& args) {
                    "')");
     options.default_draft = *draft;
   }
-  if (Status refs = pipeline::LoadSchemaRefs(parsed->all("ref"), &options.resources); !refs.ok()) {
+  auto max_schema = ByteLimit(*parsed, "max-schema-bytes", kMaxSchemaBytes);
+  if (!max_schema.ok()) return Usage(max_schema.status().message());
+  auto max_line = ByteLimit(*parsed, "max-line-bytes", kDefaultMaxLineBytes);
+  if (!max_line.ok()) return Usage(max_line.status().message());
+  if (Status refs = pipeline::LoadSchemaRefs(parsed->all("ref"), &options.resources, *max_schema,
+                                             kSchemaLimitName);
+      !refs.ok()) {
     return Usage(refs.message());
   }
   if (parsed->has("max-errors")) {
@@ -88,7 +120,7 @@ int RunValidate(const std::vector<std::string>& args) {
     }
     options.max_errors = static_cast<size_t>(n);
   }
-  auto arg = ReadJsonArg(parsed->get("schema"), "--schema", kMaxSchemaBytes, "the schema limit");
+  auto arg = ReadJsonArg(parsed->get("schema"), "--schema", *max_schema, kSchemaLimitName);
   if (!arg.ok()) return Usage("--schema: " + arg.status().message());
   const std::string& path = arg->source;
   ParseOptions parse_options;
@@ -105,6 +137,8 @@ int RunValidate(const std::vector<std::string>& args) {
   }
   pipeline::ValidateLinesOptions lines;
   lines.all_errors = !parsed->has("first-error");
+  lines.max_line_bytes = *max_line;
+  lines.line_limit_name = "the limit of one line, --max-line-bytes";
   pipeline::ValidateLinesSummary summary =
       pipeline::ValidateLines(**validator, stdin, stdout, lines);
   if (summary.blank_lines > 0) {

@@ -1,5 +1,6 @@
 #include "apps/structure/engine_flags.h"
 
+#include "base/id.h"
 #include "config/builtin_providers.h"
 #include "config/config_internal.h"
 #include "config/load_config.h"
@@ -20,6 +21,14 @@ void AddEngineFlags(std::vector<FlagSpec>& spec) {
   spec.push_back({"registry-dir", true, "DIR: bundled schemas directory"});
   spec.push_back({"allow-unresolved-refs", false,
                   "a $ref that cannot be resolved accepts any value instead of bad_schema"});
+}
+
+Status CheckScopeFlags(const Args& args) {
+  for (const char* flag : {"tenant", "project"}) {
+    if (args.has(flag))
+      STRUCTURE_RETURN_IF_ERROR(CheckId(args.get(flag), std::string("--") + flag));
+  }
+  return Status::Ok();
 }
 
 FlagSpec CallTimeoutFlag() {

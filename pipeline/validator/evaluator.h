@@ -376,7 +376,13 @@ class Evaluator {
   bool CheckType(const Keyword& k, const element& e, InstanceClass c) {
     if (c == kClassDouble && (k.types & kTypeInteger)) {
       double v = e.get_double().value_unsafe();
-      if (std::isfinite(v) && v == std::trunc(v)) return true;
+      // A double here was written with a fraction or an exponent, unless it stands for an
+      // integer beyond 64 bits (big_integers.h).
+      if (k.integer_has_no_fraction) {
+        if (ExactBigInteger(v) != nullptr) return true;
+      } else if (std::isfinite(v) && v == std::trunc(v)) {
+        return true;
+      }
     }
     return Fail(k, e);
   }
@@ -420,10 +426,13 @@ class Evaluator {
     if (c == kClassInt64 && divisor == std::trunc(divisor) && std::fabs(divisor) < 9e15) {
       return e.get_int64().value_unsafe() % static_cast<int64_t>(divisor) == 0;
     }
+    // As the reference validators decide it (python-jsonschema: int(q) == q; Ajv: q is
+    // integral): the quotient in doubles must be a whole number. 0.3 is therefore not a
+    // multiple of 0.1 (0.3 / 0.1 is 2.9999999999999996), as there; no tolerance is added.
     double v = Number(e, c);
     double q = v / divisor;
     if (!std::isfinite(q)) return std::fmod(v, divisor) == 0;
-    return std::fabs(q - std::round(q)) <= 1e-9 * std::max(1.0, std::fabs(q));
+    return q == std::trunc(q);
   }
 
   bool CheckPattern(const Op& op, std::string_view text, const element& e) {

@@ -151,10 +151,12 @@ bool IsSubDelim(char c) {
          c == '+' || c == ',' || c == ';' || c == '=';
 }
 
-// True when every char of s is unreserved, sub-delim, %HH, or in extra.
-bool UriChars(std::string_view s, std::string_view extra) {
+// True when every char of s is unreserved, sub-delim, %HH, or in extra; with iri, a byte of a
+// non-ASCII character (RFC 3987's ucschar and iprivate) too.
+bool UriChars(std::string_view s, std::string_view extra, bool iri = false) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
+    if (iri && static_cast<unsigned char>(c) >= 0x80) continue;
     if (c == '%') {
       if (i + 2 >= s.size()) return false;
       if (!IsHex(s[i + 1]) || !IsHex(s[i + 2])) return false;
@@ -167,10 +169,10 @@ bool UriChars(std::string_view s, std::string_view extra) {
   return true;
 }
 
-bool Authority(std::string_view a) {
+bool Authority(std::string_view a, bool iri) {
   size_t at = a.rfind('@');
   if (at != std::string_view::npos) {
-    if (!UriChars(a.substr(0, at), ":")) return false;
+    if (!UriChars(a.substr(0, at), ":", iri)) return false;
     a = a.substr(at + 1);
   }
   std::string_view host = a;
@@ -192,7 +194,7 @@ bool Authority(std::string_view a) {
       host = a.substr(0, colon);
       port = a.substr(colon + 1);
     }
-    if (!UriChars(host, "")) return false;
+    if (!UriChars(host, "", iri)) return false;
   }
   for (char c : port) {
     if (!IsDigit(c)) return false;
@@ -200,16 +202,18 @@ bool Authority(std::string_view a) {
   return true;
 }
 
-// RFC 3986 URI (require_scheme) or URI-reference.
-bool IsUri(std::string_view s, bool require_scheme) {
+// RFC 3986 URI (require_scheme) or URI-reference; with iri, RFC 3987 IRI or IRI-reference.
+// A URI and an IRI begin with a scheme ("https:", "urn:"): "//host/path", "/path" and
+// "file.txt" are references only.
+bool IsUri(std::string_view s, bool require_scheme, bool iri = false) {
   size_t hash = s.find('#');
   if (hash != std::string_view::npos) {
-    if (!UriChars(s.substr(hash + 1), ":@/?")) return false;
+    if (!UriChars(s.substr(hash + 1), ":@/?", iri)) return false;
     s = s.substr(0, hash);
   }
   size_t question = s.find('?');
   if (question != std::string_view::npos) {
-    if (!UriChars(s.substr(question + 1), ":@/?")) return false;
+    if (!UriChars(s.substr(question + 1), ":@/?", iri)) return false;
     s = s.substr(0, question);
   }
   size_t colon = s.find(':');
@@ -230,10 +234,10 @@ bool IsUri(std::string_view s, bool require_scheme) {
     s = s.substr(2);
     size_t end = s.find('/');
     std::string_view authority = s.substr(0, end);
-    if (!Authority(authority)) return false;
+    if (!Authority(authority, iri)) return false;
     s = end == std::string_view::npos ? std::string_view() : s.substr(end);
   }
-  return UriChars(s, ":@/");
+  return UriChars(s, ":@/", iri);
 }
 
 bool IsEmail(std::string_view s) {
@@ -366,6 +370,8 @@ Format FormatFromName(std::string_view name) {
       {"uuid", Format::kUuid},
       {"uri", Format::kUri},
       {"uri-reference", Format::kUriReference},
+      {"iri", Format::kIri},
+      {"iri-reference", Format::kIriReference},
       {"json-pointer", Format::kJsonPointer},
       {"relative-json-pointer", Format::kRelativeJsonPointer},
       {"regex", Format::kRegex},
@@ -402,6 +408,10 @@ bool CheckFormat(Format format, std::string_view v) {
       return IsUri(v, true);
     case Format::kUriReference:
       return IsUri(v, false);
+    case Format::kIri:
+      return IsUri(v, true, /*iri=*/true);
+    case Format::kIriReference:
+      return IsUri(v, false, /*iri=*/true);
     case Format::kJsonPointer:
       return IsJsonPointer(v);
     case Format::kRelativeJsonPointer:

@@ -1,5 +1,6 @@
 // The `format` checks the validator asserts: date-time, date, time, duration, email, hostname,
-// ipv4, ipv6, uuid, uri, uri-reference, json-pointer, relative-json-pointer, regex. Other
+// ipv4, ipv6, uuid, uri, uri-reference, iri, iri-reference, json-pointer,
+// relative-json-pointer, regex. Other
 // format names are annotations only (kUnknown), as the specification says.
 #pragma once
 
@@ -20,6 +21,8 @@ enum class Format {
   kUuid,
   kUri,
   kUriReference,
+  kIri,
+  kIriReference,
   kJsonPointer,
   kRelativeJsonPointer,
   kRegex,

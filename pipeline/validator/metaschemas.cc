@@ -275,7 +275,7 @@ const char* BuiltinMetaschema(std::string_view uri) {
   for (const Builtin& b : kBuiltins) {
     if (b.uri == uri) return b.text;
   }
-  return nullptr;
+  return EarlierMetaschema(uri);
 }
 
 }  // namespace structure::pipeline::validator_internal

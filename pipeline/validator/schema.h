@@ -105,6 +105,7 @@ struct Keyword {
   bool numbers_only = false;    // enum: every value a number exactly representable as double
   bool predict_names = false;   // members: names are unique, so the next name may be tried first
   bool required_first = false;  // members: the fused `required` comes before it in the schema
+  bool integer_has_no_fraction = false;  // type: draft 4's "integer", which 1.0 is not
   Format format = Format::kUnknown;
   double number = 0;
   uint64_t count = 0;

@@ -50,8 +50,8 @@ std::string OwnId(const Json& doc) {
 
 }  // namespace
 
-Status LoadSchemaRefs(const std::vector<std::string>& refs,
-                      std::map<std::string, Json>* resources) {
+Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string, Json>* resources,
+                      size_t max_bytes, std::string_view limit_name) {
   std::map<std::string, std::string> source;  // URI -> file it came from
   for (const std::string& ref : refs) {
     const std::string flag = "--ref " + (ref.empty() ? std::string("''") : ref);
@@ -68,7 +68,7 @@ Status LoadSchemaRefs(const std::vector<std::string>& refs,
     const bool folder = files->size() != 1 || (*files)[0] != fs::path(path);
     if (folder && !base.empty() && base.back() != '/') base += '/';
     for (const fs::path& file : *files) {
-      auto text = ReadFile(file.string(), kMaxSchemaBytes, "the schema limit");
+      auto text = ReadFile(file.string(), max_bytes, limit_name);
       if (!text.ok()) return InvalidArgument(flag + ": " + text.status().message());
       ParseOptions options;
       options.source = file.string();

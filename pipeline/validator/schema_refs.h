@@ -8,9 +8,11 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/json.h"
+#include "base/read_file.h"
 #include "structure/status.h"
 
 namespace structure::pipeline {
@@ -19,7 +21,10 @@ namespace structure::pipeline {
 // kInvalidArgument that names the --ref value and the file for: a path that does not exist or
 // cannot be read, a folder with no .json file, a file that is not JSON (with line, column and
 // byte of the fault; invalid UTF-8 included), a schema given by PATH with no absolute `$id`,
-// and two different files under one URI.
-Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string, Json>* resources);
+// and two different files under one URI, and a file larger than max_bytes (limit_name says
+// which limit, and how to raise it).
+Status LoadSchemaRefs(const std::vector<std::string>& refs, std::map<std::string, Json>* resources,
+                      size_t max_bytes = kMaxSchemaBytes,
+                      std::string_view limit_name = "the schema limit");
 
 }  // namespace structure::pipeline

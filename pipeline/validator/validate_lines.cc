@@ -129,7 +129,7 @@ ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FI
     ++summary.invalid;
     AppendNotJsonLine(text,
                       "a line is longer than " + std::to_string(options.max_line_bytes) +
-                          " bytes (the limit of one line): skipped",
+                          " bytes (" + options.line_limit_name + "): skipped",
                       NotJsonAt{line_number, 1, consumed + begin});
     text += '\n';
   };

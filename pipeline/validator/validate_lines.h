@@ -19,6 +19,8 @@ struct ValidateLinesOptions {
   // A longer line gets a "longer than" verdict and is skipped to its end, so an input without
   // newlines (/dev/zero) costs bounded memory.
   size_t max_line_bytes = size_t{64} << 20;
+  // How the verdict names that limit: "a line is longer than N bytes (<line_limit_name>)".
+  std::string line_limit_name = "the limit of one line";
 };
 
 struct ValidateLinesSummary {

@@ -1,10 +1,12 @@
-// LineReader: lines of any content up to the bound, a longer line dropped to its end (memory
-// stays bounded on input without newlines), line numbers counting every line.
+// LineReader: lines of any content up to the bound, a longer line reported when it passes the
+// bound and dropped to its end (memory stays bounded on input without newlines, and the caller
+// gets control back regularly), line numbers counting every line.
 #include "base/line_reader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -44,7 +46,7 @@ TEST(LineReaderTest, ALineOverTheBoundIsDroppedToItsEnd) {
   ASSERT_EQ(r.Next(), LineReader::Got::kLine);
   ASSERT_EQ(r.Next(), LineReader::Got::kTooLong);
   EXPECT_EQ(r.line_no(), 2u);
-  EXPECT_EQ(r.bytes(), 1001u);
+  EXPECT_EQ(r.bytes(), 101u);  // reported when it passed the bound
   ASSERT_EQ(r.Next(), LineReader::Got::kLine);
   EXPECT_EQ(r.line(), "next");
   EXPECT_EQ(r.line_no(), 3u);
@@ -69,11 +71,41 @@ TEST(LineReaderTest, AHugeLineFromAPipeIsDroppedAndTheNextOneRead) {
   std::FILE* in = fdopen(fds[0], "r");
   LineReader r(in, 4096);
   EXPECT_EQ(r.Next(), LineReader::Got::kTooLong);
-  EXPECT_EQ(r.bytes(), (size_t{10} << 20) + 1);
-  ASSERT_EQ(r.Next(), LineReader::Got::kLine);
+  EXPECT_EQ(r.bytes(), 4097u);
+  LineReader::Got got;
+  int returns = 0;
+  while ((got = r.Next()) == LineReader::Got::kInterrupted) ++returns;
+  EXPECT_GE(returns, 150);  // control came back every 64 KiB of the 10 MiB dropped
+  ASSERT_EQ(got, LineReader::Got::kLine);
   EXPECT_EQ(r.line(), "{\"ok\":1}");
+  EXPECT_EQ(r.line_no(), 2u);
   EXPECT_EQ(r.Next(), LineReader::Got::kEnd);
   std::fclose(in);
+  writer.join();
+}
+
+// Input that never ends a line and never ends (`yes | tr -d '\n'`): the reader reports the line
+// once it passes the bound, then returns every kReturnEvery bytes, so that a caller can stop.
+TEST(LineReaderTest, InputThatNeverEndsALineGivesControlBack) {
+  std::signal(SIGPIPE, SIG_IGN);  // the writer ends on EPIPE once the reader is closed
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::thread writer([fd = fds[1]] {
+    std::string chunk(1 << 16, 'y');
+    while (write(fd, chunk.data(), chunk.size()) > 0) {
+    }
+    close(fd);
+  });
+  std::FILE* in = fdopen(fds[0], "r");
+  LineReader r(in, 1 << 20);
+  int interrupted = 0;
+  LineReader::Got got;
+  while ((got = r.Next()) == LineReader::Got::kInterrupted) ++interrupted;
+  EXPECT_EQ(got, LineReader::Got::kTooLong);  // at 1 MiB + 1, not at a newline that never comes
+  EXPECT_EQ(r.bytes(), (size_t{1} << 20) + 1);
+  EXPECT_EQ(interrupted, 16);  // a return every 64 KiB while the line grew
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(r.Next(), LineReader::Got::kInterrupted);
+  std::fclose(in);  // the writer's next write fails: it ends
   writer.join();
 }
 

@@ -1,13 +1,16 @@
 // `structure batch` at its edges, end to end against `structure sim`: the second Ctrl-C, SIGTERM,
 // two jobs on one output, the output being the input, an output written from another input, a
 // disk that fills up, and outputs that are links, FIFOs and devices.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
@@ -330,6 +333,53 @@ TEST_F(BatchEdgesTest, OutputsOfEveryKindAreWrittenByTheirRules) {
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
   ASSERT_EQ(stat("/dev/null", &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+// Input that never ends a line (`yes | tr -d '\n' | structure batch`) used to be read at 100 %
+// CPU until SIGKILL: SIGTERM and two Ctrl-C were ignored. The line limit now applies while the
+// line is read (its record is refused once it passes 16 MiB), and reading looks at the stop
+// flag every 64 KiB, so either stop ends the job promptly.
+TEST_F(BatchEdgesTest, InputThatNeverEndsALineStopsOnSigtermAndOnTwoCtrlC) {
+  std::signal(SIGPIPE, SIG_IGN);  // the generator ends on EPIPE once the job has gone
+  for (bool sigterm : {true, false}) {
+    std::string name = sigterm ? "term" : "int";
+    std::string fifo = dir_ + name + ".fifo", out = dir_ + name + ".jsonl";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+    std::atomic<bool> done{false};
+    std::thread generator([&] {
+      int fd = open(fifo.c_str(), O_WRONLY);
+      std::string chunk(1 << 16, 'y');
+      while (fd >= 0 && !done && write(fd, chunk.data(), chunk.size()) > 0) {
+      }
+      if (fd >= 0) close(fd);
+    });
+    auto job = Batch({fifo, "-o", out}, name + ".err");
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!job->Exited() && Slurp(out).find('\n') == std::string::npos &&
+           std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::string first = Slurp(out);
+    EXPECT_NE(first.find("longer than 16777216 bytes"), std::string::npos) << first;
+    auto stopped_at = std::chrono::steady_clock::now();
+    if (sigterm) {
+      job->Signal(SIGTERM);
+    } else {
+      CtrlCTwice(*job, name + ".err");
+    }
+    int code = job->WaitFor(20);
+    if (code < 0) job->Signal(SIGKILL);
+    double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped_at).count();
+    done = true;
+    int unblock = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // a generator still opening it
+    generator.join();
+    if (unblock >= 0) close(unblock);
+    EXPECT_EQ(code, 130) << name << " took " << took << " s: " << Err(name + ".err");
+    std::string err = Err(name + ".err");
+    EXPECT_NE(err.find(sigterm ? "terminated" : "stopping"), std::string::npos) << err;
+    EXPECT_NE(err.find("structure batch: 1 record"), std::string::npos) << err;
+  }
 }
 
 }  // namespace

@@ -46,19 +46,22 @@ TEST(SchemaNameTest, RejectsOtherNamesSayingWhy) {
 }
 
 TEST(ScopeIdTest, AcceptsUsualTenantAndProjectIds) {
-  const std::string cases[] = {"acme", "Acme-Corp",          "t_42", "user@example.com",
-                               "9",    std::string(128, 'a')};
+  const std::string cases[] = {"acme", "Acme-Corp", "t_42", "user@example.com",   "9", "a:b",
+                               "-x",   ".x",        "...",  std::string(128, 'a')};
   for (const std::string& id : cases) EXPECT_TRUE(ValidateScopeId(id, "tenant").ok()) << id;
 }
 
-TEST(ScopeIdTest, RejectsIdsThatWouldMakeOriginsAmbiguous) {
+TEST(ScopeIdTest, RejectsIdsThatArePathsOrHaveOtherCharacters) {
   const std::string cases[] = {
-      "", "a:b", "a b", "-x", ".x", "a/b", std::string(129, 'a'), std::string("a\0b", 3)};
+      "", ".", "..", "../x", "a b", "a/b", "a\\b", std::string(129, 'a'), std::string("a\0b", 3)};
   for (const std::string& id : cases) {
     Status s = ValidateScopeId(id, "project");
     EXPECT_EQ(s.code(), Code::kInvalidArgument) << id;
     EXPECT_EQ(s.message().rfind("project id", 0), 0u) << s.message();
   }
+  EXPECT_NE(ValidateScopeId("../x", "tenant").message().find("has '/' at position 2"),
+            std::string::npos);
+  EXPECT_NE(ValidateScopeId("..", "tenant").message().find("names a folder"), std::string::npos);
 }
 
 }  // namespace

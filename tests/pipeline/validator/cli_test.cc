@@ -318,5 +318,128 @@ TEST_F(ValidatorCli, ValidatesLinesLongerThanOneBlock) {
   EXPECT_FALSE(std::getline(lines, line));
 }
 
+// Issue 44 item 8: the schema and line limits are flags. A 9 MB schema of 100 000 $defs is
+// refused by default with a message that names --max-schema-bytes, and validates with it.
+TEST_F(ValidatorCli, SchemaAndLineLimitsAreFlagsNamedInTheirMessages) {
+  std::string schema = R"({"$defs":{)";
+  for (int i = 0; i < 100000; ++i) {
+    if (i > 0) schema += ",";
+    schema += "\"d" + std::to_string(i) + "\":{\"type\":\"object\",\"properties\":{\"n\":" +
+              "{\"type\":\"integer\",\"description\":\"a definition of the schema\"}}}";
+  }
+  schema += R"(},"$ref":"#/$defs/d99999"})";
+  ASSERT_GT(schema.size(), size_t{9} << 20);
+  CliRun refused = Validate(schema, "{\"n\":1}\n");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("larger than 1048576 bytes (the schema limit, --max-schema-bytes)"),
+            std::string::npos)
+      << refused.err;
+  CliRun raised = Validate(schema, "{\"n\":1}\n{\"n\":1.5}\n", "--max-schema-bytes 20000000");
+  EXPECT_EQ(raised.exit_code, 1) << raised.err;
+  EXPECT_EQ(raised.out.substr(0, 15), "{\"valid\":true}\n") << raised.out;
+  // --ref files have the same limit.
+  Write(dir_ / "big.json", R"({"$id":"http://example.com/big","$defs":)" + schema + "}");
+  CliRun ref = Validate(R"({"$ref":"http://example.com/big#/$defs/$defs/d1"})", "{\"n\":1}\n",
+                        "--ref " + (dir_ / "big.json").string());
+  EXPECT_EQ(ref.exit_code, 2);
+  EXPECT_NE(ref.err.find("(the schema limit, --max-schema-bytes)"), std::string::npos) << ref.err;
+  EXPECT_EQ(Validate(R"({"$ref":"http://example.com/big#/$defs/$defs/d1"})", "{\"n\":1}\n",
+                     "--ref " + (dir_ / "big.json").string() + " --max-schema-bytes 20000000")
+                .exit_code,
+            0);
+  // Instance lines: --max-line-bytes, named in the verdict of a longer line.
+  CliRun line = Validate("{}", "[1,2,3,4,5,6,7,8,9]\n[1]\n", "--max-line-bytes 10");
+  EXPECT_EQ(line.exit_code, 1);
+  EXPECT_NE(line.out.find("a line is longer than 10 bytes (the limit of one line, "
+                          "--max-line-bytes): skipped"),
+            std::string::npos)
+      << line.out;
+  EXPECT_NE(line.out.find("\n{\"valid\":true}\n"), std::string::npos) << line.out;
+  for (const char* bad : {"0", "-1", "x", "1073741825", "1e6", ""}) {
+    CliRun r = Validate("{}", "1\n", std::string("--max-schema-bytes '") + bad + "'");
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--max-schema-bytes needs a number of bytes 1..1073741824"),
+              std::string::npos)
+        << r.err;
+    r = Validate("{}", "1\n", std::string("--max-line-bytes '") + bad + "'");
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--max-line-bytes needs"), std::string::npos) << r.err;
+  }
+}
+
+// Issue 44 item 21, where `structure validate` disagreed with the reference validators on
+// real-world schemas. Each line of `input` is checked against `verdicts` ('1' valid, '0' not).
+std::string Verdicts(const std::string& out) {
+  std::string got;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    got += line.rfind("{\"valid\":true}", 0) == 0 ? '1' : '0';
+  }
+  return got;
+}
+
+// Draft 4 defines an integer as a number without a fraction part: 1.0 is not one (the suite's
+// optional zeroTerminatedFloats). Later drafts define it by value; a big integer stays one.
+TEST_F(ValidatorCli, Draft4IntegerHasNoFractionPart) {
+  const std::string input = "1\n1.0\n-0.0\n1e2\n1.5\n123456789012345678901234567890\n";
+  CliRun d4 =
+      Validate(R"({"$schema":"http://json-schema.org/draft-04/schema#","type":"integer"})", input);
+  EXPECT_EQ(Verdicts(d4.out), "100001") << d4.out << d4.err;
+  CliRun flag = Validate(R"({"type":["integer","null"]})", input, "--draft 4");
+  EXPECT_EQ(Verdicts(flag.out), "100001") << flag.out << flag.err;
+  CliRun d4number = Validate(
+      R"({"$schema":"http://json-schema.org/draft-04/schema#","type":["integer","number"]})",
+      input);
+  EXPECT_EQ(Verdicts(d4number.out), "111111") << d4number.out;
+  CliRun d7 =
+      Validate(R"({"$schema":"http://json-schema.org/draft-07/schema#","type":"integer"})", input);
+  EXPECT_EQ(Verdicts(d7.out), "111101") << d7.out;
+}
+
+// A URI and an IRI begin with a scheme; only the -reference formats take a relative reference.
+TEST_F(ValidatorCli, UriAndIriRequireAScheme) {
+  const std::string input =
+      "\"https://example.com/a?b#c\"\n\"urn:isbn:0451450523\"\n\"//example.com/a\"\n"
+      "\"/a/b\"\n\"a/b\"\n\"\"\n\"https://\xe4\xbe\x8b\xe3\x81\x88.jp/\xe3\x83\x91\"\n"
+      "\"/\xe3\x83\x91\"\n";
+  EXPECT_EQ(Verdicts(Validate(R"({"format":"uri"})", input).out), "11000000");
+  EXPECT_EQ(Verdicts(Validate(R"({"format":"iri"})", input).out), "11000010");
+  EXPECT_EQ(Verdicts(Validate(R"({"format":"uri-reference"})", input).out), "11111100");
+  EXPECT_EQ(Verdicts(Validate(R"({"format":"iri-reference"})", input).out), "11111111");
+  EXPECT_EQ(Verdicts(Validate(R"({"format":"iri"})", input, "--no-format").out), "11111111");
+}
+
+// multipleOf with a fractional divisor decides as python-jsonschema and Ajv do: the quotient in
+// doubles must be whole, with no tolerance (0.07 / 0.01 is 7.000000000000001).
+TEST_F(ValidatorCli, MultipleOfAFractionAgreesWithTheReferenceValidators) {
+  EXPECT_EQ(Verdicts(Validate(R"({"multipleOf":0.01})", "0.02\n0.07\n19.99\n1\n3\n").out), "10011");
+  EXPECT_EQ(Verdicts(Validate(R"({"multipleOf":0.1})", "0.3\n1.1\n0.5\n").out), "011");
+  EXPECT_EQ(Verdicts(Validate(R"({"multipleOf":0.0001})", "0.0075\n0.00751\n").out), "10");
+  EXPECT_EQ(Verdicts(Validate(R"({"multipleOf":1.5})", "4.5\n35\n").out), "10");
+  EXPECT_EQ(Verdicts(Validate(R"({"type":"integer","multipleOf":1e-8})", "12391239123\n").out),
+            "1");
+}
+
+// The meta-schema of every supported draft resolves by its URL, with or without the '#'.
+TEST_F(ValidatorCli, MetaSchemasOfEveryDraftResolveByTheirUrls) {
+  const std::string input =
+      "{\"type\":\"string\",\"minLength\":2}\n{\"type\":5}\n"
+      "{\"minLength\":-1}\n";
+  for (const std::string url :
+       {"http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-04/schema",
+        "http://json-schema.org/draft-06/schema#", "http://json-schema.org/draft-07/schema#",
+        "https://json-schema.org/draft/2019-09/schema",
+        "https://json-schema.org/draft/2020-12/schema"}) {
+    CliRun r = Validate("{\"$ref\":\"" + url + "\"}", input);
+    EXPECT_EQ(r.exit_code, 1) << url << ": " << r.err;
+    EXPECT_EQ(Verdicts(r.out), "100") << url << ": " << r.out << r.err;
+    // Also as the schema's own dialect, referring to itself.
+    CliRun own =
+        Validate("{\"$schema\":\"" + url + "\",\"properties\":{\"s\":{\"$ref\":\"" + url + "\"}}}",
+                 "{\"s\":{\"type\":\"string\"}}\n{\"s\":{\"type\":5}}\n");
+    EXPECT_EQ(Verdicts(own.out), "10") << url << ": " << own.out << own.err;
+  }
+}
+
 }  // namespace
 }  // namespace structure
