@@ -169,7 +169,7 @@ Result<batch::LineDefaults> DefaultsFromArgs(const Args& args) {
   auto timeout = CallTimeoutFromArgs(args);
   if (!timeout.ok()) return timeout.status();
   d.call_timeout_ms = *timeout;
-  STRUCTURE_RETURN_IF_ERROR(CheckScopeFlags(args));
+  STRUCTURE_RETURN_IF_ERROR(CheckIdFlags(args));
   d.tenant = args.get("tenant");
   d.project = args.get("project");
   d.model = args.get("model");

@@ -37,7 +37,7 @@ int RunMcp(const std::vector<std::string>& argv) {
   if (!args->positional().empty())
     return Fail("unexpected argument '" + args->positional()[0] + "'");
   if (args->has("project") && !args->has("tenant")) return Fail("--project needs --tenant");
-  if (Status scope = CheckScopeFlags(*args); !scope.ok()) return Fail(scope.message());
+  if (Status scope = CheckIdFlags(*args); !scope.ok()) return Fail(scope.message());
   // Keys and limits of the [server] table are for serve; its tenants' checks apply here too.
   server::ServerConfig server_table;
   auto options = server::EngineOptionsWithServerTable(*args, &server_table);

@@ -160,7 +160,7 @@ int RunRun(const std::vector<std::string>& argv) {
   auto timeout = CallTimeoutFromArgs(*args);
   if (!timeout.ok()) return Fail(timeout.status().message());
   if (*timeout) body.set("callTimeoutMs", static_cast<int64_t>(**timeout));
-  if (Status scope = CheckScopeFlags(*args); !scope.ok()) return Fail(scope.message());
+  if (Status scope = CheckIdFlags(*args); !scope.ok()) return Fail(scope.message());
   for (const char* key : {"tenant", "project", "model"}) {
     if (args->has(key)) body.set(key, args->get(key));
   }

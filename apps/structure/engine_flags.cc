@@ -5,6 +5,7 @@
 #include "config/config_internal.h"
 #include "config/load_config.h"
 #include "config/model_ref.h"
+#include "registry/schema_name.h"
 
 namespace structure::apps {
 
@@ -23,10 +24,14 @@ void AddEngineFlags(std::vector<FlagSpec>& spec) {
                   "a $ref that cannot be resolved accepts any value instead of bad_schema"});
 }
 
-Status CheckScopeFlags(const Args& args) {
+Status CheckIdFlags(const Args& args) {
   for (const char* flag : {"tenant", "project"}) {
     if (args.has(flag))
       STRUCTURE_RETURN_IF_ERROR(CheckId(args.get(flag), std::string("--") + flag));
+  }
+  if (args.has("schema-name")) {
+    if (Status name = registry::ValidateSchemaName(args.get("schema-name")); !name.ok())
+      return InvalidArgument("--schema-name: " + name.message());
   }
   return Status::Ok();
 }

@@ -22,9 +22,10 @@ void AddEngineFlags(std::vector<FlagSpec>& spec);
 FlagSpec CallTimeoutFlag();
 Result<std::optional<long long>> CallTimeoutFromArgs(const Args& args);
 
-// --tenant ID and --project ID of run, batch and mcp: each, when given, an id by base/id.h;
+// The ids a command's flags name: --tenant ID and --project ID (run, batch, mcp), each an id by
+// base/id.h, and --schema-name NAME (run, batch), a schema name by registry/schema_name.h.
 // kInvalidArgument "--tenant: \"../x\" has '/' at position 2 (an id is ...)" otherwise.
-Status CheckScopeFlags(const Args& args);
+Status CheckIdFlags(const Args& args);
 
 // Reads a config file as every command does: the engine's tables (config/load_config.h) and the
 // [server] table (server/server_config.h) are both checked. Errors name the file, line and

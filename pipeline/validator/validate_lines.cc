@@ -154,7 +154,11 @@ ValidateLinesSummary ValidateLines(const pipeline::Validator& validator, std::FI
       const void* nl = std::memchr(data + begin, '\n', end - begin);
       if (nl == nullptr) break;
       size_t at = static_cast<const char*>(nl) - data;
-      if (!skipping) handle(data + begin, at - begin);
+      if (!skipping && at - begin > options.max_line_bytes) {
+        too_long();  // a whole line in the block, but over the limit all the same
+      } else if (!skipping) {
+        handle(data + begin, at - begin);
+      }
       skipping = false;
       begin = at + 1;
     }
