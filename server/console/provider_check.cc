@@ -11,7 +11,7 @@ namespace {
 // The profile the engine lowers for on this provider's default model (actors/provider_setup.cc
 // and engine_context.cc apply the same overrides).
 Result<pipeline::Profile> ProfileOf(const config::ProviderConfig& pc, std::string* name) {
-  *name = pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile;
+  *name = pc.profile.empty() ? config::DefaultProfileFor(pc.kind, pc.base_url) : pc.profile;
   auto profile = pipeline::FindProfile(*name);
   if (!profile.ok()) return profile.status();
   if (pc.profile_overrides.is_object()) {
