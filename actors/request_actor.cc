@@ -14,6 +14,7 @@
 #include "pipeline/loop/array_answer.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
+#include "providers/models.h"
 
 namespace structure::actors {
 
@@ -150,12 +151,26 @@ std::string PlanKey(const Target& target, const pipeline::PlanOptions& options,
   return key + "\n" + schema_key;
 }
 
+// The plan options of a call to `target`: the request's and the settings', and the prompted path
+// for a model without structured outputs (the model table), with the reason.
+pipeline::PlanOptions PlanOptionsOf(const Target& target, const pipeline::StructureRequest& request,
+                                    const config::Settings& settings) {
+  pipeline::PlanOptions options = pipeline::PlanOptionsFor(request, settings);
+  std::string why = providers::NoStructuredOutputsReason(
+      providers::FamilyFor(target.provider->endpoint, target.model), target.model);
+  if (!why.empty() && options.require_provider_strict_output) {
+    options.require_provider_strict_output = false;
+    options.plain_reason = std::move(why);
+  }
+  return options;
+}
+
 // The content stage's plan for a schema, from the engine's cache (compiled and lowered once
 // per distinct schema, target and learned grammar ceiling). `resolve` compiles the schema on a
 // miss.
 PlanResult PlanFor(Self self, const Call& c, const std::string& schema_key,
                    const std::function<Result<pipeline::ResolvedSchema>()>& resolve) {
-  pipeline::PlanOptions options = pipeline::PlanOptionsFor(c.request, c.settings);
+  pipeline::PlanOptions options = PlanOptionsOf(c.target, c.request, c.settings);
   PlanCache& plans = *self->state.ctx->plans;
   size_t ceiling = plans.ceilings().Get(ModelKey(c.target));
   return plans.Get(
@@ -358,7 +373,7 @@ void RunText(Self self, uint64_t id, Call& c) {
   c.origin = "inferred";
   auto builder = ResolveTarget(ctx, c.settings.schema_builder_model);
   if (!builder.ok()) return Fail(self, id, ErrorCode::kBadConfig, builder.status().message());
-  pipeline::PlanOptions options = pipeline::PlanOptionsFor({}, c.settings);
+  pipeline::PlanOptions options = PlanOptionsOf(*builder, {}, c.settings);
   options.evidence = config::EvidenceMode::kOff;  // the builder's answer is no extraction
   auto plan = ctx.plans->Get(PlanKey(*builder, options, "builder"), [&]() -> PlanResult {
     auto made = pipeline::MakeLoopPlan(pipeline::BuilderSchema(), *builder->profile, options);

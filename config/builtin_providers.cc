@@ -1,11 +1,15 @@
 #include "config/builtin_providers.h"
 
 #include "providers/kinds.h"
+#include "providers/openai_compat/known_servers.h"
 
 namespace structure::config {
 
-std::string DefaultProfileFor(std::string_view kind) {
+std::string DefaultProfileFor(std::string_view kind, std::string_view base_url) {
   const providers::KindInfo* k = providers::FindKind(kind);
+  if (k && k->families == providers::ProviderKind::kOpenAiCompat && !base_url.empty()) {
+    if (const providers::KnownServer* s = providers::KnownServerAt(base_url)) return s->profile;
+  }
   return std::string(k ? k->profile : providers::InfoOf(providers::ProviderKind::kOpenAi).profile);
 }
 

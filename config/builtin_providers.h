@@ -24,8 +24,10 @@ const std::vector<std::string>& BuiltinProviderNames();
 // no base URL for it.
 bool BuiltinNeedsBaseUrl(std::string_view name);
 
-// The capability profile a provider of `kind` uses when its config names none (the kind table's;
-// openai-strict for an unknown kind).
-std::string DefaultProfileFor(std::string_view kind);
+// The capability profile a provider of `kind` at `base_url` uses when its config names none: an
+// OpenAI-compatible service known by its host gets its own (providers/openai_compat/
+// known_servers.h: DeepSeek "json"), any other the kind table's (openai-strict for an unknown
+// kind).
+std::string DefaultProfileFor(std::string_view kind, std::string_view base_url = {});
 
 }  // namespace structure::config

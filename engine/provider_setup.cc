@@ -78,7 +78,10 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
           : providers::NormalizeBaseUrl(base.empty() ? providers::DefaultBaseUrl(*kind) : base),
       plan));
 
-  std::string profile_name = pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile;
+  std::string profile_name =
+      pc.profile.empty()
+          ? config::DefaultProfileFor(pc.kind, endpoint.ok() ? endpoint->base_url : base)
+          : pc.profile;
   auto profile = pipeline::FindProfile(profile_name);
   if (!profile.ok()) return InvalidArgument(where + ".profile: " + profile.status().message());
   if (profile_name == "gemini-legacy") plan.pool.endpoint.gemini_legacy_schema = true;
@@ -132,6 +135,8 @@ Result<config::EngineConfig> WithProviderFlag(config::EngineConfig config,
                            options.names.base_url +
                            " URL (e.g. http://127.0.0.1:8000/v1 for a local vLLM)");
   }
+  // An OpenAI-compatible service known by its host (DeepSeek) takes its own profile.
+  builtin->profile = config::DefaultProfileFor(provider, base_url);
   config.providers.emplace(provider, std::move(*builtin));
   return config;
 }

@@ -83,6 +83,13 @@ void CallStats::Record(const std::string& schema, const CallResult& result, doub
   s.reasoning_tokens += Tokens(result.usage.reasoning_tokens);
   if (result.form_ignored) s.form_ignored++;
   if (result.parts > 0) s.split_calls++;
+  if (result.mode == "fallback") {
+    s.fallback_calls++;
+    std::string reason = result.mode_reason.empty() ? "unknown" : result.mode_reason;
+    if (!s.fallback_reasons.count(reason) && s.fallback_reasons.size() >= kMaxFallbackReasons)
+      reason = "other";
+    s.fallback_reasons[reason]++;
+  }
   if (result.truncated) s.truncated++;
   if (result.budget_exhausted ||
       (result.status == Outcome::kError && result.error_code == ErrorCode::kTokenBudgetExhausted)) {
@@ -138,6 +145,10 @@ Json StatsToJson(const StatsSnapshot& stats) {
     o.set("truncated", static_cast<int64_t>(s.truncated));
     o.set("tokenBudgetExhausted", static_cast<int64_t>(s.budget_exhausted));
     o.set("splitCalls", static_cast<int64_t>(s.split_calls));
+    o.set("fallbackCalls", static_cast<int64_t>(s.fallback_calls));
+    Json reasons = Json::MakeObject();
+    for (const auto& [reason, n] : s.fallback_reasons) reasons.set(reason, static_cast<int64_t>(n));
+    o.set("fallbackReasons", std::move(reasons));
     schemas.set(label, std::move(o));
   }
   Json providers = Json::MakeObject();

@@ -28,6 +28,7 @@ struct Histogram {
 };
 
 inline constexpr int kMaxIterationsBucket = 10;  // max_loops is at most 10
+inline constexpr size_t kMaxFallbackReasons = 20;
 
 struct SchemaStats {
   uint64_t calls = 0;
@@ -41,7 +42,11 @@ struct SchemaStats {
   uint64_t reasoning_tokens = 0;  // part of output_tokens (thinking models)
   uint64_t form_ignored = 0;  // ok answers that skipped the provider's form (result.form_ignored)
   uint64_t split_calls = 0;   // calls whose schema was asked in parts (result.parts > 0)
-  uint64_t truncated = 0;     // ok array answers cut off at the output cap (result.truncated)
+  // Calls asked in plain JSON mode (result.mode "fallback"), and how many for each reason
+  // (result.mode_reason; at most kMaxFallbackReasons distinct, the rest under "other").
+  uint64_t fallback_calls = 0;
+  std::map<std::string, uint64_t> fallback_reasons;
+  uint64_t truncated = 0;  // ok array answers cut off at the output cap (result.truncated)
   // Calls the token budget ended: stale (result.budget_exhausted) or token_budget_exhausted.
   uint64_t budget_exhausted = 0;
 };
@@ -87,7 +92,7 @@ class CallStats {
 
 // The snapshot as one JSON document (docs/engine.md, "Metrics"):
 // {"schemas":{NAME:{"calls","results":{status:n},"iterations":{"1":n,...},"reasks":{reason:n},
-//   "formIgnored","splitCalls",
+//   "formIgnored","splitCalls","fallbackCalls","fallbackReasons":{reason:n},
 //   "tokens":{"input","output","cachedInput","cacheWrite","reasoning"}}},
 //  "providers":{NAME:{"calls","latencySeconds":{"sum","buckets":{"0.05":cumulative,...,"+Inf"}}}}}
 Json StatsToJson(const StatsSnapshot& stats);

@@ -13,6 +13,10 @@
 
 namespace structure::pipeline {
 
+const char kStrictOutputNotRequired[] =
+    "requireProviderStrictOutput is false: the schema goes in the prompt and the answer is "
+    "validated locally";
+
 Result<std::shared_ptr<const Validator>> CheckSchema(const Json& schema,
                                                      const ValidatorOptions& options) {
   auto compiled = CompileSchema(schema, options);
@@ -87,8 +91,10 @@ std::shared_ptr<LoopPlan> MakeLoopPlanFrom(const ResolvedSchema& schema, const P
   plan->prompt_cache = profile.prompt_cache;
   plan->cache_min_tokens = static_cast<int64_t>(profile.cache_min_tokens);
   if (!options.require_provider_strict_output && low.strict) {
-    // The model cannot do strict output: ask in plain JSON mode, validate locally.
+    // The model cannot do strict output: ask in plain JSON mode, validate locally, and say why.
     low.strict = false;
+    low.reason =
+        options.plain_reason.empty() ? std::string(kStrictOutputNotRequired) : options.plain_reason;
     low.provider_schema = asked;
     low.lift_plan = LiftPlan{};
     low.need = MakeNeedForm(asked, NeedKind::kPromptOnly);
@@ -117,6 +123,7 @@ std::shared_ptr<LoopPlan> MakeLoopPlanFrom(const ResolvedSchema& schema, const P
     case NeedKind::kEnvelope:
       plan->need = providers::NeedChannel::kEnvelope;
       plan->need_envelope = true;
+      plan->envelope_key = form.envelope_key;
       break;
     case NeedKind::kRootAnyOf:
       plan->need = providers::NeedChannel::kEnvelope;
@@ -129,14 +136,16 @@ std::shared_ptr<LoopPlan> MakeLoopPlanFrom(const ResolvedSchema& schema, const P
   // already) and the lift plan.
   NeedForm slim;
   slim.kind = form.kind;
+  slim.envelope_key = form.envelope_key;
   plan->detect_need = [slim](const Json& out) { return DetectNeed(out, slim); };
   LiftPlan lift = std::move(low.lift_plan);
   bool identity = lift.envelope_key.empty() && (lift.root < 0 || !lift.nodes);
   plan->lift = [slim, lift, identity](Json& out) -> Result<Json> {
     if (slim.kind == NeedKind::kEnvelope) {
-      // By the form asked for, not by a key name: a bare answer with a member "result" of its
-      // own is not unwrapped (kNotFound: judged as it is, formIgnored).
-      Json* target = IsEnvelope(out) ? out.find(kEnvelopeResultKey) : nullptr;
+      // By the form asked for: the envelope's member is named so that no property at the root
+      // of the schema has its name, so a bare answer is never unwrapped (kNotFound: judged as
+      // it is, formIgnored).
+      Json* target = IsEnvelope(out, slim.envelope_key) ? out.find(slim.envelope_key) : nullptr;
       if (target == nullptr || target->is_null()) return UnwrapNeed(out, slim).status();
       Json inner = std::move(*target);
       out = std::move(inner);
@@ -150,6 +159,7 @@ std::shared_ptr<LoopPlan> MakeLoopPlanFrom(const ResolvedSchema& schema, const P
 PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settings& settings) {
   PlanOptions o;
   o.require_provider_strict_output = settings.require_provider_strict_output;
+  if (!o.require_provider_strict_output) o.plain_reason = kStrictOutputNotRequired;
   o.final_tool = request.final_tool;
   o.array_mode = request.array_mode;
   o.evidence = settings.evidence;
@@ -159,13 +169,14 @@ PlanOptions PlanOptionsFor(const StructureRequest& request, const config::Settin
 
 std::string PlanOptionsKey(const PlanOptions& options) {
   // Binds every field by name: one more field is a compile error here (too few names).
-  const auto& [strict, final_tool, array_mode, evidence, any_ref] = options;
+  const auto& [strict, final_tool, array_mode, evidence, any_ref, plain_reason] = options;
   std::string key = strict ? "strict" : "plain";
   if (final_tool) key += " tool";
   if (array_mode) key += " array";
   if (any_ref) key += " any-ref";
   key += " evidence=";
   key += config::EvidenceModeName(evidence);
+  if (!plain_reason.empty()) key += " because=" + plain_reason;
   return key;
 }
 

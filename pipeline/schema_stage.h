@@ -53,9 +53,16 @@ struct PlanOptions {
   // settings: the schema compiles with $refs that resolve nowhere (ResolveSchema); the cached
   // plan holds the compiled schema, so it is part of the key.
   bool allow_unresolved_refs = false;
+  // Why strict output is not asked for when require_provider_strict_output is false: the
+  // result's modeReason. PlanOptionsFor names the setting; the engine names a model without
+  // structured outputs (providers::NoStructuredOutputsReason).
+  std::string plain_reason;
 
   bool operator==(const PlanOptions&) const = default;
 };
+
+// The modeReason of a call asked in plain JSON mode because requireProviderStrictOutput is false.
+extern const char kStrictOutputNotRequired[];
 
 // A text that differs exactly when the options differ ("strict tool evidence=report"): the
 // options' part of the plan cache key. It names every field, so a field added to PlanOptions

@@ -8,6 +8,7 @@
 
 #include "base/json.h"
 #include "base/time_format.h"
+#include "providers/openai_compat/known_servers.h"
 #include "providers/schema_too_large.h"
 
 namespace structure::providers {
@@ -148,6 +149,11 @@ Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
   if (!provider_message.empty()) {
     m += ": ";
     m += provider_message.substr(0, 2000);
+  }
+  if (IsSchemaFormRefused(response.status, provider_message)) {
+    m += " (this server takes no response_format json_schema: set profile = \"json\" for it, "
+         "which asks with json_object and the schema in the prompt, the answer validated "
+         "locally)";
   }
   if (code == Code::kQuotaExhausted) {
     m += " (the account behind the key has no quota or credit left: add credit or raise the quota "

@@ -53,6 +53,7 @@ WireThinking Form(WireThinking::Form form, std::string level = {}, int64_t budge
 Result<WireThinking> TurnOff(const ModelFamily& f, std::string_view model,
                              const std::string& asked) {
   if (!Thinks(f)) return Form(WireThinking::Form::kUnset);  // nothing to turn off
+  if (f.thinking_off && f.off_by_omission) return Form(WireThinking::Form::kUnset);
   if (f.thinking_off) return Form(WireThinking::Form::kOff);
   return InvalidArgument(std::string(model) + " cannot turn thinking off (" + asked +
                          "); it takes " + Takes(f));
@@ -183,8 +184,15 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       st = flag(f.on_off);
     } else if (key == "thinking_off") {
       st = flag(f.thinking_off);
+    } else if (key == "off_by_omission") {
+      st = flag(f.off_by_omission);
     } else if (key == "thinks_by_default") {
       st = flag(f.thinks_by_default);
+    } else if (key == "structured_outputs") {
+      st = flag(f.structured_outputs);
+    } else if (key == "structured_outputs_doc") {
+      if (!v.is_string()) return bad("must be a string");
+      f.structured_outputs_doc = v.as_string();
     } else if (key == "reports_thinking_tokens") {
       st = flag(f.reports_thinking_tokens);
     } else if (key == "parallel_tool_calls") {
@@ -223,7 +231,8 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
     } else if (key != "like") {
       return bad(
           "unknown key (known: efforts, budget_min, budget_max, dynamic_budget, on_off, "
-          "thinking_off, thinks_by_default, reports_thinking_tokens, replay, "
+          "thinking_off, off_by_omission, thinks_by_default, reports_thinking_tokens, "
+          "structured_outputs, structured_outputs_doc, replay, "
           "parallel_tool_calls, temperature, "
           "top_p, cap_field, output_cap, cache_control, cache_min_tokens, doc, like)");
     }
@@ -269,6 +278,10 @@ ModelFamily ModelTable::Find(ProviderKind kind, std::string_view model) const {
       routed.dynamic_budget = own->dynamic_budget;
       routed.on_off = own->on_off;
       routed.thinking_off = own->thinking_off;
+      routed.off_by_omission = own->off_by_omission;
+      // OpenRouter's structured outputs are its own (it routes to endpoints that have them).
+      routed.structured_outputs = own->structured_outputs;
+      routed.structured_outputs_doc = own->structured_outputs_doc;
       routed.replay = own->replay;
       routed.cap_field = own->cap_field;
       return routed;
@@ -320,6 +333,13 @@ ModelFamily FamilyFor(const Endpoint& endpoint, std::string_view model) {
   return (endpoint.models ? *endpoint.models : *ModelTable::Builtin()).Find(endpoint.kind, model);
 }
 
+std::string NoStructuredOutputsReason(const ModelFamily& family, std::string_view model) {
+  if (family.structured_outputs) return "";
+  std::string why = std::string(model) + " has no structured outputs";
+  if (!family.structured_outputs_doc.empty()) why += " (" + family.structured_outputs_doc + ")";
+  return why + ": the schema goes in the prompt and the answer is validated locally";
+}
+
 Json FamilyToJson(const ModelFamily& f) {
   Json j = Json::MakeObject();
   j.set("kind", std::string(InfoOf(f.kind).name));
@@ -335,7 +355,10 @@ Json FamilyToJson(const ModelFamily& f) {
   }
   j.set("onOff", f.on_off);
   j.set("thinkingOff", f.thinking_off);
+  j.set("offByOmission", f.off_by_omission);
   j.set("thinksByDefault", f.thinks_by_default);
+  j.set("structuredOutputs", f.structured_outputs);
+  if (!f.structured_outputs_doc.empty()) j.set("structuredOutputsDoc", f.structured_outputs_doc);
   j.set("reportsThinkingTokens", f.reports_thinking_tokens);
   j.set("replay", ReplayName(f.replay));
   j.set("parallelToolCalls", f.parallel_tool_calls);

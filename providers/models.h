@@ -46,6 +46,9 @@ struct ModelFamily {
   bool dynamic_budget = false;
   bool on_off = false;
   bool thinking_off = true;  // thinking can be turned off (effort none, budget 0)
+  // Thinking is turned off by leaving the thinking parameter out, not by sending "off": Claude
+  // Opus 4.7 and later refuse thinking {type: "disabled"} and do not think when it is absent.
+  bool off_by_omission = false;
   bool thinks_by_default = false;
   // The reply counts the thinking tokens on their own (Anthropic's
   // usage.output_tokens_details.thinking_tokens; the releases before 4.6 leave it out).
@@ -59,6 +62,13 @@ struct ModelFamily {
   std::string cap_field;  // the output cap's field ("max_completion_tokens", "max_tokens", ...)
   int64_t output_cap =
       0;  // the most output tokens the model writes, thinking included; 0 = unknown
+
+  // Structured outputs: the provider enforces a JSON schema for this model (Anthropic's
+  // output_config.format and strict tools, documented for the 4.5 models and later). Without
+  // them the schema goes in the prompt and the answer is validated locally (the result's
+  // modeReason says so); the schema's doc page is `structured_outputs_doc`.
+  bool structured_outputs = true;
+  std::string structured_outputs_doc;
 
   // Prompt caching: explicit cache_control marks (Claude), and the documented minimum cacheable
   // prefix in tokens (0 = no prompt cache).
@@ -104,8 +114,8 @@ struct FamilyOverride {
 };
 
 // Sets the fields of `family` named in `fields`: efforts (array of levels), budget_min,
-// budget_max, dynamic_budget, on_off, thinking_off, thinks_by_default, reports_thinking_tokens,
-// replay ("none", "blocks",
+// budget_max, dynamic_budget, on_off, thinking_off, off_by_omission, thinks_by_default,
+// reports_thinking_tokens, structured_outputs, structured_outputs_doc, replay ("none", "blocks",
 // "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
 // output_cap, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
 // "<key>: <what is wrong>" for an unknown key or a bad value.
@@ -139,6 +149,11 @@ class ModelTable {
 
 // The family of a call's model at `endpoint` (its table, else the built-in one).
 ModelFamily FamilyFor(const Endpoint& endpoint, std::string_view model);
+
+// Why a call to `model` of `family` is not asked for strict output although its provider's
+// profile enforces schemas ("claude-sonnet-4-20250514 has no structured outputs ..."), or empty
+// when the family has them.
+std::string NoStructuredOutputsReason(const ModelFamily& family, std::string_view model);
 
 // Appends the built-in rows (models_builtin.cc) to `rows`; an error names a row that does not
 // apply (ModelTableTest checks there is none).

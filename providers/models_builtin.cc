@@ -57,38 +57,56 @@ const Row kRows[] = {
     {kOpenAi, "gpt-5.1", R"({"like": "gpt-5", "efforts": ["none", "low", "medium", "high"],
        "thinks_by_default": false,
        "doc": "https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort"})"},
+    // gpt-5.2 to 5.4 default to none as 5.1 does ("The default none provides fast, low-latency
+    // responses"); "gpt-5.5 defaults to medium reasoning effort" (the reasoning guide), and so
+    // does 5.6: from 5.5 on the models reason unless told "none", so their default cap leaves
+    // room for it. A later release the table does not name yet is taken for one of these.
     {kOpenAi, "gpt-5.", R"({"like": "gpt-5",
-       "efforts": ["none", "low", "medium", "high", "xhigh"], "thinks_by_default": false,
+       "efforts": ["none", "low", "medium", "high", "xhigh"], "thinks_by_default": true,
+       "doc": "https://developers.openai.com/api/docs/guides/reasoning#reasoning-effort"})"},
+    {kOpenAi, "gpt-5.2", R"({"like": "gpt-5.", "thinks_by_default": false,
+       "doc": "https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort"})"},
+    {kOpenAi, "gpt-5.3", R"({"like": "gpt-5.2",
+       "doc": "https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort"})"},
+    {kOpenAi, "gpt-5.4", R"({"like": "gpt-5.2",
+       "doc": "https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort"})"},
+    // "The gpt-5-pro model defaults to (and only supports) high reasoning effort."
+    {kOpenAi, "gpt-5-pro", R"({"like": "gpt-5", "efforts": ["high"],
        "doc": "https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort"})"},
 
     // Anthropic messages. A model the table does not know is taken for a newer one: adaptive
     // thinking with output_config.effort, which is all Opus 4.7 and later take. Thinking blocks
     // go back first and unchanged; the system prompt is marked for the cache.
+    // Thinking is turned off by leaving `thinking` out (the newer models refuse type
+    // "disabled"). Structured outputs (output_config.format, strict tools) are documented for
+    // the 4.5 models and later.
     {kAnthropic, "", R"({"efforts": ["low", "medium", "high", "xhigh", "max"],
        "replay": "blocks", "cap_field": "max_tokens", "cache_control": true,
-       "cache_min_tokens": 1024,
+       "cache_min_tokens": 1024, "off_by_omission": true,
+       "structured_outputs_doc": "Anthropic documents them for Claude Sonnet 4.5, Opus 4.5, Haiku 4.5 and later, Opus 4.1 in beta only: https://platform.claude.com/docs/en/build-with-claude/structured-outputs",
        "doc": "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking"})"},
     // Claude 3 (except 3.7 Sonnet) does not think. Minimum cacheable prompt: 2 048 for the Haiku
     // models, 1 024 for the others.
     {kAnthropic, "claude-3-haiku",
-     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 4096,
+     R"({"efforts": [], "reports_thinking_tokens": false, "structured_outputs": false, "output_cap": 4096,
        "cache_min_tokens": 2048,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
     {kAnthropic, "claude-3-opus",
-     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 4096,
+     R"({"efforts": [], "reports_thinking_tokens": false, "structured_outputs": false, "output_cap": 4096,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
     {kAnthropic, "claude-3-5-haiku",
-     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 8192,
+     R"({"efforts": [], "reports_thinking_tokens": false, "structured_outputs": false, "output_cap": 8192,
        "cache_min_tokens": 2048,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
     {kAnthropic, "claude-3-5-sonnet",
-     R"({"efforts": [], "reports_thinking_tokens": false, "output_cap": 8192,
+     R"({"efforts": [], "reports_thinking_tokens": false, "structured_outputs": false, "output_cap": 8192,
        "doc": "https://platform.claude.com/docs/en/about-claude/models/overview"})"},
     // "Older models (Claude Sonnet 4.5, Claude Opus 4.5, etc.) do not support adaptive thinking
     // and require thinking.type: enabled with budget_tokens" (>= 1024, below max_tokens). An
     // effort level is sent as a budget. claude-opus-4 covers Opus 4.1.
     {kAnthropic, "claude-3-7-sonnet",
-     R"({"efforts": [], "reports_thinking_tokens": false, "budget_min": 1024,
+     R"({"efforts": [], "reports_thinking_tokens": false, "structured_outputs": false,
+       "off_by_omission": false, "budget_min": 1024,
        "budget_max": 63999, "output_cap": 64000,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"})"},
     {kAnthropic, "claude-sonnet-4", R"({"like": "claude-3-7-sonnet",
@@ -96,26 +114,36 @@ const Row kRows[] = {
     {kAnthropic, "claude-opus-4", R"({"like": "claude-3-7-sonnet", "budget_max": 31999,
        "output_cap": 32000,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"})"},
-    {kAnthropic, "claude-sonnet-4-5", R"({"like": "claude-3-7-sonnet",
+    // Opus 4.1 has structured outputs only behind a beta header: the prompted path, as Opus 4.
+    {kAnthropic, "claude-opus-4-1", R"({"like": "claude-opus-4",
+       "doc": "https://platform.claude.com/docs/en/build-with-claude/structured-outputs"})"},
+    {kAnthropic, "claude-sonnet-4-5", R"({"like": "claude-3-7-sonnet", "structured_outputs": true,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"})"},
-    {kAnthropic, "claude-haiku-4-5", R"({"like": "claude-3-7-sonnet", "cache_min_tokens": 4096,
+    {kAnthropic, "claude-haiku-4-5",
+     R"({"like": "claude-3-7-sonnet", "structured_outputs": true, "cache_min_tokens": 4096,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"})"},
-    {kAnthropic, "claude-opus-4-5", R"({"like": "claude-3-7-sonnet", "cache_min_tokens": 4096,
+    {kAnthropic, "claude-opus-4-5",
+     R"({"like": "claude-3-7-sonnet", "structured_outputs": true, "cache_min_tokens": 4096,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"})"},
     // Opus and Sonnet 4.6 take adaptive thinking (max, no xhigh) and, deprecated, budget_tokens.
     // Opus 4.6: 128K output.
     {kAnthropic, "claude-opus-4-6", R"({"efforts": ["low", "medium", "high", "max"],
+       "off_by_omission": false,
        "budget_min": 1024, "budget_max": 127999, "output_cap": 128000, "cache_min_tokens": 4096,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking"})"},
     {kAnthropic, "claude-sonnet-4-6", R"({"efforts": ["low", "medium", "high", "max"],
+       "off_by_omission": false,
        "budget_min": 1024, "budget_max": 63999, "output_cap": 64000,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking"})"},
     // "Claude Opus 4.7 and Claude Mythos Preview only support adaptive thinking": budget_tokens
-    // is a 400 ("thinking.type.enabled" is not supported for this model); xhigh from Opus 4.7 on,
-    // not on Mythos Preview. Fable 5 always thinks (type disabled is refused).
+    // is a 400 ("thinking.type.enabled" is not supported for this model), and so is type
+    // "disabled": thinking is off when `thinking` is left out (off_by_omission, from the default
+    // row). xhigh from Opus 4.7 on, not on Mythos Preview, which thinks when `thinking` is absent
+    // and cannot be turned off. Fable 5 always thinks (type disabled is refused).
     {kAnthropic, "claude-opus-4-7", R"({"output_cap": 128000,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/effort"})"},
     {kAnthropic, "claude-mythos-preview", R"({"efforts": ["low", "medium", "high", "max"],
+       "thinking_off": false, "thinks_by_default": true,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/effort"})"},
     {kAnthropic, "claude-fable-5", R"({"thinking_off": false,
        "doc": "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking"})"},
@@ -149,15 +177,25 @@ const Row kRows[] = {
     {kGemini, "gemini-3-flash", R"({"output_cap": 65536,
        "doc": "https://ai.google.dev/gemini-api/docs/thinking#thinking-levels"})"},
 
-    // Ollama /api/chat: `think` is true or false for most thinking models and a level for
-    // gpt-oss (which ignores false). A model the table does not know gets the level as asked.
-    {kOllama, "", R"({"efforts": ["low", "medium", "high"], "cap_field": "num_predict",
+    // Ollama /api/chat: `think` is true or false for the thinking models and a level for
+    // gpt-oss (which ignores true and false); a model without thinking answers 400 ("\"llama3.1\"
+    // does not support thinking"), and a level to one that takes only true or false is "think
+    // value \"medium\" is not supported for this model". So a model the table does not know is
+    // sent no `think` (a config row names a thinking model: [model_families.ollama."<prefix>"]),
+    // and a level is checked at config check. "Thinking is enabled by default in the CLI and API
+    // for supported models."
+    {kOllama, "", R"({"efforts": [], "cap_field": "num_predict",
        "doc": "https://docs.ollama.com/capabilities/thinking"})"},
-    {kOllama, "gpt-oss", R"({"thinking_off": false, "thinks_by_default": true,
-       "doc": "https://docs.ollama.com/capabilities/thinking"})"},
+    {kOllama, "gpt-oss", R"({"efforts": ["low", "medium", "high"], "thinking_off": false,
+       "thinks_by_default": true, "doc": "https://docs.ollama.com/capabilities/thinking"})"},
     {kOllama, "qwen3", R"({"efforts": [], "on_off": true, "thinks_by_default": true,
        "doc": "https://docs.ollama.com/capabilities/thinking"})"},
+    // Qwen3-Coder does not think ("qwen3-coder-next" does not support thinking).
+    {kOllama, "qwen3-coder", R"({"on_off": false, "thinks_by_default": false,
+       "doc": "https://ollama.com/library/qwen3-coder"})"},
     {kOllama, "deepseek-r1", R"({"like": "qwen3",
+       "doc": "https://docs.ollama.com/capabilities/thinking"})"},
+    {kOllama, "deepseek-v3.1", R"({"like": "qwen3",
        "doc": "https://docs.ollama.com/capabilities/thinking"})"},
 
     // OpenAI-compatible servers (vLLM, llama.cpp, llamafile): whatever they loaded; every level

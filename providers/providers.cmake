@@ -11,6 +11,7 @@ add_library(structure_providers STATIC
   ${CMAKE_CURRENT_LIST_DIR}/openai/openai_chat.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai/openai_chat_reply.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_compat/openai_compat.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openai_compat/known_servers.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_compat/openrouter.cc
   ${CMAKE_CURRENT_LIST_DIR}/anthropic/anthropic_messages.cc
   ${CMAKE_CURRENT_LIST_DIR}/gemini/gemini_generate.cc

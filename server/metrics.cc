@@ -146,6 +146,10 @@ std::string RenderEngineStats(const pipeline::StatsSnapshot& stats) {
   PerSchema(out, stats, "structure_schema_split_calls_total",
             "Calls whose schema was past the provider's limits and asked in strict parts.",
             &pipeline::SchemaStats::split_calls);
+  PerSchema(out, stats, "structure_schema_fallback_calls_total",
+            "Calls asked in plain JSON mode, the schema held here only (mode fallback; the "
+            "result's modeReason says why, and structure batch --stats counts them by reason).",
+            &pipeline::SchemaStats::fallback_calls);
   Header(out, "structure_provider_call_duration_seconds", "histogram",
          "Wall time of a structure call, by the provider of its content stage.");
   for (const auto& [provider, p] : stats.providers) {

@@ -143,18 +143,52 @@ std::optional<ParamRejection> CheckAnthropicParameters(const Json& body, std::st
         "\"thinking.type.enabled\" is not supported for this model. Use "
         "\"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.");
   }
+  if (type == "disabled" && f.thinking_off && f.off_by_omission) {
+    return Reject(
+        "\"thinking.type.disabled\" is not supported for this model. Omit \"thinking\" to turn "
+        "thinking off, or use \"thinking.type.adaptive\" and \"output_config.effort\".");
+  }
   if (type == "disabled" && !f.thinking_off) {
     return Reject(
         "\"thinking.type.disabled\" is not supported for this model: it always thinks. Use "
         "\"output_config.effort\" to control thinking behavior.");
   }
   const Json* oc = body.find("output_config");
+  if (!f.structured_outputs) {
+    // A 400 for structured outputs on a model that has none (no public report quotes
+    // Anthropic's wording: the simulator's own).
+    if (oc && oc->is_object() && oc->find("format")) {
+      return Reject("'" + std::string(model) + "' does not support output format.");
+    }
+    if (const Json* tools = body.find("tools"); tools && tools->is_array()) {
+      for (const Json& t : tools->as_array()) {
+        const Json* strict = t.is_object() ? t.find("strict") : nullptr;
+        if (strict && strict->is_bool() && strict->as_bool()) {
+          return Reject("'" + std::string(model) + "' does not support strict tools.");
+        }
+      }
+    }
+  }
   std::string effort = oc && oc->is_object() ? StringAtKey(*oc, "effort") : "";
   if (!effort.empty() && f.efforts.empty()) {
     return Reject("output_config.effort: This model does not support the effort parameter.");
   }
   if (!effort.empty() && !Takes(f.efforts, effort)) {
     return Reject("output_config.effort: Input should be " + AnthropicList(f.efforts));
+  }
+  return std::nullopt;
+}
+
+std::optional<ParamRejection> CheckOllamaParameters(const Json& body, std::string_view model) {
+  const Json* think = body.find("think");
+  if (!think || think->is_null()) return std::nullopt;
+  ModelFamily f = FamilyOf(ProviderKind::kOllama, model);
+  bool asks = (think->is_bool() && think->as_bool()) || think->is_string();
+  if (asks && !Thinks(f)) {
+    return Reject("\"" + std::string(model) + "\" does not support thinking");
+  }
+  if (think->is_string() && !Takes(f.efforts, think->as_string())) {
+    return Reject("think value \"" + think->as_string() + "\" is not supported for this model");
   }
   return std::nullopt;
 }

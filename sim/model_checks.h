@@ -23,8 +23,13 @@ std::optional<ParamRejection> CheckOpenAiParameters(const Json& body, std::strin
 
 // Anthropic messages: adaptive thinking or output_config.effort on a model without them,
 // budget_tokens on an adaptive-only model or outside its range, an effort level it does not
-// take, thinking turned off on a model that always thinks.
+// take, thinking turned off on a model that always thinks or that is turned off by leaving it
+// out (Opus 4.7), output_config.format or a strict tool on a model without structured outputs.
 std::optional<ParamRejection> CheckAnthropicParameters(const Json& body, std::string_view model);
+
+// Ollama /api/chat: `think` true or a level on a model without thinking ("\"<model>\" does not
+// support thinking"), a level on a model that takes only true or false.
+std::optional<ParamRejection> CheckOllamaParameters(const Json& body, std::string_view model);
 
 // Gemini generateContent (generationConfig): a thinkingConfig on a model that does not think,
 // thinkingLevel on 2.5, a level not in the API's upper-case enum or not taken by the model

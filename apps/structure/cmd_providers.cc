@@ -56,7 +56,8 @@ Json Describe(const config::ProviderConfig& pc, bool builtin) {
     j.set("baseUrl", base);
   }
   j.set("model", pc.model);
-  j.set("profile", pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile);
+  j.set("profile",
+        pc.profile.empty() ? config::DefaultProfileFor(pc.kind, pc.base_url) : pc.profile);
   Json limits = Json::MakeObject();
   limits.set("maxConcurrency", pc.limits.max_concurrency);
   limits.set("requestsPerMinute", pc.limits.requests_per_minute);
@@ -117,26 +118,28 @@ std::string ThinkingCell(const providers::ModelFamily& f) {
   return out.empty() ? "-" : out;
 }
 
-// Whether thinking can be turned off: by a level "none" or otherwise; "-" when it does not think.
+// Whether thinking can be turned off: by a level "none" or otherwise ("omit": by leaving the
+// parameter out); "-" when it does not think.
 std::string OffCell(const providers::ModelFamily& f) {
   if (f.efforts.empty() && f.budget_max == 0 && !f.on_off) return "-";
   bool none = std::find(f.efforts.begin(), f.efforts.end(), "none") != f.efforts.end();
+  if (f.thinking_off && f.off_by_omission && !none) return "omit";
   return f.thinking_off || none ? "yes" : "no";
 }
 
 void PrintModels(const std::vector<providers::ModelFamily>& families) {
   auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
-  std::vector<std::vector<std::string>> rows = {{"KIND", "PREFIX", "THINKING", "OFF", "THINKS",
-                                                 "PARALLEL TOOLS", "TEMPERATURE", "TOP_P",
-                                                 "CAP FIELD", "OUTPUT CAP", "REPLAY", "SOURCE"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"KIND", "PREFIX", "THINKING", "OFF", "THINKS", "PARALLEL TOOLS", "TEMPERATURE", "TOP_P",
+       "CAP FIELD", "OUTPUT CAP", "REPLAY", "STRUCTURED OUTPUTS", "SOURCE"}};
   for (const providers::ModelFamily& f : families) {
     Json j = providers::FamilyToJson(f);
-    rows.push_back({std::string(providers::InfoOf(f.kind).name),
-                    f.prefix.empty() ? "(other)" : f.prefix, ThinkingCell(f), OffCell(f),
-                    yes(f.thinks_by_default), yes(f.parallel_tool_calls), yes(f.temperature),
-                    yes(f.top_p), f.cap_field.empty() ? "-" : f.cap_field,
-                    f.output_cap > 0 ? std::to_string(f.output_cap) : "-",
-                    j.find("replay")->as_string(), f.from_config ? "config" : "built in"});
+    rows.push_back(
+        {std::string(providers::InfoOf(f.kind).name), f.prefix.empty() ? "(other)" : f.prefix,
+         ThinkingCell(f), OffCell(f), yes(f.thinks_by_default), yes(f.parallel_tool_calls),
+         yes(f.temperature), yes(f.top_p), f.cap_field.empty() ? "-" : f.cap_field,
+         f.output_cap > 0 ? std::to_string(f.output_cap) : "-", j.find("replay")->as_string(),
+         yes(f.structured_outputs), f.from_config ? "config" : "built in"});
   }
   PrintRows(rows);
 }

@@ -60,6 +60,7 @@ struct LoopPlan {
   bool schema_in_prompt = false;
   providers::NeedChannel need = providers::NeedChannel::kEnvelope;
   bool need_envelope = false;  // kEnvelope as {"result", "_need"} (OpenAI strict), not a union
+  std::string envelope_key = "result";             // the envelope's answer member (need_channel.h)
   std::string need_tool_name = "need_more_input";  // for NeedChannel::kTool
   SharedJson need_schema;                          // for NeedChannel::kTool
   // Finds the need text in a parsed answer (envelope forms); nullopt when it is an answer.

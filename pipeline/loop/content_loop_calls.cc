@@ -32,6 +32,7 @@ ProviderCall MakeCall(const LoopSpec& spec, const LoopState& state) {
   }
   parts.need = plan.need;
   parts.need_envelope = plan.need_envelope;
+  parts.envelope_key = plan.envelope_key;
   parts.need_tool_name = plan.need_tool_name;
   parts.final_tool = plan.final_tool;
   parts.final_tool_name = plan.final_tool_name;

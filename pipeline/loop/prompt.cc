@@ -10,8 +10,12 @@ std::string NeedRule(const PromptParts& parts) {
     s += parts.need_tool_name;
     s += "\" with a short description of what is missing";
   } else if (parts.need_envelope) {
-    s += "set \"result\" to null and \"_need\" to a short description of what is missing; "
-         "otherwise put the answer in \"result\" and set \"_need\" to null";
+    s += "set \"";
+    s += parts.envelope_key;
+    s += "\" to null and \"_need\" to a short description of what is missing; otherwise put the "
+         "answer in \"";
+    s += parts.envelope_key;
+    s += "\" and set \"_need\" to null";
   } else {
     s += "output {\"_need\": \"<short description of what's missing>\"} and nothing else";
   }

@@ -21,7 +21,8 @@ struct PromptParts {
   bool enforced = false;          // ... and the provider enforces it (else: the fallback path)
   std::string_view schema_text;   // the schema to show when schema_in_prompt (compact JSON)
   providers::NeedChannel need = providers::NeedChannel::kNone;
-  bool need_envelope = false;  // kEnvelope as {"result", "_need"}
+  bool need_envelope = false;                // kEnvelope as {"result", "_need"}
+  std::string_view envelope_key = "result";  // the envelope's answer member
   std::string_view need_tool_name = "need_more_input";
   bool final_tool = false;
   std::string_view final_tool_name = "submit";

@@ -1,6 +1,8 @@
 #include "pipeline/lowering/need_channel.h"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace structure::pipeline {
 namespace {
@@ -31,7 +33,27 @@ Json SplitDefs(Json& target) {
   return defs;
 }
 
+void RootPropertyNames(const Json& schema, std::vector<std::string>& names, int depth) {
+  if (!schema.is_object() || depth > 4) return;
+  if (const Json* props = schema.find("properties"); props && props->is_object()) {
+    for (const auto& [name, unused] : props->as_object()) names.push_back(name);
+  }
+  for (const char* key : {"anyOf", "oneOf", "allOf"}) {
+    const Json* list = schema.find(key);
+    if (!list || !list->is_array()) continue;
+    for (const Json& branch : list->as_array()) RootPropertyNames(branch, names, depth + 1);
+  }
+}
+
 }  // namespace
+
+std::string EnvelopeKeyFor(const Json& provider_schema) {
+  std::vector<std::string> taken;
+  RootPropertyNames(provider_schema, taken, 0);
+  std::string key = kEnvelopeResultKey;
+  while (std::find(taken.begin(), taken.end(), key) != taken.end()) key = "_" + key;
+  return key;
+}
 
 NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_objects,
                       NullStyle null_style, const std::string& description) {
@@ -53,6 +75,8 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
     return form;
   }
   Json target = provider_schema;
+  if (kind == NeedKind::kEnvelope) form.envelope_key = EnvelopeKeyFor(target);
+  const std::string& key = form.envelope_key;
   Json defs = SplitDefs(target);
   Json out = Json::MakeObject();
   if (kind == NeedKind::kEnvelope) {
@@ -62,17 +86,17 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
     if (null_style == NullStyle::kNullableKeyword) {
       target.set("nullable", Json(true));
       need.set("nullable", Json(true));
-      props.set(kEnvelopeResultKey, std::move(target));
+      props.set(key, std::move(target));
     } else {
       need.set("type", Json(Json::Array{Json("string"), Json("null")}));
-      props.set(kEnvelopeResultKey,
+      props.set(key,
                 Json(Json::Object{
                     {"anyOf", Json(Json::Array{std::move(target),
                                                Json(Json::Object{{"type", Json("null")}})})}}));
     }
     props.set(kNeedKey, std::move(need));
     out.set("properties", std::move(props));
-    out.set("required", Json(Json::Array{Json(kEnvelopeResultKey), Json(kNeedKey)}));
+    out.set("required", Json(Json::Array{Json(key), Json(kNeedKey)}));
     if (close_objects) out.set("additionalProperties", Json(false));
   } else {
     out.set("anyOf", Json(Json::Array{std::move(target), NeedObject(close_objects, text)}));
@@ -82,10 +106,10 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
   return form;
 }
 
-bool IsEnvelope(const Json& output) {
-  if (!output.is_object() || output.find(kEnvelopeResultKey) == nullptr) return false;
-  for (const auto& [key, value] : output.as_object()) {
-    if (key != kEnvelopeResultKey && key != kNeedKey) return false;
+bool IsEnvelope(const Json& output, const std::string& key) {
+  if (!output.is_object() || output.find(key) == nullptr) return false;
+  for (const auto& [name, value] : output.as_object()) {
+    if (name != key && name != kNeedKey) return false;
   }
   return true;
 }
@@ -95,7 +119,7 @@ std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form) 
   const Json* need = output.find(kNeedKey);
   if (!need || !need->is_string() || need->as_string().empty()) return std::nullopt;
   if (form.kind == NeedKind::kEnvelope) {
-    const Json* result = output.find(kEnvelopeResultKey);
+    const Json* result = output.find(form.envelope_key);
     if (result && !result->is_null()) return std::nullopt;
     return need->as_string();
   }
@@ -105,10 +129,10 @@ std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form) 
 
 Result<Json> UnwrapNeed(const Json& output, const NeedForm& form) {
   if (form.kind != NeedKind::kEnvelope) return output;
-  if (!IsEnvelope(output)) {
+  if (!IsEnvelope(output, form.envelope_key)) {
     return Status(Code::kNotFound, "(root): the answer is not in the requested form");
   }
-  const Json* result = output.find(kEnvelopeResultKey);
+  const Json* result = output.find(form.envelope_key);
   if (result->is_null()) {
     return Status(Code::kSchemaViolation,
                   "(root): no answer was given, and no reason why the input is not enough");

@@ -17,6 +17,10 @@ inline constexpr const char kEnvelopeResultKey[] = "result";
 
 struct NeedForm {
   NeedKind kind = NeedKind::kPromptOnly;
+  // kEnvelope: the member the answer goes in. "result", unless the schema's root has a property
+  // of that name: then the first of "_result", "__result", ... it does not have, so that an
+  // answer to the user's schema is never taken for the envelope (EnvelopeKeyFor).
+  std::string envelope_key = kEnvelopeResultKey;
   // The schema to send: the target with the need branch folded in (kEnvelope, kRootAnyOf), or
   // the target alone (kSecondTool, kPromptOnly).
   Json schema;
@@ -37,10 +41,14 @@ NeedForm MakeNeedForm(const Json& provider_schema, NeedKind kind, bool close_obj
 // passes the need tool's arguments ({"_need": ...}) when the model called that tool.
 std::optional<std::string> DetectNeed(const Json& output, const NeedForm& form);
 
+// The envelope member for a provider schema: "result", or the first of "_result", "__result", ...
+// that no property at its root (or in a root anyOf / oneOf / allOf branch) is called.
+std::string EnvelopeKeyFor(const Json& provider_schema);
+
 // True when `output` has the shape of the envelope the provider was asked for: an object with
-// "result" and no member but "result" and "_need". An answer with other members is a bare answer
-// that skipped the envelope, even when one of its own members is called "result".
-bool IsEnvelope(const Json& output);
+// `key` and no member but `key` and "_need". An answer with other members is a bare answer
+// that skipped the envelope.
+bool IsEnvelope(const Json& output, const std::string& key = kEnvelopeResultKey);
 
 // The target part of a non-need answer, ready for Lift: unwraps the envelope for kEnvelope,
 // passes the output through otherwise. kNotFound when the output is not an envelope at all (the

@@ -2,6 +2,8 @@
 
 #include "config/builtin_providers.h"
 #include "pipeline/lowering/lower.h"
+#include "providers/kinds.h"
+#include "providers/models.h"
 
 namespace structure::server {
 namespace {
@@ -9,7 +11,7 @@ namespace {
 // The profile the engine lowers for on this provider's default model (actors/provider_setup.cc
 // and engine_context.cc apply the same overrides).
 Result<pipeline::Profile> ProfileOf(const config::ProviderConfig& pc, std::string* name) {
-  *name = pc.profile.empty() ? config::DefaultProfileFor(pc.kind) : pc.profile;
+  *name = pc.profile.empty() ? config::DefaultProfileFor(pc.kind, pc.base_url) : pc.profile;
   auto profile = pipeline::FindProfile(*name);
   if (!profile.ok()) return profile.status();
   if (pc.profile_overrides.is_object()) {
@@ -27,6 +29,7 @@ Result<pipeline::Profile> ProfileOf(const config::ProviderConfig& pc, std::strin
 std::vector<ProviderVerdict> CheckProviders(const config::EngineConfig& config,
                                             const Json& schema) {
   std::vector<ProviderVerdict> out;
+  auto table = providers::ModelTable::WithOverrides(config.model_families);
   for (const auto& [name, pc] : config.providers) {
     ProviderVerdict v;
     v.provider = name;
@@ -46,6 +49,17 @@ std::vector<ProviderVerdict> CheckProviders(const config::EngineConfig& config,
       v.mode = lowered->strict ? "strict" : "fallback";
       v.reason = lowered->reason;
       for (const auto& d : lowered->dropped) v.dropped.push_back({d.path, d.keyword});
+    }
+    // A model without structured outputs is asked the prompted way (the engine's PlanOptionsOf).
+    const providers::KindInfo* kind = providers::FindKind(pc.kind);
+    if (v.mode == "strict" && kind && table.ok()) {
+      std::string why =
+          providers::NoStructuredOutputsReason((*table)->Find(kind->kind, pc.model), pc.model);
+      if (!why.empty()) {
+        v.mode = "fallback";
+        v.reason = std::move(why);
+        v.dropped.clear();
+      }
     }
     out.push_back(std::move(v));
   }

@@ -1,6 +1,7 @@
 // Ollama chat (POST /api/chat) as the simulator serves it, streaming (NDJSON) or not.
 
 #include "sim/dialect.h"
+#include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
 
@@ -102,6 +103,7 @@ class OllamaDialect final : public Dialect {
         np && np->is_integral() && np->as_int() > 0) {
       out.max_tokens = np->as_int();
     }
+    out.rejected = CheckOllamaParameters(*body, out.model);
     if (const Json* think = body->find("think"); think && !think->is_null()) {
       if (think->is_bool())
         out.thinking_tokens = think->as_bool() ? EffortTokens("medium") : 0;

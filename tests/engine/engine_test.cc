@@ -67,8 +67,13 @@ TEST_F(EngineTest, BuilderLowConfidenceBecomesNeedMoreInputWithTheQuestion) {
 // The request is the last level of the settings cascade: built-in -> file -> tenant -> request.
 TEST_F(EngineTest, RequestSettingsOverrideTheTenantAndTheDefaults) {
   EXPECT_EQ(RunInline("CASE-OK Mike, priority two").mode, "strict");
-  EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"requireProviderStrictOutput":false)").mode,
-            "fallback");
+  StructureResult plain =
+      RunInline("CASE-OK Mike, priority two", R"(,"requireProviderStrictOutput":false)");
+  EXPECT_EQ(plain.mode, "fallback");
+  // Every path that is not strict says why.
+  EXPECT_EQ(plain.mode_reason,
+            "requireProviderStrictOutput is false: the schema goes in the prompt and the answer "
+            "is validated locally");
   EXPECT_EQ(RunInline("CASE-OK Mike, priority two", R"(,"tenant":"lax")").mode, "fallback");
   StructureResult strict = RunInline("CASE-OK Mike, priority two",
                                      R"(,"tenant":"lax","requireProviderStrictOutput":true)");

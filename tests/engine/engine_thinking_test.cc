@@ -42,7 +42,7 @@ profile = "gemini-legacy"
 [providers.ollama]
 kind = "ollama"
 model = "llama-test"
-[providers.ollama.models."qwen-think"]
+[providers.ollama.models."qwen3-think"]
 reasoning_effort = "high"
 
 [providers.openrouter]
@@ -136,7 +136,7 @@ TEST_F(EngineThinkingTest, ThinkingOnAndOffPerProvider) {
       {"gemini/gemini-3-pro-test", 1024},  // by default
       {"gemini/gemini-2.5-flash-off", 0},
       {"ollama/llama-test", 0},
-      {"ollama/qwen-think", 0},
+      {"ollama/qwen3-think", 0},
       {"openrouter/router/test", 0},
       {"openrouter/router/thinking", 800},
   };

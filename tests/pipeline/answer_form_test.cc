@@ -144,5 +144,57 @@ TEST(AnswerFormTest, EnvelopeWithNeitherValueNorNeedSaysSoOnce) {
   EXPECT_EQ(r.errors[0], "(root): no answer was given, and no reason why the input is not enough");
 }
 
+// A schema whose root has one property "result" (issue 44, item 7): the answer to it, as real
+// OpenAI and Gemini replies carry it in their content, is {"result": {...}}. The envelope's
+// member is named so that it cannot be taken for the envelope: it is unwrapped only when it is
+// what was asked for.
+constexpr char kResultSchema[] = R"({"type":"object","properties":{"result":{"type":"object",
+    "properties":{"title":{"type":"string"},"pages":{"type":"integer"}},
+    "required":["title","pages"],"additionalProperties":false}},
+    "required":["result"],"additionalProperties":false})";
+
+TEST(AnswerFormTest, EnvelopeMemberNeverCollidesWithARootProperty) {
+  LoopSpec spec = SpecFor(kResultSchema);
+  const Json& sent = *spec.plan->provider_schema;
+  ASSERT_NE(sent.find("properties"), nullptr) << ToJson(sent);
+  EXPECT_NE(sent.find("properties")->find("_result"), nullptr) << ToJson(sent);
+  EXPECT_NE(sent.find("properties")->find("_need"), nullptr) << ToJson(sent);
+  EXPECT_EQ(sent.find("properties")->find("result"), nullptr) << ToJson(sent);
+  // The prompt names the member the answer goes in.
+  LoopState st;
+  Step first = Start(spec, st);
+  ASSERT_TRUE(std::holds_alternative<SendCall>(first));
+  const std::string& system = std::get<SendCall>(first).call.system;
+  EXPECT_NE(system.find("put the answer in \"_result\""), std::string::npos) << system;
+  // Any other schema keeps "result".
+  EXPECT_NE(SpecFor(testing::kTicketSchemaText).plan->provider_schema->find("properties")->find(
+                "result"),
+            nullptr);
+}
+
+TEST(AnswerFormTest, AnswerWithARootResultIsNotUnwrappedTwice) {
+  LoopSpec spec = SpecFor(kResultSchema);
+  // The bare answer (the content of the recorded replies): judged as it is, and valid.
+  Step bare = Answer(spec, R"({"result":{"title":"Q3 report","pages":12}})");
+  ASSERT_TRUE(std::holds_alternative<Finish>(bare));
+  const StructureResult& b = std::get<Finish>(bare).result;
+  EXPECT_EQ(b.status, Outcome::kOk) << ToJson(ResultToJson(b));
+  EXPECT_EQ(ToJson(b.data), R"({"result":{"title":"Q3 report","pages":12}})");
+  EXPECT_TRUE(b.form_ignored);
+  // The envelope that was asked for: unwrapped once.
+  Step wrapped =
+      Answer(spec, R"({"_result":{"result":{"title":"Q3 report","pages":12}},"_need":null})");
+  ASSERT_TRUE(std::holds_alternative<Finish>(wrapped));
+  const StructureResult& w = std::get<Finish>(wrapped).result;
+  EXPECT_EQ(w.status, Outcome::kOk) << ToJson(ResultToJson(w));
+  EXPECT_EQ(ToJson(w.data), R"({"result":{"title":"Q3 report","pages":12}})");
+  EXPECT_FALSE(w.form_ignored);
+  // A need in the envelope.
+  Step need = Answer(spec, R"({"_result":null,"_need":"the page count is not in the text"})");
+  ASSERT_TRUE(std::holds_alternative<Finish>(need));
+  EXPECT_EQ(std::get<Finish>(need).result.status, Outcome::kNeedMoreInput);
+  EXPECT_EQ(std::get<Finish>(need).result.need, "the page count is not in the text");
+}
+
 }  // namespace
 }  // namespace structure::pipeline

@@ -220,9 +220,38 @@ TEST(CallStatsTest, JsonHasEveryStatusAndReasonAndCumulativeLatencyBuckets) {
       R"("iterations":{"2":1},"reasks":{"type":0,"required":0,"additionalProperties":0,"enum/const":1,)"
       R"("pattern":0,"format":0,"bounds":0,"length":0,"items":0,"semantic":0,"parse":0,"need":0,"other":0},)"
       R"("tokens":{"input":100,"output":10,"cachedInput":60,"cacheWrite":5,"reasoning":4},"formIgnored":0,)"
-      R"("truncated":0,"tokenBudgetExhausted":0,"splitCalls":0}},)"
+      R"("truncated":0,"tokenBudgetExhausted":0,"splitCalls":0,"fallbackCalls":0,"fallbackReasons":{}}},)"
       R"("providers":{"sim":{"calls":1,"latencySeconds":{"sum":0.2,"buckets":{"0.05":0,"0.1":0,)"
       R"("0.25":1,"0.5":1,"1":1,"2.5":1,"5":1,"10":1,"30":1,"60":1,"+Inf":1}}}}})");
+}
+
+TEST(CallStatsTest, CountsFallbackCallsByReason) {
+  CallStats stats;
+  CallResult plain = Result(Outcome::kOk, 1);
+  plain.mode = "fallback";
+  plain.mode_reason = "m has no structured outputs";
+  CallResult unsaid = plain;
+  unsaid.mode_reason.clear();
+  CallResult strict = Result(Outcome::kOk, 1);
+  strict.mode = "strict";
+  for (const CallResult& r : {plain, plain, unsaid, strict}) stats.Record("ticket", r, 0.1);
+  // More distinct reasons than the cap count under "other".
+  for (size_t i = 0; i < kMaxFallbackReasons + 3; ++i) {
+    CallResult r = plain;
+    r.mode_reason = "reason " + std::to_string(i);
+    stats.Record("many", r, 0.1);
+  }
+  const StatsSnapshot snapshot = stats.Snapshot();
+  const SchemaStats& s = snapshot.schemas.at("ticket");
+  EXPECT_EQ(s.fallback_calls, 3u);
+  EXPECT_EQ(s.fallback_reasons.at("m has no structured outputs"), 2u);
+  EXPECT_EQ(s.fallback_reasons.at("unknown"), 1u);
+  const SchemaStats& many = snapshot.schemas.at("many");
+  EXPECT_EQ(many.fallback_calls, kMaxFallbackReasons + 3);
+  EXPECT_EQ(many.fallback_reasons.size(), kMaxFallbackReasons + 1);
+  EXPECT_EQ(many.fallback_reasons.at("other"), 3u);
+  EXPECT_EQ(ToJson(*StatsToJson(snapshot).find("schemas")->find("ticket")->find("fallbackReasons")),
+            R"({"m has no structured outputs":2,"unknown":1})");
 }
 
 TEST(CallStatsTest, CountsTruncatedAnswersAndCallsTheBudgetEnded) {

@@ -19,6 +19,7 @@ const std::vector<std::function<void(PlanOptions&)>> kChanges = {
     [](PlanOptions& o) { o.evidence = config::EvidenceMode::kReport; },
     [](PlanOptions& o) { o.evidence = config::EvidenceMode::kRequire; },
     [](PlanOptions& o) { o.allow_unresolved_refs = !o.allow_unresolved_refs; },
+    [](PlanOptions& o) { o.plain_reason = "m has no structured outputs"; },
 };
 
 TEST(PlanOptionsTest, EveryFieldChangesTheKey) {
@@ -76,6 +77,10 @@ TEST(PlanOptionsTest, OptionsForARequestTakeItsSettings) {
   EXPECT_TRUE(o.array_mode);
   EXPECT_EQ(o.evidence, config::EvidenceMode::kRequire);
   EXPECT_TRUE(o.allow_unresolved_refs);
+  // The setting is the reason the plan gives for not asking for strict output.
+  EXPECT_EQ(o.plain_reason, kStrictOutputNotRequired);
+  settings.require_provider_strict_output = true;
+  EXPECT_EQ(PlanOptionsFor(request, settings).plain_reason, "");
 }
 
 }  // namespace

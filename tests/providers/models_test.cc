@@ -38,10 +38,12 @@ TEST(ModelTableTest, TheLongestPrefixWins) {
   EXPECT_EQ(Find(ProviderKind::kOpenAi, "gpt-4-turbo").prefix, "gpt-4");
   EXPECT_EQ(Find(ProviderKind::kOpenAi, "gpt-5-mini").prefix, "gpt-5");
   EXPECT_EQ(Find(ProviderKind::kOpenAi, "gpt-5.1-mini").prefix, "gpt-5.1");
-  EXPECT_EQ(Find(ProviderKind::kOpenAi, "gpt-5.4").prefix, "gpt-5.");
+  EXPECT_EQ(Find(ProviderKind::kOpenAi, "gpt-5.4").prefix, "gpt-5.4");
+  EXPECT_EQ(Find(ProviderKind::kOpenAi, "gpt-5.6").prefix, "gpt-5.");
   EXPECT_EQ(Find(ProviderKind::kOpenAi, "o3-mini").prefix, "o3");
   EXPECT_EQ(Find(ProviderKind::kOpenAi, "my-finetune").prefix, "");
-  EXPECT_EQ(Find(ProviderKind::kAnthropic, "claude-opus-4-1-20250805").prefix, "claude-opus-4");
+  EXPECT_EQ(Find(ProviderKind::kAnthropic, "claude-opus-4-1-20250805").prefix, "claude-opus-4-1");
+  EXPECT_EQ(Find(ProviderKind::kAnthropic, "claude-opus-4-20250514").prefix, "claude-opus-4");
   EXPECT_EQ(Find(ProviderKind::kAnthropic, "claude-sonnet-4-20250514").prefix, "claude-sonnet-4");
   EXPECT_EQ(Find(ProviderKind::kAnthropic, "claude-sonnet-4-5-20250929").prefix,
             "claude-sonnet-4-5");
@@ -132,6 +134,109 @@ TEST(ModelTableTest, BadConfigRowsNameTheKey) {
   EXPECT_EQ(error(R"({"like": 3})"), "gemini.\"gemini-9\".like: must be a model prefix");
 }
 
+// Anthropic documents structured outputs (output_config.format, strict tools) for Sonnet 4.5,
+// Opus 4.5, Haiku 4.5 and later; Opus 4.1 has them in beta only.
+TEST(ModelTableTest, StructuredOutputsOnlyForTheFamiliesThatHaveThem) {
+  for (const char* model :
+       {"claude-3-haiku-20240307", "claude-3-opus-20240229", "claude-3-5-haiku-20241022",
+        "claude-3-5-sonnet-20241022", "claude-3-7-sonnet-20250219", "claude-sonnet-4-20250514",
+        "claude-opus-4-20250514", "claude-opus-4-1-20250805"}) {
+    ModelFamily f = Find(ProviderKind::kAnthropic, model);
+    EXPECT_FALSE(f.structured_outputs) << model;
+    std::string why = NoStructuredOutputsReason(f, model);
+    EXPECT_EQ(why.rfind(std::string(model) + " has no structured outputs (Anthropic documents", 0),
+              0u)
+        << why;
+    EXPECT_NE(why.find("https://platform.claude.com/docs/en/build-with-claude/structured-outputs"),
+              std::string::npos)
+        << why;
+  }
+  for (const char* model :
+       {"claude-sonnet-4-5-20250929", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-6",
+        "claude-sonnet-4-6", "claude-opus-4-7", "claude-opus-5", "claude-fable-5"}) {
+    ModelFamily f = Find(ProviderKind::kAnthropic, model);
+    EXPECT_TRUE(f.structured_outputs) << model;
+    EXPECT_EQ(NoStructuredOutputsReason(f, model), "") << model;
+  }
+  // OpenRouter's structured outputs are its own.
+  EXPECT_TRUE(Find(ProviderKind::kOpenRouter, "anthropic/claude-sonnet-4").structured_outputs);
+  // A config row turns them on or off.
+  auto table = ModelTable::WithOverrides(
+      {{ProviderKind::kAnthropic, "claude-opus-4-1", Fields(R"({"structured_outputs": true})")}});
+  ASSERT_TRUE(table.ok()) << table.status().message();
+  EXPECT_TRUE((*table)->Find(ProviderKind::kAnthropic, "claude-opus-4-1").structured_outputs);
+}
+
+// Thinking defaults, each checked against the family's page (models_builtin.cc quotes them).
+TEST(ModelTableTest, ThinkingDefaultsAreTheDocumentedOnes) {
+  struct Row {
+    ProviderKind kind;
+    const char* model;
+    bool thinks_by_default;
+  };
+  const Row rows[] = {
+      {ProviderKind::kOpenAi, "gpt-4o", false},       {ProviderKind::kOpenAi, "o3", true},
+      {ProviderKind::kOpenAi, "gpt-5-mini", true},    {ProviderKind::kOpenAi, "gpt-5.1", false},
+      {ProviderKind::kOpenAi, "gpt-5.2", false},      {ProviderKind::kOpenAi, "gpt-5.4-mini", false},
+      {ProviderKind::kOpenAi, "gpt-5.5", true},       {ProviderKind::kOpenAi, "gpt-5.6", true},
+      {ProviderKind::kOpenAi, "gpt-5-pro", true},     {ProviderKind::kAnthropic, "claude-opus-4-7", false},
+      {ProviderKind::kAnthropic, "claude-mythos-preview", true},
+      {ProviderKind::kGemini, "gemini-2.5-flash", true},
+      {ProviderKind::kGemini, "gemini-2.5-flash-lite", false},
+      {ProviderKind::kGemini, "gemini-3-pro-preview", true},
+      {ProviderKind::kOllama, "gpt-oss:20b", true},   {ProviderKind::kOllama, "qwen3:8b", true},
+      {ProviderKind::kOllama, "llama3.1:8b", false},  {ProviderKind::kOllama, "qwen3-coder:30b", false},
+  };
+  for (const Row& r : rows) {
+    EXPECT_EQ(Find(r.kind, r.model).thinks_by_default, r.thinks_by_default) << r.model;
+  }
+  EXPECT_EQ(Find(ProviderKind::kOpenAi, "gpt-5-pro").efforts, (std::vector<std::string>{"high"}));
+}
+
+// Ollama: `think` only for the families that think, in the form each takes.
+TEST(ModelTableTest, OllamaThinkIsKeyedByTheModelFamily) {
+  Thinking high;
+  high.effort = "high";
+  auto llama = ResolveThinking(Find(ProviderKind::kOllama, "llama3.1:8b"), "llama3.1:8b", high);
+  ASSERT_FALSE(llama.ok());
+  EXPECT_EQ(llama.status().message(),
+            "llama3.1:8b takes no thinking parameter (it does not think), not reasoning_effort "
+            "'high'");
+  Thinking none;
+  none.effort = "none";
+  // Nothing to turn off: nothing is sent.
+  EXPECT_EQ(ResolveThinking(Find(ProviderKind::kOllama, "llama3.1:8b"), "l", none)->form,
+            WireThinking::Form::kUnset);
+  EXPECT_EQ(ResolveThinking(Find(ProviderKind::kOllama, "deepseek-v3.1:671b"), "d", high)->form,
+            WireThinking::Form::kOn);
+  EXPECT_EQ(ResolveThinking(Find(ProviderKind::kOllama, "gpt-oss:20b"), "g", high)->form,
+            WireThinking::Form::kLevel);
+  Thinking minimal;
+  minimal.effort = "minimal";
+  EXPECT_FALSE(ResolveThinking(Find(ProviderKind::kOllama, "gpt-oss:20b"), "g", minimal).ok());
+}
+
+// Opus 4.7 refuses thinking {type: "disabled"}: "none" leaves `thinking` out.
+TEST(ModelTableTest, ThinkingOffByOmission) {
+  Thinking none;
+  none.effort = "none";
+  ModelFamily opus = Find(ProviderKind::kAnthropic, "claude-opus-4-7");
+  EXPECT_TRUE(opus.off_by_omission);
+  EXPECT_EQ(ResolveThinking(opus, "claude-opus-4-7", none)->form, WireThinking::Form::kUnset);
+  Thinking zero;
+  zero.budget = 0;
+  EXPECT_EQ(ResolveThinking(opus, "claude-opus-4-7", zero)->form, WireThinking::Form::kUnset);
+  // The families that take type "disabled" keep it.
+  for (const char* model : {"claude-sonnet-4-5", "claude-opus-4-6", "claude-sonnet-4-6"}) {
+    EXPECT_EQ(ResolveThinking(Find(ProviderKind::kAnthropic, model), model, none)->form,
+              WireThinking::Form::kOff)
+        << model;
+  }
+  // Mythos Preview thinks when `thinking` is absent and cannot be turned off.
+  EXPECT_FALSE(ResolveThinking(Find(ProviderKind::kAnthropic, "claude-mythos-preview"), "m", none)
+                   .ok());
+}
+
 TEST(ModelTableTest, RowsShowAsJson) {
   Json j = FamilyToJson(Find(ProviderKind::kGemini, "gemini-2.5-pro"));
   EXPECT_EQ(*j.find("kind"), Json("gemini"));
@@ -139,6 +244,12 @@ TEST(ModelTableTest, RowsShowAsJson) {
   EXPECT_EQ(*j.find("budgetMin"), Json(int64_t{128}));
   EXPECT_EQ(*j.find("thinkingOff"), Json(false));
   EXPECT_EQ(*j.find("source"), Json("built in"));
+  EXPECT_EQ(*j.find("structuredOutputs"), Json(true));
+  Json sonnet4 = FamilyToJson(Find(ProviderKind::kAnthropic, "claude-sonnet-4-20250514"));
+  EXPECT_EQ(*sonnet4.find("structuredOutputs"), Json(false));
+  EXPECT_EQ(*sonnet4.find("offByOmission"), Json(false));
+  EXPECT_EQ(*FamilyToJson(Find(ProviderKind::kAnthropic, "claude-opus-4-7")).find("offByOmission"),
+            Json(true));
 }
 
 }  // namespace

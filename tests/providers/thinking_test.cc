@@ -168,6 +168,11 @@ TEST(ThinkingTest, AnthropicSendsTheThinkingFormTheFamilyTakes) {
                        ProviderKind::kAnthropic)
                 .find("claude-fable-5 cannot turn thinking off"),
             std::string::npos);
+  // Opus 4.7 refuses type "disabled": "none" leaves `thinking` out, the documented way.
+  Json omitted =
+      Body(WithEffort(testing::BasicCall(), "none", "claude-opus-4-7"), ProviderKind::kAnthropic);
+  EXPECT_EQ(omitted.find("thinking"), nullptr) << ToJson(omitted);
+  EXPECT_EQ(ToJson(omitted).find("effort"), std::string::npos) << ToJson(omitted);
   // Claude 3.5 does not think; "none" has nothing to turn off.
   EXPECT_EQ(Body(WithEffort(testing::BasicCall(), "none", "claude-3-5-haiku-20241022"),
                  ProviderKind::kAnthropic)
@@ -314,8 +319,18 @@ TEST(ThinkingTest, OllamaSendsThinkAsTheModelTakesIt) {
   EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "none", "qwen3:8b"), ProviderKind::kOllama)
                  .find("think"),
             Json(false));
-  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "none"), ProviderKind::kOllama).find("think"),
-            Json(false));
+  // A model the table does not know may not think: Ollama answers 400 to `think` there, so
+  // nothing is sent, and a level is refused before any call (config check says the same).
+  EXPECT_EQ(Body(WithEffort(testing::BasicCall(), "none"), ProviderKind::kOllama).find("think"),
+            nullptr);
+  EXPECT_EQ(Body(Model(testing::BasicCall(), "llama3.1:8b"), ProviderKind::kOllama).find("think"),
+            nullptr);
+  EXPECT_EQ(
+      BuildError(WithEffort(testing::BasicCall(), "high", "llama3.1:8b"), ProviderKind::kOllama),
+      "llama3.1:8b takes no thinking parameter (it does not think), not reasoning_effort 'high'");
+  EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "low", "deepseek-r1:8b"), ProviderKind::kOllama)
+                 .find("think"),
+            Json(true));
 }
 
 int64_t Cap(ProviderKind kind, const std::string& model, const Thinking& t,
@@ -328,6 +343,12 @@ TEST(ThinkingTest, DefaultOutputCapLeavesRoomForTheAnswerBeyondTheThinking) {
   EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-4o-mini", none), 2048);
   EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5-mini", none), 2048 + 8192);
   EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.1", none), 2048);  // gpt-5.1 defaults to none
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.4", none), 2048);  // so do 5.2 to 5.4
+  // gpt-5.5 and later reason at medium by default: the cap leaves room for it.
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.6", none), 2048 + 8192);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.5-mini", none), 2048 + 8192);
+  EXPECT_EQ(Cap(ProviderKind::kOllama, "gpt-oss:20b", none), 2048 + 8192);
+  EXPECT_EQ(Cap(ProviderKind::kOllama, "llama3.1:8b", none), 2048);
   EXPECT_EQ(Cap(ProviderKind::kGemini, "gemini-2.5-flash", none), 2048 + 8192);
   EXPECT_EQ(Cap(ProviderKind::kGemini, "gemini-2.5-flash-lite", none), 2048);
   EXPECT_EQ(Cap(ProviderKind::kAnthropic, "claude-sonnet-4-5", none), 2048);
@@ -341,6 +362,8 @@ TEST(ThinkingTest, DefaultOutputCapLeavesRoomForTheAnswerBeyondTheThinking) {
   Thinking off;
   off.effort = "none";
   EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.1", off), 2048);
+  EXPECT_EQ(Cap(ProviderKind::kOpenAi, "gpt-5.6", off), 2048);
+  EXPECT_EQ(Cap(ProviderKind::kAnthropic, "claude-opus-4-7", off), 2048);
   Thinking dynamic;
   dynamic.budget = -1;
   EXPECT_EQ(Cap(ProviderKind::kGemini, "gemini-2.5-pro", dynamic), 2048 + 8192);

@@ -123,6 +123,64 @@ TEST(SimModelChecksTest, AnthropicRefusesTheThinkingFormTheModelDoesNotTake) {
   EXPECT_EQ(Anthropic(sim->port(), "claude-opus-4-7", adaptive, "xhigh").status, 200);
 }
 
+// Structured outputs (output_config.format, strict tools) only where the model table has them;
+// Opus 4.7 turns thinking off by leaving `thinking` out, and refuses type "disabled".
+TEST(SimModelChecksTest, AnthropicRefusesStructuredOutputsAndDisabledThinkingWhereTheModelHasNone) {
+  auto sim = testing::StartSim();
+  Json req = TestJson("anthropic_output_format.json");
+  for (const char* model : {"claude-sonnet-4-20250514", "claude-opus-4-1-20250805",
+                            "claude-3-7-sonnet-20250219", "claude-3-5-haiku-20241022"}) {
+    req.set("model", model);
+    auto r = Post(sim->port(), "/v1/messages", testing::AnthropicHeaders(), ToJson(req));
+    EXPECT_EQ(r.status, 400) << model << ": " << r.body;
+    EXPECT_EQ(Message(r), "'" + std::string(model) + "' does not support output format.");
+    Json plain = req;
+    plain.erase("output_config");
+    EXPECT_EQ(Post(sim->port(), "/v1/messages", testing::AnthropicHeaders(), ToJson(plain)).status,
+              200)
+        << model;
+  }
+  Json tools = TestJson("anthropic_tools.json");
+  tools.set("model", "claude-sonnet-4-20250514");
+  tools["tools"].as_array()[0].set("strict", true);
+  auto strict = Post(sim->port(), "/v1/messages", testing::AnthropicHeaders(), ToJson(tools));
+  EXPECT_EQ(strict.status, 400) << strict.body;
+  EXPECT_EQ(Message(strict), "'claude-sonnet-4-20250514' does not support strict tools.");
+  tools.set("model", "claude-sonnet-4-5");
+  EXPECT_EQ(Post(sim->port(), "/v1/messages", testing::AnthropicHeaders(), ToJson(tools)).status,
+            200);
+  auto disabled = Anthropic(sim->port(), "claude-opus-4-7", R"({"type":"disabled"})");
+  EXPECT_EQ(disabled.status, 400);
+  EXPECT_NE(Message(disabled).find("Omit \"thinking\" to turn thinking off"), std::string::npos)
+      << Message(disabled);
+  EXPECT_EQ(Anthropic(sim->port(), "claude-sonnet-4-5", R"({"type":"disabled"})").status, 200);
+}
+
+// Ollama answers 400 to `think` for a model without thinking, and to a level for a model that
+// takes only true or false.
+TEST(SimModelChecksTest, OllamaRefusesThinkWhereTheModelDoesNotTakeIt) {
+  auto sim = testing::StartSim();
+  Json req = TestJson("ollama_format.json");
+  req.set("model", "llama3.1:8b");
+  req.set("think", true);
+  auto r = Post(sim->port(), "/api/chat", {}, ToJson(req));
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(ToJson(r.json), R"({"error":"\"llama3.1:8b\" does not support thinking"})");
+  req.set("model", "qwen3:8b");
+  req.set("think", "medium");
+  auto level = Post(sim->port(), "/api/chat", {}, ToJson(req));
+  EXPECT_EQ(level.status, 400) << level.body;
+  EXPECT_EQ(ToJson(level.json), R"({"error":"think value \"medium\" is not supported for this model"})");
+  req.set("think", true);
+  EXPECT_EQ(Post(sim->port(), "/api/chat", {}, ToJson(req)).status, 200);
+  req.set("model", "gpt-oss:20b");
+  req.set("think", "medium");
+  EXPECT_EQ(Post(sim->port(), "/api/chat", {}, ToJson(req)).status, 200);
+  req.set("model", "llama3.1:8b");
+  req.set("think", false);
+  EXPECT_EQ(Post(sim->port(), "/api/chat", {}, ToJson(req)).status, 200);
+}
+
 testing::HttpReply Gemini(uint16_t port, const std::string& model, const char* thinking_config) {
   Json req = TestJson("gemini_json_schema.json");
   req["generationConfig"].set("thinkingConfig", *ParseJson(thinking_config));
