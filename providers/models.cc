@@ -209,6 +209,14 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       if (!known) {
         return bad("must be \"none\", \"blocks\", \"signatures\" or \"signatures-checked\"");
       }
+    } else if (key == "api") {
+      auto api = v.is_string() ? ParseOpenAiApi(v.as_string())
+                               : Result<OpenAiApi>(InvalidArgument("must be a string"));
+      if (!api.ok()) return bad(api.status().message());
+      if (*api == OpenAiApi::kResponses && f.kind != ProviderKind::kOpenAi) {
+        return bad("\"responses\" is OpenAI's own API: only openai rows take it");
+      }
+      f.api = *api;
     } else if (key == "cap_field") {
       const std::vector<std::string> fields = CapFields(f.kind);
       if (!v.is_string() || !Contains(fields, v.as_string())) {
@@ -222,7 +230,7 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       f.doc = v.as_string();
     } else if (key != "like") {
       return bad(
-          "unknown key (known: efforts, budget_min, budget_max, dynamic_budget, on_off, "
+          "unknown key (known: api, efforts, budget_min, budget_max, dynamic_budget, on_off, "
           "thinking_off, thinks_by_default, reports_thinking_tokens, replay, "
           "parallel_tool_calls, temperature, "
           "top_p, cap_field, output_cap, cache_control, cache_min_tokens, doc, like)");
@@ -320,6 +328,11 @@ ModelFamily FamilyFor(const Endpoint& endpoint, std::string_view model) {
   return (endpoint.models ? *endpoint.models : *ModelTable::Builtin()).Find(endpoint.kind, model);
 }
 
+OpenAiApi ApiFor(const Endpoint& endpoint, std::string_view model) {
+  if (endpoint.openai_api != OpenAiApi::kByModel) return endpoint.openai_api;
+  return FamilyFor(endpoint, model).api;
+}
+
 Json FamilyToJson(const ModelFamily& f) {
   Json j = Json::MakeObject();
   j.set("kind", std::string(InfoOf(f.kind).name));
@@ -328,6 +341,7 @@ Json FamilyToJson(const ModelFamily& f) {
   Json efforts = Json::MakeArray();
   for (const std::string& e : f.efforts) efforts.push_back(Json(e));
   j.set("efforts", std::move(efforts));
+  if (f.kind == ProviderKind::kOpenAi) j.set("api", std::string(OpenAiApiName(f.api)));
   if (f.budget_max > 0) {
     j.set("budgetMin", f.budget_min);
     j.set("budgetMax", f.budget_max);

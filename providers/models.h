@@ -52,6 +52,11 @@ struct ModelFamily {
   bool reports_thinking_tokens = true;
   ThinkingReplay replay = ThinkingReplay::kNone;
 
+  // OpenAI: the API its calls go to unless the provider's config says (`api`): chat
+  // completions, or the Responses API for the families that refuse function tools with
+  // reasoning on chat completions.
+  OpenAiApi api = OpenAiApi::kChat;
+
   // Request parameters the family takes.
   bool parallel_tool_calls = true;
   bool temperature = true;
@@ -103,7 +108,8 @@ struct FamilyOverride {
   Json fields;
 };
 
-// Sets the fields of `family` named in `fields`: efforts (array of levels), budget_min,
+// Sets the fields of `family` named in `fields`: api ("chat" or "responses", OpenAI's rows
+// only), efforts (array of levels), budget_min,
 // budget_max, dynamic_budget, on_off, thinking_off, thinks_by_default, reports_thinking_tokens,
 // replay ("none", "blocks",
 // "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
@@ -139,6 +145,10 @@ class ModelTable {
 
 // The family of a call's model at `endpoint` (its table, else the built-in one).
 ModelFamily FamilyFor(const Endpoint& endpoint, std::string_view model);
+
+// The API a call of `model` at an OpenAI `endpoint` goes to: the endpoint's `api` when set,
+// else the family's.
+OpenAiApi ApiFor(const Endpoint& endpoint, std::string_view model);
 
 // Appends the built-in rows (models_builtin.cc) to `rows`; an error names a row that does not
 // apply (ModelTableTest checks there is none).

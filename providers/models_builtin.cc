@@ -57,7 +57,9 @@ const Row kRows[] = {
     {kOpenAi, "gpt-5.1", R"({"like": "gpt-5", "efforts": ["none", "low", "medium", "high"],
        "thinks_by_default": false,
        "doc": "https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort"})"},
-    {kOpenAi, "gpt-5.", R"({"like": "gpt-5",
+    // gpt-5.2 and later: "Function tools with reasoning_effort are not supported for gpt-5.4 in
+    // /v1/chat/completions. Please use /v1/responses instead" (400): the Responses API.
+    {kOpenAi, "gpt-5.", R"({"like": "gpt-5", "api": "responses",
        "efforts": ["none", "low", "medium", "high", "xhigh"], "thinks_by_default": false,
        "doc": "https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort"})"},
 
