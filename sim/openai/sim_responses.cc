@@ -449,6 +449,8 @@ http::HttpResponse RenderResponses(const ChatRequest& req, const Answer& a, cons
                                         MakeId("call_", id_seed + 10 + i),
                                         a.more_tool_calls[i].first, a.more_tool_calls[i].second));
     }
+  } else if (a.truncated && a.text.empty() && a.kind == Answer::Kind::kContent) {
+    // Reasoning used the whole cap: no message item at all.
   } else {
     Json part = Json::MakeObject();
     if (a.kind == Answer::Kind::kRefusal || a.kind == Answer::Kind::kSafety) {
