@@ -246,11 +246,11 @@ class Reader : public TomlReader {
 
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
-    CheckKeys(t, path,
-              {"kind", "base_url", "api_key_env", "model", "profile", "api", "limits",
-               "profile_overrides",
-               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch",
-               "proxy", "ca_file", "ca_path", "verify_tls", "connect_timeout_ms"});
+    CheckKeys(
+        t, path,
+        {"kind", "base_url", "api_key_env", "model", "profile", "api", "limits",
+         "profile_overrides", "models", "reasoning_effort", "thinking_budget", "max_output_tokens",
+         "batch", "proxy", "ca_file", "ca_path", "verify_tls", "connect_timeout_ms"});
     ProviderConfig p;
     p.name = name;
     String(t, "kind", path, p.kind);

@@ -112,8 +112,8 @@ std::optional<ParamRejection> CheckOpenAiParameters(const Json& body, std::strin
   // The families whose calls go to the Responses API take function tools on chat completions
   // only without reasoning: asked for (any level but none), or on by default.
   const Json* tools = body.find("tools");
-  bool reasons = effort && effort->is_string() ? effort->as_string() != "none"
-                                               : f.thinks_by_default;
+  bool reasons =
+      effort && effort->is_string() ? effort->as_string() != "none" : f.thinks_by_default;
   if (f.api == providers::OpenAiApi::kResponses && tools && tools->is_array() &&
       tools->size() > 0 && reasons) {
     return Reject("Function tools with reasoning_effort are not supported for " +

@@ -1,7 +1,6 @@
 #include "sim/openai/sim_responses.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 
 #include "base/hash.h"
@@ -13,24 +12,14 @@
 namespace structure::sim {
 namespace {
 
-// The top-level fields of CreateResponse (openai-openapi, info.version 2.3.0).
-constexpr std::array<std::string_view, 31> kKnownFields = {
-    "background",        "context_management",
-    "conversation",      "include",
-    "input",             "instructions",
-    "max_output_tokens", "max_tool_calls",
-    "metadata",          "model",
-    "moderation",        "parallel_tool_calls",
-    "previous_response_id", "prompt",
-    "prompt_cache_key",  "prompt_cache_options",
-    "prompt_cache_retention", "reasoning",
-    "safety_identifier", "service_tier",
-    "store",             "stream",
-    "stream_options",    "temperature",
-    "text",              "tool_choice",
-    "tools",             "top_logprobs",
-    "top_p",             "truncation",
-    "user"};
+// The top-level fields of CreateResponse (openai-openapi, info.version 2.3.0), each with a space
+// on both sides.
+constexpr std::string_view kKnownFields =
+    " background context_management conversation include input instructions max_output_tokens "
+    "max_tool_calls metadata model moderation parallel_tool_calls previous_response_id prompt "
+    "prompt_cache_key prompt_cache_options prompt_cache_retention reasoning safety_identifier "
+    "service_tier store stream stream_options temperature text tool_choice tools top_logprobs "
+    "top_p truncation user ";
 
 bool ValidName(const std::string& name) {
   if (name.empty() || name.size() > 64) return false;
@@ -55,7 +44,8 @@ std::string ReasoningKey(const std::string& id) {
 std::string FollowerKey(const std::string& id) {
   for (std::string_view prefix : {"fc_r", "msg_r"}) {
     // fc_rX_2: the second call after rs_X (ids are letters and digits, then "_N").
-    if (id.rfind(prefix, 0) == 0) return id.substr(prefix.size(), id.find('_', prefix.size()) - prefix.size());
+    if (id.rfind(prefix, 0) == 0)
+      return id.substr(prefix.size(), id.find('_', prefix.size()) - prefix.size());
   }
   return "";
 }
@@ -147,8 +137,9 @@ Status ParseInput(const Json& body, bool store, ChatRequest& out) {
     return Status::Ok();
   }
   if (!input->is_array()) {
-    return InvalidArgument("Invalid type for 'input': expected one of a string or array of input "
-                           "items, but got an object instead.");
+    return InvalidArgument(
+        "Invalid type for 'input': expected one of a string or array of input "
+        "items, but got an object instead.");
   }
   ReasoningChain chain;
   size_t i = 0;
@@ -334,14 +325,16 @@ Status ParseReasoning(const Json& body, ChatRequest& out) {
     out.thinking_tokens = EffortTokens("medium");
   }
   out.rejected = CheckOpenAiParameters(check, out.model);
-  if (out.rejected && out.rejected->param == "reasoning_effort") out.rejected->param = "reasoning.effort";
+  if (out.rejected && out.rejected->param == "reasoning_effort")
+    out.rejected->param = "reasoning.effort";
   return Status::Ok();
 }
 
 Status ParseInclude(const Json& body, ChatRequest& out) {
   const Json* include = body.find("include");
   if (!include || include->is_null()) return Status::Ok();
-  if (!include->is_array()) return InvalidArgument("Invalid type for 'include': expected an array.");
+  if (!include->is_array())
+    return InvalidArgument("Invalid type for 'include': expected an array.");
   for (const Json& v : include->as_array()) {
     if (v.is_string() && v.as_string() == "reasoning.encrypted_content") {
       out.encrypted_reasoning = true;
@@ -380,7 +373,8 @@ Json FunctionCallItem(const std::string& id, const std::string& call_id, const s
 
 Result<ChatRequest> ParseResponsesRequest(const Json& body) {
   for (const auto& [key, value] : body.as_object()) {
-    if (std::find(kKnownFields.begin(), kKnownFields.end(), key) == kKnownFields.end()) {
+    if (key.empty() || key.find(' ') != std::string::npos ||
+        kKnownFields.find(" " + key + " ") == std::string_view::npos) {
       return InvalidArgument("Unknown parameter: '" + key + "'.");
     }
   }
@@ -441,9 +435,8 @@ http::HttpResponse RenderResponses(const ChatRequest& req, const Answer& a, cons
     output.push_back(std::move(r));
   }
   if (a.kind == Answer::Kind::kToolCall) {
-    output.push_back(
-        FunctionCallItem("fc_" + follows, MakeId("call_", id_seed + 1), a.tool_name,
-                         a.tool_arguments));
+    output.push_back(FunctionCallItem("fc_" + follows, MakeId("call_", id_seed + 1), a.tool_name,
+                                      a.tool_arguments));
     for (size_t i = 0; i < a.more_tool_calls.size(); ++i) {
       output.push_back(FunctionCallItem("fc_" + follows + "_" + std::to_string(i + 1),
                                         MakeId("call_", id_seed + 10 + i),
@@ -478,8 +471,7 @@ http::HttpResponse RenderResponses(const ChatRequest& req, const Answer& a, cons
   body.set("background", false);
   body.set("error", nullptr);
   if (a.truncated) {
-    body.set("incomplete_details",
-             Json(Json::Object{{"reason", Json("max_output_tokens")}}));
+    body.set("incomplete_details", Json(Json::Object{{"reason", Json("max_output_tokens")}}));
   } else {
     body.set("incomplete_details", nullptr);
   }

@@ -32,10 +32,9 @@ class ResponsesCliTest : public ::testing::Test {
     mkdir(dir_.c_str(), 0755);
     log_ = dir_ + "/requests.jsonl";
     std::string err;
-    sim_ = testing::StartSim(STRUCTURE_BINARY,
-                             {"--scenario", kData + "apps/responses_scenario.json",
-                              "--record-requests", log_},
-                             &err);
+    sim_ = testing::StartSim(
+        STRUCTURE_BINARY,
+        {"--scenario", kData + "apps/responses_scenario.json", "--record-requests", log_}, &err);
     ASSERT_NE(sim_, nullptr) << err;
   }
   void TearDown() override {
@@ -62,10 +61,12 @@ class ResponsesCliTest : public ::testing::Test {
 
   Outcome Run(const std::string& prompt, std::vector<std::string> extra,
               const std::string& config) {
-    std::vector<std::string> argv = {"/usr/bin/env", "-u", "OPENAI_API_KEY", "-C", dir_,
-                                     STRUCTURE_BINARY, "run", "--config", config, "--provider",
-                                     "oai", "--prompt", prompt, "--schema",
-                                     kData + "batch/schema.json", "--database", ":memory:"};
+    std::vector<std::string> argv = {"/usr/bin/env", "-u",       "OPENAI_API_KEY",
+                                     "-C",           dir_,       STRUCTURE_BINARY,
+                                     "run",          "--config", config,
+                                     "--provider",   "oai",      "--prompt",
+                                     prompt,         "--schema", kData + "batch/schema.json",
+                                     "--database",   ":memory:"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     std::string error;
     auto child = testing::ChildProcess::Spawn(argv, {"", dir_ + "/out", dir_ + "/err"}, &error);

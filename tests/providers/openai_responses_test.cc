@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "providers/models.h"
 #include "providers/openai/openai_batch.h"
 #include "providers/wire.h"
 #include "tests/providers/golden.h"
@@ -98,8 +99,8 @@ TEST(OpenAiResponsesTest, FinalToolWithReasoningHasTheResponsesShape) {
   EXPECT_EQ(submit.find("function"), nullptr) << "the chat completions nesting";
   EXPECT_EQ(tools.as_array()[1]["name"], Json("need_more_input"));
   // No field of chat completions.
-  for (const char* field : {"messages", "reasoning_effort", "max_completion_tokens",
-                            "response_format", "seed"}) {
+  for (const char* field :
+       {"messages", "reasoning_effort", "max_completion_tokens", "response_format", "seed"}) {
     EXPECT_EQ(b.find(field), nullptr) << field;
   }
   // The rejected call and its error, as function_call and function_call_output items.
@@ -109,8 +110,8 @@ TEST(OpenAiResponsesTest, FinalToolWithReasoningHasTheResponsesShape) {
       "content":"Ada Lovelace, 36, mathematician."})"));
   EXPECT_EQ(input.as_array()[1], *ParseJson(R"({"type":"function_call","call_id":"call_1",
       "name":"submit_person","arguments":"{\"name\":\"Ada\",\"age\":-1}"})"));
-  EXPECT_EQ(input.as_array()[2], *ParseJson(R"({"type":"function_call_output",
-      "call_id":"call_1","output":"Error: /age: value must be >= 0 (was -1)"})"));
+  EXPECT_EQ(input.as_array()[2], *ParseJson(R"j({"type":"function_call_output",
+      "call_id":"call_1","output":"Error: /age: value must be >= 0 (was -1)"})j"));
 }
 
 TEST(OpenAiResponsesTest, FinalToolAloneIsForcedByName) {
@@ -296,8 +297,7 @@ TEST(OpenAiResponsesTest, BatchLinesAndTheBatchGoToTheModelsEndpoint) {
   EXPECT_EQ((*line)["body"], Body(*live));
   EXPECT_EQ(openai_batch::EndpointFor(OpenAi(), "gpt-5.4"), "/v1/responses");
   EXPECT_EQ(openai_batch::EndpointFor(OpenAi(), "gpt-4o-mini"), "/v1/chat/completions");
-  EXPECT_EQ(openai_batch::EndpointFor(OpenAi(OpenAiApi::kChat), "gpt-5.4"),
-            "/v1/chat/completions");
+  EXPECT_EQ(openai_batch::EndpointFor(OpenAi(OpenAiApi::kChat), "gpt-5.4"), "/v1/chat/completions");
   auto create = openai_batch::CreateBatch(OpenAi(), "file-1", {},
                                           openai_batch::EndpointFor(OpenAi(), "gpt-5.4"));
   EXPECT_EQ(Body(create)["endpoint"], Json("/v1/responses"));
@@ -319,8 +319,7 @@ TEST(OpenAiResponsesTest, TheApiIsAColumnOfTheModelTable) {
   auto table = ModelTable::Builtin();
   EXPECT_EQ(table->Find(ProviderKind::kOpenAi, "gpt-5.4").api, OpenAiApi::kResponses);
   EXPECT_EQ(table->Find(ProviderKind::kOpenAi, "gpt-5.1").api, OpenAiApi::kChat);
-  EXPECT_EQ(FamilyToJson(table->Find(ProviderKind::kOpenAi, "gpt-5.4"))["api"],
-            Json("responses"));
+  EXPECT_EQ(FamilyToJson(table->Find(ProviderKind::kOpenAi, "gpt-5.4"))["api"], Json("responses"));
   FamilyOverride o{ProviderKind::kOpenAi, "gpt-4.1", *ParseJson(R"({"api":"responses"})")};
   auto with = ModelTable::WithOverrides({o});
   ASSERT_TRUE(with.ok()) << with.status().ToString();

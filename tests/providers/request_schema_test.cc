@@ -20,9 +20,12 @@ struct Format {
 };
 
 const Format kFormats[] = {
-    {"openai", ProviderKind::kOpenAi},         {"openai_compat", ProviderKind::kOpenAiCompat},
-    {"openrouter", ProviderKind::kOpenRouter}, {"anthropic", ProviderKind::kAnthropic},
-    {"gemini", ProviderKind::kGemini},         {"gemini", ProviderKind::kGemini, true},
+    {"openai", ProviderKind::kOpenAi},
+    {"openai_compat", ProviderKind::kOpenAiCompat},
+    {"openrouter", ProviderKind::kOpenRouter},
+    {"anthropic", ProviderKind::kAnthropic},
+    {"gemini", ProviderKind::kGemini},
+    {"gemini", ProviderKind::kGemini, true},
     {"ollama", ProviderKind::kOllama},
     {"openai_responses", ProviderKind::kOpenAi, false, OpenAiApi::kResponses},
 };

@@ -56,14 +56,12 @@ TEST(SimResponsesTest, ChatCompletionsRefusesFunctionToolsWithReasoningForTheNew
   EXPECT_EQ(*r.json.find("error")->find("type"), Json("invalid_request_error"));
   // Without reasoning, and on the families before gpt-5.2, the same tools are answered.
   req.set("reasoning_effort", "none");
-  EXPECT_EQ(
-      Post(sim->port(), "/v1/chat/completions", testing::OpenAiHeaders(), ToJson(req)).status,
-      200);
+  EXPECT_EQ(Post(sim->port(), "/v1/chat/completions", testing::OpenAiHeaders(), ToJson(req)).status,
+            200);
   req.set("model", "gpt-5.1");
   req.set("reasoning_effort", "high");
-  EXPECT_EQ(
-      Post(sim->port(), "/v1/chat/completions", testing::OpenAiHeaders(), ToJson(req)).status,
-      200);
+  EXPECT_EQ(Post(sim->port(), "/v1/chat/completions", testing::OpenAiHeaders(), ToJson(req)).status,
+            200);
   // The same call on /v1/responses is answered.
   EXPECT_EQ(Responses(sim->port(), ForcedTool()).status, 200);
 }
@@ -178,8 +176,7 @@ TEST(SimResponsesTest, ReasoningItemsMustComeBackWhole) {
   auto unverified = again({changed, call, tool_output});
   EXPECT_EQ(unverified.status, 400);
   EXPECT_EQ(Message(unverified), "The encrypted content for item " +
-                                     reasoning.find("id")->as_string() +
-                                     " could not be verified.");
+                                     reasoning.find("id")->as_string() + " could not be verified.");
 
   auto without_reasoning = again({call, tool_output});
   EXPECT_EQ(without_reasoning.status, 400);
