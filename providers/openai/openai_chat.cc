@@ -251,6 +251,9 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
   auto body = ParseReplyBody(response, dialect.provider);
   if (!body.ok()) return body.status();
   const Json& root = *body;
+  // A call the Responses API answered (openai_responses.h): batch results and live replies come
+  // here whichever API the request went to.
+  if (openai_responses::IsResponseObject(root)) return openai_responses::ReplyFromTree(root);
   // OpenRouter reports some upstream failures inside a 200 body.
   if (const Json* err = root.find("error"); err && err->is_object()) {
     HttpResponse synthetic;
@@ -259,9 +262,6 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
     return StatusFromHttp(synthetic, dialect.provider, StringAt(*err, "message"),
                           StringAt(*err, "type"));
   }
-  // A call the Responses API answered (openai_responses.h): batch results and live replies come
-  // here whichever API the request went to.
-  if (openai_responses::IsResponseObject(root)) return openai_responses::ReplyFromTree(root);
   auto parts = ChatPartsFromTree(root);
   if (!parts) return Unavailable(std::string(dialect.provider) + " reply: no choices in the body");
   return FinishReply(std::move(*parts), dialect);

@@ -280,6 +280,11 @@ TEST(OpenAiResponsesTest, IncompleteRefusedAndFailedResponses) {
   EXPECT_NE(failed.status().message().find("The model failed to generate a response."),
             std::string::npos);
 
+  auto limited = ParseReply(ProviderKind::kOpenAi, testing::Response(200, R"({
+    "object":"response","status":"failed","output":[],
+    "error":{"code":"rate_limit_exceeded","message":"Rate limit reached."}})"));
+  EXPECT_EQ(limited.status().code(), Code::kResourceExhausted);
+
   // An error status is read as on chat completions: the same error body.
   auto quota = ParseReply(ProviderKind::kOpenAi, testing::Response(429, R"({"error":{
     "message":"You exceeded your current quota","type":"insufficient_quota","param":null,
