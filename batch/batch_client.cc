@@ -104,8 +104,9 @@ Result<std::string> BatchClient::Submit(const SubmitRequest& request, const std:
         file = *id;
         uploaded(file);
       }
-      auto r = Create(providers::openai_batch::CreateBatch(endpoint_, file,
-                                                           {{"structure_submit", request.key}}),
+      auto r = Create(providers::openai_batch::CreateBatch(
+                          endpoint_, file, {{"structure_submit", request.key}},
+                          providers::openai_batch::EndpointFor(endpoint_, request.model)),
                       request, since_unix_ms, &found);
       if (found) return *found;
       if (!r.ok()) return r.status();

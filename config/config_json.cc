@@ -85,6 +85,7 @@ Json ConfigToJson(const EngineConfig& c) {
     pj.set("baseUrl", p.base_url);
     pj.set("model", p.model);
     pj.set("profile", p.profile);
+    if (!p.api.empty()) pj.set("api", p.api);
     // The same description `structure providers` gives: the variable read and its state.
     if (const providers::KindInfo* k = providers::FindKind(p.kind)) {
       providers::KeyStatus key = providers::DescribeKey(k->kind, p.api_key_env, p.base_url);

@@ -52,6 +52,7 @@ struct ProviderConfig {
   std::string api_key_env;  // name of the environment variable holding the key (never the key)
   std::string model;        // default model for this provider
   std::string profile;      // capability profile name (openai-strict, anthropic-strict, ...)
+  std::string api;          // kind openai: "responses" | "chat"; empty = the model family's default
   Json profile_overrides;   // object or null: overrides applied to the profile for every model
   std::map<std::string, Json> model_profiles;   // model -> overrides for that model only
   ModelSettings model_settings;                 // every model

@@ -229,12 +229,29 @@ class Reader : public TomlReader {
     Whole(t, "connect_timeout_ms", path, 1, 3'600'000, n.connect_timeout_ms, true);
   }
 
+  // `api`: which of OpenAI's APIs the provider's calls go to (providers/endpoint.h); only kind
+  // openai has two.
+  void ReadApi(const toml::table& t, const std::string& path, const ProviderConfig& p) {
+    if (t.get("api") == nullptr || !status().ok()) return;
+    auto api = providers::ParseOpenAiApi(p.api);
+    if (!api.ok()) {
+      Fail(path + ".api", api.status().message(), t.get("api"));
+    } else if (p.kind != "openai") {
+      Fail(path + ".api",
+           "only kind \"openai\" has a choice of API (chat completions or the Responses API); "
+           "leave api out for kind \"" +
+               p.kind + "\"",
+           t.get("api"));
+    }
+  }
+
   ProviderConfig ReadProvider(const toml::table& t, const std::string& name) {
     std::string path = "providers." + name;
-    CheckKeys(t, path,
-              {"kind", "base_url", "api_key_env", "model", "profile", "limits", "profile_overrides",
-               "models", "reasoning_effort", "thinking_budget", "max_output_tokens", "batch",
-               "proxy", "ca_file", "ca_path", "verify_tls", "connect_timeout_ms"});
+    CheckKeys(
+        t, path,
+        {"kind", "base_url", "api_key_env", "model", "profile", "api", "limits",
+         "profile_overrides", "models", "reasoning_effort", "thinking_budget", "max_output_tokens",
+         "batch", "proxy", "ca_file", "ca_path", "verify_tls", "connect_timeout_ms"});
     ProviderConfig p;
     p.name = name;
     String(t, "kind", path, p.kind);
@@ -242,6 +259,7 @@ class Reader : public TomlReader {
     String(t, "api_key_env", path, p.api_key_env);
     String(t, "model", path, p.model);
     String(t, "profile", path, p.profile);
+    String(t, "api", path, p.api);
     if (p.kind.empty() && status().ok()) Fail(path + ".kind", "is required", &t);
     if (!p.kind.empty() && !IsKnownProviderKind(p.kind)) {
       std::string known;
@@ -250,6 +268,7 @@ class Reader : public TomlReader {
       Fail(path + ".kind", "unknown provider kind '" + p.kind + "' (known: " + known + ")",
            t.get("kind"));
     }
+    ReadApi(t, path, p);
     if (const toml::table* l = Table(t, "limits", path)) ReadLimits(*l, path + ".limits", p.limits);
     if (const toml::table* b = Table(t, "batch", path)) ReadBatch(*b, path + ".batch", p.batch);
     ReadNetwork(t, path, p.network);

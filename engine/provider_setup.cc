@@ -69,6 +69,11 @@ Result<ProviderPlan> PlanProvider(const config::ProviderConfig& pc,
     }
     endpoint->timeout_ms = pc.limits.timeout_ms;
     endpoint->models = models;
+    if (!pc.api.empty()) {
+      auto api = providers::ParseOpenAiApi(pc.api);
+      if (!api.ok()) return InvalidArgument(where + ".api: " + api.status().message());
+      endpoint->openai_api = *api;
+    }
     plan.pool.endpoint = *endpoint;
   }
   STRUCTURE_RETURN_IF_ERROR(PlanNetwork(

@@ -17,7 +17,9 @@ struct ToolCall {
   std::string id;  // provider call id; synthesised when the provider has none
   std::string name;
   std::string arguments;  // JSON text of the arguments object
-  std::string signature;  // Gemini thoughtSignature of the call's part; replayed unchanged
+  // An opaque token the provider attached to the call, replayed unchanged: Gemini's
+  // thoughtSignature of the call's part, the id of OpenAI Responses' function_call item (fc_...).
+  std::string signature;
 };
 
 // Reasoning a provider returned with a reply, kept so that the turn can be replayed the way the
@@ -25,8 +27,9 @@ struct ToolCall {
 // Never taken as the answer.
 struct Thought {
   std::string text;       // the thinking text, or a redacted block's opaque data
-  std::string signature;  // the provider's signature of it
+  std::string signature;  // the provider's signature of it (OpenAI Responses: encrypted_content)
   bool redacted = false;  // Anthropic redacted_thinking
+  std::string id = {};    // OpenAI Responses: the reasoning item's id (rs_...)
 };
 
 // How much a reasoning model may think before it answers. Unset fields are not sent, so the
@@ -53,7 +56,9 @@ struct Turn {
   std::string tool_name;             // tool only: its tool name
   bool is_error = false;             // tool only: the call was rejected
   std::vector<Thought> thoughts;     // assistant only: the reasoning that came with it
-  std::string text_signature;        // assistant only: Gemini thoughtSignature of the text part
+  // assistant only: an opaque token of the text part, replayed unchanged (Gemini's
+  // thoughtSignature, the id of OpenAI Responses' message item)
+  std::string text_signature;
 };
 
 // A user turn holding `text`.
@@ -126,7 +131,7 @@ struct ProviderReply {
   Usage usage;
   std::string model;              // model that answered, when reported
   std::vector<Thought> thoughts;  // reasoning returned with the answer (never the answer)
-  std::string text_signature;     // Gemini thoughtSignature of the answer's text part
+  std::string text_signature;     // as Turn::text_signature
 };
 
 std::string_view FinishKindName(FinishKind kind);

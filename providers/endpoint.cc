@@ -22,6 +22,24 @@ Result<ProviderKind> ParseProviderKind(std::string_view name) {
 
 std::string_view ProviderKindName(ProviderKind kind) { return InfoOf(kind).name; }
 
+Result<OpenAiApi> ParseOpenAiApi(std::string_view name) {
+  if (name == "chat") return OpenAiApi::kChat;
+  if (name == "responses") return OpenAiApi::kResponses;
+  return InvalidArgument("must be \"responses\" or \"chat\", not '" + std::string(name) + "'");
+}
+
+std::string_view OpenAiApiName(OpenAiApi api) {
+  switch (api) {
+    case OpenAiApi::kChat:
+      return "chat";
+    case OpenAiApi::kResponses:
+      return "responses";
+    case OpenAiApi::kByModel:
+      break;
+  }
+  return "by model";
+}
+
 std::string NormalizeBaseUrl(std::string_view url) {
   while (EndsWith(url, "/")) url.remove_suffix(1);
   if (EndsWith(url, "/v1"))

@@ -25,6 +25,15 @@ enum class ProviderKind {
 
 class ModelTable;
 
+// Which of OpenAI's two APIs a call goes to: chat completions (POST /v1/chat/completions) or the
+// Responses API (POST /v1/responses). kByModel: the model family's default (the model table's
+// `api` column).
+enum class OpenAiApi { kByModel, kChat, kResponses };
+
+// "chat", "responses"; kInvalidArgument naming both for anything else.
+Result<OpenAiApi> ParseOpenAiApi(std::string_view name);
+std::string_view OpenAiApiName(OpenAiApi api);  // "chat", "responses", "by model"
+
 struct Endpoint {
   ProviderKind kind = ProviderKind::kOpenAi;
   // scheme://host[:port][/prefix], without the API version path: each wire format appends its
@@ -34,6 +43,8 @@ struct Endpoint {
   std::string anthropic_version = "2023-06-01";
   // Gemini: use the legacy OpenAPI `responseSchema` instead of `responseJsonSchema`.
   bool gemini_legacy_schema = false;
+  // OpenAI: the API calls go to (config `api`); other kinds ignore it.
+  OpenAiApi openai_api = OpenAiApi::kByModel;
   int64_t timeout_ms = 120'000;  // per attempt
   // The model table the wire formats consult (providers/models.h); null = the built-in one.
   std::shared_ptr<const ModelTable> models;

@@ -217,6 +217,14 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       if (!known) {
         return bad("must be \"none\", \"blocks\", \"signatures\" or \"signatures-checked\"");
       }
+    } else if (key == "api") {
+      auto api = v.is_string() ? ParseOpenAiApi(v.as_string())
+                               : Result<OpenAiApi>(InvalidArgument("must be a string"));
+      if (!api.ok()) return bad(api.status().message());
+      if (*api == OpenAiApi::kResponses && f.kind != ProviderKind::kOpenAi) {
+        return bad("\"responses\" is OpenAI's own API: only openai rows take it");
+      }
+      f.api = *api;
     } else if (key == "cap_field") {
       const std::vector<std::string> fields = CapFields(f.kind);
       if (!v.is_string() || !Contains(fields, v.as_string())) {
@@ -230,7 +238,7 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       f.doc = v.as_string();
     } else if (key != "like") {
       return bad(
-          "unknown key (known: efforts, budget_min, budget_max, dynamic_budget, on_off, "
+          "unknown key (known: api, efforts, budget_min, budget_max, dynamic_budget, on_off, "
           "thinking_off, off_by_omission, thinks_by_default, reports_thinking_tokens, "
           "structured_outputs, structured_outputs_doc, replay, "
           "parallel_tool_calls, temperature, "
@@ -340,6 +348,11 @@ std::string NoStructuredOutputsReason(const ModelFamily& family, std::string_vie
   return why + ": the schema goes in the prompt and the answer is validated locally";
 }
 
+OpenAiApi ApiFor(const Endpoint& endpoint, std::string_view model) {
+  if (endpoint.openai_api != OpenAiApi::kByModel) return endpoint.openai_api;
+  return FamilyFor(endpoint, model).api;
+}
+
 Json FamilyToJson(const ModelFamily& f) {
   Json j = Json::MakeObject();
   j.set("kind", std::string(InfoOf(f.kind).name));
@@ -348,6 +361,7 @@ Json FamilyToJson(const ModelFamily& f) {
   Json efforts = Json::MakeArray();
   for (const std::string& e : f.efforts) efforts.push_back(Json(e));
   j.set("efforts", std::move(efforts));
+  if (f.kind == ProviderKind::kOpenAi) j.set("api", std::string(OpenAiApiName(f.api)));
   if (f.budget_max > 0) {
     j.set("budgetMin", f.budget_min);
     j.set("budgetMax", f.budget_max);

@@ -55,6 +55,11 @@ struct ModelFamily {
   bool reports_thinking_tokens = true;
   ThinkingReplay replay = ThinkingReplay::kNone;
 
+  // OpenAI: the API its calls go to unless the provider's config says (`api`): chat
+  // completions, or the Responses API for the families that refuse function tools with
+  // reasoning on chat completions.
+  OpenAiApi api = OpenAiApi::kChat;
+
   // Request parameters the family takes.
   bool parallel_tool_calls = true;
   bool temperature = true;
@@ -113,9 +118,10 @@ struct FamilyOverride {
   Json fields;
 };
 
-// Sets the fields of `family` named in `fields`: efforts (array of levels), budget_min,
-// budget_max, dynamic_budget, on_off, thinking_off, off_by_omission, thinks_by_default,
-// reports_thinking_tokens, structured_outputs, structured_outputs_doc, replay ("none", "blocks",
+// Sets the fields of `family` named in `fields`: api ("chat" or "responses", OpenAI's rows
+// only), efforts (array of levels), budget_min, budget_max, dynamic_budget, on_off,
+// thinking_off, off_by_omission, thinks_by_default, reports_thinking_tokens, structured_outputs,
+// structured_outputs_doc, replay ("none", "blocks",
 // "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
 // output_cap, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
 // "<key>: <what is wrong>" for an unknown key or a bad value.
@@ -154,6 +160,10 @@ ModelFamily FamilyFor(const Endpoint& endpoint, std::string_view model);
 // profile enforces schemas ("claude-sonnet-4-20250514 has no structured outputs ..."), or empty
 // when the family has them.
 std::string NoStructuredOutputsReason(const ModelFamily& family, std::string_view model);
+
+// The API a call of `model` at an OpenAI `endpoint` goes to: the endpoint's `api` when set,
+// else the family's.
+OpenAiApi ApiFor(const Endpoint& endpoint, std::string_view model);
 
 // Appends the built-in rows (models_builtin.cc) to `rows`; an error names a row that does not
 // apply (ModelTableTest checks there is none).

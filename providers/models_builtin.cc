@@ -61,7 +61,9 @@ const Row kRows[] = {
     // responses"); "gpt-5.5 defaults to medium reasoning effort" (the reasoning guide), and so
     // does 5.6: from 5.5 on the models reason unless told "none", so their default cap leaves
     // room for it. A later release the table does not name yet is taken for one of these.
-    {kOpenAi, "gpt-5.", R"({"like": "gpt-5",
+    // gpt-5.2 and later: "Function tools with reasoning_effort are not supported for gpt-5.4 in
+    // /v1/chat/completions. Please use /v1/responses instead" (400): the Responses API.
+    {kOpenAi, "gpt-5.", R"({"like": "gpt-5", "api": "responses",
        "efforts": ["none", "low", "medium", "high", "xhigh"], "thinks_by_default": true,
        "doc": "https://developers.openai.com/api/docs/guides/reasoning#reasoning-effort"})"},
     {kOpenAi, "gpt-5.2", R"({"like": "gpt-5.", "thinks_by_default": false,

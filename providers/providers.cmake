@@ -10,6 +10,8 @@ add_library(structure_providers STATIC
   ${CMAKE_CURRENT_LIST_DIR}/wire_util.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai/openai_chat.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai/openai_chat_reply.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openai/openai_responses.cc
+  ${CMAKE_CURRENT_LIST_DIR}/openai/openai_responses_reply.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_compat/openai_compat.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_compat/known_servers.cc
   ${CMAKE_CURRENT_LIST_DIR}/openai_compat/openrouter.cc

@@ -85,7 +85,7 @@ void BatchStore::EndIfDue(SimBatch& batch) {
 std::string BatchStore::LivePath(const SimBatch& batch) const {
   switch (batch.provider) {
     case Provider::kOpenAi:
-      return "/v1/chat/completions";
+      return batch.endpoint.empty() ? "/v1/chat/completions" : batch.endpoint;
     case Provider::kAnthropic:
       return "/v1/messages";
     case Provider::kGemini:

@@ -54,6 +54,7 @@ struct SimBatch {
   std::string display_name;   // Gemini
   Json metadata;              // OpenAI
   std::string input_file_id;  // OpenAI
+  std::string endpoint;       // OpenAI: the path of every request ("" = /v1/chat/completions)
   int64_t created_s = 0;      // Unix seconds
   std::chrono::steady_clock::time_point due;
   std::string fault;  // "" | "failed" | "expired" | "cancelled"

@@ -74,6 +74,8 @@ struct ChatRequest {
   int64_t thinking_tokens = 0;
   bool signatures = false;                 // Gemini: parts carry thoughtSignature
   std::string prompt_cache_key;            // OpenAI: the request's prompt_cache_key, if any
+  bool responses_api = false;              // OpenAI: asked on /v1/responses, answered so
+  bool encrypted_reasoning = false;        // Responses: include has reasoning.encrypted_content
   std::optional<ParamRejection> rejected;  // answered with the provider's error, not an answer
 
   // Texts used for matching and token estimates.

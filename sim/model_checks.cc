@@ -109,6 +109,18 @@ std::optional<ParamRejection> CheckOpenAiParameters(const Json& body, std::strin
         "max_tokens", "unsupported_parameter");
   }
   const Json* effort = body.find("reasoning_effort");
+  // The families whose calls go to the Responses API take function tools on chat completions
+  // only without reasoning: asked for (any level but none), or on by default.
+  const Json* tools = body.find("tools");
+  bool reasons =
+      effort && effort->is_string() ? effort->as_string() != "none" : f.thinks_by_default;
+  if (f.api == providers::OpenAiApi::kResponses && tools && tools->is_array() &&
+      tools->size() > 0 && reasons) {
+    return Reject("Function tools with reasoning_effort are not supported for " +
+                      std::string(model) +
+                      " in /v1/chat/completions. Please use /v1/responses instead.",
+                  "reasoning_effort");
+  }
   if (!effort || !effort->is_string() || Takes(f.efforts, effort->as_string())) {
     return std::nullopt;
   }

@@ -18,7 +18,9 @@ providers::ModelFamily FamilyOf(providers::ProviderKind kind, std::string_view m
 
 // OpenAI chat completions (OpenRouter for a "vendor/model" name): parallel_tool_calls,
 // temperature and top_p where the family takes none, max_tokens on a reasoning model, a
-// reasoning_effort level the family does not take.
+// reasoning_effort level the family does not take, function tools with reasoning on a family
+// whose API is the Responses API (OpenAI's 400 "Function tools with reasoning_effort are not
+// supported for gpt-5.4 in /v1/chat/completions. Please use /v1/responses instead").
 std::optional<ParamRejection> CheckOpenAiParameters(const Json& body, std::string_view model);
 
 // Anthropic messages: adaptive thinking or output_config.effort on a model without them,

@@ -4,6 +4,7 @@ structure_add_tests(NAME providers_tests LABEL providers USES_BINARY
     providers/openai_chat_test.cc
     providers/openai_body_bytes_test.cc
     providers/openai_chat_reply_test.cc
+    providers/openai_responses_test.cc
     providers/anthropic_messages_test.cc
     providers/gemini_generate_test.cc
     providers/ollama_chat_test.cc

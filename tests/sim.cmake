@@ -13,6 +13,7 @@ structure_add_tests(NAME sim_tests LABEL apps USES_BINARY
     sim/sim_gemini_test.cc
     sim/sim_ollama_test.cc
     sim/sim_openai_test.cc
+    sim/sim_responses_test.cc
     sim/sim_thinking_test.cc
     sim/sim_model_checks_test.cc
     sim/sim_reply_shapes_test.cc

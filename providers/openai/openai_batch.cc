@@ -1,5 +1,6 @@
 #include "providers/openai/openai_batch.h"
 
+#include "providers/models.h"
 #include "providers/wire_util.h"
 
 namespace structure::providers::openai_batch {
@@ -38,11 +39,19 @@ ItemResult FromErrorObject(const Json& error) {
 
 }  // namespace
 
+std::string_view EndpointFor(const Endpoint& endpoint, std::string_view model) {
+  return ApiFor(endpoint, model) == OpenAiApi::kResponses ? kResponsesEndpoint : kEndpoint;
+}
+
 std::string InputLine(const BatchItem& item) {
+  const std::string& url = item.request->url;
+  bool responses = url.size() >= kResponsesEndpoint.size() &&
+                   url.compare(url.size() - kResponsesEndpoint.size(), std::string::npos,
+                               kResponsesEndpoint) == 0;
   Json line = Json::MakeObject();
   line.set("custom_id", item.custom_id);
   line.set("method", "POST");
-  line.set("url", kEndpoint);
+  line.set("url", responses ? kResponsesEndpoint : kEndpoint);
   line.set("body", nullptr);
   JsonSplice splice{line.find("body"), item.request->body};
   std::string out = ToJsonSpliced(line, {&splice, 1});
@@ -76,10 +85,11 @@ Result<std::string> ParseFile(const HttpResponse& response) {
 }
 
 HttpRequest CreateBatch(const Endpoint& endpoint, std::string_view input_file_id,
-                        const std::vector<std::pair<std::string, std::string>>& metadata) {
+                        const std::vector<std::pair<std::string, std::string>>& metadata,
+                        std::string_view batch_endpoint) {
   Json body = Json::MakeObject();
   body.set("input_file_id", input_file_id);
-  body.set("endpoint", kEndpoint);
+  body.set("endpoint", batch_endpoint);
   body.set("completion_window", "24h");
   if (!metadata.empty()) {
     Json m = Json::MakeObject();

@@ -1,5 +1,6 @@
 // OpenAI Batch API: the requests go up as a JSONL file (POST /v1/files, purpose "batch"), a
-// batch is created over it (POST /v1/batches, endpoint /v1/chat/completions, window 24h),
+// batch is created over it (POST /v1/batches, endpoint /v1/chat/completions or /v1/responses as
+// the model's API is, window 24h),
 // polled (GET /v1/batches/{id}) and its output and error files downloaded
 // (GET /v1/files/{id}/content). Pure: builds requests and parses responses.
 #pragma once
@@ -15,11 +16,17 @@
 namespace structure::providers::openai_batch {
 
 inline constexpr std::string_view kEndpoint = "/v1/chat/completions";
+inline constexpr std::string_view kResponsesEndpoint = "/v1/responses";
 inline constexpr int64_t kMaxRequests = 50'000;            // per batch file
 inline constexpr int64_t kMaxBytes = 200LL * 1024 * 1024;  // per batch file
 
+// The batch endpoint of `model`'s calls at `endpoint`: kResponsesEndpoint when they go to the
+// Responses API (ApiFor, providers/models.h), else kEndpoint.
+std::string_view EndpointFor(const Endpoint& endpoint, std::string_view model);
+
 // One line of the input file, newline included:
-// {"custom_id":…,"method":"POST","url":"/v1/chat/completions","body":<the live call's body>}.
+// {"custom_id":…,"method":"POST","url":<the live call's path>,"body":<the live call's body>},
+// the path /v1/responses for a request built for the Responses API, else /v1/chat/completions.
 std::string InputLine(const BatchItem& item);
 
 // POST /v1/files, multipart/form-data with purpose=batch and the JSONL as `file`.
@@ -30,9 +37,11 @@ HttpRequest UploadFile(const Endpoint& endpoint, std::string_view jsonl,
 // error as a Status (StatusFromHttp codes: 429 kResourceExhausted, 5xx kUnavailable, ...).
 Result<std::string> ParseFile(const HttpResponse& response);
 
-// POST /v1/batches {"input_file_id","endpoint","completion_window":"24h","metadata"}.
+// POST /v1/batches {"input_file_id","endpoint","completion_window":"24h","metadata"};
+// `batch_endpoint` is the url of every line (EndpointFor).
 HttpRequest CreateBatch(const Endpoint& endpoint, std::string_view input_file_id,
-                        const std::vector<std::pair<std::string, std::string>>& metadata);
+                        const std::vector<std::pair<std::string, std::string>>& metadata,
+                        std::string_view batch_endpoint = kEndpoint);
 HttpRequest RetrieveBatch(const Endpoint& endpoint, std::string_view batch_id);
 HttpRequest CancelBatch(const Endpoint& endpoint, std::string_view batch_id);
 HttpRequest ListBatches(const Endpoint& endpoint, int limit);

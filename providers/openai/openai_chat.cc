@@ -5,6 +5,7 @@
 #include "providers/http_status.h"
 #include "providers/models.h"
 #include "providers/openai/openai_chat_reply.h"
+#include "providers/openai/openai_responses.h"
 #include "providers/prompt_cache.h"
 #include "providers/wire_util.h"
 
@@ -250,6 +251,9 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
   auto body = ParseReplyBody(response, dialect.provider);
   if (!body.ok()) return body.status();
   const Json& root = *body;
+  // A call the Responses API answered (openai_responses.h): batch results and live replies come
+  // here whichever API the request went to.
+  if (openai_responses::IsResponseObject(root)) return openai_responses::ReplyFromTree(root);
   // OpenRouter reports some upstream failures inside a 200 body.
   if (const Json* err = root.find("error"); err && err->is_object()) {
     HttpResponse synthetic;
@@ -266,6 +270,9 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
 namespace openai_chat {
 
 Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint) {
+  if (ApiFor(endpoint, call.model) == OpenAiApi::kResponses) {
+    return openai_responses::BuildRequest(call, endpoint);
+  }
   return BuildOpenAiStyleRequest(call, endpoint, OpenAiDialect{});
 }
 

@@ -41,6 +41,8 @@ Result<ProviderReply> ParseOpenAiStyleReply(const HttpResponse& response,
                                             const OpenAiDialect& dialect);
 
 namespace openai_chat {
+// OpenAI's own: a call whose API is the Responses API (ApiFor, providers/models.h) is built by
+// openai_responses.h; replies of either API are read.
 Result<HttpRequest> BuildRequest(const ProviderCall& call, const Endpoint& endpoint);
 Result<ProviderReply> ParseReply(const HttpResponse& response);
 }  // namespace openai_chat

@@ -13,6 +13,7 @@ namespace structure::sim {
 namespace {
 
 constexpr std::string_view kEndpoint = "/v1/chat/completions";
+constexpr std::string_view kResponsesEndpoint = "/v1/responses";
 constexpr int64_t kMaxRequests = 50'000;
 constexpr int64_t kMaxBytes = 200LL * 1024 * 1024;
 
@@ -87,7 +88,7 @@ Json BatchObject(const SimBatch& b) {
   Json o = Json::MakeObject();
   o.set("id", b.id);
   o.set("object", "batch");
-  o.set("endpoint", kEndpoint);
+  o.set("endpoint", b.endpoint.empty() ? std::string(kEndpoint) : b.endpoint);
   o.set("errors", nullptr);
   if (status == "failed") {
     Json err = Json::MakeObject();
@@ -202,8 +203,8 @@ http::HttpResponse Upload(BatchStore& store, const Dialect& d, const http::HttpR
 }
 
 // Validates the input file the way the batch's validation step does; "" when it is good.
-std::string CheckInput(const BatchStore& store, const SimFile& f, std::vector<SimItem>& items,
-                       std::string* code) {
+std::string CheckInput(const BatchStore& store, const SimFile& f, std::string_view endpoint,
+                       std::vector<SimItem>& items, std::string* code) {
   int64_t max_requests =
       store.options().max_requests > 0 ? store.options().max_requests : kMaxRequests;
   int64_t max_bytes = store.options().max_bytes > 0 ? store.options().max_bytes : kMaxBytes;
@@ -233,8 +234,8 @@ std::string CheckInput(const BatchStore& store, const SimFile& f, std::vector<Si
     if (!id || !id->is_string()) return at + "missing custom_id.";
     if (!ids.insert(id->as_string()).second)
       return at + "duplicate custom_id '" + id->as_string() + "'.";
-    if (!url || !url->is_string() || url->as_string() != kEndpoint)
-      return at + "url must be " + std::string(kEndpoint) + ".";
+    if (!url || !url->is_string() || url->as_string() != endpoint)
+      return at + "url must be the batch's endpoint, " + std::string(endpoint) + ".";
     if (!body || !body->is_object()) return at + "body must be an object.";
     const Json* m = body->find("model");
     std::string this_model = m && m->is_string() ? m->as_string() : "";
@@ -265,9 +266,11 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
   const Json* window = body->find("completion_window");
   if (!file_id || !file_id->is_string())
     return d.Error(400, "Missing required parameter: 'input_file_id'.");
-  if (!endpoint || !endpoint->is_string() || endpoint->as_string() != kEndpoint) {
+  if (!endpoint || !endpoint->is_string() ||
+      (endpoint->as_string() != kEndpoint && endpoint->as_string() != kResponsesEndpoint)) {
     return d.Error(400,
-                   "Invalid value for 'endpoint': the simulator serves only /v1/chat/completions.");
+                   "Invalid value for 'endpoint': the simulator serves /v1/chat/completions and "
+                   "/v1/responses.");
   }
   if (!window || !window->is_string() || window->as_string() != "24h") {
     return d.Error(400, "Invalid value for 'completion_window': only '24h' is supported.");
@@ -277,8 +280,9 @@ http::HttpResponse Create(BatchStore& store, const Dialect& d, const http::HttpR
     return d.Error(404, "No such File object: " + file_id->as_string());
   std::vector<SimItem> items;
   std::string code;
-  std::string problem = CheckInput(store, *f, items, &code);
+  std::string problem = CheckInput(store, *f, endpoint->as_string(), items, &code);
   SimBatch& b = store.Create(Provider::kOpenAi, "batch_", std::move(items));
+  b.endpoint = endpoint->as_string();
   b.input_file_id = f->id;
   if (const Json* meta = body->find("metadata"); meta && meta->is_object()) b.metadata = *meta;
   if (!problem.empty()) {

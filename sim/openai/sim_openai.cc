@@ -4,6 +4,7 @@
 
 #include "sim/dialect.h"
 #include "sim/model_checks.h"
+#include "sim/openai/sim_responses.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
 
@@ -277,7 +278,7 @@ class OpenAiDialect final : public Dialect {
 
   // The path of the kind table (providers/kinds.h).
   bool Serves(const http::HttpRequest& r) const override {
-    return OnPathOf(r.path, providers::ProviderKind::kOpenAi);
+    return OnPathOf(r.path, providers::ProviderKind::kOpenAi) || r.path == kResponsesPath;
   }
 
   std::optional<http::HttpResponse> CheckAuth(const http::HttpRequest& r,
@@ -316,6 +317,7 @@ class OpenAiDialect final : public Dialect {
           "OpenAI API expects a JSON payload, but what was sent was not valid "
           "JSON.)");
     }
+    if (r.path == kResponsesPath) return ParseResponsesRequest(*body);
     ChatRequest out;
     out.provider = Provider::kOpenAi;
     const Json* model = body->find("model");
@@ -357,6 +359,7 @@ class OpenAiDialect final : public Dialect {
 
   http::HttpResponse Render(const ChatRequest& req, const Answer& a, const Usage& usage,
                             uint64_t id_seed) const override {
+    if (req.responses_api) return RenderResponses(req, a, usage, id_seed);
     Json message = Json::MakeObject();
     message.set("role", "assistant");
     std::string finish = a.truncated ? "length" : "stop";

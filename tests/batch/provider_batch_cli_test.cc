@@ -409,6 +409,45 @@ TEST_F(ProviderBatchCliTest, ALostCreateAnswerDoesNotCreateTheBatchTwice) {
   }
 }
 
+// gpt-5.4 in final-tool mode with reasoning: the batch goes to /v1/responses (the simulator
+// refuses the same lines on /v1/chat/completions), its re-asks carry the reasoning items, and
+// every record ends as on the live path.
+TEST_F(ProviderBatchCliTest, Gpt54FinalToolBatchesGoToTheResponsesEndpoint) {
+  const int kRecords = 40;
+  std::string in = dir_ + "final-tool.jsonl";
+  {
+    std::ofstream f(in);
+    for (int i = 0; i < kRecords; ++i) {
+      f << "{\"id\": \"r" << i << "\", \"prompt\": \"Ticket " << i
+        << ": Mike says the export hangs.\", \"finalTool\": true}\n";
+    }
+  }
+  auto config = [&](const std::string& name, const std::string& url) {
+    std::string path = dir_ + name + ".toml";
+    std::ofstream(path) << "[providers.p]\nkind = \"openai\"\nbase_url = \"" << url
+                        << "\"\nmodel = \"gpt-5.4\"\nreasoning_effort = \"high\"\n"
+                        << "[aliases]\n\"default:fast\" = \"p\"\n\"default:analyze\" = \"p\"\n";
+    return path;
+  };
+  auto& live_sim = Sim({"--invalid-rate", "0.3"});
+  auto& batch_sim = Sim({"--invalid-rate", "0.3"});
+  std::string live = dir_ + "live.jsonl", batch = dir_ + "batch.jsonl";
+  int live_code = Run({in, "-o", live, "--schema", kData + "schema.json", "--config",
+                       config("live", live_sim.base_url())},
+                      "live");
+  int batch_code = Run({in, "-o", batch, "--schema", kData + "schema.json", "--provider-batch",
+                        "--poll-ms", "20", "--config", config("batch", batch_sim.base_url())},
+                       "batch");
+  EXPECT_EQ(live_code, 0) << Err("live");
+  EXPECT_EQ(batch_code, 0) << Err("batch");
+  ExpectSameResults(live, batch, kRecords);
+  EXPECT_EQ(Batches(batch_sim, "requests"), Iterations(batch));
+  EXPECT_GE(Batches(batch_sim, "created"), 2) << "the re-asks form a second round";
+  Json stats = Stats(batch_sim);
+  const Json* faults = stats.find("faults");
+  EXPECT_TRUE(!faults || !faults->find("parameter_rejected")) << ToJson(stats);
+}
+
 TEST_F(ProviderBatchCliTest, RefusesWhatItCannotDo) {
   auto& sim = Sim({});
   std::string in = Input(3), out = dir_ + "out.jsonl";

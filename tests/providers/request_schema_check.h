@@ -10,9 +10,9 @@
 namespace structure::providers::testing {
 
 // The problems of `body` (a request body's JSON text) against the published schema of a wire
-// format: "openai", "openai_compat", "openrouter", "anthropic", "gemini" or "ollama" (the
-// folder names of tests/data/providers). Each is the validator's message or "unknown field
-// <pointer>"; empty when the body conforms. An unknown format is one problem.
+// format: "openai", "openai_responses", "openai_compat", "openrouter", "anthropic", "gemini" or
+// "ollama" (the folder names of tests/data/providers). Each is the validator's message or "unknown
+// field <pointer>"; empty when the body conforms. An unknown format is one problem.
 std::vector<std::string> PublishedSchemaIssues(std::string_view format, std::string_view body);
 
 }  // namespace structure::providers::testing

@@ -16,13 +16,18 @@ struct Format {
   const char* name;  // the folder of tests/data/providers and the schema's key
   ProviderKind kind;
   bool legacy = false;  // Gemini's legacy OpenAPI schema dialect
+  OpenAiApi api = OpenAiApi::kByModel;
 };
 
 const Format kFormats[] = {
-    {"openai", ProviderKind::kOpenAi},         {"openai_compat", ProviderKind::kOpenAiCompat},
-    {"openrouter", ProviderKind::kOpenRouter}, {"anthropic", ProviderKind::kAnthropic},
-    {"gemini", ProviderKind::kGemini},         {"gemini", ProviderKind::kGemini, true},
+    {"openai", ProviderKind::kOpenAi},
+    {"openai_compat", ProviderKind::kOpenAiCompat},
+    {"openrouter", ProviderKind::kOpenRouter},
+    {"anthropic", ProviderKind::kAnthropic},
+    {"gemini", ProviderKind::kGemini},
+    {"gemini", ProviderKind::kGemini, true},
     {"ollama", ProviderKind::kOllama},
+    {"openai_responses", ProviderKind::kOpenAi, false, OpenAiApi::kResponses},
 };
 
 struct Variant {
@@ -69,8 +74,10 @@ const Variant kVariants[] = {
 };
 
 // A model of the format's kind that takes the thinking the variant asks for (the model table).
-std::string ModelFor(ProviderKind k, const Thinking& t) {
+std::string ModelFor(const Format& f, const Thinking& t) {
+  ProviderKind k = f.kind;
   if (!t.requested()) return "test-model";
+  if (f.api == OpenAiApi::kResponses) return "gpt-5.4";
   bool budget_or_off = t.budget.has_value() || t.effort == "none";
   switch (k) {
     case ProviderKind::kOpenAi:
@@ -95,12 +102,13 @@ TEST(RequestSchemaTest, EveryBuiltBodyConformsToThePublishedSchema) {
     for (const Variant& v : kVariants) {
       if (v.budget && !TakesBudget(f.kind)) continue;
       ProviderCall call = v.make();
-      call.model = ModelFor(f.kind, call.thinking);
+      call.model = ModelFor(f, call.thinking);
       Endpoint e;
       e.kind = f.kind;
       e.base_url = "http://127.0.0.1:9";
       e.api_key = "k";
       e.gemini_legacy_schema = f.legacy;
+      e.openai_api = f.api;
       auto req = BuildRequest(call, e);
       ASSERT_TRUE(req.ok()) << f.name << "/" << v.name << ": " << req.status().ToString();
       for (const std::string& issue : testing::PublishedSchemaIssues(f.name, req->body)) {
@@ -111,7 +119,7 @@ TEST(RequestSchemaTest, EveryBuiltBodyConformsToThePublishedSchema) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 7 * 8 + 4);
+  EXPECT_EQ(checked, 8 * 8 + 4);
 }
 
 // Claude through OpenRouter: the marked system prompt (a text part with cache_control) is a form
