@@ -14,6 +14,7 @@
 #include "engine/engine_internal.h"
 #include "http/http_message.h"
 #include "http/http_server.h"
+#include "registry/registered_schema.h"
 #include "server/auth.h"
 #include "server/console/console_api.h"
 #include "server/metrics.h"
