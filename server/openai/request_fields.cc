@@ -194,12 +194,22 @@ Error ChoiceType(const Json& choice, const std::vector<const Json*>& functions,
   } else if (t == "mcp") {
     why = "MCP tools are not served here";
   } else {
-    static const char* kBuiltIn[] = {"file_search",          "web_search",
-                                     "web_search_preview",   "web_search_preview_2025_03_11",
-                                     "computer_use_preview", "computer_use",
-                                     "image_generation",     "code_interpreter",
-                                     "apply_patch",          "shell",
-                                     "local_shell"};
+    static const char* kBuiltIn[] = {
+        // The SDKs' ToolChoiceTypes, ToolChoiceApplyPatch, ToolChoiceShell and the programmatic
+        // tool calling choice (openai-node resources/responses/responses.d.ts).
+        "file_search",
+        "web_search",
+        "web_search_preview",
+        "web_search_preview_2025_03_11",
+        "computer",
+        "computer_use",
+        "computer_use_preview",
+        "image_generation",
+        "code_interpreter",
+        "apply_patch",
+        "shell",
+        "local_shell",
+        "programmatic_tool_calling"};
     if (!Listed(t, kBuiltIn)) {
       return BadField("tool_choice.type", "must be \"function\" (was \"" + t + "\"): " + instead);
     }
