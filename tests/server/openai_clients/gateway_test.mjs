@@ -46,7 +46,7 @@ async function startUntrustedStack(binary, dir) {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt',
     'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-subj',
     '/CN=localhost', '-days', '1'], { stdio: 'ignore' });
-  const tls = await startProcess(['openssl', 's_server', '-accept', '0', '-cert', cert, '-key',
+  const tls = await startProcess(['openssl', 's_server', '-4', '-www', '-accept', '0', '-cert', cert, '-key',
     key], /ACCEPT \S*:(\d+)/);
   const config = join(dir, 'serve.toml');
   writeFileSync(config, '[providers.remote]\nkind = "openai"\n' +
