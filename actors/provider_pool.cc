@@ -236,7 +236,8 @@ void OnCompletion(Self self, providers::Completion& c) {
                    "the provider answered 429 and asked to wait " + Secs(*hint.retry_after) +
                        " (Retry-After), longer than the " +
                        Secs(std::max(p.deadline - now, providers::Duration::zero())) +
-                       " left of the call's time"));
+                       " left of the call's time (callTimeoutMs), so the call ends now instead "
+                       "of waiting"));
     } else if (p.rate_limited > st.config.max_rate_limit_retries) {
       Reply(self, c.id, std::move(status));
     } else {

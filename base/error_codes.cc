@@ -23,8 +23,11 @@ constexpr ErrorCodeFacts kFacts[] = {
     // The server's provider account has no quota or credit left (OpenAI insufficient_quota,
     // Anthropic billing, a Gemini daily quota): never retried, and waiting does not help the
     // caller; the operator must add credit or raise the quota. OpenAI's own code for it.
-    {ErrorCode::kProviderQuotaExhausted, "provider_quota_exhausted", 502, 1, M::kToolError,
-     "server_error", "insufficient_quota"},
+    // 403, not 502: the OpenAI SDKs retry 5xx (and 429, OpenAI's own status for it), so a 502
+    // reached the provider up to three times for one call; they never retry a 403. The type and
+    // code are those of OpenAI's own body for it.
+    {ErrorCode::kProviderQuotaExhausted, "provider_quota_exhausted", 403, 1, M::kToolError,
+     "insufficient_quota", "insufficient_quota"},
     {ErrorCode::kProviderUnavailable, "provider_unavailable", 502, 1, M::kToolError, "server_error",
      "provider_unavailable"},
     {ErrorCode::kProviderRejectedRequest, "provider_rejected_request", 502, 1, M::kToolError,
@@ -55,6 +58,11 @@ constexpr ErrorCodeFacts kFacts[] = {
     // The provider does not know the model or path the configuration names.
     {ErrorCode::kNotFound, "not_found", 502, 1, M::kToolError, "server_error", "not_found"},
     {ErrorCode::kInternal, "internal", 500, 1, M::kToolError, "server_error", "internal"},
+    // The provider cannot be called as configured: its TLS certificate was not accepted (an
+    // untrusted CA, a wrong host name). The operator must fix ca_file or the base URL. A bad
+    // gateway: an SDK's retry of the 502 costs nothing, as the handshake fails before any call.
+    {ErrorCode::kFailedPrecondition, "failed_precondition", 502, 1, M::kToolError, "server_error",
+     "failed_precondition"},
     // Provider batch APIs, `structure batch --provider-batch` only; the HTTP API never sees them.
     {ErrorCode::kBatchExpired, "batch_expired", 504, 1, M::kToolError, "server_error",
      "batch_expired"},

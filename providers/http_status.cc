@@ -38,8 +38,10 @@ std::optional<int64_t> ParseCount(std::string_view s) {
 }
 
 std::chrono::milliseconds Ms(double v) {
-  // Clamp so that a hostile header cannot overflow the clock arithmetic (one day is plenty).
-  constexpr double kMaxMs = 86'400'000.0;
+  // Clamp so that a hostile header cannot overflow the clock arithmetic: about 3 years, far
+  // beyond any call's deadline (at most a day), so a wait longer than the call has left is
+  // reported as asked ("asked to wait 100000.0 s") and the call ends at once.
+  constexpr double kMaxMs = 100'000'000'000.0;
   return std::chrono::milliseconds(static_cast<int64_t>(std::ceil(std::min(v, kMaxMs))));
 }
 

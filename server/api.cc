@@ -89,6 +89,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     request.path.erase(0, base.size() - 1);
     if (request.path.empty()) request.path = "/";
   }
+  request.path = openai::WithoutTrailingSlash(request.path);
   const std::string& path = request.path;
   // HEAD arrives as GET (the server sends GET's headers without the body); messages and
   // metrics name what the client sent.
@@ -161,7 +162,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
   if (is_openai) {
     if (path == "/v1/models" || path == "/v1/models/") {
       if (!get) return only("GET");
-      return send(Models());
+      return send(Models(request, *who));
     }
     if (path == "/v1/responses") {
       if (request.method != "POST") return only("POST");
@@ -173,7 +174,7 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (path != "/v1/chat/completions") {
       route = "/v1/models/{id}";
       if (!get) return only("GET");
-      return send(Model(path.substr(std::string("/v1/models/").size())));
+      return send(Model(request, *who, path.substr(std::string("/v1/models/").size())));
     }
     if (request.method != "POST") return only("POST");
     return ChatCompletions(request, *who, [this, respond](HttpResponse r) {

@@ -9,13 +9,16 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <variant>
 
 #include "engine/engine_internal.h"
 #include "http/http_message.h"
 #include "http/http_server.h"
+#include "registry/registered_schema.h"
 #include "server/auth.h"
 #include "server/console/console_api.h"
 #include "server/metrics.h"
+#include "server/openai/openai_error.h"
 #include "server/server_config.h"
 
 namespace structure::server {
@@ -47,8 +50,15 @@ class Api {
   // scope and the model it names, then the call, answered as `shape` writes it.
   void OpenAi(const http::HttpRequest& request, const Principal& who, http::Responder respond,
               const OpenAiShape& shape);
-  http::HttpResponse Models() const;
-  http::HttpResponse Model(const std::string& id) const;  // GET /v1/models/{id}, id as sent
+  // GET /v1/models: the configuration's models and the registry schemas of the key's tenant
+  // (and the ?project= it may use) as schema:NAME.
+  http::HttpResponse Models(const http::HttpRequest& request, const Principal& who) const;
+  // GET /v1/models/{id}, id as sent: resolved as a request's `model` is.
+  http::HttpResponse Model(const http::HttpRequest& request, const Principal& who,
+                           const std::string& id) const;
+  // A schema model ("schema:invoice@1.2") in `scope`: the schema's registry origin, or the 4xx.
+  std::variant<std::string, openai::ApiError> SchemaModel(const std::string& model,
+                                                          const registry::Scope& scope) const;
   // Whether another call may start now (fewer than max_inflight under way).
   bool Busy() const;
   // Runs `request` on the engine, counted under `endpoint` ("structure", "chat_completions",

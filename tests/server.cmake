@@ -38,7 +38,7 @@ if(STRUCTURE_NODE AND STRUCTURE_NPM)
   add_test(NAME openai_clients_install COMMAND sh ${_clients}/run_test.sh install)
   set_tests_properties(openai_clients_install PROPERTIES LABELS apps TIMEOUT 600 COST 2000
     FIXTURES_SETUP openai_clients)
-  foreach(_client openai_sdk vercel_ai langchain instructor)
+  foreach(_client openai_sdk vercel_ai langchain instructor gateway)
     add_test(NAME openai_client_${_client}
       COMMAND sh ${_clients}/run_test.sh ${_client}_test.mjs $<TARGET_FILE:structure>)
     set_tests_properties(openai_client_${_client} PROPERTIES LABELS apps TIMEOUT 300

@@ -7,7 +7,7 @@
 //
 // Codes group by who can act on them:
 //   - the request: kBadRequest, kBadSchema, kUnknownSchema;
-//   - the operator's configuration: kBadConfig, kProviderAuth;
+//   - the operator's configuration: kBadConfig, kProviderAuth, kFailedPrecondition;
 //   - the provider, transiently: kProviderRateLimited, kProviderUnavailable, kDeadlineExceeded;
 //   - the provider, for good: kProviderRejectedRequest, kNotFound, kProviderQuotaExhausted;
 //   - the schema, too large for the model even in parts: kSchemaTooLarge;
@@ -52,6 +52,8 @@ enum class ErrorCode : int {
   kBatchRejected,            // batch_rejected: the provider refused to create the batch
   kBatchRequestTooLarge,     // batch_request_too_large: one request exceeds the batch size cap
   kBatchUnsupported,         // batch_unsupported: the provider has no batch API
+  kFailedPrecondition,       // failed_precondition: the provider cannot be called as configured
+                             // (its TLS certificate was not accepted)
   kCount,                    // not a code: the number of codes
 };
 

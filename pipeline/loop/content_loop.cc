@@ -299,6 +299,8 @@ ErrorCode ErrorCodeFor(const Status& status) {
       return ErrorCode::kSchemaTooLarge;
     case Code::kNotFound:
       return ErrorCode::kNotFound;
+    case Code::kFailedPrecondition:
+      return ErrorCode::kFailedPrecondition;  // a TLS certificate not accepted
     default:
       return ErrorCode::kInternal;
   }

@@ -209,6 +209,7 @@ std::variant<ChatRequest, ApiError> ParseChatRequest(Json owned, const ChatLimit
     return BadField("response_format",
                     "give one schema: response_format or a forced tool, not both");
   }
+  if (Error e = SchemaFromModel(r)) return *e;
   if (Error e = OneSchema(r, "response_format",
                           "set response_format to {\"type\": \"json_schema\", \"json_schema\": "
                           "{...}} or {\"type\": \"json_object\"}")) {
@@ -233,7 +234,7 @@ pipeline::StructureRequest ToStructureRequest(ChatRequest& chat, const std::stri
   }
   s.tenant = tenant;
   s.project = project;
-  s.settings.model = model_ref;
+  if (!model_ref.empty()) s.settings.model = model_ref;
   if (chat.max_loops) s.settings.max_loops = *chat.max_loops;
   if (chat.evidence) s.settings.evidence = *chat.evidence;
   s.final_tool = !chat.tool_name.empty();

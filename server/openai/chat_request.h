@@ -40,8 +40,12 @@ struct ChatRequest {
   // forced tool's parameters); null when structure.schemaName names a registry schema.
   std::shared_ptr<const Json> schema;
   std::string schema_param;     // the field that held it, for errors about the schema
-  std::string registry_schema;  // structure.schemaName
-  std::string tool_name;        // a forced tool: the answer is a call of this function
+  std::string registry_schema;  // structure.schemaName, or the schema a schema model names
+  // `model` names a registry schema ("schema:invoice@1.2", server/openai/models.h): the call
+  // runs that schema whatever response_format says; registry_version is the version asked.
+  bool schema_model = false;
+  std::string registry_version;
+  std::string tool_name;  // a forced tool: the answer is a call of this function
   bool stream = false;
   bool include_usage = false;  // stream_options.include_usage
   pipeline::CallParams params;
@@ -60,8 +64,8 @@ struct ChatRequest {
 // response_format, a forced tool, or structure.schemaName. The schema moves out of `body`.
 std::variant<ChatRequest, ApiError> ParseChatRequest(Json body, const ChatLimits& limits);
 
-// The structure call for `chat` on the model `model_ref` (an alias, provider/model or provider)
-// in `tenant` / `project`. The conversation moves out of `chat`.
+// The structure call for `chat` on the model `model_ref` (an alias, provider/model or provider;
+// "" = the configured default) in `tenant` / `project`. The conversation moves out of `chat`.
 pipeline::StructureRequest ToStructureRequest(ChatRequest& chat, const std::string& model_ref,
                                               const std::string& tenant,
                                               const std::string& project);

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "base/hex.h"
+#include "registry/schema_registry.h"
 #include "server/api.h"
 #include "server/openai/chat_reply.h"
 #include "server/openai/chat_request.h"
@@ -40,16 +41,52 @@ ApiError Forbidden(const std::string& message) {
 
 }  // namespace
 
-HttpResponse Api::Models() const {
-  return http::JsonResponse(
-      200, openai::ModelsJson(openai::ListModels(EngineInternal::Config(engine_))));
+namespace {
+
+// The key's scope for a listing: its tenant, and the project the query names when the key may
+// use it.
+registry::Scope ListingScope(const HttpRequest& request, const Principal& who) {
+  std::string project = request.QueryParam("project").value_or("");
+  auto scope = Authorize(who, project);
+  if (scope.ok()) return {scope->tenant, scope->project};
+  return {who.tenant, ""};
 }
 
-HttpResponse Api::Model(const std::string& id) const {
+}  // namespace
+
+HttpResponse Api::Models(const HttpRequest& request, const Principal& who) const {
+  std::vector<openai::ModelEntry> models = openai::ListModels(EngineInternal::Config(engine_));
+  auto schemas = EngineInternal::Schemas(engine_).List(ListingScope(request, who));
+  if (schemas.ok()) {
+    for (const registry::RegisteredSchema& s : *schemas) {
+      models.push_back({openai::kSchemaModelPrefix + s.name, s.origin});
+    }
+  }
+  return http::JsonResponse(200, openai::ModelsJson(models));
+}
+
+std::variant<std::string, ApiError> Api::SchemaModel(const std::string& model,
+                                                     const registry::Scope& scope) const {
+  auto read = openai::ReadSchemaModel(model);
+  if (auto* e = std::get_if<ApiError>(&read)) return *e;
+  const openai::SchemaModel& m = std::get<openai::SchemaModel>(read);
+  auto found = EngineInternal::Schemas(engine_).Find(m.name, scope);
+  if (!found.ok()) return openai::ModelNotFound(model, found.status().message());
+  if (auto e = openai::CheckSchemaVersion(model, m, found->version)) return *e;
+  return found->origin;
+}
+
+HttpResponse Api::Model(const HttpRequest& request, const Principal& who,
+                        const std::string& id) const {
   const std::string name = PercentDecode(id, PlusIs::kPlus);
-  auto found = openai::ModelJson(openai::ListModels(EngineInternal::Config(engine_)), name);
+  if (openai::IsSchemaModel(name)) {
+    auto origin = SchemaModel(name, ListingScope(request, who));
+    if (auto* e = std::get_if<ApiError>(&origin)) return openai::ErrorResponse(*e);
+    return http::JsonResponse(200, openai::ModelJson({name, std::get<std::string>(origin)}));
+  }
+  auto found = openai::RetrieveModel(EngineInternal::Config(engine_), name);
   if (auto* e = std::get_if<ApiError>(&found)) return openai::ErrorResponse(*e);
-  return http::JsonResponse(200, std::get<std::string>(found));
+  return http::JsonResponse(200, openai::ModelJson(std::get<openai::ModelEntry>(found)));
 }
 
 // What differs between the two OpenAI request shapes: how the body is read, the answer's id,
@@ -115,7 +152,17 @@ void Api::OpenAi(const HttpRequest& request, const Principal& who, Responder res
   std::string project = chat.project.value_or(request.QueryParam("project").value_or(""));
   auto scope = Authorize(who, project);
   if (!scope.ok()) return fail(Forbidden(scope.status().message()));
-  auto model = openai::RouteModel(EngineInternal::Config(engine_), chat.model);
+  const config::EngineConfig& config = EngineInternal::Config(engine_);
+  std::variant<std::string, ApiError> model;
+  if (chat.schema_model) {
+    // The schema must be there for the key (at the version asked); the call runs on the alias of
+    // that name or the configured default.
+    auto origin = SchemaModel(chat.model, {scope->tenant, scope->project});
+    if (auto* e = std::get_if<ApiError>(&origin)) return fail(*e);
+    model = openai::SchemaModelRoute(config, chat.model);
+  } else {
+    model = openai::RouteModel(config, chat.model);
+  }
   if (auto* e = std::get_if<ApiError>(&model)) return fail(*e);
 
   openai::ReplyContext context;
@@ -125,8 +172,9 @@ void Api::OpenAi(const HttpRequest& request, const Principal& who, Responder res
   context.tool_name = chat.tool_name;
   context.need = chat.need;
   context.include_usage = chat.include_usage;
-  std::string schema_param =
-      chat.registry_schema.empty() ? chat.schema_param : "structure.schemaName";
+  std::string schema_param = chat.schema_model              ? "model"
+                             : chat.registry_schema.empty() ? chat.schema_param
+                                                            : "structure.schemaName";
   auto call =
       openai::ToStructureRequest(chat, std::get<std::string>(model), scope->tenant, scope->project);
   if (chat.stream) {

@@ -39,6 +39,13 @@ bool IsOpenAiRoute(const std::string& path) {
          Under(path, "/v1/models/");
 }
 
+std::string WithoutTrailingSlash(const std::string& path) {
+  if (path == "/v1/chat/completions/" || path == "/v1/responses/") {
+    return path.substr(0, path.size() - 1);
+  }
+  return path;
+}
+
 std::optional<std::string> UnservedOpenAiPath(const std::string& method, const std::string& path) {
   for (const Unserved& u : kUnserved) {
     if (!Under(path, u.prefix)) continue;

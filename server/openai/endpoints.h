@@ -11,6 +11,10 @@ namespace structure::server::openai {
 // POST /v1/chat/completions, POST /v1/responses, GET /v1/models and GET /v1/models/{id}.
 bool IsOpenAiRoute(const std::string& path);
 
+// `path` with the trailing '/' of "/v1/chat/completions/" and "/v1/responses/" removed: the same
+// routes (clients that join a base URL to a path may send the slash). Any other path unchanged.
+std::string WithoutTrailingSlash(const std::string& path);
+
 // For a path of the OpenAI API this server does not answer (/v1/embeddings, /v1/responses/{id},
 // /v1/chat/completions/{id}, ...): the 404's message, which names the API and what to call
 // instead. std::nullopt for any other path.

@@ -1,7 +1,10 @@
 #include "server/openai/request_fields.h"
 
+#include <map>
+
 #include "config/settings.h"
 #include "pipeline/request.h"
+#include "server/openai/models.h"
 
 namespace structure::server::openai {
 
@@ -135,9 +138,108 @@ Error Extension(const Json& body, ChatRequest& r, const ChatLimits& limits) {
   return std::nullopt;
 }
 
+namespace {
+
+// The tool_choice object that forces function `name`, in the shape whose name sits at
+// `name_path`: {"type": "function", "function": {"name": "f"}} (Chat Completions) or
+// {"type": "function", "name": "f"} (Responses).
+std::string ForcedShape(const std::vector<std::string>& name_path, const std::string& name) {
+  std::string inner = "\"" + name + "\"";
+  for (auto it = name_path.rbegin(); it != name_path.rend(); ++it) {
+    inner = "{\"" + *it + "\": " + inner + "}";
+  }
+  return "{\"type\": \"function\", " + inner.substr(1);
+}
+
+// The function a suggestion names: the only one allowed_tools lists, else the only tool, else
+// a placeholder.
+std::string SuggestedName(const Json& choice, const std::vector<const Json*>& functions) {
+  const Json* allowed = Given(choice, "allowed_tools");
+  const Json* list = allowed != nullptr && allowed->is_object() ? Given(*allowed, "tools")
+                                                                : Given(choice, "tools");
+  if (list != nullptr && list->is_array() && list->as_array().size() == 1 &&
+      list->as_array()[0].is_object()) {
+    const Json& tool = list->as_array()[0];
+    const Json* fn = Given(tool, "function");
+    const Json* name = fn != nullptr && fn->is_object() ? Given(*fn, "name") : Given(tool, "name");
+    if (name != nullptr && name->is_string()) return name->as_string();
+  }
+  if (functions.size() == 1) {
+    const Json* name = functions[0]->find("name");
+    if (name != nullptr && name->is_string()) return name->as_string();
+  }
+  return "NAME";
+}
+
+// A tool_choice object of a type other than "function" (the shapes the OpenAI SDKs send:
+// allowed_tools, custom, mcp and the built-in tools): refused, saying what to send instead.
+Error ChoiceType(const Json& choice, const std::vector<const Json*>& functions,
+                 const std::vector<std::string>& name_path) {
+  const Json* type = Given(choice, "type");
+  if (type == nullptr) return std::nullopt;  // read as a function choice
+  if (!type->is_string()) return WrongType("tool_choice.type", "a string", *type);
+  const std::string& t = type->as_string();
+  if (t == "function") return std::nullopt;
+  std::string instead = "send tool_choice " +
+                        ForcedShape(name_path, SuggestedName(choice, functions)) +
+                        " to force one function tool (the answer is that call's arguments), or "
+                        "\"required\" with a single tool";
+  std::string why;
+  if (t == "allowed_tools") {
+    why =
+        "{\"type\": \"allowed_tools\"} is not supported: the answer must be one forced "
+        "function call, not a choice among tools";
+  } else if (t == "custom") {
+    why = "custom (free-form text) tools are not supported: the answer is JSON";
+  } else if (t == "mcp") {
+    why = "MCP tools are not served here";
+  } else {
+    static const char* kBuiltIn[] = {
+        // The SDKs' ToolChoiceTypes, ToolChoiceApplyPatch, ToolChoiceShell and the programmatic
+        // tool calling choice (openai-node resources/responses/responses.d.ts).
+        "file_search",
+        "web_search",
+        "web_search_preview",
+        "web_search_preview_2025_03_11",
+        "computer",
+        "computer_use",
+        "computer_use_preview",
+        "image_generation",
+        "code_interpreter",
+        "apply_patch",
+        "shell",
+        "local_shell",
+        "programmatic_tool_calling"};
+    if (!Listed(t, kBuiltIn)) {
+      return BadField("tool_choice.type", "must be \"function\" (was \"" + t + "\"): " + instead);
+    }
+    why = "built-in tools (\"" + t + "\") are not served here";
+  }
+  return BadField("tool_choice", why + "; " + instead, "unsupported_value");
+}
+
+// Two tools with one function name: refused as OpenAI refuses them, naming both.
+Error UniqueNames(const std::vector<const Json*>& functions, const std::string& suffix) {
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < functions.size(); ++i) {
+    const Json* name = functions[i]->find("name");
+    if (name == nullptr || !name->is_string()) continue;
+    auto [it, fresh] = seen.emplace(name->as_string(), i);
+    if (fresh) continue;
+    return BadField(At("tools", i) + suffix + ".name",
+                    "\"" + name->as_string() + "\" is also the name of " + At("tools", it->second) +
+                        ": function names must be unique",
+                    "duplicate_function_name");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Error ForceTool(const Json& body, const std::vector<const Json*>& functions,
                 const std::string& suffix, const std::vector<std::string>& name_path,
                 ChatRequest& r) {
+  if (Error e = UniqueNames(functions, suffix)) return e;
   const Json* choice = Given(body, "tool_choice");
   if (choice == nullptr) return std::nullopt;
   std::string name_param = "tool_choice";
@@ -156,6 +258,7 @@ Error ForceTool(const Json& body, const std::vector<const Json*>& functions,
     }
     named = functions[0]->find("name");
   } else if (choice->is_object()) {
+    if (Error e = ChoiceType(*choice, functions, name_path)) return e;
     named = choice;
     for (const std::string& key : name_path)
       named = named != nullptr && named->is_object() ? Given(*named, key) : nullptr;
@@ -177,6 +280,24 @@ Error ForceTool(const Json& body, const std::vector<const Json*>& functions,
   }
   return BadField(name_param, "no function named \"" + named->as_string() + "\" in tools",
                   "tool_not_found");
+}
+
+Error SchemaFromModel(ChatRequest& r) {
+  if (!IsSchemaModel(r.model)) return std::nullopt;
+  auto read = ReadSchemaModel(r.model);
+  if (auto* e = std::get_if<ApiError>(&read)) return *e;
+  SchemaModel& m = std::get<SchemaModel>(read);
+  if (!r.registry_schema.empty() && r.registry_schema != m.name) {
+    return BadField("structure.schemaName", "names schema \"" + r.registry_schema +
+                                                "\" while model names schema \"" + m.name +
+                                                "\": give one");
+  }
+  r.schema_model = true;
+  r.registry_schema = std::move(m.name);
+  r.registry_version = std::move(m.version);
+  r.schema = nullptr;
+  r.schema_param = "model";
+  return std::nullopt;
 }
 
 Error OneSchema(const ChatRequest& r, const std::string& field, const std::string& how) {

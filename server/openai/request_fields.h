@@ -81,6 +81,11 @@ Error ForceTool(const Json& body, const std::vector<const Json*>& functions,
                 const std::string& suffix, const std::vector<std::string>& name_path,
                 ChatRequest& r);
 
+// A `model` that names a registry schema (IsSchemaModel) makes that schema the answer's,
+// whatever the body's format says: sets r.registry_schema, r.registry_version, r.schema_model.
+// A malformed one, or a structure.schemaName naming another schema, is a 400.
+Error SchemaFromModel(ChatRequest& r);
+
 // Exactly one schema: the body's (`field`, or a forced tool's) or structure.schemaName. With
 // none, 400 structured_output_required naming `field` and saying `how` to give one.
 Error OneSchema(const ChatRequest& r, const std::string& field, const std::string& how);

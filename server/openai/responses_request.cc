@@ -203,7 +203,11 @@ Error Tools(const Json& body, ChatRequest& r, const ChatLimits& limits) {
     }
   }
   // A name that is there but not a string is a wrong type here (the chat shape calls it missing).
-  if (const Json* choice = Given(body, "tool_choice"); choice != nullptr && choice->is_object()) {
+  const Json* choice = Given(body, "tool_choice");
+  const Json* choice_type =
+      choice != nullptr && choice->is_object() ? Given(*choice, "type") : nullptr;
+  if (choice != nullptr && choice->is_object() &&
+      (choice_type == nullptr || *choice_type == Json("function"))) {
     std::string name;
     if (Error e = Text(*choice, "tool_choice.", "name", name)) return e;
     if (name.empty()) {
@@ -244,6 +248,7 @@ std::variant<ChatRequest, ApiError> ParseResponsesRequest(Json owned, const Chat
       return BadField("text.format", "give one schema: text.format or a forced tool, not both");
     }
   }
+  if (Error e = SchemaFromModel(r)) return *e;
   if (Error e = OneSchema(r, "text.format",
                           "set text.format to {\"type\": \"json_schema\", \"name\": ..., "
                           "\"schema\": {...}} or {\"type\": \"json_object\"} (responses.parse "

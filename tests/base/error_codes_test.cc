@@ -25,7 +25,8 @@ TEST(ErrorCodesTest, EveryCodeHasOneRowWithItsName) {
 
 TEST(ErrorCodesTest, EveryRowIsComplete) {
   const std::set<std::string_view> openai_types = {"invalid_request_error", "rate_limit_error",
-                                                   "server_error", "service_unavailable_error"};
+                                                   "server_error", "service_unavailable_error",
+                                                   "insufficient_quota"};
   for (int i = 0; i < kCodes; ++i) {
     const ErrorCodeFacts& f = ErrorCodeFactsOf(static_cast<ErrorCode>(i));
     EXPECT_GE(f.http_status, 400) << f.name;
@@ -35,7 +36,11 @@ TEST(ErrorCodesTest, EveryRowIsComplete) {
     EXPECT_FALSE(f.openai_code.empty()) << f.name;
     // The caller's fault (4xx) is an invalid request, but for the rate limit, which has a type of
     // its own.
-    if (f.http_status == 429) {
+    if (f.code == ErrorCode::kProviderQuotaExhausted) {
+      // OpenAI's own body for a spent quota, at a status the SDKs do not retry.
+      EXPECT_EQ(f.openai_type, "insufficient_quota");
+      EXPECT_EQ(f.http_status, 403);
+    } else if (f.http_status == 429) {
       EXPECT_EQ(f.openai_type, "rate_limit_error") << f.name;
     } else {
       EXPECT_EQ(f.openai_type == "invalid_request_error", f.http_status < 500) << f.name;

@@ -161,6 +161,25 @@ TEST(ChatReplyTest, ProviderFailuresMapToStatusesTheSdksRetry) {
   EXPECT_EQ(bad->param, "response_format.json_schema.schema");
 }
 
+TEST(ChatReplyTest, ProviderFailuresTheSdksMustNotRetryAreNot5xx) {
+  // A spent quota: OpenAI's own type and code, at 403 (the SDKs retry 429 and 5xx).
+  auto quota = ResultError(
+      pipeline::ErrorResult(ErrorCode::kProviderQuotaExhausted, "HTTP 429 from openai: quota"),
+      Context(), "");
+  ASSERT_TRUE(quota.has_value());
+  EXPECT_EQ(quota->status, 403);
+  EXPECT_EQ(quota->type, "insufficient_quota");
+  EXPECT_EQ(quota->code, "insufficient_quota");
+  EXPECT_FALSE(ErrorResponse(*quota).FindHeader("Retry-After"));
+  // A certificate not accepted: a bad gateway, with the code the docs name.
+  auto tls = ResultError(pipeline::ErrorResult(ErrorCode::kFailedPrecondition,
+                                               "TLS certificate of api.example.com not accepted"),
+                         Context(), "");
+  EXPECT_EQ(tls->status, 502);
+  EXPECT_EQ(tls->code, "failed_precondition");
+  EXPECT_NE(tls->message.find("api.example.com"), std::string::npos);
+}
+
 TEST(ChatReplyTest, StreamSendsTheObjectWholeThenFinishUsageAndDone) {
   ReplyContext c = Context();
   c.include_usage = true;

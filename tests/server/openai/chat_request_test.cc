@@ -111,6 +111,65 @@ TEST(ChatRequestTest, RegistrySchemaNameReplacesResponseFormat) {
   EXPECT_EQ(both.param, "structure.schemaName");
 }
 
+TEST(ChatRequestTest, TwoToolsWithOneNameAreRefusedNamingBoth) {
+  ApiError e = ErrorOf(Body(R"("response_format":null,"tools":[
+      {"type":"function","function":{"name":"a"}},{"type":"function","function":{"name":"b"}},
+      {"type":"function","function":{"name":"a"}}],
+      "tool_choice":{"type":"function","function":{"name":"a"}})"));
+  EXPECT_EQ(e.param, "tools[2].function.name");
+  EXPECT_EQ(e.code, "duplicate_function_name");
+  EXPECT_NE(e.message.find("\"a\" is also the name of tools[0]"), std::string::npos) << e.message;
+  // Without a tool_choice too: the tools themselves are wrong.
+  EXPECT_EQ(ErrorOf(Body(R"("tools":[{"type":"function","function":{"name":"a"}},
+                             {"type":"function","function":{"name":"a"}}])"))
+                .param,
+            "tools[1].function.name");
+}
+
+TEST(ChatRequestTest, EveryOtherToolChoiceShapeSaysWhatToSendInstead) {
+  const std::string tools = R"("response_format":null,"tools":[
+      {"type":"function","function":{"name":"extract"}}],)";
+  ApiError allowed = ErrorOf(Body(tools + R"("tool_choice":{"type":"allowed_tools",
+      "allowed_tools":{"mode":"required","tools":[{"type":"function","function":{"name":"extract"}}]}})"));
+  EXPECT_EQ(allowed.param, "tool_choice");
+  EXPECT_EQ(allowed.code, "unsupported_value");
+  EXPECT_NE(allowed.message.find("allowed_tools\"} is not supported"), std::string::npos)
+      << allowed.message;
+  EXPECT_NE(allowed.message.find(
+                R"(send tool_choice {"type": "function", "function": {"name": "extract"}})"),
+            std::string::npos)
+      << allowed.message;
+  for (const char* type : {"custom", "mcp", "file_search", "web_search_preview"}) {
+    ApiError e = ErrorOf(Body(tools + R"("tool_choice":{"type":")" + std::string(type) + R"("})"));
+    EXPECT_EQ(e.param, "tool_choice") << type;
+    EXPECT_NE(e.message.find("send tool_choice {\"type\": \"function\""), std::string::npos)
+        << e.message;
+  }
+  ApiError odd = ErrorOf(Body(tools + R"("tool_choice":{"type":"telepathy"})"));
+  EXPECT_EQ(odd.param, "tool_choice.type");
+  EXPECT_NE(odd.message.find("was \"telepathy\""), std::string::npos) << odd.message;
+  EXPECT_EQ(ErrorOf(Body(tools + R"("tool_choice":{"type":5})")).param, "tool_choice.type");
+}
+
+TEST(ChatRequestTest, ASchemaModelNamesTheSchemaWhateverResponseFormatSays) {
+  for (const char* format : {R"({"type":"json_object"})", R"({"type":"text"})", "null"}) {
+    ChatRequest r =
+        Ok(Body(R"("model":"schema:invoice@1.2","response_format":)" + std::string(format)));
+    EXPECT_TRUE(r.schema_model);
+    EXPECT_EQ(r.registry_schema, "invoice");
+    EXPECT_EQ(r.registry_version, "1.2");
+    EXPECT_EQ(r.schema, nullptr);
+  }
+  ChatRequest plain = Ok(Body(R"("model":"schema:invoice")"));
+  EXPECT_EQ(plain.registry_schema, "invoice");
+  EXPECT_EQ(plain.registry_version, "");
+  EXPECT_EQ(ErrorOf(Body(R"("model":"schema:")")).param, "model");
+  EXPECT_EQ(ErrorOf(Body(R"("model":"schema:Invoice")")).param, "model");
+  EXPECT_EQ(ErrorOf(Body(R"("model":"schema:invoice@one")")).param, "model");
+  EXPECT_EQ(ErrorOf(Body(R"("model":"schema:a","structure":{"schemaName":"b"})")).param,
+            "structure.schemaName");
+}
+
 struct BadCase {
   const char* extra;
   const char* param;

@@ -65,8 +65,53 @@ TEST(ModelsTest, ListHasAliasesAndProviderModelsInTheOpenAiShape) {
     EXPECT_EQ(*m.find("object"), Json("model"));
     ids.push_back(m.find("id")->as_string());
   }
-  EXPECT_EQ(ids, (std::vector<std::string>{"default:analyze", "default:fast", "a/gpt-4o-mini",
-                                           "a/o3", "b/o3", "simulator/sim-1"}));
+  // Bare names where one provider lists them (o3 is listed by two: not bare).
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{"default:analyze", "default:fast", "a/gpt-4o-mini", "a/o3",
+                                      "b/o3", "simulator/sim-1", "gpt-4o-mini", "sim-1"}));
+}
+
+std::string Retrieved(const config::EngineConfig& c, const std::string& id) {
+  auto r = RetrieveModel(c, id);
+  if (auto* e = std::get_if<ApiError>(&r)) return "404:" + e->message;
+  return ModelJson(std::get<ModelEntry>(r));
+}
+
+TEST(ModelsTest, RetrieveResolvesAnIdAsARequestsModel) {
+  auto c = TwoProviders();
+  EXPECT_EQ(Retrieved(c, "sim-1"),
+            R"({"id":"sim-1","object":"model","created":0,"owned_by":"simulator"})");
+  EXPECT_EQ(Retrieved(c, "a/gpt-4o"),
+            R"({"id":"a/gpt-4o","object":"model","created":0,"owned_by":"a"})");
+  EXPECT_EQ(Retrieved(c, "default:fast"),
+            R"({"id":"default:fast","object":"model","created":0,"owned_by":"simulator"})");
+  EXPECT_EQ(Retrieved(c, "b"), R"({"id":"b","object":"model","created":0,"owned_by":"b"})");
+  // Every id the listing shows is retrievable.
+  for (const ModelEntry& m : ListModels(c)) {
+    EXPECT_EQ(Retrieved(c, m.id).rfind("{", 0), 0u) << m.id;
+  }
+  EXPECT_EQ(Retrieved(c, "o3").rfind("404:", 0), 0u);
+  EXPECT_EQ(Retrieved(c, "gpt-9").rfind("404:", 0), 0u);
+}
+
+TEST(ModelsTest, SchemaModelsAndTheirVersions) {
+  EXPECT_TRUE(IsSchemaModel("schema:invoice"));
+  EXPECT_FALSE(IsSchemaModel("default:fast"));
+  auto m = std::get<SchemaModel>(ReadSchemaModel("schema:invoice@1.2"));
+  EXPECT_EQ(m.name, "invoice");
+  EXPECT_EQ(m.version, "1.2");
+  EXPECT_FALSE(CheckSchemaVersion("schema:invoice@1.2", m, "1.2"));
+  EXPECT_FALSE(CheckSchemaVersion("schema:invoice@1.2", m, "1.5"));  // a compatible minor step
+  auto older = CheckSchemaVersion("schema:invoice@1.2", m, "1.1");
+  ASSERT_TRUE(older.has_value());
+  EXPECT_EQ(older->status, 404);
+  EXPECT_NE(older->message.find("at version 1.1"), std::string::npos) << older->message;
+  EXPECT_TRUE(CheckSchemaVersion("schema:invoice@1.2", m, "2.0").has_value());
+  EXPECT_FALSE(CheckSchemaVersion("schema:invoice", SchemaModel{"invoice", ""}, "7.0"));
+  auto c = TwoProviders();
+  EXPECT_EQ(SchemaModelRoute(c, "schema:invoice"), "");  // the configured default
+  c.aliases["schema:invoice"] = c.aliases.at("default:fast");
+  EXPECT_EQ(SchemaModelRoute(c, "schema:invoice"), "schema:invoice");
 }
 
 }  // namespace

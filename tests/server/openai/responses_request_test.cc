@@ -119,6 +119,17 @@ TEST(ResponsesRequestTest, EachRefusalNamesTheField) {
           {R"("tools":[{"type":"function","name":"a"},{"type":"function","name":"b"}],)"
            R"("tool_choice":"required")",
            "tool_choice", "invalid_value"},
+          {R"("tools":[{"type":"function","name":"a"},{"type":"function","name":"a"}])",
+           "tools[1].name", "duplicate_function_name"},
+          {R"("tools":[{"type":"function","name":"a"}],"tool_choice":{"type":"allowed_tools",)"
+           R"("mode":"required","tools":[{"type":"function","name":"a"}]})",
+           "tool_choice", "unsupported_value"},
+          {R"("tools":[{"type":"function","name":"a"}],"tool_choice":{"type":"mcp",)"
+           R"("server_label":"s"})",
+           "tool_choice", "unsupported_value"},
+          {R"("tool_choice":{"type":"custom","name":"a"})", "tool_choice", "unsupported_value"},
+          {R"("tool_choice":{"type":"code_interpreter"})", "tool_choice", "unsupported_value"},
+          {R"("model":"schema:x@1")", "model", "invalid_value"},
           {R"("reasoning":{"effort":"max"})", "reasoning.effort", "invalid_value"},
           {R"("messages":[])", "messages", "unknown_parameter"},
           {R"("stream":"yes")", "stream", "invalid_type"},
@@ -128,6 +139,23 @@ TEST(ResponsesRequestTest, EachRefusalNamesTheField) {
     EXPECT_EQ(e.code, c.code) << c.extra << ": " << e.message;
     EXPECT_EQ(e.status, 400) << c.extra;
   }
+}
+
+TEST(ResponsesRequestTest, AllowedToolsSaysWhatToSendInTheResponsesShape) {
+  ApiError e = ErrorOf(Body(R"("text":null,"tools":[{"type":"function","name":"pick"}],)"
+                            R"("tool_choice":{"type":"allowed_tools","mode":"auto",)"
+                            R"("tools":[{"type":"function","name":"pick"}]})"));
+  EXPECT_NE(e.message.find(R"(send tool_choice {"type": "function", "name": "pick"})"),
+            std::string::npos)
+      << e.message;
+}
+
+TEST(ResponsesRequestTest, ASchemaModelIgnoresTextFormat) {
+  ChatRequest r = Ok(Body(R"("model":"schema:invoice","text":{"format":{"type":"json_object"}})"));
+  EXPECT_TRUE(r.schema_model);
+  EXPECT_EQ(r.registry_schema, "invoice");
+  EXPECT_EQ(r.schema, nullptr);
+  EXPECT_TRUE(Ok(Body(R"("model":"schema:invoice","text":null)")).schema_model);
 }
 
 TEST(ResponsesRequestTest, InputOverTheLimitIs413) {
