@@ -1,6 +1,7 @@
 // Gemini generateContent (POST /v1beta/models/{model}:generateContent) as the simulator serves it.
 #include <cmath>
 
+#include "sim/file_parts.h"
 #include "sim/dialect.h"
 #include "sim/gemini/gemini_thinking.h"
 #include "sim/model_checks.h"
@@ -105,6 +106,9 @@ Status ParseContents(const Json& body, ChatRequest& out) {
                                "].data: required oneof field 'data' must have one initialized "
                                "field\n");
       }
+      auto file = FilePartText(part, "contents[" + std::to_string(i) + "].parts[" +
+                                         std::to_string(j) + "]");
+      if (!file.ok()) return file.status();
       ++j;
     }
     ++i;
