@@ -30,7 +30,8 @@ std::string_view MediaTypeOfName(std::string_view name) {
   size_t slash = name.find_last_of("/\\");
   if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return "";
   std::string ext;
-  for (char c : name.substr(dot + 1)) ext += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : name.substr(dot + 1))
+    ext += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext == "pdf") return kPdf;
   if (ext == "png") return kPng;
   if (ext == "jpg" || ext == "jpeg") return kJpeg;

@@ -61,7 +61,8 @@ std::string ReadFilePaths(Json& body) {
     if (!bytes.ok()) return field + ": " + bytes.status().message();
     if (bytes->empty()) return field + ": " + p + " is empty";
     Json read = Json::MakeObject();
-    read.set("name", f.find("name") != nullptr ? *f.find("name") : Json(p.substr(p.rfind('/') + 1)));
+    read.set("name",
+             f.find("name") != nullptr ? *f.find("name") : Json(p.substr(p.rfind('/') + 1)));
     read.set("data", Base64Encode(*bytes));
     if (const Json* t = f.find("mediaType")) read.set("mediaType", *t);
     f = std::move(read);

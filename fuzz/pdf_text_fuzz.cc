@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto again = structure::pipeline::ReadPdfText(bytes, "fuzz.pdf", 50);
     if (!again.ok() || again->pages != text->pages) std::abort();
   }
-  for (auto kind : {structure::providers::ProviderKind::kOpenAi,
-                    structure::providers::ProviderKind::kOllama}) {
+  for (auto kind :
+       {structure::providers::ProviderKind::kOpenAi, structure::providers::ProviderKind::kOllama}) {
     std::vector<structure::InputFile> files{{"fuzz.pdf", "", bytes}};
     (void)structure::pipeline::PrepareFiles(std::move(files), kind, structure::FilesAs::kNative);
   }

@@ -41,9 +41,11 @@ std::string OpenAiFileError(const std::string& at, const std::string& got) {
 Result<std::optional<std::string>> OpenAiFile(const Json& part, const std::string& at) {
   const Json* file = part.find("file");
   std::string data = file ? Str(file->find("file_data")) : "";
-  if (data.empty()) return Status::InvalidArgument("Missing required parameter: '" + at + ".file.file_id'.");
+  if (data.empty())
+    return Status::InvalidArgument("Missing required parameter: '" + at + ".file.file_id'.");
   auto parsed = pipeline::ParseDataUrl(data, "file_data");
-  if (!parsed.ok()) return Status::InvalidArgument(OpenAiFileError(at, "an invalid base64-encoded value"));
+  if (!parsed.ok())
+    return Status::InvalidArgument(OpenAiFileError(at, "an invalid base64-encoded value"));
   if (parsed->media_type != kPdf)
     return Status::InvalidArgument(
         OpenAiFileError(at, "unsupported MIME type '" + parsed->media_type + "'"));
@@ -55,7 +57,8 @@ Result<std::optional<std::string>> OpenAiFile(const Json& part, const std::strin
 Result<std::optional<std::string>> OpenAiImage(const Json& part, const std::string& at) {
   const Json* image = part.find("image_url");
   std::string url = image ? Str(image->find("url")) : "";
-  if (url.empty()) return Status::InvalidArgument("Missing required parameter: '" + at + ".image_url'.");
+  if (url.empty())
+    return Status::InvalidArgument("Missing required parameter: '" + at + ".image_url'.");
   auto parsed = pipeline::ParseDataUrl(url, "url");
   if (!parsed.ok() || !IsImage(DetectMediaType(parsed->data)))
     return Status::InvalidArgument(
@@ -75,8 +78,9 @@ Result<std::optional<std::string>> AnthropicBlock(const Json& part, const std::s
   if (type == "document" && media_type != kPdf && media_type != kPlainText)
     return Status::InvalidArgument(at + ".source.media_type: Input should be 'application/pdf'");
   if (type == "image" && !IsImage(media_type))
-    return Status::InvalidArgument(at + ".source.media_type: Input should be 'image/jpeg', "
-                                        "'image/png', 'image/gif' or 'image/webp'");
+    return Status::InvalidArgument(at +
+                                   ".source.media_type: Input should be 'image/jpeg', "
+                                   "'image/png', 'image/gif' or 'image/webp'");
   auto bytes = Base64Decode(Str(source->find("data")));
   if (!bytes) return Status::InvalidArgument(at + ".source.base64.data: invalid base64 data");
   if (DetectMediaType(*bytes) != media_type)

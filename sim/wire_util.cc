@@ -17,7 +17,7 @@ std::string ContentText(const Json& content) {
   for (const auto& part : content.as_array()) {
     const Json* text = part.find("text");
     auto file = FilePartText(part, "part");
-    std::string piece = text && text->is_string()  ? text->as_string()
+    std::string piece = text && text->is_string()        ? text->as_string()
                         : file.ok() && file->has_value() ? **file
                                                          : ToJson(part);
     if (!out.empty()) out += "\n";

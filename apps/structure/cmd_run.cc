@@ -74,7 +74,8 @@ Result<Json> ReadFileFlags(const std::vector<std::string>& paths) {
     Result<std::string> bytes = ReadFile(path, limits.max_file_bytes, "the limit for one file");
     if (!bytes.ok()) return Status::InvalidArgument("--file " + bytes.status().message());
     if (bytes->empty())
-      return Status::InvalidArgument("--file " + path + " is empty: attach a PDF, an image or a "
+      return Status::InvalidArgument("--file " + path +
+                                     " is empty: attach a PDF, an image or a "
                                      "text file");
     std::string name = path.substr(path.find_last_of('/') + 1);
     if (Utf8ErrorAt(name) != name.size()) name = "file" + std::to_string(files.size() + 1);
@@ -91,8 +92,9 @@ int RunRun(const std::vector<std::string>& argv) {
        "PATH: attach a file (PDF, PNG, JPEG, WebP, GIF or text; repeatable); --prompt is then "
        "optional",
        true},
-      {"files-as", true, "native|text: send PDFs as they are or as their text layer (default "
-                         "native)"},
+      {"files-as", true,
+       "native|text: send PDFs as they are or as their text layer (default "
+       "native)"},
       {"schema", true, "FILE: a JSON Schema file, or the schema itself ('{...}')"},
       {"schema-name", true, "NAME: a registry schema (project -> tenant -> bundled)"},
       {"schema-text", true, "TEXT: describe the schema in words (built by the schema builder)"},
@@ -119,7 +121,8 @@ int RunRun(const std::vector<std::string>& argv) {
   int exit_code = 0;
   auto args = ParseOrHelp(
       "run", argv, spec,
-      "structure run (--prompt TEXT | --prompt-file F | --file PATH...) (--schema FILE | --schema-name NAME | "
+      "structure run (--prompt TEXT | --prompt-file F | --file PATH...) (--schema FILE | "
+      "--schema-name NAME | "
       "--schema-text TEXT) [flags]",
       "Turns the prompt into one JSON object valid against the schema and prints the result:\n"
       "{\"status\": \"ok\" | \"need-more-input\" | \"stale\" | \"error\", \"data\" | \"need\" | "

@@ -65,9 +65,9 @@ struct StructureResult {
 // "cacheWriteTokens", "reasoningTokens", "reasoningTokensUnreported" (when true)}, "mode",
 // "parts" and "modeReason" (when set),
 // "formIgnored", "truncated" with "completeRecords", "tokenBudgetExhausted" (each when true),
-// "evidence", "ungrounded", "notes", "trace" (when set)}. reasoningTokensUnreported: some call thought
-// but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the result
-// by value: a caller that is done with it moves it in, and the answer is not copied.
+// "evidence", "ungrounded", "notes", "trace" (when set)}. reasoningTokensUnreported: some call
+// thought but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the
+// result by value: a caller that is done with it moves it in, and the answer is not copied.
 Json ResultToJson(StructureResult result);
 
 }  // namespace structure

@@ -31,10 +31,11 @@ Result<std::string> Decode(std::string_view text, const std::string& field) {
 
 Result<InputFile> ParseDataUrl(std::string_view url, const std::string& field) {
   if (!StartsWith(url, "data:"))
-    return Bad(field, "must be a data URL (data:<media type>;base64,<data>), was \"" +
-                          Shown(url) + "\"");
+    return Bad(field,
+               "must be a data URL (data:<media type>;base64,<data>), was \"" + Shown(url) + "\"");
   size_t comma = url.find(',');
-  if (comma == std::string_view::npos) return Bad(field, "the data URL has no \",\" before its data");
+  if (comma == std::string_view::npos)
+    return Bad(field, "the data URL has no \",\" before its data");
   std::string_view header = url.substr(5, comma - 5);
   bool base64 = header.size() >= 7 && header.substr(header.size() - 7) == ";base64";
   if (!base64)

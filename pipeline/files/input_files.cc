@@ -37,8 +37,8 @@ Result<PreparedFiles> PrepareFiles(std::vector<InputFile> files, providers::Prov
   PreparedFiles out;
   if (files.size() > limits.max_files)
     return Status::InvalidArgument("files: " + std::to_string(files.size()) +
-                                   " files, over the limit of " +
-                                   std::to_string(limits.max_files) + " a request");
+                                   " files, over the limit of " + std::to_string(limits.max_files) +
+                                   " a request");
   size_t total = 0;
   std::string_view provider = providers::InfoOf(kind).name;
   for (size_t i = 0; i < files.size(); ++i) {
@@ -80,13 +80,12 @@ Result<PreparedFiles> PrepareFiles(std::vector<InputFile> files, providers::Prov
       bool as_text = route == providers::FileRoute::kAsText || files_as == FilesAs::kText;
       if (!text->has_text()) {
         if (as_text)
-          return Bad(label,
-                     "the PDF has no text layer (a scan), and " +
-                         std::string(route == providers::FileRoute::kAsText
-                                         ? provider + std::string(" reads PDFs only as text")
-                                         : std::string("filesAs is \"text\"")) +
-                         "; send its pages as PNG or JPEG images, or route the request to a "
-                         "provider that reads PDFs (openai, anthropic, gemini)");
+          return Bad(label, "the PDF has no text layer (a scan), and " +
+                                std::string(route == providers::FileRoute::kAsText
+                                                ? provider + std::string(" reads PDFs only as text")
+                                                : std::string("filesAs is \"text\"")) +
+                                "; send its pages as PNG or JPEG images, or route the request to a "
+                                "provider that reads PDFs (openai, anthropic, gemini)");
         out.scans.push_back(part.name);
       } else {
         for (size_t p = 0; p < text->pages.size(); ++p)

@@ -80,20 +80,22 @@ Result<PdfText> ReadPdfText(std::string_view bytes, std::string_view name, int m
     // dictionary the trailer names.
     if (bytes.find("/Encrypt") != std::string_view::npos)
       return Status::InvalidArgument(
-          Error(name, "is encrypted; remove the password (e.g. qpdf --decrypt in.pdf out.pdf) "
-                      "and attach it again"));
+          Error(name,
+                "is encrypted; remove the password (e.g. qpdf --decrypt in.pdf out.pdf) "
+                "and attach it again"));
     return Status::InvalidArgument(Error(name, "cannot be read: it is damaged or not a PDF"));
   }
   if (doc->is_locked() || doc->is_encrypted())
     return Status::InvalidArgument(
-        Error(name, "is encrypted; remove the password (e.g. qpdf --decrypt in.pdf out.pdf) and "
-                    "attach it again"));
+        Error(name,
+              "is encrypted; remove the password (e.g. qpdf --decrypt in.pdf out.pdf) and "
+              "attach it again"));
   int pages = doc->pages();
   if (pages <= 0) return Status::InvalidArgument(Error(name, "has no pages"));
   if (pages > max_pages)
-    return Status::InvalidArgument(Error(name, "has " + std::to_string(pages) +
-                                                   " pages, over the limit of " +
-                                                   std::to_string(max_pages)));
+    return Status::InvalidArgument(Error(
+        name,
+        "has " + std::to_string(pages) + " pages, over the limit of " + std::to_string(max_pages)));
   PdfText out;
   out.pages.reserve(static_cast<size_t>(pages));
   for (int i = 0; i < pages; ++i) {
@@ -102,8 +104,8 @@ Result<PdfText> ReadPdfText(std::string_view bytes, std::string_view name, int m
       out.pages.emplace_back();
       continue;
     }
-    out.pages.push_back(ValidUtf8(
-        page->text(poppler::rectf(), poppler::page::raw_order_layout).to_utf8()));
+    out.pages.push_back(
+        ValidUtf8(page->text(poppler::rectf(), poppler::page::raw_order_layout).to_utf8()));
   }
   return out;
 }

@@ -95,7 +95,7 @@ struct LoopSpec {
   // text; their text (PDF pages, text files) is where evidence locates quotes besides the
   // prompt. Null: none.
   std::shared_ptr<const PreparedFiles> files;
-  CallParams params;         // temperature, top_p, seed and user go on every call
+  CallParams params;  // temperature, top_p, seed and user go on every call
   std::string model;
   int max_loops = 3;         // 1..10
   int64_t token_budget = 0;  // 0 = none

@@ -38,8 +38,8 @@ std::variant<InputFile, ApiError> FilePart(const Json& part, const std::string& 
                     "fetches no URLs",
                     "invalid_value");
   auto file = pipeline::ParseDataUrl(data->as_string(), param);
-  if (!file.ok()) return BadField(param, file.status().message().substr(param.size() + 2),
-                                  "invalid_value");
+  if (!file.ok())
+    return BadField(param, file.status().message().substr(param.size() + 2), "invalid_value");
   if (t == "file") {
     if (const Json* name = inner->find("filename"); name != nullptr && name->is_string())
       file->name = name->as_string();

@@ -18,8 +18,8 @@ namespace structure::server::openai {
 
 struct Conversation {
   std::vector<ConversationTurn> turns;
-  std::string prompt;        // the user turns' text, joined by blank lines
-  std::string instructions;  // the system and developer messages' text, joined by blank lines
+  std::string prompt;            // the user turns' text, joined by blank lines
+  std::string instructions;      // the system and developer messages' text, joined by blank lines
   std::vector<InputFile> files;  // the user messages' file and image parts, in order
 };
 

@@ -1,7 +1,7 @@
 // Anthropic messages (POST /v1/messages) as the simulator serves it.
 
-#include "sim/file_parts.h"
 #include "sim/dialect.h"
+#include "sim/file_parts.h"
 #include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "sim/file_parts.h"
 #include "sim/dialect.h"
+#include "sim/file_parts.h"
 #include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"

@@ -53,8 +53,7 @@ TEST(FileEvidenceTest, AQuoteOnNoPageIsUngrounded) {
   PreparedFiles files = TwoPages();
   EvidenceText text = MakeEvidenceText("", files);
   Json data = *ParseJson(R"({"customer":"Grace Hopper"})");
-  auto report =
-      evidence::CheckEvidence(data, kSchema, text.text, {{"/customer", "Grace Hopper"}});
+  auto report = evidence::CheckEvidence(data, kSchema, text.text, {{"/customer", "Grace Hopper"}});
   ASSERT_EQ(report.ungrounded.size(), 1u);
   EXPECT_TRUE(report.ungrounded[0].not_found);
 }
@@ -66,7 +65,8 @@ TEST(FileEvidenceTest, AnUncheckedQuoteNamesTheImageOrTheScan) {
             R"({"quote":"12.00","match":"unchecked","kind":"image","file":"receipt.png"})");
   PreparedFiles scans;
   scans.scans = {"a.pdf", "b.pdf"};
-  EXPECT_EQ(ToJson(UncheckedEntry("x", scans)), R"({"quote":"x","match":"unchecked","kind":"scan"})");
+  EXPECT_EQ(ToJson(UncheckedEntry("x", scans)),
+            R"({"quote":"x","match":"unchecked","kind":"scan"})");
 }
 
 }  // namespace

@@ -13,7 +13,9 @@
 namespace structure::providers {
 namespace {
 
-std::string Pdf() { return structure::testing::MakePdf({structure::testing::PdfTextPage({"Invoice 7"})}); }
+std::string Pdf() {
+  return structure::testing::MakePdf({structure::testing::PdfTextPage({"Invoice 7"})});
+}
 
 ProviderCall CallWithFiles() {
   ProviderCall c = testing::BasicCall();
@@ -98,8 +100,7 @@ TEST(FileWireTest, AnthropicDocumentAndImageBlocksWithBase64Sources) {
   EXPECT_EQ(Decoded(Str(body, "/messages/0/content/0/source/data")), Pdf());
   EXPECT_EQ(Str(body, "/messages/0/content/1/type"), "image");
   EXPECT_EQ(Str(body, "/messages/0/content/1/source/media_type"), "image/png");
-  EXPECT_EQ(Decoded(Str(body, "/messages/0/content/1/source/data")),
-            structure::testing::TinyPng());
+  EXPECT_EQ(Decoded(Str(body, "/messages/0/content/1/source/data")), structure::testing::TinyPng());
   EXPECT_EQ(Str(body, "/messages/0/content/2/type"), "text");
 }
 
@@ -129,11 +130,11 @@ TEST(FileWireTest, EveryBodyWithFilesConformsToThePublishedSchema) {
     const char* name;
     ProviderKind kind;
   };
-  for (Format f : {Format{"openai", ProviderKind::kOpenAi},
-                   Format{"openrouter", ProviderKind::kOpenRouter},
-                   Format{"anthropic", ProviderKind::kAnthropic},
-                   Format{"gemini", ProviderKind::kGemini}, Format{"ollama", ProviderKind::kOllama},
-                   Format{"openai_compat", ProviderKind::kOpenAiCompat}}) {
+  for (Format f :
+       {Format{"openai", ProviderKind::kOpenAi}, Format{"openrouter", ProviderKind::kOpenRouter},
+        Format{"anthropic", ProviderKind::kAnthropic}, Format{"gemini", ProviderKind::kGemini},
+        Format{"ollama", ProviderKind::kOllama},
+        Format{"openai_compat", ProviderKind::kOpenAiCompat}}) {
     ProviderCall call = CallWithFiles();
     if (f.kind == ProviderKind::kOllama || f.kind == ProviderKind::kOpenAiCompat)
       call.turns[0].files[0].text = std::make_shared<const std::string>("[invoice.pdf]\nInvoice 7");

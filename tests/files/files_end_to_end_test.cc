@@ -78,11 +78,23 @@ class FilesEndToEndTest : public ::testing::Test {
   };
 
   Outcome Run(std::vector<std::string> args) {
-    std::vector<std::string> argv = {"/usr/bin/env", "-u", "OPENAI_API_KEY", "-u",
-                                     "ANTHROPIC_API_KEY", "-u", "GEMINI_API_KEY", "-C", dir_,
-                                     STRUCTURE_BINARY, "run", "--schema",
-                                     kData + "invoice.schema.json", "--base-url",
-                                     sim_->base_url(), "--database", ":memory:"};
+    std::vector<std::string> argv = {"/usr/bin/env",
+                                     "-u",
+                                     "OPENAI_API_KEY",
+                                     "-u",
+                                     "ANTHROPIC_API_KEY",
+                                     "-u",
+                                     "GEMINI_API_KEY",
+                                     "-C",
+                                     dir_,
+                                     STRUCTURE_BINARY,
+                                     "run",
+                                     "--schema",
+                                     kData + "invoice.schema.json",
+                                     "--base-url",
+                                     sim_->base_url(),
+                                     "--database",
+                                     ":memory:"};
     argv.insert(argv.end(), args.begin(), args.end());
     std::string error;
     auto child = testing::ChildProcess::Spawn(argv, {"", dir_ + ".out", dir_ + ".err"}, &error);
@@ -105,8 +117,8 @@ class FilesEndToEndTest : public ::testing::Test {
     start = start == std::string::npos ? 0 : start + 1;
     auto line = ParseJson(all.substr(start, end + 1 - start));
     const Json* body = line.ok() ? line->find("body") : nullptr;
-    auto parsed = body != nullptr && body->is_string() ? ParseJson(body->as_string())
-                                                       : Result<Json>(Json());
+    auto parsed =
+        body != nullptr && body->is_string() ? ParseJson(body->as_string()) : Result<Json>(Json());
     return parsed.ok() ? *parsed : Json();
   }
 
@@ -207,9 +219,9 @@ TEST_F(FilesEndToEndTest, ThePdfAndAPngReachEachProviderInItsOwnPartUnchanged) {
 }
 
 TEST_F(FilesEndToEndTest, RequireReasksAQuoteOnNoPage) {
-  std::string pdf = Write("inv.pdf", testing::MakePdf({testing::PdfTextPage(
-                                         {"Invoice INV-3300", "Customer: Alan Turing",
-                                          "Total: 80.00"})}));
+  std::string pdf =
+      Write("inv.pdf", testing::MakePdf({testing::PdfTextPage(
+                           {"Invoice INV-3300", "Customer: Alan Turing", "Total: 80.00"})}));
   Outcome r = Run({"--file", pdf, "--provider", "openai", "--evidence", "require"});
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(r.result.find("iterations")->as_int(), 2);
@@ -264,7 +276,8 @@ TEST_F(FilesEndToEndTest, ChatCompletionsWithAFilePartAnswersTheValidatedObject)
   ASSERT_EQ(reply.status, 200) << reply.body;
   auto parsed = ParseJson(reply.body);
   ASSERT_TRUE(parsed.ok()) << reply.body;
-  std::string content = (*parsed->find("choices")).as_array()[0].find("message")->find("content")->as_string();
+  std::string content =
+      (*parsed->find("choices")).as_array()[0].find("message")->find("content")->as_string();
   EXPECT_EQ(content, R"({"invoice":"INV-2291","customer":"Ada Lovelace","total":1250})");
   // The file went on to the provider as a file part.
   std::string sent = ToJson(LastRecorded());

@@ -20,8 +20,8 @@ InputFile File(std::string name, std::string data, std::string media_type = "") 
 }
 
 std::string TwoPagePdf() {
-  return testing::MakePdf({testing::PdfTextPage({"Invoice INV-7"}),
-                           testing::PdfTextPage({"Total 99.50"})});
+  return testing::MakePdf(
+      {testing::PdfTextPage({"Invoice INV-7"}), testing::PdfTextPage({"Total 99.50"})});
 }
 
 TEST(Base64Test, RoundTripsEveryLength) {
@@ -121,9 +121,9 @@ TEST(PrepareFilesTest, EachBadFileIsRefusedNamingItAndWhatToDo) {
             "files[0] (empty.txt): the file is empty");
   FileLimits small;
   small.max_file_bytes = 10;
-  EXPECT_EQ(PrepareError(File("a.txt", "eleven byte"), ProviderKind::kOpenAi, FilesAs::kNative,
-                         small),
-            "files[0] (a.txt): 11 bytes, over the limit of 10 bytes a file");
+  EXPECT_EQ(
+      PrepareError(File("a.txt", "eleven byte"), ProviderKind::kOpenAi, FilesAs::kNative, small),
+      "files[0] (a.txt): 11 bytes, over the limit of 10 bytes a file");
   std::string pdf = TwoPagePdf();
   EXPECT_EQ(PrepareError(File("cut.pdf", pdf.substr(0, 200)), ProviderKind::kOpenAi),
             "files[0] (cut.pdf): the PDF is truncated (it does not end with %%EOF); attach the "
@@ -190,7 +190,9 @@ TEST(FilesJsonTest, EachBadFormIsRefusedNamingTheField) {
 
 TEST(FilesJsonTest, ParseRequestTakesFilesAndThenNeedsNoPrompt) {
   std::string b64 = Base64Encode(TwoPagePdf());
-  auto r = ParseRequest(*ParseJson(R"({"schema":{"type":"object"},"filesAs":"text","files":[{"name":"i.pdf","data":")" + b64 + R"("}]})"));
+  auto r = ParseRequest(*ParseJson(
+      R"({"schema":{"type":"object"},"filesAs":"text","files":[{"name":"i.pdf","data":")" + b64 +
+      R"("}]})"));
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->prompt, "");
   ASSERT_EQ(r->files.size(), 1u);

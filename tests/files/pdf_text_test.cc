@@ -56,8 +56,8 @@ TEST(PdfTextTest, ALigatureGlyphReadsAsItsLetters) {
   ASSERT_TRUE(text.ok()) << text.status().message();
   const std::string& t = text->pages[0];
   // Poppler gives the letters or the ligature code point (U+FB01, which NFKC folds to "fi").
-  EXPECT_TRUE(t.find("efficient") != std::string::npos ||
-              t.find("e\xEF\xAC\x81" "cient") != std::string::npos)
+  EXPECT_TRUE(t.find("efficient") != std::string::npos || t.find("e\xEF\xAC\x81"
+                                                                 "cient") != std::string::npos)
       << t;
 }
 
