@@ -23,12 +23,12 @@ Result<std::string> Read(const std::string& bytes, std::string_view media_type,
   std::string_view type = DetectMediaType(bytes);
   if (type == kPdf) {
     auto text = pipeline::ReadPdfText(bytes, name.empty() ? "document" : name, kMaxPages);
-    if (!text.ok()) return Status::InvalidArgument(at + ": " + text.status().message());
+    if (!text.ok()) return InvalidArgument(at + ": " + text.status().message());
     return pipeline::PdfTextForModel(*text, name.empty() ? "document" : name);
   }
   if (IsImage(type)) return "[image " + std::string(type) + "]";
   (void)media_type;
-  return Status::InvalidArgument(at + ": the file's bytes are not a supported document or image");
+  return InvalidArgument(at + ": the file's bytes are not a supported document or image");
 }
 
 std::string OpenAiFileError(const std::string& at, const std::string& got) {
@@ -42,12 +42,11 @@ Result<std::optional<std::string>> OpenAiFile(const Json& part, const std::strin
   const Json* file = part.find("file");
   std::string data = file ? Str(file->find("file_data")) : "";
   if (data.empty())
-    return Status::InvalidArgument("Missing required parameter: '" + at + ".file.file_id'.");
+    return InvalidArgument("Missing required parameter: '" + at + ".file.file_id'.");
   auto parsed = pipeline::ParseDataUrl(data, "file_data");
-  if (!parsed.ok())
-    return Status::InvalidArgument(OpenAiFileError(at, "an invalid base64-encoded value"));
+  if (!parsed.ok()) return InvalidArgument(OpenAiFileError(at, "an invalid base64-encoded value"));
   if (parsed->media_type != kPdf)
-    return Status::InvalidArgument(
+    return InvalidArgument(
         OpenAiFileError(at, "unsupported MIME type '" + parsed->media_type + "'"));
   auto text = Read(parsed->data, parsed->media_type, Str(file->find("filename")), at);
   if (!text.ok()) return text.status();
@@ -57,11 +56,10 @@ Result<std::optional<std::string>> OpenAiFile(const Json& part, const std::strin
 Result<std::optional<std::string>> OpenAiImage(const Json& part, const std::string& at) {
   const Json* image = part.find("image_url");
   std::string url = image ? Str(image->find("url")) : "";
-  if (url.empty())
-    return Status::InvalidArgument("Missing required parameter: '" + at + ".image_url'.");
+  if (url.empty()) return InvalidArgument("Missing required parameter: '" + at + ".image_url'.");
   auto parsed = pipeline::ParseDataUrl(url, "url");
   if (!parsed.ok() || !IsImage(DetectMediaType(parsed->data)))
-    return Status::InvalidArgument(
+    return InvalidArgument(
         "Invalid image data: '" + at +
         ".image_url.url'. Expected a base64-encoded data URL with an image MIME type.");
   return std::optional<std::string>("[image " + parsed->media_type + "]");
@@ -76,16 +74,16 @@ Result<std::optional<std::string>> AnthropicBlock(const Json& part, const std::s
     return std::optional<std::string>("[" + type + "]");  // url / file sources: not read here
   std::string media_type = Str(source->find("media_type"));
   if (type == "document" && media_type != kPdf && media_type != kPlainText)
-    return Status::InvalidArgument(at + ".source.media_type: Input should be 'application/pdf'");
+    return InvalidArgument(at + ".source.media_type: Input should be 'application/pdf'");
   if (type == "image" && !IsImage(media_type))
-    return Status::InvalidArgument(at +
-                                   ".source.media_type: Input should be 'image/jpeg', "
-                                   "'image/png', 'image/gif' or 'image/webp'");
+    return InvalidArgument(at +
+                           ".source.media_type: Input should be 'image/jpeg', "
+                           "'image/png', 'image/gif' or 'image/webp'");
   auto bytes = Base64Decode(Str(source->find("data")));
-  if (!bytes) return Status::InvalidArgument(at + ".source.base64.data: invalid base64 data");
+  if (!bytes) return InvalidArgument(at + ".source.base64.data: invalid base64 data");
   if (DetectMediaType(*bytes) != media_type)
-    return Status::InvalidArgument(at + ".source.base64: the " + type +
-                                   " does not match the provided media type " + media_type);
+    return InvalidArgument(at + ".source.base64: the " + type +
+                           " does not match the provided media type " + media_type);
   auto text = Read(*bytes, media_type, Str(part.find("title")), at);
   if (!text.ok()) return text.status();
   return std::optional<std::string>(std::move(*text));
@@ -96,10 +94,10 @@ Result<std::optional<std::string>> GeminiInline(const Json& inline_data, const s
   std::string mime = Str(Find(inline_data, "mimeType", "mime_type"));
   auto bytes = Base64Decode(Str(inline_data.find("data")));
   if (!bytes)
-    return Status::InvalidArgument("Invalid value at '" + at +
-                                   ".inline_data.data' (TYPE_BYTES), Base64 decoding failed");
+    return InvalidArgument("Invalid value at '" + at +
+                           ".inline_data.data' (TYPE_BYTES), Base64 decoding failed");
   if (mime != kPdf && !IsImage(mime) && mime != kPlainText)
-    return Status::InvalidArgument("Unsupported MIME type: " + mime);
+    return InvalidArgument("Unsupported MIME type: " + mime);
   auto text = Read(*bytes, mime, "", at);
   if (!text.ok()) return text.status();
   return std::optional<std::string>(std::move(*text));

@@ -72,11 +72,11 @@ Result<Json> ReadFileFlags(const std::vector<std::string>& paths) {
   FileLimits limits;
   for (const std::string& path : paths) {
     Result<std::string> bytes = ReadFile(path, limits.max_file_bytes, "the limit for one file");
-    if (!bytes.ok()) return Status::InvalidArgument("--file " + bytes.status().message());
+    if (!bytes.ok()) return InvalidArgument("--file " + bytes.status().message());
     if (bytes->empty())
-      return Status::InvalidArgument("--file " + path +
-                                     " is empty: attach a PDF, an image or a "
-                                     "text file");
+      return InvalidArgument("--file " + path +
+                             " is empty: attach a PDF, an image or a "
+                             "text file");
     std::string name = path.substr(path.find_last_of('/') + 1);
     if (Utf8ErrorAt(name) != name.size()) name = "file" + std::to_string(files.size() + 1);
     files.push_back(Json(Json::Object{{"name", name}, {"data", Base64Encode(*bytes)}}));

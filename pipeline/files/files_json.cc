@@ -6,7 +6,7 @@ namespace structure::pipeline {
 namespace {
 
 Status Bad(const std::string& field, const std::string& what) {
-  return Status::InvalidArgument(field + ": " + what);
+  return InvalidArgument(field + ": " + what);
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) {

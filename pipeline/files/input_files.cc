@@ -27,7 +27,7 @@ std::string TypeName(std::string_view media_type) {
 }
 
 Status Bad(const std::string& label, const std::string& what) {
-  return Status::InvalidArgument(label + ": " + what);
+  return InvalidArgument(label + ": " + what);
 }
 
 }  // namespace
@@ -36,11 +36,10 @@ Result<PreparedFiles> PrepareFiles(std::vector<InputFile> files, providers::Prov
                                    FilesAs files_as, const FileLimits& limits) {
   PreparedFiles out;
   if (files.size() > limits.max_files)
-    return Status::InvalidArgument("files: " + std::to_string(files.size()) +
-                                   " files, over the limit of " + std::to_string(limits.max_files) +
-                                   " a request");
+    return InvalidArgument("files: " + std::to_string(files.size()) + " files, over the limit of " +
+                           std::to_string(limits.max_files) + " a request");
   size_t total = 0;
-  std::string_view provider = providers::InfoOf(kind).name;
+  std::string provider(providers::InfoOf(kind).name);
   for (size_t i = 0; i < files.size(); ++i) {
     InputFile& f = files[i];
     std::string label = Label(f, i);
@@ -67,8 +66,8 @@ Result<PreparedFiles> PrepareFiles(std::vector<InputFile> files, providers::Prov
                             TypeName(type) + "; attach the right file or rename it");
     providers::FileRoute route = providers::RouteOf(kind, type);
     if (route == providers::FileRoute::kRefused)
-      return Bad(label, std::string(type) + " cannot go to " + std::string(provider) +
-                            ", which takes " + std::string(providers::NativeTypesOf(kind)) +
+      return Bad(label, std::string(type) + " cannot go to " + provider + ", which takes " +
+                            std::string(providers::NativeTypesOf(kind)) +
                             "; convert the file or route the request to another provider");
     providers::FilePart part;
     part.name = f.name.empty() ? "file" + std::to_string(i + 1) : f.name;
@@ -82,7 +81,7 @@ Result<PreparedFiles> PrepareFiles(std::vector<InputFile> files, providers::Prov
         if (as_text)
           return Bad(label, "the PDF has no text layer (a scan), and " +
                                 std::string(route == providers::FileRoute::kAsText
-                                                ? provider + std::string(" reads PDFs only as text")
+                                                ? provider + " reads PDFs only as text"
                                                 : std::string("filesAs is \"text\"")) +
                                 "; send its pages as PNG or JPEG images, or route the request to a "
                                 "provider that reads PDFs (openai, anthropic, gemini)");
@@ -95,7 +94,7 @@ Result<PreparedFiles> PrepareFiles(std::vector<InputFile> files, providers::Prov
         part.text = std::make_shared<const std::string>(PdfTextForModel(*text, part.name));
         out.notes.push_back(part.name + ": sent as its text layer (" +
                             (route == providers::FileRoute::kAsText
-                                 ? std::string(provider) + " takes no PDF documents"
+                                 ? provider + " takes no PDF documents"
                                  : std::string("filesAs \"text\"")) +
                             ")");
       }

@@ -69,9 +69,9 @@ bool PdfText::has_text() const {
 Result<PdfText> ReadPdfText(std::string_view bytes, std::string_view name, int max_pages) {
   SilencePoppler();
   if (bytes.size() > static_cast<size_t>(INT_MAX))
-    return Status::InvalidArgument(Error(name, "is too large to read"));
+    return InvalidArgument(Error(name, "is too large to read"));
   if (!EndsWithEof(bytes))
-    return Status::InvalidArgument(
+    return InvalidArgument(
         Error(name, "is truncated (it does not end with %%EOF); attach the complete file"));
   std::unique_ptr<poppler::document> doc(
       poppler::document::load_from_raw_data(bytes.data(), static_cast<int>(bytes.size())));
@@ -79,21 +79,21 @@ Result<PdfText> ReadPdfText(std::string_view bytes, std::string_view name, int m
     // Poppler cannot tell "wrong password" from "damaged" here: look for the encryption
     // dictionary the trailer names.
     if (bytes.find("/Encrypt") != std::string_view::npos)
-      return Status::InvalidArgument(
+      return InvalidArgument(
           Error(name,
                 "is encrypted; remove the password (e.g. qpdf --decrypt in.pdf out.pdf) "
                 "and attach it again"));
-    return Status::InvalidArgument(Error(name, "cannot be read: it is damaged or not a PDF"));
+    return InvalidArgument(Error(name, "cannot be read: it is damaged or not a PDF"));
   }
   if (doc->is_locked() || doc->is_encrypted())
-    return Status::InvalidArgument(
+    return InvalidArgument(
         Error(name,
               "is encrypted; remove the password (e.g. qpdf --decrypt in.pdf out.pdf) and "
               "attach it again"));
   int pages = doc->pages();
-  if (pages <= 0) return Status::InvalidArgument(Error(name, "has no pages"));
+  if (pages <= 0) return InvalidArgument(Error(name, "has no pages"));
   if (pages > max_pages)
-    return Status::InvalidArgument(Error(
+    return InvalidArgument(Error(
         name,
         "has " + std::to_string(pages) + " pages, over the limit of " + std::to_string(max_pages)));
   PdfText out;

@@ -165,7 +165,7 @@ TEST_F(FilesEndToEndTest, ATwoPagePdfGivesTheTruthWithEveryQuoteOnItsPage) {
     if (std::string(provider) == "ollama") {
       ASSERT_NE(notes, nullptr) << r.out;
       EXPECT_EQ(ToJson(*notes),
-                R"(["invoice.pdf: sent as its text layer (ollama takes no PDF documents)"])");
+                R"j(["invoice.pdf: sent as its text layer (ollama takes no PDF documents)"])j");
     } else {
       EXPECT_EQ(notes, nullptr) << r.out;
     }
@@ -251,7 +251,7 @@ TEST_F(FilesEndToEndTest, FilesAsTextSendsTheTextLayer) {
   Outcome r = Run({"--file", pdf, "--provider", "anthropic", "--files-as", "text"});
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(ToJson(*r.result.find("notes")),
-            R"(["invoice.pdf: sent as its text layer (filesAs \"text\")"])");
+            R"j(["invoice.pdf: sent as its text layer (filesAs \"text\")"])j");
   std::string body = ToJson(LastRecorded());
   EXPECT_EQ(body.find("\"document\""), std::string::npos);
   EXPECT_NE(body.find("[page 2]"), std::string::npos);
