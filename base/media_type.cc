@@ -20,7 +20,7 @@ std::string_view DetectMediaType(std::string_view bytes) {
   if (StartsWith(bytes, "\xff\xd8\xff")) return kJpeg;
   if (bytes.size() >= 12 && StartsWith(bytes, "RIFF") && bytes.substr(8, 4) == "WEBP") return kWebp;
   if (StartsWith(bytes, "GIF87a") || StartsWith(bytes, "GIF89a")) return kGif;
-  if (bytes.find('\0') == std::string_view::npos && Utf8ErrorAt(bytes) == bytes.size())
+  if (bytes.find('\0') == std::string_view::npos && Utf8ErrorAt(bytes) == std::string_view::npos)
     return kPlainText;
   return "";
 }

@@ -78,7 +78,8 @@ Result<Json> ReadFileFlags(const std::vector<std::string>& paths) {
                              " is empty: attach a PDF, an image or a "
                              "text file");
     std::string name = path.substr(path.find_last_of('/') + 1);
-    if (Utf8ErrorAt(name) != name.size()) name = "file" + std::to_string(files.size() + 1);
+    if (Utf8ErrorAt(name) != std::string_view::npos)
+      name = "file" + std::to_string(files.size() + 1);
     files.push_back(Json(Json::Object{{"name", name}, {"data", Base64Encode(*bytes)}}));
   }
   return files;
