@@ -311,7 +311,7 @@ PoolImplActor::behavior_type PoolBehavior(Self self, PoolConfig config,
           Reply(self, id, http.status());
         } else {
           p.http = std::move(http).value();
-          p.est_tokens = providers::EstimateTokens(*p.http, req.call.max_tokens);
+          p.est_tokens = providers::EstimateTokens(*p.http, req.call);
           Status feasible = st.limiter->CheckFeasible(p.est_tokens);
           if (!feasible.ok()) {
             Reply(self, id, std::move(feasible));

@@ -11,6 +11,7 @@
 #include "base/json_same.h"
 #include "config/settings.h"
 #include "pipeline/call_trace.h"
+#include "pipeline/files/input_files.h"
 #include "pipeline/loop/array_answer.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
@@ -42,6 +43,8 @@ struct Call {
   providers::Usage refused_usage;
   pipeline::CallTiming refused_timing;              // the refused calls' times (the deadline's)
   std::vector<pipeline::TraceRound> refused_trace;  // their rounds, when traced
+  // The attached files, made ready for the target's kind before any call (null: none).
+  std::shared_ptr<const pipeline::PreparedFiles> files;
 };
 
 // How many times one call plans again after "too large" before it reports the error.
@@ -103,6 +106,8 @@ void Deliver(Self self, uint64_t id, CallResult r) {
   if (r.model.empty() && call->target.provider != nullptr) r.model = call->target.model;
   r.usage += call->builder_usage;
   r.usage += call->refused_usage;
+  if (call->files && r.status != Outcome::kError)
+    r.notes.insert(r.notes.end(), call->files->notes.begin(), call->files->notes.end());
   if (r.call_trace && !call->refused_trace.empty()) {
     auto trace = std::make_shared<pipeline::CallTrace>();
     trace->rounds = std::move(call->refused_trace);
@@ -196,6 +201,7 @@ void HandOver(Self self, uint64_t id, Call& c,
   p.spec = pipeline::MakeLoopSpec(plan, std::move(c.request.prompt), c.settings, c.target.model);
   ApplyTarget(c.target, p.spec);  // the same thinking settings and output cap as a live call
   pipeline::TakeConversation(c.request, p.spec);
+  p.spec.files = c.files;
   p.spec.semantic_check = std::move(c.check);
   p.provider = c.target.provider->config.name;
   p.endpoint = c.target.provider->endpoint;
@@ -256,6 +262,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   if (run->spec.token_budget > 0 && refused > 0)
     run->spec.token_budget = std::max<int64_t>(1, run->spec.token_budget - refused);
   pipeline::TakeConversation(c.request, run->spec);
+  run->spec.files = c.files;
   run->spec.semantic_check = std::move(c.check);
   run->spec.trace = c.request.trace;
   run->check = CheckFor(*self->state.ctx, c.request.tenant);
@@ -411,6 +418,15 @@ void Start(Self self, uint64_t id, Call& c) {
   auto target = ResolveTarget(ctx, c.settings.model);
   if (!target.ok()) return Fail(self, id, ErrorCode::kBadRequest, target.status().message());
   c.target = std::move(*target);
+  if (!c.request.files.empty()) {
+    // Refused here, before any call: a file the target's provider cannot take, a damaged or
+    // encrypted PDF, a file over the limits.
+    auto files = pipeline::PrepareFiles(std::move(c.request.files),
+                                        c.target.provider->endpoint.kind, c.request.files_as);
+    c.request.files.clear();
+    if (!files.ok()) return Fail(self, id, ErrorCode::kBadRequest, files.status().message());
+    c.files = std::make_shared<const pipeline::PreparedFiles>(std::move(*files));
+  }
   switch (c.request.mode) {
     case pipeline::SchemaMode::kJson:
       return RunInline(self, id, c);

@@ -1,5 +1,6 @@
 #include "batch/batch_line.h"
 
+#include "base/base64.h"
 #include "base/json_arg.h"
 #include "base/read_file.h"
 #include "pipeline/validator/validator.h"
@@ -42,6 +43,33 @@ void ApplyDefaults(const LineDefaults& d, Json& body) {
   if (!d.evidence.empty() && !body.contains("evidence")) body.set("evidence", d.evidence);
 }
 
+// A record's {"path": P} files read from disk (P relative to the working directory) into
+// {"name": its base name, "data": base64}; what ParseRequest then checks like any other file.
+// "" or the problem, naming the file.
+std::string ReadFilePaths(Json& body) {
+  Json* files = body.find("files");
+  if (files == nullptr || !files->is_array()) return "";
+  FileLimits limits;
+  for (size_t i = 0; i < files->as_array().size(); ++i) {
+    Json& f = files->as_array()[i];
+    const Json* path = f.is_object() ? f.find("path") : nullptr;
+    if (path == nullptr) continue;
+    std::string field = "files[" + std::to_string(i) + "].path";
+    if (!path->is_string() || path->as_string().empty()) return field + ": must be a file name";
+    std::string p = path->as_string();
+    Result<std::string> bytes = ReadFile(p, limits.max_file_bytes, "the limit for one file");
+    if (!bytes.ok()) return field + ": " + bytes.status().message();
+    if (bytes->empty()) return field + ": " + p + " is empty";
+    Json read = Json::MakeObject();
+    read.set("name",
+             f.find("name") != nullptr ? *f.find("name") : Json(p.substr(p.rfind('/') + 1)));
+    read.set("data", Base64Encode(*bytes));
+    if (const Json* t = f.find("mediaType")) read.set("mediaType", *t);
+    f = std::move(read);
+  }
+  return "";
+}
+
 }  // namespace
 
 BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefaults& defaults) {
@@ -74,6 +102,7 @@ BatchLine ParseBatchLine(std::string_view text, uint64_t line_no, const LineDefa
   }
   bool default_schema = !HasSchema(*body);
   ApplyDefaults(defaults, *body);
+  if (std::string e = ReadFilePaths(*body); !e.empty()) return fail(e);
   auto request = pipeline::ParseRequest(*body, {}, default_schema ? defaults.schema : nullptr);
   if (!request.ok()) return fail(request.status().message());
   line.request = std::move(*request);

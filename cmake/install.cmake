@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 
 set(STRUCTURE_EXPORTED_LIBS
   structure_base structure_config structure_validator structure_generate structure_lowering
-  structure_evidence
+  structure_evidence structure_files
   structure_content structure_providers structure_transport structure_pool structure_registry
   structure_builder_cache structure_redis structure_actors structure_engine)
 foreach(lib IN LISTS STRUCTURE_EXPORTED_LIBS)

@@ -6,6 +6,7 @@
 #include "base/json.h"
 #include "base/utf8.h"
 #include "config/settings.h"
+#include "pipeline/files/files_json.h"
 #include "pipeline/loop/array_answer.h"
 
 namespace structure {
@@ -109,21 +110,35 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                  "metadata",
                                  "id",
                                  "evidence",
-                                 "trace"};
+                                 "trace",
+                                 "files",
+                                 "filesAs"};
   for (const auto& [key, value] : body.as_object()) {
     bool known = false;
     for (const char* k : kKnown) known = known || key == k;
     if (!known) return InvalidArgument(key + ": unknown field");
   }
   StructureRequest r;
+  if (const Json* files = body.find("files")) {
+    auto parsed = pipeline::ParseFilesJson(*files, limits.files);
+    if (!parsed.ok()) return parsed.status();
+    r.files = std::move(*parsed);
+  }
+  if (const Json* as = body.find("filesAs")) {
+    auto parsed = pipeline::ParseFilesAs(*as);
+    if (!parsed.ok()) return parsed.status();
+    r.files_as = *parsed;
+  }
+  // With files attached the prompt may be left out: the files are the input.
   const Json* prompt = body.find("prompt");
-  if (prompt == nullptr) return Field("prompt", "is required");
-  if (!prompt->is_string()) return Field("prompt", "must be a string");
-  if (prompt->as_string().empty()) return Field("prompt", "must not be empty");
-  if (prompt->as_string().size() > limits.max_prompt_bytes) {
+  if (prompt == nullptr && r.files.empty()) return Field("prompt", "is required (or files)");
+  if (prompt != nullptr && !prompt->is_string()) return Field("prompt", "must be a string");
+  if (prompt != nullptr && prompt->as_string().empty() && r.files.empty())
+    return Field("prompt", "must not be empty");
+  if (prompt != nullptr && prompt->as_string().size() > limits.max_prompt_bytes) {
     return Field("prompt", "is larger than " + std::to_string(limits.max_prompt_bytes) + " bytes");
   }
-  r.prompt = prompt->as_string();
+  if (prompt != nullptr) r.prompt = prompt->as_string();
 
   std::string mode_name;
   if (const Json* m = body.find("schemaMode")) {

@@ -42,6 +42,11 @@ Json ResultToJson(StructureResult r) {
   if (r.budget_exhausted) j.set("tokenBudgetExhausted", true);
   if (!r.evidence.is_null()) j.set("evidence", std::move(r.evidence));
   if (!r.ungrounded.is_null()) j.set("ungrounded", std::move(r.ungrounded));
+  if (!r.notes.empty()) {
+    Json notes = Json::MakeArray();
+    for (auto& n : r.notes) notes.push_back(std::move(n));
+    j.set("notes", std::move(notes));
+  }
   if (!r.trace.is_null()) j.set("trace", std::move(r.trace));
   return j;
 }

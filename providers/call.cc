@@ -1,5 +1,7 @@
 #include "providers/call.h"
 
+#include <algorithm>
+
 #include "providers/call_check.h"
 
 namespace structure::providers {
@@ -26,6 +28,14 @@ int64_t EstimatePromptTokens(const ProviderCall& call) {
     bytes += t.text.size();
     for (const ToolCall& c : t.tool_calls) bytes += c.name.size() + c.arguments.size();
     for (const Thought& th : t.thoughts) bytes += th.text.size();
+    for (const FilePart& f : t.files) {
+      constexpr size_t kImageBytes = 1600 * 4;
+      if (f.text) {
+        bytes += f.text->size();
+      } else {
+        bytes += kImageBytes * static_cast<size_t>(std::max(1, f.pages));
+      }
+    }
   }
   if (!call.schema->is_null()) bytes += call.schema.text().size();
   if (!call.need_schema->is_null()) bytes += call.need_schema.text().size();

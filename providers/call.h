@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,19 @@ struct Thinking {
 
 enum class Role { kUser, kAssistant, kTool };
 
+// A file a user turn carries (a PDF, an image, a text file), sent before the turn's text in the
+// provider's own part (docs/providers.md, "Files"). Shared: every call of a request sends the
+// same bytes without copying them.
+struct FilePart {
+  std::string name;        // the file name the model sees for documents ("invoice.pdf")
+  std::string media_type;  // "application/pdf", "image/png", ... (pipeline/files/media_type.h)
+  std::shared_ptr<const std::string> data;  // the bytes
+  // Sent instead of the bytes when set: a PDF's text layer (a provider that takes no documents,
+  // or files_as text) or a text file's content, as the model reads it.
+  std::shared_ptr<const std::string> text;
+  int pages = 0;  // a PDF's page count (the token estimate)
+};
+
 // One conversation turn. A user turn has text; an assistant turn has text and/or tool calls;
 // a tool turn is the result of one earlier tool call.
 struct Turn {
@@ -59,6 +73,7 @@ struct Turn {
   // assistant only: an opaque token of the text part, replayed unchanged (Gemini's
   // thoughtSignature, the id of OpenAI Responses' message item)
   std::string text_signature;
+  std::vector<FilePart> files;  // user only: sent before `text`
 };
 
 // A user turn holding `text`.
@@ -138,6 +153,8 @@ std::string_view FinishKindName(FinishKind kind);
 
 // The prompt tokens a call will likely cost, before it is sent: its text (system prompt, turns,
 // tool calls, thoughts, schemas) at 4 bytes a token, the rule the tokens/min bucket uses too.
+// A file sent as text counts its text; an image about 1,600 tokens (Anthropic's documented
+// ceiling for one image) and a PDF that as much a page, its text layer included.
 int64_t EstimatePromptTokens(const ProviderCall& call);
 
 }  // namespace structure::providers

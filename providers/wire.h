@@ -18,5 +18,8 @@ Status FinishStatus(const ProviderReply& reply);
 // Tokens a request will likely cost, for the tokens/min bucket: prompt bytes / 4 plus the
 // output budget.
 int64_t EstimateTokens(const HttpRequest& request, int64_t max_tokens);
+// The same for the request built from `call`: a file sent as its bytes counts as
+// EstimatePromptTokens counts it (1 600 tokens an image or a PDF page), not as its base64.
+int64_t EstimateTokens(const HttpRequest& request, const ProviderCall& call);
 
 }  // namespace structure::providers

@@ -33,10 +33,9 @@ constexpr const char* kDocument = R"JSON({
       },
       "StructureRequest": {
         "type": "object",
-        "required": ["prompt"],
         "additionalProperties": false,
         "properties": {
-          "prompt": {"type": "string", "description": "Free-form input text to be structured."},
+          "prompt": {"type": "string", "description": "Free-form input text to be structured; required unless files are attached."},
           "schema": {"oneOf": [{"type": "object"}, {"type": "boolean"}, {"type": "string"}],
                      "description": "Inline JSON Schema, or a registry name (schemaMode named) or a description (schemaMode text)."},
           "schemaName": {"type": "string"},
@@ -59,7 +58,14 @@ constexpr const char* kDocument = R"JSON({
           "evidence": {"type": "string", "enum": ["off", "report", "require"], "default": "off"},
           "metadata": {},
           "id": {},
-          "trace": {"type": "boolean", "default": false, "description": "Return every round of the content loop in the result's trace."}
+          "trace": {"type": "boolean", "default": false, "description": "Return every round of the content loop in the result's trace."},
+          "files": {"type": "array", "maxItems": 20, "description": "Attached files (PDF, PNG, JPEG, WebP, GIF, UTF-8 text), sent to the model in the provider's own part; the media type is told from the bytes.",
+                    "items": {"type": "object", "additionalProperties": false, "properties": {
+                      "data": {"type": "string", "description": "The bytes in base64, or a base64 data URL."},
+                      "url": {"type": "string", "description": "A base64 data URL; other URLs are refused (nothing is fetched)."},
+                      "mediaType": {"type": "string", "description": "Checked against the bytes when given."},
+                      "name": {"type": "string", "description": "The file name: shown to the model for PDFs, named in errors and evidence."}}}},
+          "filesAs": {"type": "string", "enum": ["native", "text"], "default": "native", "description": "text: send each PDF as its text layer."}
         }
       },
       "StructureResult": {
@@ -79,7 +85,8 @@ constexpr const char* kDocument = R"JSON({
           "truncated": {"type": "boolean", "description": "ok, arrayMode only: the answer was cut off at the output cap; data holds its complete records."},
           "completeRecords": {"type": "integer", "description": "With truncated: how many records data holds."},
           "tokenBudgetExhausted": {"type": "boolean", "description": "stale only: the token budget ended the loop."},
-          "evidence": {"type": "object", "description": "evidence report|require: JSON pointer -> {quote, byteStart, byteEnd, cpStart, cpEnd, match, kind}."},
+          "evidence": {"type": "object", "description": "evidence report|require: JSON pointer -> {quote, byteStart, byteEnd, cpStart, cpEnd, match, kind}; a quote in an attached file adds file and page (offsets within that page); one that no text can check is {quote, match: unchecked, kind: image|scan, file}."},
+          "notes": {"type": "array", "items": {"type": "string"}, "description": "What was done with the input that the caller should know (a PDF sent as its text layer)."},
           "ungrounded": {"type": "array", "items": {"type": "string"}, "description": "evidence report|require: pointers of values no quote of the input supports."},
           "trace": {"type": "object", "description": "trace: true only: {provider, model, rounds: [{iteration, nudge?, model, mode, schema, system, answer, toolCalls, finish, usage, error?, verdict, issues: [{pointer, keyword, message}], reason?}]}."}
         }

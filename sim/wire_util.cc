@@ -5,6 +5,7 @@
 
 #include "base/time_format.h"
 #include "providers/kinds.h"
+#include "sim/file_parts.h"
 #include "sim/rng.h"
 
 namespace structure::sim {
@@ -15,7 +16,10 @@ std::string ContentText(const Json& content) {
   std::string out;
   for (const auto& part : content.as_array()) {
     const Json* text = part.find("text");
-    std::string piece = text && text->is_string() ? text->as_string() : ToJson(part);
+    auto file = FilePartText(part, "part");
+    std::string piece = text && text->is_string()        ? text->as_string()
+                        : file.ok() && file->has_value() ? **file
+                                                         : ToJson(part);
     if (!out.empty()) out += "\n";
     out += piece;
   }

@@ -19,14 +19,15 @@ declare -A allowed=(
   [pipeline/generate]="base"
   [pipeline/evidence]="pipeline/generate base"
   [pipeline/lowering]="pipeline/generate providers config base"
-  [pipeline]="pipeline/validator pipeline/generate pipeline/evidence pipeline/lowering registry providers config base"
-  [actors]="pipeline pipeline/validator pipeline/generate pipeline/evidence pipeline/lowering registry providers config base"
+  [pipeline/files]="providers base"
+  [pipeline]="pipeline/validator pipeline/generate pipeline/evidence pipeline/lowering pipeline/files registry providers config base"
+  [actors]="pipeline pipeline/files pipeline/validator pipeline/generate pipeline/evidence pipeline/lowering registry providers config base"
   [engine]="actors pipeline pipeline/validator pipeline/lowering registry providers config base"
   [http]="base"
-  [sim]="http pipeline pipeline/validator pipeline/generate pipeline/lowering providers config base"
+  [sim]="http pipeline pipeline/files pipeline/validator pipeline/generate pipeline/lowering providers config base"
   [batch]="pipeline pipeline/validator providers config base"
-  [server]="engine http pipeline pipeline/validator pipeline/lowering registry providers config base"
-  [apps]="server batch sim engine http pipeline pipeline/validator pipeline/generate pipeline/lowering pipeline/evidence registry providers config base"
+  [server]="engine http pipeline pipeline/files pipeline/validator pipeline/lowering registry providers config base"
+  [apps]="server batch sim engine http pipeline pipeline/files pipeline/validator pipeline/generate pipeline/lowering pipeline/evidence registry providers config base"
 )
 
 status=0

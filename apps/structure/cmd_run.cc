@@ -14,6 +14,7 @@
 #include "apps/structure/check_flags.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "base/base64.h"
 #include "base/error_codes.h"
 #include "base/json_arg.h"
 #include "base/read_file.h"
@@ -53,7 +54,9 @@ std::string AsFlags(const std::string& message) {
       {"tenant", "--tenant"},
       {"project", "--project"},
       {"model", "--model"},
-      {"prompt", "--prompt"}};
+      {"prompt", "--prompt"},
+      {"filesAs", "--files-as"},
+      {"files", "--file"}};
   for (const auto& [field, flag] : kFlags) {
     std::string prefix = std::string(field) + ":";
     if (message.rfind(prefix, 0) == 0) return flag + message.substr(std::strlen(field));
@@ -61,10 +64,38 @@ std::string AsFlags(const std::string& message) {
   return message;
 }
 
+// The --file flags as a request's "files": each file read whole (bounded by the per-file limit;
+// a directory, a FIFO no process writes or an empty file is an error naming it), named by its
+// base name.
+Result<Json> ReadFileFlags(const std::vector<std::string>& paths) {
+  Json files = Json::MakeArray();
+  FileLimits limits;
+  for (const std::string& path : paths) {
+    Result<std::string> bytes = ReadFile(path, limits.max_file_bytes, "the limit for one file");
+    if (!bytes.ok()) return InvalidArgument("--file " + bytes.status().message());
+    if (bytes->empty())
+      return InvalidArgument("--file " + path +
+                             " is empty: attach a PDF, an image or a "
+                             "text file");
+    std::string name = path.substr(path.find_last_of('/') + 1);
+    if (Utf8ErrorAt(name) != std::string_view::npos)
+      name = "file" + std::to_string(files.size() + 1);
+    files.push_back(Json(Json::Object{{"name", name}, {"data", Base64Encode(*bytes)}}));
+  }
+  return files;
+}
+
 int RunRun(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> spec = {
       {"prompt", true, "TEXT: the free text to structure"},
       {"prompt-file", true, "FILE: read the prompt from a file (- for stdin)"},
+      {"file", true,
+       "PATH: attach a file (PDF, PNG, JPEG, WebP, GIF or text; repeatable); --prompt is then "
+       "optional",
+       true},
+      {"files-as", true,
+       "native|text: send PDFs as they are or as their text layer (default "
+       "native)"},
       {"schema", true, "FILE: a JSON Schema file, or the schema itself ('{...}')"},
       {"schema-name", true, "NAME: a registry schema (project -> tenant -> bundled)"},
       {"schema-text", true, "TEXT: describe the schema in words (built by the schema builder)"},
@@ -91,7 +122,8 @@ int RunRun(const std::vector<std::string>& argv) {
   int exit_code = 0;
   auto args = ParseOrHelp(
       "run", argv, spec,
-      "structure run (--prompt TEXT | --prompt-file F) (--schema FILE | --schema-name NAME | "
+      "structure run (--prompt TEXT | --prompt-file F | --file PATH...) (--schema FILE | "
+      "--schema-name NAME | "
       "--schema-text TEXT) [flags]",
       "Turns the prompt into one JSON object valid against the schema and prints the result:\n"
       "{\"status\": \"ok\" | \"need-more-input\" | \"stale\" | \"error\", \"data\" | \"need\" | "
@@ -108,12 +140,22 @@ int RunRun(const std::vector<std::string>& argv) {
   }
 
   Json body = Json::MakeObject();
-  if (args->has("prompt") == args->has("prompt-file"))
+  if (args->has("prompt") && args->has("prompt-file"))
+    return Fail("give only one of --prompt TEXT and --prompt-file FILE");
+  if (!args->has("prompt") && !args->has("prompt-file") && !args->has("file"))
     return Fail(
-        "give the text to structure with exactly one of --prompt TEXT or --prompt-file FILE "
-        "(--prompt-file - reads stdin)");
+        "give the text to structure with --prompt TEXT or --prompt-file FILE (--prompt-file - "
+        "reads stdin), or attach a file with --file PATH");
+  if (args->has("file")) {
+    auto files = ReadFileFlags(args->all("file"));
+    if (!files.ok()) return Fail(files.status().message());
+    body.set("files", std::move(*files));
+  }
+  if (args->has("files-as")) body.set("filesAs", args->get("files-as"));
   // Raw text is checked here, so the error names the flag or file it came from.
-  if (args->has("prompt")) {
+  if (!args->has("prompt") && !args->has("prompt-file")) {
+    // Only files: they are the input.
+  } else if (args->has("prompt")) {
     if (std::string e = Utf8Error(args->get("prompt")); !e.empty()) return Fail("--prompt: " + e);
     body.set("prompt", args->get("prompt"));
   } else {

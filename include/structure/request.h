@@ -67,8 +67,32 @@ struct CallParams {
   std::string user;              // an id of the caller's end user
 };
 
+// A file attached to a request (a PDF, an image or plain text), sent to the model in the
+// provider's own document or image part, after the manual and before the prompt text.
+struct InputFile {
+  std::string name;        // shown to the model for PDFs and named in errors ("invoice.pdf")
+  std::string media_type;  // empty: detected from the bytes; set: must match them
+  std::string data;        // the file's bytes
+};
+
+// How attached PDFs reach the model.
+enum class FilesAs {
+  kNative,  // the provider's document part (Ollama, which takes none: the text layer)
+  kText,    // the PDF's text layer, page by page, as text (cheaper where text costs less)
+};
+
+// The sizes of attached files a request may carry. Defaults stay within every provider's
+// documented inline limits after base64 (Gemini: 20 MB a request; Anthropic: 32 MB; OpenAI: 50
+// MB a file).
+struct FileLimits {
+  size_t max_files = 20;
+  size_t max_file_bytes = 10u << 20;   // one file, 10 MiB
+  size_t max_total_bytes = 14u << 20;  // all files of a request, 14 MiB
+  int max_pdf_pages = 1000;            // Gemini's documented maximum
+};
+
 struct StructureRequest {
-  std::string prompt;  // the free text, valid UTF-8
+  std::string prompt;  // the free text, valid UTF-8; may be empty when files are attached
   SchemaMode mode = SchemaMode::kJson;
   // kJson: the schema (an object or a boolean). Shared and read-only: requests that send the
   // same schema object hold it once, and the engine recognises it without reading it again.
@@ -91,6 +115,8 @@ struct StructureRequest {
   std::string instructions;  // the caller's (system messages), added to the system prompt
   CallParams params;
   bool trace = false;  // the result carries every round of the content loop (StructureResult)
+  std::vector<InputFile> files;  // attached files, in order (PDF, PNG, JPEG, WebP, GIF, text)
+  FilesAs files_as = FilesAs::kNative;
 };
 
 // The sizes ParseRequest accepts.
@@ -98,12 +124,15 @@ struct RequestLimits {
   size_t max_prompt_bytes = 1 << 20;  // 1 MiB
   size_t max_schema_bytes = 1 << 20;
   size_t max_schema_depth = 64;
+  FileLimits files;
 };
 
 // Reads a request from its JSON form: {"prompt", "schema" | "schemaName" | "schemaText",
 // "schemaMode", "maxLoops", "tenant", "project", "model", "tokenBudget", "callTimeoutMs",
 // "confidenceThreshold", "requireProviderStrictOutput", "priority", "finalTool", "arrayMode",
-// "metadata", "evidence", "trace"}. "schema" may be an object (kJson) or a string (kNamed, or kText
+// "metadata", "evidence", "trace", "files", "filesAs"}. "files" is an array of {"mediaType",
+// "data" (base64), "name"} or {"url"} (refused: the engine fetches nothing); "filesAs" is "native"
+// or "text". "schema" may be an object (kJson) or a string (kNamed, or kText
 // with "schemaMode": "text"). Unknown fields are errors.
 //
 // kInvalidArgument names the field and what is wrong with it, e.g. "maxLoops: must be an

@@ -52,6 +52,9 @@ struct StructureResult {
   // grounded leaves and the pointers of the ungrounded ones; null otherwise.
   Json evidence;
   Json ungrounded;
+  // What the engine did with the input that the caller should know, e.g. "report.pdf: sent as
+  // its text layer (ollama takes no PDF documents)".
+  std::vector<std::string> notes;
   // The request asked for a trace: {"rounds": [...], "provider", "model"}, every round of the
   // content loop (what was sent, what came back, how it was judged); null otherwise.
   Json trace;
@@ -62,9 +65,9 @@ struct StructureResult {
 // "cacheWriteTokens", "reasoningTokens", "reasoningTokensUnreported" (when true)}, "mode",
 // "parts" and "modeReason" (when set),
 // "formIgnored", "truncated" with "completeRecords", "tokenBudgetExhausted" (each when true),
-// "evidence", "ungrounded", "trace" (when set)}. reasoningTokensUnreported: some call thought
-// but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the result
-// by value: a caller that is done with it moves it in, and the answer is not copied.
+// "evidence", "ungrounded", "notes", "trace" (when set)}. reasoningTokensUnreported: some call
+// thought but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the
+// result by value: a caller that is done with it moves it in, and the answer is not copied.
 Json ResultToJson(StructureResult result);
 
 }  // namespace structure

@@ -60,6 +60,7 @@ EvidenceReport CheckEvidence(const Json& data, const Json& schema, std::string_v
     std::optional<Span> span = index.Locate(quote);
     if (!span) {
       u.why = "not found in the text";
+      u.not_found = true;
       report.ungrounded.push_back(std::move(u));
       continue;
     }

@@ -34,9 +34,10 @@ struct Grounded {
 
 struct Ungrounded {
   std::string pointer;
-  std::string value;  // the value as JSON text
-  std::string quote;  // empty when none was given
-  std::string why;    // "no quote was given", "not found in the text", "which does not ..."
+  std::string value;       // the value as JSON text
+  std::string quote;       // empty when none was given
+  std::string why;         // "no quote was given", "not found in the text", "which does not ..."
+  bool not_found = false;  // a quote was given and is nowhere in the text
 };
 
 struct EvidenceReport {

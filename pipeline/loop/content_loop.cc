@@ -60,7 +60,7 @@ const ToolCall* FindTool(const ProviderReply& r, const std::string& name) {
 EvidenceVerdict CheckQuotes(const LoopSpec& spec, LoopState& state, Json data, const Json& claims,
                             bool list_missing) {
   EvidenceVerdict e = JudgeEvidence(*spec.plan, spec.prompt, std::move(data), claims,
-                                    MayReask(spec, state), list_missing);
+                                    MayReask(spec, state), list_missing, spec.files.get());
   if (e.kind != EvidenceVerdict::Kind::kReask) {
     state.evidence = std::move(e.evidence);
     state.ungrounded = std::move(e.ungrounded);
@@ -317,6 +317,13 @@ Step Start(const LoopSpec& spec, LoopState& state) {
     state.turns = spec.turns;
   } else {
     state.turns.push_back(providers::UserTurn(spec.prompt));
+  }
+  if (spec.files) {
+    for (providers::Turn& t : state.turns) {
+      if (t.role != providers::Role::kUser) continue;
+      t.files = spec.files->parts;
+      break;
+    }
   }
   return SendNext(spec, state);
 }

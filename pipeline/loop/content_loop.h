@@ -15,6 +15,7 @@
 #include "base/json.h"
 #include "base/shared_json.h"
 #include "config/engine_config.h"
+#include "pipeline/files/input_files.h"
 #include "pipeline/request.h"
 #include "pipeline/result.h"
 #include "pipeline/validator/validator.h"
@@ -91,7 +92,11 @@ struct LoopSpec {
   // user turn holding `prompt`.
   std::vector<providers::Turn> turns;
   std::string instructions;  // the caller's (system messages), in the manual block
-  CallParams params;         // temperature, top_p, seed and user go on every call
+  // Attached files, ready for the target's kind: they go in the first user turn, before its
+  // text; their text (PDF pages, text files) is where evidence locates quotes besides the
+  // prompt. Null: none.
+  std::shared_ptr<const PreparedFiles> files;
+  CallParams params;  // temperature, top_p, seed and user go on every call
   std::string model;
   int max_loops = 3;         // 1..10
   int64_t token_budget = 0;  // 0 = none

@@ -7,6 +7,7 @@
 #include "pipeline/evidence/check.h"
 #include "pipeline/evidence/form.h"
 #include "pipeline/generate/schema_ref.h"
+#include "pipeline/loop/file_evidence.h"
 
 namespace structure::pipeline {
 namespace {
@@ -65,7 +66,8 @@ std::string BuildMissingListReason() {
 }
 
 EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Json data,
-                              const Json& claims, bool may_reask, bool list_missing) {
+                              const Json& claims, bool may_reask, bool list_missing,
+                              const PreparedFiles* files) {
   EvidenceVerdict v;
   if (list_missing && may_reask && plan.evidence == config::EvidenceMode::kRequire) {
     v.kind = EvidenceVerdict::Kind::kReask;
@@ -73,8 +75,23 @@ EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Jso
     v.reason = BuildMissingListReason();
     return v;
   }
+  EvidenceText text;
+  if (files != nullptr) {
+    text = MakeEvidenceText(prompt, *files);
+    prompt = text.text;
+  }
   evidence::EvidenceReport report =
       evidence::CheckEvidence(data, plan.answer_schema, prompt, evidence::ReadClaims(claims));
+  // A quote found nowhere may come from an image or a scan the model read: unchecked, neither
+  // grounded nor re-asked.
+  std::vector<evidence::Ungrounded> unchecked;
+  if (files != nullptr && (!files->images.empty() || !files->scans.empty())) {
+    std::erase_if(report.ungrounded, [&](evidence::Ungrounded& u) {
+      if (!u.not_found) return false;
+      unchecked.push_back(std::move(u));
+      return true;
+    });
+  }
   if (plan.evidence == config::EvidenceMode::kRequire && !report.ungrounded.empty()) {
     if (may_reask) {
       v.kind = EvidenceVerdict::Kind::kReask;
@@ -102,6 +119,11 @@ EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Jso
     }
   }
   v.evidence = evidence::EvidenceJson(report);
+  if (files != nullptr) {
+    PlaceOnPages(v.evidence, text);
+    for (const evidence::Ungrounded& u : unchecked)
+      v.evidence.set(u.pointer, UncheckedEntry(u.quote, *files));
+  }
   v.ungrounded = evidence::UngroundedJson(report);
   v.data = std::move(data);
   return v;

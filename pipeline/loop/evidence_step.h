@@ -31,9 +31,11 @@ struct EvidenceVerdict {
 // `claims`: the answer's evidence list (null when the answer skipped the form). `may_reask`:
 // the loop has rounds and tokens left for another call. `list_missing`: the answer came in the
 // form without its list; require then re-asks for the list alone (BuildMissingListReason), the
-// answer being schema-valid, before it judges any value.
+// answer being schema-valid, before it judges any value. `files`: the request's attached files;
+// quotes are then located in their pages too and placed on them (file_evidence.h).
 EvidenceVerdict JudgeEvidence(const LoopPlan& plan, std::string_view prompt, Json data,
-                              const Json& claims, bool may_reask, bool list_missing = false);
+                              const Json& claims, bool may_reask, bool list_missing = false,
+                              const PreparedFiles* files = nullptr);
 
 // The re-ask text for an answer without its evidence list: the same answer, with the list.
 std::string BuildMissingListReason();

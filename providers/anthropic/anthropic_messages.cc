@@ -1,5 +1,7 @@
 #include "providers/anthropic/anthropic_messages.h"
 
+#include "base/base64.h"
+#include "base/media_type.h"
 #include "providers/call_check.h"
 #include "providers/models.h"
 #include "providers/prompt_cache.h"
@@ -26,6 +28,19 @@ bool HasVisibleText(std::string_view text) {
 
 Json TextBlock(const std::string& text) {
   return Json(Json::Object{{"type", "text"}, {"text", text}});
+}
+
+// A file's block: a PDF as a "document" with a base64 source and the file name as its title,
+// an image as an "image" with a base64 source, a file with text as a "text" block.
+Json FileBlock(const FilePart& f) {
+  if (f.text) return TextBlock(*f.text);
+  Json source(Json::Object{{"type", "base64"},
+                           {"media_type", f.media_type},
+                           {"data", Base64Encode(f.data ? *f.data : std::string())}});
+  Json block(Json::Object{{"type", f.media_type == kPdf ? "document" : "image"},
+                          {"source", std::move(source)}});
+  if (f.media_type == kPdf && !f.name.empty()) block.set("title", f.name);
+  return block;
 }
 
 // Anthropic needs alternating roles; consecutive tool results share one user message. The API
@@ -58,6 +73,8 @@ Json Messages(const ProviderCall& call, bool replay_thinking) {
       msgs.push_back(Json(Json::Object{{"role", "assistant"}, {"content", std::move(content)}}));
       continue;
     }
+    for (const FilePart& f : t.files) AppendToUserTurn(msgs, "content", FileBlock(f));
+    if (t.role == Role::kUser && !t.files.empty() && !HasVisibleText(t.text)) continue;
     Json block = t.role == Role::kUser ? TextBlock(t.text)
                                        : Json(Json::Object{{"type", "tool_result"},
                                                            {"tool_use_id", t.tool_call_id},

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "base/base64.h"
 #include "providers/call_check.h"
 #include "providers/models.h"
 #include "providers/wire_util.h"
@@ -27,6 +28,15 @@ Json FunctionResponse(const Turn& t) {
   return Json(
       Json::Object{{"functionResponse",
                     Json(Json::Object{{"name", t.tool_name}, {"response", std::move(response)}})}});
+}
+
+// A file's part: "inlineData" with its mime type and base64 bytes (Gemini takes no file name for
+// inline data), or a "text" part for a file with text.
+Json FilePartJson(const FilePart& f) {
+  if (f.text) return Json(Json::Object{{"text", *f.text}});
+  Json inline_data(Json::Object{{"mimeType", f.media_type},
+                                {"data", Base64Encode(f.data ? *f.data : std::string())}});
+  return Json(Json::Object{{"inlineData", std::move(inline_data)}});
 }
 
 // A part with empty text has none of its data fields set, which the API rejects; an empty model
@@ -61,6 +71,8 @@ Json Contents(const ProviderCall& call, bool replay_thinking) {
       contents.push_back(Json(Json::Object{{"role", "model"}, {"parts", std::move(parts)}}));
       continue;
     }
+    for (const FilePart& f : t.files) AppendToUserTurn(contents, "parts", FilePartJson(f));
+    if (t.role == Role::kUser && !t.files.empty() && t.text.empty()) continue;
     Json part = t.role == Role::kUser ? Json(Json::Object{{"text", t.text}}) : FunctionResponse(t);
     AppendToUserTurn(contents, "parts", std::move(part));
   }

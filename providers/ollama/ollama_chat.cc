@@ -1,5 +1,6 @@
 #include "providers/ollama/ollama_chat.h"
 
+#include "base/base64.h"
 #include "providers/call_check.h"
 #include "providers/models.h"
 #include "providers/wire_util.h"
@@ -25,7 +26,21 @@ Json Messages(const ProviderCall& call) {
     Json m = Json::MakeObject();
     if (t.role == Role::kUser) {
       m.set("role", "user");
-      m.set("content", t.text);
+      // Ollama takes images as a message's base64 "images" and no documents: files with text
+      // (a PDF's text layer, a text file) go before the turn's text.
+      std::string content;
+      Json images = Json::MakeArray();
+      for (const FilePart& f : t.files) {
+        if (f.text) {
+          content += *f.text;
+          content += "\n\n";
+        } else {
+          images.push_back(Base64Encode(f.data ? *f.data : std::string()));
+        }
+      }
+      content += t.text;
+      m.set("content", std::move(content));
+      if (images.size() > 0) m.set("images", std::move(images));
     } else if (t.role == Role::kAssistant) {
       m.set("role", "assistant");
       m.set("content", t.text);

@@ -1,7 +1,9 @@
 #include "providers/openai/openai_chat.h"
 
 #include "base/json_writer.h"
+#include "base/media_type.h"
 #include "providers/call_check.h"
+#include "providers/file_parts.h"
 #include "providers/http_status.h"
 #include "providers/models.h"
 #include "providers/openai/openai_chat_reply.h"
@@ -41,6 +43,39 @@ void WriteToolCalls(JsonWriter& w, const std::vector<ToolCall>& calls) {
   w.EndArray();
 }
 
+// A user turn with files: one content part per file, then the text. PDFs as "file" parts with
+// the file name and a data URL, images as "image_url" parts with a data URL, files with text
+// (a text file, a PDF's text layer) as "text" parts.
+void WriteUserParts(JsonWriter& w, const Turn& t) {
+  w.Key("content").BeginArray();
+  for (const FilePart& f : t.files) {
+    w.BeginObject();
+    if (f.text) {
+      w.Member("type", "text");
+      w.Member("text", *f.text);
+    } else if (f.media_type == kPdf) {
+      w.Member("type", "file");
+      w.Key("file").BeginObject();
+      w.Member("filename", f.name);
+      w.Member("file_data", DataUrl(f));
+      w.EndObject();
+    } else {
+      w.Member("type", "image_url");
+      w.Key("image_url").BeginObject();
+      w.Member("url", DataUrl(f));
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  if (!t.text.empty()) {
+    w.BeginObject();
+    w.Member("type", "text");
+    w.Member("text", t.text);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 // `mark_cache`: the system prompt goes as one text part with cache_control, the form OpenRouter
 // passes on to providers that cache only what is marked (Claude).
 void WriteMessages(JsonWriter& w, const ProviderCall& call, bool mark_cache) {
@@ -69,7 +104,11 @@ void WriteMessages(JsonWriter& w, const ProviderCall& call, bool mark_cache) {
     switch (t.role) {
       case Role::kUser:
         w.Member("role", "user");
-        w.Member("content", t.text);
+        if (t.files.empty()) {
+          w.Member("content", t.text);
+        } else {
+          WriteUserParts(w, t);
+        }
         break;
       case Role::kAssistant:
         w.Member("role", "assistant");

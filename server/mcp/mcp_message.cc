@@ -58,11 +58,12 @@ Result<pipeline::StructureRequest> StructureToolRequest(const Json& arguments,
   Json body = Json::MakeObject();
   for (const auto& [key, value] : arguments.as_object()) {
     if (key != "prompt" && key != "schema" && key != "schemaMode" && key != "maxLoops" &&
-        key != "confidenceThreshold" && key != "requireProviderStrictOutput" && key != "evidence") {
+        key != "confidenceThreshold" && key != "requireProviderStrictOutput" && key != "evidence" &&
+        key != "files" && key != "filesAs") {
       return InvalidArgument(key +
                              ": unknown parameter (expected prompt, schema, schemaMode, "
                              "maxLoops, confidenceThreshold, requireProviderStrictOutput, "
-                             "evidence)");
+                             "evidence, files, filesAs)");
     }
     body.set(key, value);
   }

@@ -33,9 +33,12 @@ constexpr const char* kTools = R"JSON([
         "requireProviderStrictOutput": {"type": "boolean",
                                         "description": "false: ask the provider in plain JSON mode and validate locally only. Default from the server's settings (true)."},
         "evidence": {"type": "string", "enum": ["off", "report", "require"],
-                     "description": "report: each value comes with the quote of the prompt that supports it; require: values no quote supports are re-asked, then removed (optional) or need-more-input (required)."}
+                     "description": "report: each value comes with the quote of the prompt that supports it; require: values no quote supports are re-asked, then removed (optional) or need-more-input (required)."},
+        "files": {"type": "array", "description": "Files to read (PDF, PNG, JPEG, WebP, GIF, text): each {data: base64 or a data URL, mediaType?, name?}. prompt may then be left out.",
+                  "items": {"type": "object", "properties": {"data": {"type": "string"}, "mediaType": {"type": "string"}, "name": {"type": "string"}, "url": {"type": "string"}}}},
+        "filesAs": {"type": "string", "enum": ["native", "text"], "description": "text: send each PDF as its text layer instead of the document."}
       },
-      "required": ["prompt", "schema"]
+      "required": ["schema"]
     },
     "outputSchema": {
       "type": "object",

@@ -1,5 +1,6 @@
 #include "server/openai/chat_messages.h"
 
+#include "pipeline/files/files_json.h"
 #include "server/openai/request_fields.h"
 
 namespace structure::server::openai {
@@ -13,9 +14,43 @@ std::string NonTextKind(const std::string& type) {
   return "";
 }
 
+// A chat "file" part ({"file": {"filename", "file_data": data URL}}) or "image_url" part
+// ({"image_url": {"url": data URL}}) as an attached file.
+std::variant<InputFile, ApiError> FilePart(const Json& part, const std::string& t,
+                                           const std::string& where) {
+  const char* key = t == "file" ? "file" : "image_url";
+  const Json* inner = part.find(key);
+  if (inner == nullptr || !inner->is_object())
+    return BadField(where + "." + key, "must be an object", "invalid_type");
+  if (t == "file" && inner->find("file_id") != nullptr && inner->find("file_data") == nullptr)
+    return BadField(where + ".file.file_id",
+                    "files by id need the Files API, which this endpoint does not have: send "
+                    "the bytes as file_data (data:application/pdf;base64,...)",
+                    "unsupported_content");
+  const char* data_key = t == "file" ? "file_data" : "url";
+  const Json* data = inner->find(data_key);
+  std::string param = where + "." + key + "." + data_key;
+  if (data == nullptr || !data->is_string())
+    return BadField(param, "is required: a base64 data URL", "missing_required_parameter");
+  if (data->as_string().rfind("data:", 0) != 0)
+    return BadField(param,
+                    "must be a base64 data URL (data:<media type>;base64,...): this endpoint "
+                    "fetches no URLs",
+                    "invalid_value");
+  auto file = pipeline::ParseDataUrl(data->as_string(), param);
+  if (!file.ok())
+    return BadField(param, file.status().message().substr(param.size() + 2), "invalid_value");
+  if (t == "file") {
+    if (const Json* name = inner->find("filename"); name != nullptr && name->is_string())
+      file->name = name->as_string();
+  }
+  return std::move(*file);
+}
+
 }  // namespace
 
-std::variant<std::string, ApiError> ContentText(const Json& content, const std::string& param) {
+std::variant<std::string, ApiError> ContentText(const Json& content, const std::string& param,
+                                                std::vector<InputFile>* files) {
   if (content.is_string()) return content.as_string();
   if (!content.is_array())
     return WrongType(param, "a string or an array of content parts", content);
@@ -29,6 +64,12 @@ std::variant<std::string, ApiError> ContentText(const Json& content, const std::
       return BadField(where + ".type", "is required: \"text\"", "missing_required_parameter");
     }
     const std::string& t = type->as_string();
+    if (files != nullptr && (t == "file" || t == "image_url")) {
+      auto file = FilePart(part, t, where);
+      if (auto* e = std::get_if<ApiError>(&file)) return *e;
+      files->push_back(std::get<InputFile>(std::move(file)));
+      continue;
+    }
     std::string kind = NonTextKind(t);
     if (!kind.empty()) {
       return BadField(where, kind + " parts are not supported: this endpoint reads text only",
@@ -97,7 +138,7 @@ std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t 
     const Json* content = m.find("content");
     std::string text;
     if (content != nullptr && !content->is_null()) {
-      auto t = ContentText(*content, where + ".content");
+      auto t = ContentText(*content, where + ".content", r == "user" ? &out.files : nullptr);
       if (auto* e = std::get_if<ApiError>(&t)) return *e;
       text = std::get<std::string>(std::move(t));
     } else if (r != "assistant") {
@@ -136,7 +177,7 @@ std::variant<Conversation, ApiError> ParseMessages(const Json* messages, size_t 
     turn.text = std::move(text);
     out.turns.push_back(std::move(turn));
   }
-  if (out.prompt.empty()) {
+  if (out.prompt.empty() && out.files.empty()) {
     return BadField("messages", "must hold a user message with text (the input to structure)",
                     "missing_user_message");
   }

@@ -192,6 +192,7 @@ std::variant<ChatRequest, ApiError> ParseChatRequest(Json owned, const ChatLimit
   r.turns = std::move(c.turns);
   r.prompt = std::move(c.prompt);
   r.instructions = std::move(c.instructions);
+  r.files = std::move(c.files);
   if (Error e = Unsupported(body)) return *e;
   if (Error e = Params(body, r.params)) return *e;
   if (Error e = Flag(body, "", "stream", r.stream)) return *e;
@@ -225,6 +226,7 @@ pipeline::StructureRequest ToStructureRequest(ChatRequest& chat, const std::stri
   s.prompt = std::move(chat.prompt);
   s.turns = std::move(chat.turns);
   s.instructions = std::move(chat.instructions);
+  s.files = std::move(chat.files);
   if (!chat.registry_schema.empty()) {
     s.mode = pipeline::SchemaMode::kNamed;
     s.schema_ref = chat.registry_schema;

@@ -36,6 +36,7 @@ struct ChatRequest {
   std::vector<ConversationTurn> turns;  // the user and assistant turns, in order
   std::string prompt;                   // their user text, joined by blank lines
   std::string instructions;             // system and developer messages, joined
+  std::vector<InputFile> files;         // the user messages' file and image parts
   // The schema of the answer (response_format's, {"type": "object"} for json_object, or the
   // forced tool's parameters); null when structure.schemaName names a registry schema.
   std::shared_ptr<const Json> schema;

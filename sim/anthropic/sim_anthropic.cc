@@ -1,6 +1,7 @@
 // Anthropic messages (POST /v1/messages) as the simulator serves it.
 
 #include "sim/dialect.h"
+#include "sim/file_parts.h"
 #include "sim/model_checks.h"
 #include "sim/thinking.h"
 #include "sim/wire_util.h"
@@ -137,6 +138,13 @@ Status ParseMessages(const Json& body, ChatRequest& out, int& marks) {
       return InvalidArgument(at +
                              ": all messages must have non-empty content except for the "
                              "optional final assistant message");
+    }
+    // Anthropic names a block's place with dots: messages.0.content.1.
+    if (content->is_array()) {
+      for (size_t k = 0; k < content->size(); ++k) {
+        auto file = FilePartText(content->as_array()[k], at + ".content." + std::to_string(k));
+        if (!file.ok()) return file.status();
+      }
     }
     bool marked = false;
     STRUCTURE_RETURN_IF_ERROR(BlocksMarked(*content, at + ".content", marks, marked));

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "sim/dialect.h"
+#include "sim/file_parts.h"
 #include "sim/gemini/gemini_thinking.h"
 #include "sim/model_checks.h"
 #include "sim/schema_check.h"
@@ -105,6 +106,9 @@ Status ParseContents(const Json& body, ChatRequest& out) {
                                "].data: required oneof field 'data' must have one initialized "
                                "field\n");
       }
+      auto file = FilePartText(
+          part, "contents[" + std::to_string(i) + "].parts[" + std::to_string(j) + "]");
+      if (!file.ok()) return file.status();
       ++j;
     }
     ++i;

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "sim/dialect.h"
+#include "sim/file_parts.h"
 #include "sim/model_checks.h"
 #include "sim/openai/sim_responses.h"
 #include "sim/thinking.h"
@@ -94,6 +95,7 @@ Status ParseMessages(const Json& body, ChatRequest& out) {
     }
     ChatMessage msg;
     msg.role = r == "developer" ? "system" : (r == "function" ? "tool" : r);
+    if (content) STRUCTURE_RETURN_IF_ERROR(CheckFileParts(*content, at + ".content"));
     msg.text = content ? ContentText(*content) : "";
     if (tool_calls && tool_calls->is_array()) {
       for (const auto& call : tool_calls->as_array()) {
