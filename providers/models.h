@@ -59,6 +59,10 @@ struct ModelFamily {
   std::string cap_field;  // the output cap's field ("max_completion_tokens", "max_tokens", ...)
   int64_t output_cap =
       0;  // the most output tokens the model writes, thinking included; 0 = unknown
+  // The context window: the most tokens of one request, input and output cap together; 0 =
+  // unknown (a longer input is then split only once the provider refuses it as too long, and
+  // the window it states is learned: docs/engine.md "Long documents").
+  int64_t context_window = 0;
 
   // Prompt caching: explicit cache_control marks (Claude), and the documented minimum cacheable
   // prefix in tokens (0 = no prompt cache).
@@ -107,7 +111,7 @@ struct FamilyOverride {
 // budget_max, dynamic_budget, on_off, thinking_off, thinks_by_default, reports_thinking_tokens,
 // replay ("none", "blocks",
 // "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
-// output_cap, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
+// output_cap, context_window, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
 // "<key>: <what is wrong>" for an unknown key or a bad value.
 Status ApplyFamilyFields(ModelFamily& family, const Json& fields);
 

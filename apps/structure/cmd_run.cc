@@ -50,6 +50,7 @@ std::string AsFlags(const std::string& message) {
       {"schemaText", "--schema-text"},
       {"schemaName", "--schema-name"},
       {"callTimeoutMs", "--call-timeout-ms"},
+      {"maxInputTokensPerCall", "--max-input-tokens"},
       {"tenant", "--tenant"},
       {"project", "--project"},
       {"model", "--model"},
@@ -69,6 +70,9 @@ int RunRun(const std::vector<std::string>& argv) {
       {"schema-name", true, "NAME: a registry schema (project -> tenant -> bundled)"},
       {"schema-text", true, "TEXT: describe the schema in words (built by the schema builder)"},
       {"max-loops", true, "N: content-stage attempts, 1..10 (default 3)"},
+      {"max-input-tokens", true,
+       "N: split a longer prompt into parts of at most N tokens each, asked on their own and "
+       "merged (default: only the model's context window splits it)"},
       CallTimeoutFlag(),
       {"tenant", true, "ID: tenant scope"},
       {"project", true, "ID: project scope (needs --tenant)"},
@@ -156,6 +160,11 @@ int RunRun(const std::vector<std::string>& argv) {
     auto n = args->GetInt("max-loops", 3);
     if (!n.ok()) return Fail(n.status().message());
     body.set("maxLoops", static_cast<int64_t>(*n));
+  }
+  if (args->has("max-input-tokens")) {
+    auto n = args->GetInt("max-input-tokens", 0);
+    if (!n.ok()) return Fail(n.status().message());
+    body.set("maxInputTokensPerCall", static_cast<int64_t>(*n));
   }
   auto timeout = CallTimeoutFromArgs(*args);
   if (!timeout.ok()) return Fail(timeout.status().message());

@@ -11,6 +11,7 @@
 //   - the provider, transiently: kProviderRateLimited, kProviderUnavailable, kDeadlineExceeded;
 //   - the provider, for good: kProviderRejectedRequest, kNotFound, kProviderQuotaExhausted;
 //   - the schema, too large for the model even in parts: kSchemaTooLarge;
+//   - the input, longer than the model's context window even in parts: kContextTooLong;
 //   - the model's answer: kRefusal, kSafetyBlock, kNoFinalAnswer, kOutputCapExhausted;
 //   - the request's own budget: kTokenBudgetExhausted;
 //   - the caller's semantic check: kCheckFailed;
@@ -52,6 +53,9 @@ enum class ErrorCode : int {
   kBatchRejected,            // batch_rejected: the provider refused to create the batch
   kBatchRequestTooLarge,     // batch_request_too_large: one request exceeds the batch size cap
   kBatchUnsupported,         // batch_unsupported: the provider has no batch API
+  kContextTooLong,           // context_too_long: the provider refused the request as longer than
+                             // the model's context window, and the input could not be split
+                             // into parts that fit (the instructions and schema alone do not)
   kCount,                    // not a code: the number of codes
 };
 
