@@ -236,8 +236,7 @@ void OnPartsDone(Self self, uint64_t id, std::shared_ptr<const std::string> doc,
 // overlapping parts, each asked on its own with the schema every part may answer
 // (pipeline::PartSchema) and merged into one answer checked against the ORIGINAL schema
 // (pipeline::CombineParts). False: the prompt goes whole, as `run` holds it.
-bool RunInParts(Self self, uint64_t id, Call& c, const std::shared_ptr<const pipeline::LoopPlan>& plan,
-                const std::shared_ptr<LoopRun>& run) {
+bool RunInParts(Self self, uint64_t id, Call& c, const std::shared_ptr<LoopRun>& run) {
   if (!run->spec.turns.empty() || !c.resolve) return false;  // a conversation goes whole
   pipeline::InputBudget budget = BudgetFor(self, c, run->spec);
   if (budget.window == 0 && budget.max_input_tokens_per_call == 0) return false;
@@ -247,13 +246,14 @@ bool RunInParts(Self self, uint64_t id, Call& c, const std::shared_ptr<const pip
     return true;
   }
   if (layout->parts.empty()) return false;
-  auto part_plan = PlanFor(self, c, c.schema_key + "\ninput part", [&c]() -> Result<pipeline::ResolvedSchema> {
-    auto whole = c.resolve();
-    if (!whole.ok()) return whole.status();
-    return pipeline::ResolveSchema(pipeline::PartSchema(whole->schema), whole->origin,
-                                   whole->manual, whole->version,
-                                   c.settings.allow_unresolved_refs);
-  });
+  auto part_plan =
+      PlanFor(self, c, c.schema_key + "\ninput part", [&c]() -> Result<pipeline::ResolvedSchema> {
+        auto whole = c.resolve();
+        if (!whole.ok()) return whole.status();
+        return pipeline::ResolveSchema(pipeline::PartSchema(whole->schema), whole->origin,
+                                       whole->manual, whole->version,
+                                       c.settings.allow_unresolved_refs);
+      });
   if (!part_plan.ok()) {
     Fail(self, id, ErrorCode::kBadSchema, part_plan.status().message());
     return true;
@@ -287,8 +287,8 @@ bool RunInParts(Self self, uint64_t id, Call& c, const std::shared_ptr<const pip
   // The semantic check judges the merged answer (OnPartsDone), not a part's.
   c.check = std::move(run->spec.semantic_check);
   RunInputParts(self, self->state.waits, std::move(runs),
-                [self, id, doc, parts = layout->parts, reason = layout->reason](
-                    std::vector<CallResult> results) mutable {
+                [self, id, doc, parts = layout->parts,
+                 reason = layout->reason](std::vector<CallResult> results) mutable {
                   Guarded(self, id, [&] {
                     OnPartsDone(self, id, doc, std::move(parts), std::move(reason),
                                 std::move(results));
@@ -315,7 +315,8 @@ void OnPartsDone(Self self, uint64_t id, std::shared_ptr<const std::string> doc,
   }
   auto plan = PlanFor(self, c, c.schema_key, c.resolve);
   if (!plan.ok()) return Fail(self, id, ErrorCode::kBadSchema, plan.status().message());
-  CallResult r = pipeline::CombineParts(std::move(results), layout, *doc, **plan, std::move(reason));
+  CallResult r =
+      pipeline::CombineParts(std::move(results), layout, *doc, **plan, std::move(reason));
   if (r.status == Outcome::kOk && c.check) {
     std::vector<std::string> lines = c.check(r.data);
     if (!lines.empty()) {
@@ -402,7 +403,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->on_finish = [self, id, weak](CallResult r) {
     OnLoopDone(self, id, weak.lock(), std::move(r));
   };
-  if (RunInParts(self, id, c, *plan, run)) return;
+  if (RunInParts(self, id, c, run)) return;
   StartLoop(self, self->state.waits, run);
 }
 

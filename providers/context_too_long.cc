@@ -64,8 +64,8 @@ int64_t StatedContextWindow(std::string_view message) {
     if (at == std::string_view::npos) continue;
     int64_t n = 0;
     size_t i = at + after.size(), digits = 0;
-    for (; i < message.size() && std::isdigit(static_cast<unsigned char>(message[i])) &&
-           digits < 12;
+    for (;
+         i < message.size() && std::isdigit(static_cast<unsigned char>(message[i])) && digits < 12;
          ++i, ++digits)
       n = n * 10 + (message[i] - '0');
     if (digits > 0 && n > 0) return n;

@@ -111,7 +111,8 @@ struct FamilyOverride {
 // budget_max, dynamic_budget, on_off, thinking_off, thinks_by_default, reports_thinking_tokens,
 // replay ("none", "blocks",
 // "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
-// output_cap, context_window, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
+// output_cap, context_window, cache_control, cache_min_tokens, doc, like (handled by the table).
+// kInvalidArgument
 // "<key>: <what is wrong>" for an unknown key or a bad value.
 Status ApplyFamilyFields(ModelFamily& family, const Json& fields);
 

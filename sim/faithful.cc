@@ -1,11 +1,11 @@
 #include "sim/faithful.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <re2/re2.h>
 
 #include "base/json_pointer.h"
 
@@ -164,8 +164,7 @@ Json Fit(const Json& root, const Json& schema_in, Json value) {
 Json Wrap(const Json& root, const Json& schema_in, Extracted& e) {
   const Json& schema = Deref(root, schema_in);
   const Json* props = schema.find("properties");
-  if (props != nullptr && props->is_object() && props->find("result") &&
-      props->find("_need")) {
+  if (props != nullptr && props->is_object() && props->find("result") && props->find("_need")) {
     Json out = Json::MakeObject();
     out.set("result", Wrap(root, *props->find("result"), e));
     out.set("_need", Json());

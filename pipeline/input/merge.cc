@@ -28,9 +28,7 @@ struct Ctx {
   MergedAnswer* out;
 };
 
-bool HasEvidence(const Ctx& ctx, const Src& s) {
-  return ctx.evidence[s.part].count(s.pointer) > 0;
-}
+bool HasEvidence(const Ctx& ctx, const Src& s) { return ctx.evidence[s.part].count(s.pointer) > 0; }
 
 // Copies the evidence of `from` (the entry at the pointer and every one below it) to `to`.
 void CopyEvidence(Ctx& ctx, const Src& from, const std::string& to) {
@@ -110,8 +108,7 @@ size_t SeamDuplicates(Ctx& ctx, const Src& prev, const Src& cur) {
     size_t k = 0;
     while (k < b.size()) {
       bool seen = false;
-      for (const auto& s : sa)
-        seen = seen || (s->begin < sb[k]->end && sb[k]->begin < s->end);
+      for (const auto& s : sa) seen = seen || (s->begin < sb[k]->end && sb[k]->begin < s->end);
       if (!seen) break;
       ++k;
     }

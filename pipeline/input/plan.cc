@@ -39,8 +39,8 @@ void Relax(Json& node) {
       node.erase(key);
   }
   for (auto& [k, v] : node.as_object()) {
-    if (std::find_if(std::begin(kData), std::end(kData),
-                     [&](const char* d) { return k == d; }) != std::end(kData))
+    if (std::find_if(std::begin(kData), std::end(kData), [&](const char* d) { return k == d; }) !=
+        std::end(kData))
       continue;
     Relax(v);
   }
@@ -186,12 +186,11 @@ CallResult CombineParts(std::vector<CallResult> parts, const std::vector<InputPa
   // The first error ends the call: the document cannot be answered without that part.
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i].status != Outcome::kError) continue;
-    CallResult e = ErrorResult(parts[i].error_code, part_name(i) + " (bytes " +
-                                                        std::to_string(layout[i].begin) + ".." +
-                                                        std::to_string(layout[i].end) + "): " +
-                                                        (parts[i].errors.empty()
-                                                             ? std::string("failed")
-                                                             : parts[i].errors.front()));
+    CallResult e = ErrorResult(
+        parts[i].error_code,
+        part_name(i) + " (bytes " + std::to_string(layout[i].begin) + ".." +
+            std::to_string(layout[i].end) +
+            "): " + (parts[i].errors.empty() ? std::string("failed") : parts[i].errors.front()));
     return finish(std::move(e));
   }
   std::vector<PartAnswer> answers;
@@ -209,8 +208,8 @@ CallResult CombineParts(std::vector<CallResult> parts, const std::vector<InputPa
       evidence = true;
       cp += CodePoints(doc.substr(cp_at, layout[i].begin - cp_at));
       cp_at = layout[i].begin;
-      a.evidence = WholeDocumentEvidence(parts[i].evidence, layout[i], cp,
-                                         PartHeaderBytes(i, parts.size()));
+      a.evidence =
+          WholeDocumentEvidence(parts[i].evidence, layout[i], cp, PartHeaderBytes(i, parts.size()));
     }
     answers.push_back(std::move(a));
   }

@@ -35,8 +35,9 @@ TEST(InputMergeTest, ScalarsAgreeOrConflictAndNullNeverOverwrites) {
       {J(R"({"number": "INV-1", "currency": "USD", "note": "paid"})"), Json()},
   };
   MergedAnswer m = MergeParts(parts);
-  EXPECT_EQ(ToJson(m.data),
-            R"({"number":"INV-1","currency":"EUR","note":"paid","buyer":{"name":"Ada","city":"Oslo"}})");
+  EXPECT_EQ(
+      ToJson(m.data),
+      R"({"number":"INV-1","currency":"EUR","note":"paid","buyer":{"name":"Ada","city":"Oslo"}})");
   ASSERT_EQ(m.conflicts.size(), 1u);
   EXPECT_EQ(ToJson(ConflictsToJson(m.conflicts)),
             R"([{"pointer":"/currency","values":["EUR","USD"],"parts":[[1],[3]]}])");
@@ -54,8 +55,9 @@ TEST(InputMergeTest, TheValueWithEvidenceWinsAConflictAndEvidenceFollowsThePoint
   EXPECT_EQ(ToJson(m.data), R"({"total":12,"items":[{"sku":"A"},{"sku":"B"}]})");
   ASSERT_EQ(m.conflicts.size(), 1u);
   EXPECT_EQ(m.conflicts[0].pointer, "/total");
-  EXPECT_EQ(ToJson(m.evidence),
-            R"({"/total":{"byteStart":90,"byteEnd":92},"/items/0/sku":{"byteStart":5,"byteEnd":6},"/items/1/sku":{"byteStart":40,"byteEnd":41}})");
+  EXPECT_EQ(
+      ToJson(m.evidence),
+      R"({"/total":{"byteStart":90,"byteEnd":92},"/items/0/sku":{"byteStart":5,"byteEnd":6},"/items/1/sku":{"byteStart":40,"byteEnd":41}})");
 }
 
 TEST(InputMergeTest, WithEvidenceEqualRecordsInDifferentPlacesStayApart) {

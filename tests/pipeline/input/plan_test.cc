@@ -150,7 +150,8 @@ TEST(InputPlanTest, CombineMergesSumsAndValidatesAgainstTheOriginal) {
   EXPECT_EQ(r.iterations, 2);
   EXPECT_EQ(r.usage.input_tokens, 200);
   EXPECT_EQ(r.mode_reason, "why");
-  EXPECT_EQ(ToJson(r.conflicts), R"([{"pointer":"/cur","values":["EUR","USD"],"parts":[[1],[2]]}])");
+  EXPECT_EQ(ToJson(r.conflicts),
+            R"([{"pointer":"/cur","values":["EUR","USD"],"parts":[[1],[2]]}])");
 
   // Too few items after the merge: the ORIGINAL schema says so.
   parts = {Ok(R"({"id": "I-1", "items": [1]})"), Ok(R"({"items": [1]})")};

@@ -20,8 +20,12 @@ void CheckParts(std::string_view doc, const std::vector<InputPart>& parts, size_
     const InputPart& p = parts[i];
     EXPECT_LT(p.begin, p.end) << i;
     EXPECT_LE(p.end - p.begin, std::max<size_t>(max, 16)) << i;
-    if (p.begin < doc.size()) EXPECT_FALSE(IsContinuation(doc[p.begin])) << i;
-    if (p.end < doc.size()) EXPECT_FALSE(IsContinuation(doc[p.end])) << i;
+    if (p.begin < doc.size()) {
+      EXPECT_FALSE(IsContinuation(doc[p.begin])) << i;
+    }
+    if (p.end < doc.size()) {
+      EXPECT_FALSE(IsContinuation(doc[p.end])) << i;
+    }
     if (i > 0) {
       EXPECT_LE(p.begin, parts[i - 1].end) << "a gap before part " << i;
       EXPECT_GT(p.begin, parts[i - 1].begin) << i;
