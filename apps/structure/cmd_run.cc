@@ -14,6 +14,7 @@
 #include "apps/structure/check_flags.h"
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
+#include "apps/structure/run_dry.h"
 #include "base/error_codes.h"
 #include "base/json_arg.h"
 #include "base/read_file.h"
@@ -82,6 +83,9 @@ int RunRun(const std::vector<std::string>& argv) {
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
       {"evidence", true,
        "off|report|require: tie each value to a quote of the prompt (default off)"},
+      {"dry-run", false,
+       "print the plan (the schema's mode, the input's parts and token estimates, the calls) "
+       "and make no content call"},
   };
   AddEngineFlags(spec);
   AddCheckFlags(spec);
@@ -203,6 +207,7 @@ int RunRun(const std::vector<std::string>& argv) {
     return Fail((args->has("model") ? "--model " + args->get("model") + ": " : "") +
                 model.message());
   }
+  if (args->has("dry-run")) return PrintRunPlan(**engine, std::move(*request));
   auto result = std::make_shared<std::optional<pipeline::StructureResult>>();
   auto mu = std::make_shared<std::mutex>();
   pthread_t self = pthread_self();

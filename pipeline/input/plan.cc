@@ -111,6 +111,33 @@ Result<InputPlan> PlanInput(std::string_view input, const InputBudget& b) {
   return plan;
 }
 
+Json InputPlanToJson(const InputPlan& plan, const InputBudget& b) {
+  Json j = Json::MakeObject();
+  j.set("window", b.window);
+  j.set("windowSource", b.source == WindowSource::kTable     ? "table"
+                        : b.source == WindowSource::kLearned ? "learned"
+                                                             : "none");
+  j.set("maxInputTokensPerCall", b.max_input_tokens_per_call);
+  j.set("fixedTokens", b.fixed_tokens);
+  j.set("outputCap", b.output_cap);
+  j.set("inputTokens", plan.input_tokens);
+  j.set("partTokens", plan.part_tokens);
+  j.set("calls", static_cast<int64_t>(std::max<size_t>(1, plan.parts.size())));
+  Json parts = Json::MakeArray();
+  for (size_t i = 0; i < plan.parts.size(); ++i) {
+    const InputPart& p = plan.parts[i];
+    Json part = Json::MakeObject();
+    part.set("part", static_cast<int64_t>(i + 1));
+    part.set("byteStart", static_cast<int64_t>(p.begin));
+    part.set("byteEnd", static_cast<int64_t>(p.end));
+    part.set("tokens", static_cast<int64_t>((p.end - p.begin) / 4));
+    parts.push_back(std::move(part));
+  }
+  j.set("parts", std::move(parts));
+  j.set("reason", plan.reason);
+  return j;
+}
+
 std::string PartPrompt(std::string_view part_text, size_t index, size_t count) {
   std::string s = "[Part " + std::to_string(index + 1) + " of " + std::to_string(count) +
                   " of one document. Answer only what this part states; leave out what it does "

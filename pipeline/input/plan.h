@@ -55,6 +55,12 @@ int64_t FixedTokens(const LoopSpec& spec);
 // the output cap; the message says which numbers.
 Result<InputPlan> PlanInput(std::string_view input, const InputBudget& budget);
 
+// What `structure run --dry-run` prints: {"window", "windowSource" ("none", "table",
+// "learned"), "maxInputTokensPerCall", "fixedTokens", "outputCap", "inputTokens", "partTokens",
+// "calls" (the provider calls when every answer is accepted at once), "parts": [{"part",
+// "byteStart", "byteEnd", "tokens"}] (empty: whole), "reason"}.
+Json InputPlanToJson(const InputPlan& plan, const InputBudget& budget);
+
 // The user turn of part `index` (0-based) of `count`: a line that says where the part sits
 // ("[Part 3 of 11 of one document. ...]") and the part's text. The instructions and the schema
 // stay those of a whole call, so every part shares the prompt-cache prefix.
