@@ -14,12 +14,11 @@
 namespace structure::apps {
 
 int PrintRunPlan(Engine& engine, StructureRequest request) {
-  auto promise = std::make_shared<std::promise<std::variant<pipeline::PreparedCall,
-                                                            pipeline::CallResult>>>();
+  auto promise =
+      std::make_shared<std::promise<std::variant<pipeline::PreparedCall, pipeline::CallResult>>>();
   auto future = promise->get_future();
   const config::EngineConfig& cfg = EngineInternal::Config(engine);
-  auto settings =
-      config::ResolveSettings(cfg, request.tenant, request.project, request.settings);
+  auto settings = config::ResolveSettings(cfg, request.tenant, request.project, request.settings);
   EngineInternal::Prepare(
       engine, std::move(request),
       [promise](pipeline::PreparedCall p) { promise->set_value(std::move(p)); },
