@@ -91,12 +91,14 @@ std::vector<InputPart> SplitInput(std::string_view doc, const InputSplitOptions&
       while (end > lo && IsContinuation(static_cast<unsigned char>(doc[end]))) --end;
     }
     parts.push_back({start, end, shared_end});
-    // The next part starts at the best boundary at or before end - overlap, and no further back
-    // than twice the overlap; without one, where this part ends.
+    // The next part starts at the paragraph that holds end - overlap (at most half a part
+    // back), else at the best boundary at most twice the overlap back; without one, where this
+    // part ends.
     size_t next = kNone;
     if (overlap > 0 && end > start + overlap + 1) {
-      size_t back = std::max(start + 1, end - 2 * overlap);
-      next = BestBoundary(doc, back, end - overlap);
+      next = ParagraphBefore(doc, std::max(start + 1, end - max / 2), end - overlap);
+      if (next == kNone || next <= start)
+        next = BestBoundary(doc, std::max(start + 1, end - 2 * overlap), end - overlap);
     }
     if (next == kNone || next <= start || next >= end) next = end;
     shared_end = end;

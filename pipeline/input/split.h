@@ -22,9 +22,9 @@ struct InputPart {
 
 struct InputSplitOptions {
   size_t max_part_bytes = 32768;  // a part's most bytes (its cut falls in the last half)
-  // The least overlap between consecutive parts, in bytes; the overlap then grows back to the
-  // boundary before it (a whole paragraph, sentence or line), unless that would leave the next
-  // part no new text.
+  // The least overlap between consecutive parts, in bytes (at most a quarter of a part); the
+  // overlap then grows back to the start of its paragraph when that is at most half a part
+  // back, else to the boundary before it (a sentence, a line, a word) within twice the overlap.
   size_t overlap_bytes = 3277;
 };
 
