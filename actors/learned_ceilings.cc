@@ -25,7 +25,11 @@ size_t LearnedCeilings::Get(const std::string& model) {
 }
 
 size_t LearnedCeilings::Learn(const std::string& model, size_t refused) {
-  size_t ceiling = std::max<size_t>(1, refused * 3 / 5);
+  return Lower(model, refused * 3 / 5);
+}
+
+size_t LearnedCeilings::Lower(const std::string& model, size_t limit) {
+  size_t ceiling = std::max<size_t>(1, limit);
   std::shared_ptr<registry::RedisClient> shared;
   {
     std::lock_guard<std::mutex> lock(state_->mu);
@@ -36,7 +40,7 @@ size_t LearnedCeilings::Learn(const std::string& model, size_t refused) {
   }
   // A lost write only means another process learns the same ceiling itself.
   if (shared)
-    shared->Eval(&kLowerCeiling, {kSharedKey}, {model, std::to_string(ceiling)},
+    shared->Eval(&kLowerCeiling, {shared_key_}, {model, std::to_string(ceiling)},
                  [](Result<registry::RedisReply>) {});
   return ceiling;
 }
@@ -58,7 +62,7 @@ void LearnedCeilings::Refresh() {
     shared = state_->shared;
   }
   std::shared_ptr<State> state = state_;
-  shared->Command({"HGETALL", kSharedKey}, [state](Result<registry::RedisReply> reply) {
+  shared->Command({"HGETALL", shared_key_}, [state](Result<registry::RedisReply> reply) {
     std::lock_guard<std::mutex> lock(state->mu);
     state->refreshing = false;
     if (!reply.ok() || reply->type != registry::RedisReply::Type::kArray) return;

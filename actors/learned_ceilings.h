@@ -1,9 +1,12 @@
-// What the engine learned of each model's grammar budget: a provider refused a schema of
-// grammar size G as too large to compile (providers/schema_too_large.h), so later plans for
-// that model keep every schema or part below a ceiling under G (pipeline/lowering/measure.h,
-// Profile::max_grammar_size). Kept with the plan cache for this process and, when a shared
-// store is configured, in Redis, so other replicas and batch workers do not make the same
-// mistake. Thread-safe.
+// What the engine learned of a limit of each model that the provider states only by refusing:
+//   - the grammar budget: a provider refused a schema of grammar size G as too large to compile
+//     (providers/schema_too_large.h), so later plans for that model keep every schema or part
+//     below a ceiling under G (pipeline/lowering/measure.h, Profile::max_grammar_size);
+//   - the context window: a provider refused a request as longer than the model's context
+//     (providers/context_too_long.h), so later calls split their input into parts that fit
+//     (pipeline/input/plan.h).
+// Kept with the plan cache for this process and, when a shared store is configured, in Redis,
+// so other replicas and batch workers do not make the same mistake. Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -12,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "registry/redis_client.h"
 
@@ -19,6 +23,10 @@ namespace structure::actors {
 
 class LearnedCeilings {
  public:
+  // `shared_key`: the store's hash that holds the limits (kSharedKey, kWindowsKey).
+  explicit LearnedCeilings(std::string shared_key = kSharedKey)
+      : shared_key_(std::move(shared_key)) {}
+
   // The ceiling learned for `model` ("provider/model"); 0 = none. With a shared store, a
   // ceiling another process learned arrives with the next refresh (at most every 10 s).
   size_t Get(const std::string& model);
@@ -27,11 +35,15 @@ class LearnedCeilings {
   // (one half of a split in two, with room), and never rises. Returns the ceiling in force.
   size_t Learn(const std::string& model, size_t refused);
 
+  // Lowers the limit of `model` to `limit` (never raises it). Returns the limit in force.
+  size_t Lower(const std::string& model, size_t limit);
+
   // Shares the ceilings through the store (hash "structure:grammar-ceilings", written with a
   // Lua min so a higher value never replaces a lower one). Null: this process only.
   void UseSharedStore(std::shared_ptr<registry::RedisClient> client);
 
   static constexpr const char* kSharedKey = "structure:grammar-ceilings";
+  static constexpr const char* kWindowsKey = "structure:context-windows";
 
  private:
   // Shared with the store's callbacks, which may run after this object is gone.
@@ -45,6 +57,7 @@ class LearnedCeilings {
 
   void Refresh();
 
+  std::string shared_key_;
   std::shared_ptr<State> state_ = std::make_shared<State>();
 };
 

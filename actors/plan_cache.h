@@ -34,6 +34,8 @@ class PlanCache {
   // The grammar ceilings learned from the providers' "too large" errors, per model: a plan's
   // key names the ceiling it was made under.
   LearnedCeilings& ceilings() { return ceilings_; }
+  // The context windows learned from the providers' "too long" errors, per model, in tokens.
+  LearnedCeilings& windows() { return windows_; }
 
  private:
   struct Entry {
@@ -45,6 +47,7 @@ class PlanCache {
   std::list<Entry> lru_;  // most recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
   LearnedCeilings ceilings_;
+  LearnedCeilings windows_{LearnedCeilings::kWindowsKey};
 };
 
 }  // namespace structure::actors

@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "actors/engine_messages.h"
+#include "actors/input_parts.h"
 #include "actors/loop_driver.h"
 #include "actors/plan_cache.h"
 #include "base/json_same.h"
 #include "config/settings.h"
 #include "pipeline/call_trace.h"
 #include "pipeline/files/input_files.h"
+#include "pipeline/input/plan.h"
 #include "pipeline/loop/array_answer.h"
 #include "pipeline/schema_builder.h"
 #include "pipeline/schema_stage.h"
@@ -216,6 +218,136 @@ void HandOver(Self self, uint64_t id, Call& c,
 
 void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan);
 
+// A provider refused a call as longer than the model's context window: the window it stated,
+// else 3/5 of what the refused call was estimated at, is the model's from now on (shared).
+void LearnWindow(Self self, const Call& c, const CallResult& r) {
+  int64_t window = r.stated_window > 0 ? r.stated_window : r.refused_tokens * 3 / 5;
+  // The window stated holds what the estimate said the call needed: the estimate counted too
+  // few tokens, so the parts are cut smaller than the call that was refused.
+  if (r.refused_tokens > 0 && window >= r.refused_tokens) window = r.refused_tokens * 3 / 5;
+  if (window > 0)
+    self->state.ctx->plans->windows().Lower(ModelKey(c.target), static_cast<size_t>(window));
+}
+
+// The context window in force for the call's model and where it comes from: the smaller of the
+// one learned from a refusal and the model table's.
+pipeline::InputBudget BudgetFor(Self self, const Call& c, const pipeline::LoopSpec& spec) {
+  pipeline::InputBudget b;
+  auto learned = static_cast<int64_t>(self->state.ctx->plans->windows().Get(ModelKey(c.target)));
+  int64_t table = providers::FamilyFor(c.target.provider->endpoint, c.target.model).context_window;
+  if (learned > 0 && (table == 0 || learned < table)) {
+    b.window = learned;
+    b.source = pipeline::WindowSource::kLearned;
+  } else if (table > 0) {
+    b.window = table;
+    b.source = pipeline::WindowSource::kTable;
+  }
+  b.max_input_tokens_per_call = c.settings.max_input_tokens_per_call;
+  b.output_cap = spec.max_tokens > 0 ? spec.max_tokens : spec.plan->max_tokens;
+  if (b.window > 0 || b.max_input_tokens_per_call > 0) b.fixed_tokens = pipeline::FixedTokens(spec);
+  return b;
+}
+
+void OnPartsDone(Self self, uint64_t id, std::shared_ptr<const std::string> doc,
+                 std::vector<pipeline::InputPart> layout, std::string reason,
+                 std::vector<CallResult> results);
+
+// A prompt longer than one call takes (the model's window, or maxInputTokensPerCall) goes as
+// overlapping parts, each asked on its own with the schema every part may answer
+// (pipeline::PartSchema) and merged into one answer checked against the ORIGINAL schema
+// (pipeline::CombineParts). False: the prompt goes whole, as `run` holds it.
+bool RunInParts(Self self, uint64_t id, Call& c, const std::shared_ptr<LoopRun>& run) {
+  if (!run->spec.turns.empty() || !c.resolve) return false;  // a conversation goes whole
+  pipeline::InputBudget budget = BudgetFor(self, c, run->spec);
+  if (budget.window == 0 && budget.max_input_tokens_per_call == 0) return false;
+  auto layout = pipeline::PlanInput(run->spec.prompt, budget);
+  if (!layout.ok()) {
+    Fail(self, id, ErrorCode::kContextTooLong, layout.status().message());
+    return true;
+  }
+  if (layout->parts.empty()) return false;
+  auto part_plan =
+      PlanFor(self, c, c.schema_key + "\ninput part", [&c]() -> Result<pipeline::ResolvedSchema> {
+        auto whole = c.resolve();
+        if (!whole.ok()) return whole.status();
+        return pipeline::ResolveSchema(pipeline::PartSchema(whole->schema), whole->origin,
+                                       whole->manual, whole->version,
+                                       c.settings.allow_unresolved_refs);
+      });
+  if (!part_plan.ok()) {
+    Fail(self, id, ErrorCode::kBadSchema, part_plan.status().message());
+    return true;
+  }
+  auto doc = std::make_shared<const std::string>(std::move(run->spec.prompt));
+  size_t n = layout->parts.size();
+  std::vector<std::shared_ptr<LoopRun>> runs;
+  for (size_t i = 0; i < n; ++i) {
+    auto part = std::make_shared<LoopRun>();
+    part->spec.plan = *part_plan;
+    part->spec.prompt = pipeline::PartPrompt(layout->parts[i].Text(*doc), i, n);
+    part->spec.instructions = run->spec.instructions;
+    part->spec.params = run->spec.params;
+    part->spec.model = run->spec.model;
+    part->spec.max_loops = run->spec.max_loops;
+    // The call's token budget, shared evenly by the parts.
+    part->spec.token_budget =
+        run->spec.token_budget > 0
+            ? std::max<int64_t>(1, run->spec.token_budget / static_cast<int64_t>(n))
+            : 0;
+    part->spec.thinking = run->spec.thinking;
+    part->spec.max_tokens = run->spec.max_tokens;
+    part->spec.cap_setting = run->spec.cap_setting;
+    part->pool = run->pool;
+    part->lane = run->lane;
+    part->deadline = run->deadline;
+    part->timeout_ms = run->timeout_ms;
+    part->timing = run->timing;
+    runs.push_back(std::move(part));
+  }
+  // The semantic check judges the merged answer (OnPartsDone), not a part's.
+  c.check = std::move(run->spec.semantic_check);
+  RunInputParts(self, self->state.waits, std::move(runs),
+                [self, id, doc, parts = layout->parts,
+                 reason = layout->reason](std::vector<CallResult> results) mutable {
+                  Guarded(self, id, [&] {
+                    OnPartsDone(self, id, doc, std::move(parts), std::move(reason),
+                                std::move(results));
+                  });
+                });
+  return true;
+}
+
+void OnPartsDone(Self self, uint64_t id, std::shared_ptr<const std::string> doc,
+                 std::vector<pipeline::InputPart> layout, std::string reason,
+                 std::vector<CallResult> results) {
+  auto it = self->state.calls.find(id);
+  if (it == self->state.calls.end()) return;
+  Call& c = *it->second;
+  // A part still too long for the model: learn the window it stated and split again.
+  for (const CallResult& r : results) {
+    if (r.status != Outcome::kError || r.error_code != ErrorCode::kContextTooLong) continue;
+    if (c.relearned >= kMaxRelearn) break;
+    LearnWindow(self, c, r);
+    ++c.relearned;
+    for (const CallResult& spent : results) c.refused_usage += spent.usage;
+    c.request.prompt = *doc;
+    return RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
+  }
+  auto plan = PlanFor(self, c, c.schema_key, c.resolve);
+  if (!plan.ok()) return Fail(self, id, ErrorCode::kBadSchema, plan.status().message());
+  CallResult r =
+      pipeline::CombineParts(std::move(results), layout, *doc, **plan, std::move(reason));
+  if (r.status == Outcome::kOk && c.check) {
+    std::vector<std::string> lines = c.check(r.data);
+    if (!lines.empty()) {
+      r.status = Outcome::kStale;
+      r.errors = std::move(lines);
+      r.data = Json();
+    }
+  }
+  Deliver(self, id, std::move(r));
+}
+
 // The loop's end. A provider that refused the schema as too large teaches the model's
 // ceiling: the call plans again under it (a split, or a finer one) and asks again at once,
 // without spending a round; the refused calls' usage still counts.
@@ -223,6 +355,18 @@ void OnLoopDone(Self self, uint64_t id, std::shared_ptr<LoopRun> run, CallResult
   auto it = self->state.calls.find(id);
   if (it == self->state.calls.end()) return;
   Call& c = *it->second;
+  bool too_long = r.status == Outcome::kError && r.error_code == ErrorCode::kContextTooLong &&
+                  run && run->spec.turns.empty();
+  if (too_long && c.resolve && c.relearned < kMaxRelearn) {
+    LearnWindow(self, c, r);
+    ++c.relearned;
+    c.refused_usage += r.usage;
+    c.refused_timing = run->timing;
+    c.request.prompt = std::move(run->spec.prompt);
+    c.request.instructions = std::move(run->spec.instructions);
+    c.check = std::move(run->spec.semantic_check);
+    return RunContent(self, id, c, PlanFor(self, c, c.schema_key, c.resolve));
+  }
   if (r.status != Outcome::kError || r.error_code != ErrorCode::kSchemaTooLarge ||
       r.rejected_grammar == 0 || !c.resolve || c.relearned >= kMaxRelearn || !run)
     return Deliver(self, id, std::move(r));
@@ -280,6 +424,7 @@ void RunContent(Self self, uint64_t id, Call& c, const PlanResult& plan) {
   run->on_finish = [self, id, weak](CallResult r) {
     OnLoopDone(self, id, weak.lock(), std::move(r));
   };
+  if (RunInParts(self, id, c, run)) return;
   StartLoop(self, self->state.waits, run);
 }
 

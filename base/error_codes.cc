@@ -78,6 +78,10 @@ constexpr ErrorCodeFacts kFacts[] = {
      "invalid_request_error", "batch_request_too_large"},
     {ErrorCode::kBatchUnsupported, "batch_unsupported", 501, 1, M::kToolError, "server_error",
      "batch_unsupported"},
+    // The model's context window cannot hold even one part of the input with the instructions
+    // and the schema: a larger model, or a smaller schema or manual, is needed. OpenAI's code.
+    {ErrorCode::kContextTooLong, "context_too_long", 400, 1, M::kToolError, "invalid_request_error",
+     "context_length_exceeded"},
 };
 
 }  // namespace

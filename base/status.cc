@@ -30,6 +30,8 @@ std::string_view CodeName(Code code) {
       return "schema_too_large";
     case Code::kQuotaExhausted:
       return "quota_exhausted";
+    case Code::kContextTooLong:
+      return "context_too_long";
     case Code::kInternal:
       return "internal";
   }

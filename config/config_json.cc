@@ -20,6 +20,7 @@ Json SettingsJson(const Settings& s) {
   j.set("callTimeoutMs", static_cast<int64_t>(s.call_timeout_ms));
   j.set("allowUnresolvedRefs", s.allow_unresolved_refs);
   j.set("evidence", Json(EvidenceModeName(s.evidence)));
+  j.set("maxInputTokensPerCall", static_cast<int64_t>(s.max_input_tokens_per_call));
   return j;
 }
 
@@ -37,6 +38,8 @@ Json OverrideJson(const SettingsOverride& s) {
   if (s.call_timeout_ms) j.set("callTimeoutMs", static_cast<int64_t>(*s.call_timeout_ms));
   if (s.allow_unresolved_refs) j.set("allowUnresolvedRefs", *s.allow_unresolved_refs);
   if (s.evidence) j.set("evidence", Json(EvidenceModeName(*s.evidence)));
+  if (s.max_input_tokens_per_call)
+    j.set("maxInputTokensPerCall", static_cast<int64_t>(*s.max_input_tokens_per_call));
   return j;
 }
 

@@ -90,6 +90,7 @@ struct Settings {
   // An unresolvable $ref in a schema accepts any value (with a warning) instead of bad_schema.
   bool allow_unresolved_refs = false;
   EvidenceMode evidence = EvidenceMode::kOff;
+  long long max_input_tokens_per_call = 0;  // 0 = the model's context window only
 };
 
 struct Stores {

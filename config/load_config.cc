@@ -34,7 +34,8 @@ class Reader : public TomlReader {
   SettingsOverride ReadSettings(const toml::table& t, const std::string& path) {
     CheckKeys(t, path,
               {"model", "schemaBuilderModel", "confidenceThreshold", "requireProviderStrictOutput",
-               "maxLoops", "tokenBudget", "callTimeoutMs", "allowUnresolvedRefs", "evidence"});
+               "maxLoops", "tokenBudget", "callTimeoutMs", "allowUnresolvedRefs", "evidence",
+               "maxInputTokensPerCall"});
     SettingsOverride s;
     for (auto [key, out] :
          {std::pair{"model", &s.model}, std::pair{"schemaBuilderModel", &s.schema_builder_model}}) {
@@ -48,6 +49,8 @@ class Reader : public TomlReader {
     OptWhole(t, "maxLoops", path, 1, 10, s.max_loops, true);
     OptWhole(t, "tokenBudget", path, 0, std::numeric_limits<int64_t>::max(), s.token_budget);
     OptWhole(t, "callTimeoutMs", path, 1, kMaxCallTimeoutMs, s.call_timeout_ms, true);
+    OptWhole(t, "maxInputTokensPerCall", path, 0, std::numeric_limits<int64_t>::max(),
+             s.max_input_tokens_per_call);
     std::optional<std::string> evidence;
     OptString(t, "evidence", path, evidence);
     if (evidence) {

@@ -49,6 +49,8 @@ Settings ApplyOverride(Settings base, const SettingsOverride& over) {
   if (over.call_timeout_ms) base.call_timeout_ms = *over.call_timeout_ms;
   if (over.allow_unresolved_refs) base.allow_unresolved_refs = *over.allow_unresolved_refs;
   if (over.evidence) base.evidence = *over.evidence;
+  if (over.max_input_tokens_per_call)
+    base.max_input_tokens_per_call = *over.max_input_tokens_per_call;
   return base;
 }
 
@@ -71,6 +73,10 @@ Status CheckOverride(const SettingsOverride& over, const std::string& where) {
     return InvalidArgument(where + ": callTimeoutMs must be 1.." +
                            std::to_string(kMaxCallTimeoutMs) + " (was " +
                            std::to_string(*over.call_timeout_ms) + ")");
+  }
+  if (over.max_input_tokens_per_call && *over.max_input_tokens_per_call < 0) {
+    return InvalidArgument(where + ": maxInputTokensPerCall must be >= 0 (was " +
+                           std::to_string(*over.max_input_tokens_per_call) + ")");
   }
   if (over.model && over.model->empty()) return InvalidArgument(where + ": model is empty");
   if (over.schema_builder_model && over.schema_builder_model->empty()) {

@@ -100,6 +100,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   shared.fallback_share = config::FallbackShare(cfg.stores);
   // Grammar ceilings learned from "too large" refusals are shared too (actors/learned_ceilings.h).
   ctx->plans->ceilings().UseSharedStore(shared.client);
+  ctx->plans->windows().UseSharedStore(shared.client);
   for (actors::ProviderPlan& plan : *plans) {
     actors::ProviderHandle& h = plan.handle;
     plan.pool.shared = shared;

@@ -102,6 +102,7 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                  "model",
                                  "tokenBudget",
                                  "callTimeoutMs",
+                                 "maxInputTokensPerCall",
                                  "confidenceThreshold",
                                  "requireProviderStrictOutput",
                                  "priority",
@@ -208,6 +209,13 @@ Result<StructureRequest> ParseRequest(const Json& body, const RequestLimits& lim
                                         ToJson(*v) + ")");
     }
     r.settings.call_timeout_ms = v->as_int();
+  }
+  if (const Json* v = body.find("maxInputTokensPerCall")) {
+    if (!v->is_integral() || v->as_double() < 0 || v->as_double() > 1e15) {
+      return Field("maxInputTokensPerCall",
+                   "must be a whole number of tokens >= 0 (was " + ToJson(*v) + ")");
+    }
+    r.settings.max_input_tokens_per_call = v->as_int();
   }
   if (const Json* v = body.find("confidenceThreshold")) {
     if (!v->is_number() || !(v->as_double() >= 0 && v->as_double() <= 1)) {

@@ -33,6 +33,8 @@ Json ResultToJson(StructureResult r) {
   if (!r.mode.empty()) j.set("mode", std::move(r.mode));
   if (r.parts > 0) j.set("parts", r.parts);
   if (!r.mode_reason.empty()) j.set("modeReason", std::move(r.mode_reason));
+  if (r.input_parts > 0) j.set("inputParts", r.input_parts);
+  if (!r.conflicts.is_null()) j.set("conflicts", std::move(r.conflicts));
   if (r.form_ignored) j.set("formIgnored", true);
   if (r.truncated) {
     j.set("truncated", true);

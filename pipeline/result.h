@@ -34,6 +34,10 @@ struct CallResult : StructureResult {
   // error "schema_too_large": the grammar size of the schema the provider refused (the
   // engine learns the model's ceiling from it).
   size_t rejected_grammar = 0;
+  // error "context_too_long": the window the provider's refusal stated (0 = none) and the
+  // refused call's estimate, prompt and output cap (the engine learns the model's window).
+  int64_t stated_window = 0;
+  int64_t refused_tokens = 0;
 };
 
 // The public result: the trace in its JSON form, the metrics' fields dropped.

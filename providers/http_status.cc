@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "base/time_format.h"
 #include "providers/openai_compat/known_servers.h"
+#include "providers/context_too_long.h"
 #include "providers/schema_too_large.h"
 
 namespace structure::providers {
@@ -146,6 +147,8 @@ Status StatusFromHttp(const HttpResponse& response, std::string_view provider,
   if (provider_error_type == "API_KEY_INVALID") code = Code::kUnauthenticated;
   if (IsSchemaTooLarge(response.status, provider_error_type, provider_message))
     code = Code::kSchemaTooLarge;  // a smaller schema passes: the engine splits it
+  if (IsContextTooLong(response.status, provider_error_type, provider_message))
+    code = Code::kContextTooLong;  // a shorter input passes: the engine splits the input
   std::string m = "HTTP " + std::to_string(response.status) + " from ";
   m += provider;
   if (!provider_message.empty()) {

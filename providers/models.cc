@@ -178,6 +178,8 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
       st = count(key == "budget_min" ? f.budget_min : f.budget_max, 0);
     } else if (key == "output_cap" || key == "cache_min_tokens") {
       st = count(key == "output_cap" ? f.output_cap : f.cache_min_tokens, 0);
+    } else if (key == "context_window") {
+      st = count(f.context_window, 0);
     } else if (key == "dynamic_budget") {
       st = flag(f.dynamic_budget);
     } else if (key == "on_off") {
@@ -242,7 +244,8 @@ Status ApplyFamilyFields(ModelFamily& f, const Json& fields) {
           "thinking_off, off_by_omission, thinks_by_default, reports_thinking_tokens, "
           "structured_outputs, structured_outputs_doc, replay, "
           "parallel_tool_calls, temperature, "
-          "top_p, cap_field, output_cap, cache_control, cache_min_tokens, doc, like)");
+          "top_p, cap_field, output_cap, context_window, cache_control, cache_min_tokens, doc, "
+          "like)");
     }
     STRUCTURE_RETURN_IF_ERROR(st);
   }
@@ -380,6 +383,7 @@ Json FamilyToJson(const ModelFamily& f) {
   j.set("topP", f.top_p);
   j.set("capField", f.cap_field);
   j.set("outputCap", f.output_cap);
+  j.set("contextWindow", f.context_window);
   j.set("cacheControl", f.cache_control);
   j.set("cacheMinTokens", f.cache_min_tokens);
   j.set("doc", f.doc);

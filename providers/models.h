@@ -67,6 +67,10 @@ struct ModelFamily {
   std::string cap_field;  // the output cap's field ("max_completion_tokens", "max_tokens", ...)
   int64_t output_cap =
       0;  // the most output tokens the model writes, thinking included; 0 = unknown
+  // The context window: the most tokens of one request, input and output cap together; 0 =
+  // unknown (a longer input is then split only once the provider refuses it as too long, and
+  // the window it states is learned: docs/engine.md "Long documents").
+  int64_t context_window = 0;
 
   // Structured outputs: the provider enforces a JSON schema for this model (Anthropic's
   // output_config.format and strict tools, documented for the 4.5 models and later). Without
@@ -123,7 +127,8 @@ struct FamilyOverride {
 // thinking_off, off_by_omission, thinks_by_default, reports_thinking_tokens, structured_outputs,
 // structured_outputs_doc, replay ("none", "blocks",
 // "signatures", "signatures-checked"), parallel_tool_calls, temperature, top_p, cap_field,
-// output_cap, cache_control, cache_min_tokens, doc, like (handled by the table). kInvalidArgument
+// output_cap, context_window, cache_control, cache_min_tokens, doc, like (handled by the table).
+// kInvalidArgument
 // "<key>: <what is wrong>" for an unknown key or a bad value.
 Status ApplyFamilyFields(ModelFamily& family, const Json& fields);
 

@@ -28,9 +28,10 @@ const Row kRows[] = {
        "thinking_off": false, "cap_field": "max_completion_tokens", "replay": "none", "cache_min_tokens": 1024,
        "doc": "https://platform.openai.com/docs/api-reference/chat/create"})"},
     // Not reasoning models: reasoning_effort is "Unsupported parameter" (400).
-    {kOpenAi, "gpt-4o", R"({"efforts": [], "output_cap": 16384,
+    // Context windows from the same pages: 128 000 tokens for gpt-4o, 1 047 576 for gpt-4.1.
+    {kOpenAi, "gpt-4o", R"({"efforts": [], "output_cap": 16384, "context_window": 128000,
        "doc": "https://platform.openai.com/docs/models/gpt-4o"})"},
-    {kOpenAi, "gpt-4.1", R"({"efforts": [], "output_cap": 32768,
+    {kOpenAi, "gpt-4.1", R"({"efforts": [], "output_cap": 32768, "context_window": 1047576,
        "doc": "https://platform.openai.com/docs/models/gpt-4.1"})"},
     {kOpenAi, "gpt-4", R"({"efforts": [],
        "doc": "https://platform.openai.com/docs/models/gpt-4-turbo"})"},
@@ -84,7 +85,7 @@ const Row kRows[] = {
     // the 4.5 models and later.
     {kAnthropic, "", R"({"efforts": ["low", "medium", "high", "xhigh", "max"],
        "replay": "blocks", "cap_field": "max_tokens", "cache_control": true,
-       "cache_min_tokens": 1024, "off_by_omission": true,
+       "cache_min_tokens": 1024, "context_window": 200000, "off_by_omission": true,
        "structured_outputs_doc": "Anthropic documents them for Claude Sonnet 4.5, Opus 4.5, Haiku 4.5 and later, Opus 4.1 in beta only: https://platform.claude.com/docs/en/build-with-claude/structured-outputs",
        "doc": "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking"})"},
     // Claude 3 (except 3.7 Sonnet) does not think. Minimum cacheable prompt: 2 048 for the Haiku
@@ -165,6 +166,7 @@ const Row kRows[] = {
     // does not think by default; -1 is dynamic. Effort levels go as Google's budgets.
     {kGemini, "gemini-2.5-pro", R"({"efforts": [], "budget_min": 128, "budget_max": 32768,
        "dynamic_budget": true, "replay": "signatures", "output_cap": 65536, "cache_min_tokens": 2048,
+       "context_window": 1048576,
        "doc": "https://ai.google.dev/gemini-api/docs/thinking#set-budget"})"},
     {kGemini, "gemini-2.5-flash", R"({"like": "gemini-2.5-pro", "budget_min": 1,
        "budget_max": 24576, "thinking_off": true,

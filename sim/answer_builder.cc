@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/corrupt.h"
+#include "sim/faithful.h"
 #include "sim/grounding.h"
 #include "sim/need_forms.h"
 
@@ -195,6 +196,9 @@ Answer ScriptedAnswer(const ScriptedReply& reply, const ChatRequest& request, Rn
       break;
     case K::kReset:
       a.kind = Answer::Kind::kReset;
+      break;
+    case K::kExtract:
+      a = FaithfulAnswer(reply.value, request);
       break;
     case K::kGenerate: {
       ContentFaults none;

@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include "base/read_file.h"
+#include "sim/faithful.h"
 
 namespace structure::sim {
 namespace {
@@ -117,6 +118,7 @@ constexpr KindName kKinds[] = {
     {"tool_call", ScriptedReply::Kind::kToolCall},
     {"reset", ScriptedReply::Kind::kReset},
     {"generate", ScriptedReply::Kind::kGenerate},
+    {"extract", ScriptedReply::Kind::kExtract},
 };
 
 Status ParseReplyBody(const std::string& key, const Json& v, const std::string& at,
@@ -142,6 +144,10 @@ Status ParseReplyBody(const std::string& key, const Json& v, const std::string& 
       out.value = v;
       return Status::Ok();
     case K::kReset:
+      return Status::Ok();
+    case K::kExtract:
+      if (Status st = CheckExtractSpec(v); !st.ok()) return Bad(at, st.message());
+      out.value = v;
       return Status::Ok();
     case K::kGenerate:
       if (v.is_string()) out.fault = v.as_string();
@@ -209,7 +215,7 @@ Result<ScriptedReply> ParseReply(const Json& v, const std::string& at) {
   if (!found) {
     return Bad(at,
                "no reply kind (text, json, need, prose_json, fenced_json, refusal, safety, "
-               "truncated, malformed, error, tool_call, reset, generate)");
+               "truncated, malformed, error, tool_call, reset, generate, extract)");
   }
   out.kind = found->kind;
   STRUCTURE_RETURN_IF_ERROR(
@@ -350,6 +356,13 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& source)
           return Bad(at + "." + model, "expected an integer >= 1");
         s.grammar_budgets[model] = static_cast<size_t>(n.as_int());
       }
+    } else if (key == "context_windows") {
+      if (!value.is_object()) return Bad(at, "expected an object of model -> tokens");
+      for (const auto& [model, n] : value.as_object()) {
+        if (!n.is_integral() || n.as_int() < 1)
+          return Bad(at + "." + model, "expected an integer >= 1");
+        s.context_windows[model] = n.as_int();
+      }
     } else if (key == "generate") {
       STRUCTURE_RETURN_IF_ERROR(ParseContentFaults(value, at, s.content));
     } else if (key == "transport") {
@@ -368,7 +381,8 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& source)
     } else {
       return Bad(at,
                  "unknown scenario field (seed, invalid_keys, latency, rpm, tpm, "
-                 "grammar_budgets, generate, transport, reply_shape, rules, description)");
+                 "grammar_budgets, context_windows, generate, transport, reply_shape, rules, "
+                 "description)");
     }
   }
   return s;

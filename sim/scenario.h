@@ -60,6 +60,7 @@ struct ScriptedReply {
     kToolCall,
     kReset,
     kGenerate,
+    kExtract,  // the faithful answer (sim/faithful.h); `value` is its spec
   };
   Kind kind = Kind::kGenerate;
   std::string text;        // kText content, kNeed message, kRefusal text, kError message, ...
@@ -101,6 +102,9 @@ struct Scenario {
   // compiles from a request's strict schemas; past it, its "too large" error
   // (sim/grammar_budget.h).
   std::map<std::string, size_t> grammar_budgets;
+  // Per model ("*": any other), the context window in tokens: a request whose prompt and output
+  // cap together are past it gets the provider's context-length error (sim/context_window.h).
+  std::map<std::string, int64_t> context_windows;
   ContentFaults content;
   TransportFaults transport;
   ReplyShape shape = ReplyShape::kStandard;  // the form of every answer ("reply_shape")

@@ -5,6 +5,7 @@
 
 #include "base/hash.h"
 #include "sim/answer_builder.h"
+#include "sim/context_window.h"
 #include "sim/grammar_budget.h"
 #include "sim/rng.h"
 #include "sim/schema_check.h"
@@ -186,6 +187,10 @@ std::variant<Simulator::Composed, Simulator::Outcome> Simulator::Compose(
   if (auto refused =
           GrammarRefusal(d, *parsed, parsed->checks, options_.scenario.grammar_budgets)) {
     stats_.CountFault("schema_too_large");
+    return Finish(refused->status, std::move(*refused), 0);
+  }
+  if (auto refused = ContextRefusal(d, *parsed, options_.scenario.context_windows)) {
+    stats_.CountFault("context_too_long");
     return Finish(refused->status, std::move(*refused), 0);
   }
   Composed c{std::move(*parsed), {}, {}, 0, Rng(RequestSeed(r))};

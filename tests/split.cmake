@@ -7,3 +7,12 @@ structure_add_tests(NAME split_loop_tests LABEL pipeline
 structure_add_tests(NAME split_e2e_tests LABEL actors USES_BINARY
   SOURCES engine/engine_split_test.cc apps/schema_split_cli_test.cc
   LIBS structure_engine structure_lowering structure_validator CURL::libcurl)
+# Long documents (issue 45): the input split, the merge of the parts' answers and the decision.
+structure_add_tests(NAME input_split_tests LABEL pipeline
+  SOURCES pipeline/input/split_test.cc pipeline/input/merge_test.cc pipeline/input/plan_test.cc
+  LIBS structure_content)
+# The acceptance of issue 45: a 300 KB invoice through `structure run` and `structure batch`
+# against a simulated 8 192-token model.
+structure_add_tests(NAME long_document_tests LABEL apps USES_BINARY
+  SOURCES apps/long_document_cli_test.cc
+  LIBS structure_base CURL::libcurl)

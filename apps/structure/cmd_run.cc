@@ -15,6 +15,7 @@
 #include "apps/structure/command.h"
 #include "apps/structure/engine_flags.h"
 #include "base/base64.h"
+#include "apps/structure/run_dry.h"
 #include "base/error_codes.h"
 #include "base/json_arg.h"
 #include "base/read_file.h"
@@ -51,6 +52,7 @@ std::string AsFlags(const std::string& message) {
       {"schemaText", "--schema-text"},
       {"schemaName", "--schema-name"},
       {"callTimeoutMs", "--call-timeout-ms"},
+      {"maxInputTokensPerCall", "--max-input-tokens"},
       {"tenant", "--tenant"},
       {"project", "--project"},
       {"model", "--model"},
@@ -100,6 +102,9 @@ int RunRun(const std::vector<std::string>& argv) {
       {"schema-name", true, "NAME: a registry schema (project -> tenant -> bundled)"},
       {"schema-text", true, "TEXT: describe the schema in words (built by the schema builder)"},
       {"max-loops", true, "N: content-stage attempts, 1..10 (default 3)"},
+      {"max-input-tokens", true,
+       "N: split a longer prompt into parts of at most N tokens each, asked on their own and "
+       "merged (default: only the model's context window splits it)"},
       CallTimeoutFlag(),
       {"tenant", true, "ID: tenant scope"},
       {"project", true, "ID: project scope (needs --tenant)"},
@@ -109,6 +114,9 @@ int RunRun(const std::vector<std::string>& argv) {
       {"array", false, "the schema is {type: array, items: T}; keep complete records if truncated"},
       {"evidence", true,
        "off|report|require: tie each value to a quote of the prompt (default off)"},
+      {"dry-run", false,
+       "print the plan (the schema's mode, the input's parts and token estimates, the calls) "
+       "and make no content call"},
   };
   AddEngineFlags(spec);
   AddCheckFlags(spec);
@@ -199,6 +207,11 @@ int RunRun(const std::vector<std::string>& argv) {
     if (!n.ok()) return Fail(n.status().message());
     body.set("maxLoops", static_cast<int64_t>(*n));
   }
+  if (args->has("max-input-tokens")) {
+    auto n = args->GetInt("max-input-tokens", 0);
+    if (!n.ok()) return Fail(n.status().message());
+    body.set("maxInputTokensPerCall", static_cast<int64_t>(*n));
+  }
   auto timeout = CallTimeoutFromArgs(*args);
   if (!timeout.ok()) return Fail(timeout.status().message());
   if (*timeout) body.set("callTimeoutMs", static_cast<int64_t>(**timeout));
@@ -237,6 +250,7 @@ int RunRun(const std::vector<std::string>& argv) {
     return Fail((args->has("model") ? "--model " + args->get("model") + ": " : "") +
                 model.message());
   }
+  if (args->has("dry-run")) return PrintRunPlan(**engine, std::move(*request));
   auto result = std::make_shared<std::optional<pipeline::StructureResult>>();
   auto mu = std::make_shared<std::mutex>();
   pthread_t self = pthread_self();

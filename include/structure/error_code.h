@@ -11,6 +11,7 @@
 //   - the provider, transiently: kProviderRateLimited, kProviderUnavailable, kDeadlineExceeded;
 //   - the provider, for good: kProviderRejectedRequest, kNotFound, kProviderQuotaExhausted;
 //   - the schema, too large for the model even in parts: kSchemaTooLarge;
+//   - the input, longer than the model's context window even in parts: kContextTooLong;
 //   - the model's answer: kRefusal, kSafetyBlock, kNoFinalAnswer, kOutputCapExhausted;
 //   - the request's own budget: kTokenBudgetExhausted;
 //   - the caller's semantic check: kCheckFailed;
@@ -54,6 +55,9 @@ enum class ErrorCode : int {
   kBatchUnsupported,         // batch_unsupported: the provider has no batch API
   kFailedPrecondition,       // failed_precondition: the provider cannot be called as configured
                              // (its TLS certificate was not accepted)
+  kContextTooLong,           // context_too_long: the provider refused the request as longer than
+                             // the model's context window, and the input could not be split
+                             // into parts that fit (the instructions and schema alone do not)
   kCount,                    // not a code: the number of codes
 };
 

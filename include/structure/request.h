@@ -46,6 +46,10 @@ struct SettingsOverride {
                                               // included; 1 ms .. a day (default 5 minutes)
   std::optional<bool> allow_unresolved_refs;  // an unresolvable $ref accepts any value
   std::optional<EvidenceMode> evidence;
+  // The most input tokens one call sends: a longer input is split into parts that each fit
+  // (docs/engine.md "Long documents"), for answer quality even when the model would take it
+  // all; 0 = only the model's context window splits it.
+  std::optional<long long> max_input_tokens_per_call;
 };
 
 // One message of a conversation given instead of one prompt (an OpenAI-compatible request's
@@ -129,6 +133,7 @@ struct RequestLimits {
 
 // Reads a request from its JSON form: {"prompt", "schema" | "schemaName" | "schemaText",
 // "schemaMode", "maxLoops", "tenant", "project", "model", "tokenBudget", "callTimeoutMs",
+// "maxInputTokensPerCall",
 // "confidenceThreshold", "requireProviderStrictOutput", "priority", "finalTool", "arrayMode",
 // "metadata", "evidence", "trace", "files", "filesAs"}. "files" is an array of {"mediaType",
 // "data" (base64), "name"} or {"url"} (refused: the engine fetches nothing); "filesAs" is "native"

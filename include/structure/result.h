@@ -38,7 +38,15 @@ struct StructureResult {
   // limits: asked in `parts` strict parts at once, merged and validated whole); "" = no call.
   std::string mode;
   int parts = 0;            // "split": how many parts
-  std::string mode_reason;  // "fallback": why; "split": the limit that split the schema
+  std::string mode_reason;  // "fallback": why; "split": the limit that split the schema; an
+                            // input split in parts: why (the window known, learned, or asked)
+  // The input was longer than one call takes: it was split into `input_parts` overlapping parts
+  // (each asked on its own), whose answers were merged into `data` (docs/engine.md "Long
+  // documents"); 0 = asked whole.
+  int input_parts = 0;
+  // Input parts only: the scalars the parts stated differently, [{"pointer", "values",
+  // "parts"}] (each value with the 1-based parts that stated it); null when there were none.
+  Json conflicts;
   // kOk only: the answer skipped the form the provider was given but validated against the
   // schema as it was (self-hosted servers often ignore the schema they get).
   bool form_ignored = false;
@@ -63,7 +71,7 @@ struct StructureResult {
 // The result's JSON form: {"status", "data" | "need" | "errors", "code" (kError),
 // "schemaOrigin", "iterations", "usage": {"inputTokens", "outputTokens", "cachedInputTokens",
 // "cacheWriteTokens", "reasoningTokens", "reasoningTokensUnreported" (when true)}, "mode",
-// "parts" and "modeReason" (when set),
+// "parts" and "modeReason" (when set), "inputParts" and "conflicts" (when set),
 // "formIgnored", "truncated" with "completeRecords", "tokenBudgetExhausted" (each when true),
 // "evidence", "ungrounded", "notes", "trace" (when set)}. reasoningTokensUnreported: some call
 // thought but its provider reported no count of it, so reasoningTokens is a lower bound. Takes the

@@ -31,6 +31,8 @@ enum class Code : int {
   kSchemaTooLarge,      // the provider refused the schema as too large or complex to compile;
                         // the same schema in smaller parts may pass (never retry as it is)
   kQuotaExhausted,      // the provider account's quota or credit is spent; never retry
+  kContextTooLong,      // the provider refused the request as longer than the model's context
+                        // window; the input in smaller parts may pass (never retry as it is)
   kInternal,            // a bug
 };
 

@@ -297,6 +297,8 @@ ErrorCode ErrorCodeFor(const Status& status) {
       return ErrorCode::kProviderRejectedRequest;
     case Code::kSchemaTooLarge:
       return ErrorCode::kSchemaTooLarge;
+    case Code::kContextTooLong:
+      return ErrorCode::kContextTooLong;
     case Code::kNotFound:
       return ErrorCode::kNotFound;
     case Code::kFailedPrecondition:

@@ -1,6 +1,7 @@
 // The ends of the content loop: the result it finishes with (usage, trace, evidence, mode), and
 // the limits (loop count, token budget) that end it before an answer is accepted.
 #include "pipeline/loop/content_loop_internal.h"
+#include "providers/context_too_long.h"
 
 namespace structure::pipeline::detail {
 namespace {
@@ -36,6 +37,11 @@ Finish Done(LoopState& state, CallResult result, const LoopSpec& spec) {
   result.mode_reason = spec.plan->mode_reason;
   if (result.status == Outcome::kError && result.error_code == ErrorCode::kSchemaTooLarge)
     result.rejected_grammar = spec.plan->grammar_size;
+  if (result.status == Outcome::kError && result.error_code == ErrorCode::kContextTooLong) {
+    result.stated_window =
+        result.errors.empty() ? 0 : providers::StatedContextWindow(result.errors.front());
+    result.refused_tokens = state.last_call_cost;
+  }
   if ((result.status == Outcome::kOk || result.status == Outcome::kNeedMoreInput) &&
       !state.evidence.is_null()) {
     result.evidence = std::move(state.evidence);
