@@ -19,6 +19,7 @@
 #include "engine/shared_store.h"
 #include "pipeline/validator/validator.h"
 #include "providers/transport/curl_transport.h"
+#include "registry/database_url.h"
 #include "registry/schema_registry.h"
 
 namespace structure {
@@ -129,7 +130,10 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
       registry::SchemaRegistry::Open(checked->bundled_dir, database, std::move(registry_options));
   if (!registry.ok()) return registry.status();
   ctx->registry = std::move(*registry);
-  auto cache = registry::BuilderCacheStore::Open(database);
+  // The builder cache is SQLite only: with PostgreSQL it stays in memory per process (and in
+  // the shared store when one is set).
+  auto cache =
+      registry::BuilderCacheStore::Open(registry::IsPostgresUrl(database) ? ":memory:" : database);
   if (!cache.ok()) return cache.status();
   int64_t ttl_ms = int64_t{cfg.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
   ctx->builder_cache = actors::SpawnBuilderCache(

@@ -8,6 +8,7 @@
 #include "config/config_internal.h"
 #include "config/load_config.h"
 #include "engine/shared_store.h"
+#include "registry/database_url.h"
 
 namespace structure {
 namespace {
@@ -39,6 +40,7 @@ Status CheckRegistryDir(const EngineOptions& o) {
 Status CheckDatabase(const EngineOptions& o, const std::string& database) {
   if (database == ":memory:") return Status::Ok();
   std::string from = !o.database.empty() ? o.names.database : "stores.database";
+  if (registry::IsPostgresUrl(database)) return registry::CheckPostgresUrl(database, from);
   std::error_code ec;
   if (fs::is_directory(database, ec)) {
     return InvalidArgument(from + ": " + Where(database) + " is a directory; name a file");

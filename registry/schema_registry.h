@@ -1,5 +1,6 @@
 // The schema registry: bundled schemas (files, read-only) plus tenant and project overrides (a
-// SQLite store), looked up along the cascade project -> tenant -> bundled, first match wins.
+// SQLite file or PostgreSQL, schema_store.h), looked up along the cascade project -> tenant ->
+// bundled, first match wins.
 #pragma once
 
 #include <cstddef>
@@ -30,16 +31,18 @@ struct RegistryOptions {
 };
 
 // Thread-safe: bundled schemas are immutable after Open; the store serializes its own access;
-// Put and Delete are serialized among themselves so a version check and its write are atomic
-// within the process. Several processes writing one SQLite file are not coordinated beyond
-// SQLite's own locking (the last writer wins).
+// Put and Delete are serialized among themselves within the process. Across processes sharing
+// one store (a SQLite file, or PostgreSQL for replicas), a put's checks and its write are
+// atomic too: the store writes only when the name's revision is still the one checked against,
+// else the checks run again (schema_store.h). Every put that answers OK is in the history, in
+// one total order.
 class SchemaRegistry {
  public:
   // Loads the bundled schemas from `bundled_dir` ("" = none; see bundled_schemas.h for the
-  // layout and errors) and opens the override store at `sqlite_path` (":memory:" for a private
-  // one). Errors from either are returned unchanged.
+  // layout and errors) and opens the override store at `database` (a SQLite file, ":memory:"
+  // for a private one, or a PostgreSQL URL). Errors from either are returned unchanged.
   static Result<std::unique_ptr<SchemaRegistry>> Open(const std::string& bundled_dir,
-                                                      const std::string& sqlite_path,
+                                                      const std::string& database,
                                                       RegistryOptions options = {});
 
   // The effective schema for `name` in `scope`: the project's override, else the tenant's, else
