@@ -11,6 +11,7 @@
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
 #include "config/config_internal.h"
+#include "config/database_url.h"
 #include "config/settings.h"
 #include "config/shared_store.h"
 #include "engine/engine_checks.h"
@@ -19,7 +20,6 @@
 #include "engine/shared_store.h"
 #include "pipeline/validator/validator.h"
 #include "providers/transport/curl_transport.h"
-#include "registry/database_url.h"
 #include "registry/schema_registry.h"
 
 namespace structure {
@@ -133,7 +133,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   // The builder cache is SQLite only: with PostgreSQL it stays in memory per process (and in
   // the shared store when one is set).
   auto cache =
-      registry::BuilderCacheStore::Open(registry::IsPostgresUrl(database) ? ":memory:" : database);
+      registry::BuilderCacheStore::Open(config::IsPostgresUrl(database) ? ":memory:" : database);
   if (!cache.ok()) return cache.status();
   int64_t ttl_ms = int64_t{cfg.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
   ctx->builder_cache = actors::SpawnBuilderCache(

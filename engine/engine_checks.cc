@@ -6,9 +6,9 @@
 
 #include "base/output_file.h"
 #include "config/config_internal.h"
+#include "config/database_url.h"
 #include "config/load_config.h"
 #include "engine/shared_store.h"
-#include "registry/database_url.h"
 
 namespace structure {
 namespace {
@@ -40,7 +40,10 @@ Status CheckRegistryDir(const EngineOptions& o) {
 Status CheckDatabase(const EngineOptions& o, const std::string& database) {
   if (database == ":memory:") return Status::Ok();
   std::string from = !o.database.empty() ? o.names.database : "stores.database";
-  if (registry::IsPostgresUrl(database)) return registry::CheckPostgresUrl(database, from);
+  if (config::IsPostgresUrl(database)) {
+    Status url = config::CheckPostgresUrl(database);
+    return url.ok() ? url : InvalidArgument(from + ": " + url.message());
+  }
   std::error_code ec;
   if (fs::is_directory(database, ec)) {
     return InvalidArgument(from + ": " + Where(database) + " is a directory; name a file");

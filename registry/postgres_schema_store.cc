@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "base/time_format.h"
-#include "registry/database_url.h"
+#include "config/database_url.h"
 #include "registry/store_migrations.h"
 
 namespace structure::registry {
@@ -111,7 +111,7 @@ bool Transient(const std::string& sqlstate) {
 class PostgresSchemaStore final : public SchemaStore {
  public:
   explicit PostgresSchemaStore(std::string url)
-      : url_(std::move(url)), where_("PostgreSQL database " + DescribePostgresUrl(url_)) {}
+      : url_(std::move(url)), where_("PostgreSQL database " + config::DescribePostgresUrl(url_)) {}
   ~PostgresSchemaStore() override {
     if (conn_) PQfinish(conn_);
   }

@@ -2,7 +2,6 @@
 # lookup cascade.
 add_library(structure_registry STATIC
   bundled_schemas.cc
-  database_url.cc
   postgres_schema_store.cc
   sqlite_schema_store.cc
   store_migrations.cc

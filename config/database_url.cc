@@ -1,6 +1,6 @@
-#include "registry/database_url.h"
+#include "config/database_url.h"
 
-namespace structure::registry {
+namespace structure::config {
 namespace {
 
 constexpr std::string_view kSchemes[] = {"postgresql://", "postgres://"};
@@ -21,7 +21,7 @@ bool IsPostgresUrl(std::string_view location) {
   return false;
 }
 
-Status CheckPostgresUrl(std::string_view url, const std::string& from) {
+Status CheckPostgresUrl(std::string_view url) {
   std::string_view rest = AfterScheme(url);
   size_t end = rest.find_first_of("/?");
   std::string_view authority = rest.substr(0, end);
@@ -32,22 +32,21 @@ Status CheckPostgresUrl(std::string_view url, const std::string& from) {
       "variable PGPASSWORD or in ~/.pgpass (PGPASSFILE names another file)";
   if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
     if (authority.substr(0, at).find(':') != std::string_view::npos) {
-      return InvalidArgument(from + ": " + where);
+      return InvalidArgument(where);
     }
     authority = authority.substr(at + 1);
   }
   for (size_t start = 0; start <= query.size();) {
     size_t amp = query.find('&', start);
     std::string_view param = query.substr(start, amp == std::string_view::npos ? amp : amp - start);
-    if (param.substr(0, 9) == "password=") return InvalidArgument(from + ": " + where);
+    if (param.substr(0, 9) == "password=") return InvalidArgument(where);
     if (amp == std::string_view::npos) break;
     start = amp + 1;
   }
   bool host_param = query.find("host=") != std::string_view::npos;
   if (authority.empty() && !host_param) {
-    return InvalidArgument(from +
-                           ": the PostgreSQL URL names no host; write it as "
-                           "postgresql://USER@HOST:PORT/DATABASE");
+    return InvalidArgument(
+        "the PostgreSQL URL names no host; write it as postgresql://USER@HOST:PORT/DATABASE");
   }
   return Status::Ok();
 }
@@ -56,4 +55,4 @@ std::string DescribePostgresUrl(std::string_view url) {
   return std::string(url.substr(0, url.find('?')));
 }
 
-}  // namespace structure::registry
+}  // namespace structure::config

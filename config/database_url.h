@@ -8,17 +8,17 @@
 
 #include "structure/status.h"
 
-namespace structure::registry {
+namespace structure::config {
 
 // True for "postgresql://..." and "postgres://..." (the schemes libpq accepts).
 bool IsPostgresUrl(std::string_view location);
 
 // kInvalidArgument when a PostgreSQL URL carries a password (in its user part or as a
-// "password=" parameter) or has no host; the message never repeats the password. `from` names
-// the setting ("stores.database").
-Status CheckPostgresUrl(std::string_view url, const std::string& from);
+// "password=" parameter) or has no host; the message never repeats the password, and callers
+// prefix the setting's name.
+Status CheckPostgresUrl(std::string_view url);
 
 // The URL without its query string, for messages ("postgresql://app@db:5432/structure").
 std::string DescribePostgresUrl(std::string_view url);
 
-}  // namespace structure::registry
+}  // namespace structure::config
