@@ -2,6 +2,7 @@
 # lookup cascade.
 add_library(structure_registry STATIC
   bundled_schemas.cc
+  fallback_schema_store.cc
   postgres_schema_store.cc
   sqlite_schema_store.cc
   store_migrations.cc
@@ -11,4 +12,5 @@ add_library(structure_registry STATIC
   schema_registry.cc
   schema_store.cc
   schema_version.cc)
-target_link_libraries(structure_registry PUBLIC structure_base PRIVATE SQLite::SQLite3 PkgConfig::LIBPQ)
+target_link_libraries(structure_registry PUBLIC structure_base
+  PRIVATE structure_config SQLite::SQLite3 PkgConfig::LIBPQ)

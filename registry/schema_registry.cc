@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "base/time_format.h"
+#include "config/database_url.h"
 #include "registry/bundled_schemas.h"
+#include "registry/fallback_schema_store.h"
 #include "registry/schema_compat.h"
 #include "registry/schema_name.h"
 #include "registry/schema_version.h"
@@ -100,8 +102,12 @@ Result<std::unique_ptr<SchemaRegistry>> SchemaRegistry::Open(const std::string& 
   }
   auto store = SchemaStore::Open(database);
   if (!store.ok()) return store.status();
+  std::unique_ptr<SchemaStore> opened = std::move(store).value();
+  if (config::IsPostgresUrl(database)) {
+    opened = std::make_unique<FallbackSchemaStore>(std::move(opened), options.outage_reads);
+  }
   return std::unique_ptr<SchemaRegistry>(
-      new SchemaRegistry(std::move(bundled), std::move(store).value(), std::move(options)));
+      new SchemaRegistry(std::move(bundled), std::move(opened), std::move(options)));
 }
 
 int64_t SchemaRegistry::NowMs() const {

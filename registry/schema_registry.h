@@ -3,6 +3,7 @@
 // bundled, first match wins.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -28,6 +29,9 @@ struct RegistryOptions {
   std::function<Status(const Json& schema)> check_schema;
   // Clock for updated_at_ms (unix milliseconds); the system clock when empty.
   std::function<int64_t()> now_ms;
+  // With PostgreSQL: while the database is unreachable, lookups are answered from the last
+  // answer read for at most this long, then fail kUnavailable (fallback_schema_store.h).
+  std::chrono::milliseconds outage_reads{std::chrono::seconds(60)};
 };
 
 // Thread-safe: bundled schemas are immutable after Open; the store serializes its own access;
