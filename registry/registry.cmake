@@ -3,6 +3,7 @@
 add_library(structure_registry STATIC
   bundled_schemas.cc
   fallback_schema_store.cc
+  postgres_connection.cc
   postgres_schema_store.cc
   sqlite_schema_store.cc
   store_migrations.cc

@@ -73,8 +73,8 @@ bad=$(grep -rnE '#include *[<"]hiredis/' $(ls -d */ | grep -vE '^(tests|bench|fu
   grep -v '^registry/redis_client.cc:')
 [ -z "$bad" ] || { echo "hiredis included outside registry/redis_client.cc:"; echo "$bad"; status=1; }
 bad=$(grep -rnE '#include *[<"](libpq-fe|libpq/)' $(ls -d */ | grep -vE '^(tests|bench|fuzz|build)/') 2>/dev/null |
-  grep -vE '^registry/postgres_[a-z_]*\.cc:')
-[ -z "$bad" ] || { echo "libpq included outside registry/postgres_*.cc:"; echo "$bad"; status=1; }
+  grep -vE '^registry/postgres_[a-z_]*\.(cc|h):')
+[ -z "$bad" ] || { echo "libpq included outside registry/postgres_*:"; echo "$bad"; status=1; }
 
 [ $status -eq 0 ] && echo "layering ok: every folder within its row; CAF only in actors/ and engine/; curl only in the transport; hiredis only in the Redis client; libpq only in the PostgreSQL store"
 exit $status
