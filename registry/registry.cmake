@@ -2,7 +2,9 @@
 # lookup cascade.
 add_library(structure_registry STATIC
   bundled_schemas.cc
+  call_record_writer.cc
   fallback_schema_store.cc
+  postgres_call_records.cc
   postgres_connection.cc
   postgres_schema_store.cc
   sqlite_schema_store.cc

@@ -30,6 +30,19 @@ const std::vector<Migration>& StoreMigrations() {
         "  seq BIGINT NOT NULL, version TEXT NOT NULL, schema BYTEA NOT NULL,"
         "  manual BYTEA NOT NULL, updated_at_ms BIGINT NOT NULL,"
         "  PRIMARY KEY (tenant, project, name, seq))"}},
+      // 2: the console's call records, written by every replica (call_records.h). Kept in a
+      // SQLite file only by name: one machine keeps its recent calls in memory.
+      {2,
+       {"CREATE TABLE IF NOT EXISTS call_records ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL,"
+        "  tenant TEXT NOT NULL, project TEXT NOT NULL, schema BLOB NOT NULL,"
+        "  evidence INTEGER NOT NULL, summary BLOB NOT NULL, detail BLOB NOT NULL)"},
+       {"CREATE TABLE IF NOT EXISTS call_records ("
+        "  id BIGSERIAL PRIMARY KEY, at_ms BIGINT NOT NULL,"
+        "  tenant TEXT NOT NULL, project TEXT NOT NULL, schema BYTEA NOT NULL,"
+        "  evidence BOOLEAN NOT NULL, summary BYTEA NOT NULL, detail BYTEA NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS call_records_by_tenant ON call_records (tenant, at_ms)",
+        "CREATE INDEX IF NOT EXISTS call_records_by_time ON call_records (at_ms)"}},
   };
   return migrations;
 }

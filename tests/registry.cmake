@@ -4,6 +4,7 @@
 structure_add_tests(NAME registry_tests LABEL registry
   SOURCES
     registry/bundled_schemas_test.cc
+    registry/call_records_test.cc
     registry/fallback_schema_store_test.cc
     registry/registry_put_test.cc
     registry/registry_replicas_test.cc
