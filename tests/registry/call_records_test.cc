@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "base/time_format.h"
 #include "registry/call_record_writer.h"
@@ -113,8 +114,13 @@ TEST(CallRecordWriterTest, BuffersWhileTheDatabaseIsDownAndCountsWhatItDrops) {
   for (int i = 0; i < 30; ++i) writer.Add(Rec("t", "", i));
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(1))
       << "Add waits for nothing";
+  // A batch the writer holds while it tries the database comes back to the queue's front.
+  auto settle = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (writer.dropped() < 10u && std::chrono::steady_clock::now() < settle) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   EXPECT_EQ(writer.dropped(), 10u);
-  EXPECT_EQ(writer.queued(), 20u);
+  EXPECT_TRUE(writer.failing());
   ASSERT_TRUE(server->Restart(&error)) << error;
   ASSERT_TRUE(writer.Flush(std::chrono::seconds(20)));
   EXPECT_EQ(writer.written(), 20u);
