@@ -33,6 +33,7 @@ struct Engine::Impl {
   // Shared with every call's callback: a call cancelled while the engine stops still counts.
   std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
   bool hide_tenant_schemas = false;
+  std::string database;  // EngineInternal::Database
 
   // Also runs when Create gives up half way: any of ctx, its pools and the cache may be missing.
   ~Impl() {
@@ -116,6 +117,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   }
 
   const std::string& database = checked->database;
+  impl->database = database;
   registry::RegistryOptions registry_options;
   // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
   // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
@@ -221,6 +223,8 @@ registry::SchemaRegistry& EngineInternal::Schemas(Engine& engine) {
 const config::EngineConfig& EngineInternal::Config(const Engine& engine) {
   return engine.impl_->ctx->config;
 }
+
+const std::string& EngineInternal::Database(const Engine& engine) { return engine.impl_->database; }
 
 providers::NetworkOptions EngineInternal::Network(const Engine& engine,
                                                   const std::string& provider) {

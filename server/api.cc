@@ -119,7 +119,8 @@ void Api::Handle(HttpRequest request, Responder respond) {
     if (!get) return only("GET");
     HttpResponse r;
     r.status = 200;
-    r.body = metrics_.Render() + RenderEngineStats(EngineInternal::Stats(engine_));
+    r.body = metrics_.Render() + RenderEngineStats(EngineInternal::Stats(engine_)) +
+             (console_ ? console_->RenderMetrics() : std::string());
     r.SetHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     return send(std::move(r));
   }
