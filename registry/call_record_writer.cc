@@ -39,7 +39,7 @@ void CallRecordWriter::DropOverflow() {
 
 size_t CallRecordWriter::queued() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return queue_.size();
+  return queue_.size() + inflight_;
 }
 
 bool CallRecordWriter::Flush(std::chrono::milliseconds timeout) {
@@ -64,9 +64,11 @@ void CallRecordWriter::Run() {
       std::vector<CallRecord> batch(std::make_move_iterator(queue_.begin()),
                                     std::make_move_iterator(queue_.begin() + n));
       queue_.erase(queue_.begin(), queue_.begin() + n);
+      inflight_ = n;
       lock.unlock();
       Status s = store_->Insert(batch);
       lock.lock();
+      inflight_ = 0;
       failing_.store(!s.ok());
       if (s.ok()) {
         written_.fetch_add(n);

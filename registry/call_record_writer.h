@@ -40,7 +40,7 @@ class CallRecordWriter {
   uint64_t written() const { return written_.load(); }
   uint64_t dropped() const { return dropped_.load(); }
   uint64_t pruned() const { return pruned_.load(); }
-  size_t queued() const;
+  size_t queued() const;  // waiting or being inserted
   // Whether the last insert or prune failed (the database is unreachable).
   bool failing() const { return failing_.load(); }
 
@@ -57,6 +57,7 @@ class CallRecordWriter {
   std::condition_variable cv_;
   std::deque<CallRecord> queue_;  // guarded by mu_
   bool stop_ = false;             // guarded by mu_
+  size_t inflight_ = 0;           // records of the insert under way; guarded by mu_
   std::atomic<uint64_t> written_{0};
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> pruned_{0};

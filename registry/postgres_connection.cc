@@ -135,8 +135,13 @@ Status PostgresConnection::Connect() {
                         "dbname",
                         nullptr};
   const char* values[] = {
-      "5",          "10000", "10", "structure", "-c statement_timeout=10000 -c lock_timeout=10000",
-      url_.c_str(), nullptr};
+      "5",
+      "10000",
+      "10",
+      "structure",
+      "-c statement_timeout=10000 -c lock_timeout=10000 -c client_min_messages=warning",
+      url_.c_str(),
+      nullptr};
   PGconn* conn = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
   if (conn && PQstatus(conn) == CONNECTION_OK) {
     conn_ = conn;
@@ -147,7 +152,8 @@ Status PostgresConnection::Connect() {
   PQfinish(conn);
   backoff_ = std::min(kMaxBackoff, std::max(kFirstBackoff, backoff_ * 2));
   next_attempt_ = Clock::now() + backoff_;
-  return Unavailable(who_ + ": cannot connect to " + where_ + ": " + last_error_);
+  return Unavailable(who_ + ": " + where_ + " is unavailable (cannot connect: " + last_error_ +
+                     ")");
 }
 
 void PostgresConnection::Drop() {

@@ -120,7 +120,11 @@ TEST(CallRecordWriterTest, BuffersWhileTheDatabaseIsDownAndCountsWhatItDrops) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_EQ(writer.dropped(), 10u);
+  while (!writer.failing() && std::chrono::steady_clock::now() < settle) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   EXPECT_TRUE(writer.failing());
+  EXPECT_EQ(writer.queued(), 20u);
   ASSERT_TRUE(server->Restart(&error)) << error;
   ASSERT_TRUE(writer.Flush(std::chrono::seconds(20)));
   EXPECT_EQ(writer.written(), 20u);
