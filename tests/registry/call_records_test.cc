@@ -36,7 +36,7 @@ std::shared_ptr<CallRecordStore> OpenRecords(const std::string& url) {
 TEST(CallRecordsTest, ListsATenantsVisibleCallsNewestFirst) {
   auto* server = testing::SharedPostgres();
   ASSERT_NE(server, nullptr);
-  auto store = OpenRecords(server->CreateDatabase());
+  auto store = OpenRecords(server->FreshUrl());
   ASSERT_NE(store, nullptr);
   CallRecord kept = Rec("acme", "billing", 3, "invoice", true);
   kept.detail = std::string("{\"prompt\":\"caf\xC3\xA9\"}");
@@ -66,7 +66,7 @@ TEST(CallRecordsTest, ListsATenantsVisibleCallsNewestFirst) {
 TEST(CallRecordsTest, PrunesByAgeAndByRows) {
   auto* server = testing::SharedPostgres();
   ASSERT_NE(server, nullptr);
-  auto store = OpenRecords(server->CreateDatabase());
+  auto store = OpenRecords(server->FreshUrl());
   ASSERT_NE(store, nullptr);
   std::vector<CallRecord> batch;
   for (int i = 1; i <= 10; ++i) batch.push_back(Rec("t", "", i * 100));
@@ -85,7 +85,7 @@ TEST(CallRecordsTest, PrunesByAgeAndByRows) {
 TEST(CallRecordWriterTest, WritesInBatchesOffTheCallersThread) {
   auto* server = testing::SharedPostgres();
   ASSERT_NE(server, nullptr);
-  auto store = OpenRecords(server->CreateDatabase());
+  auto store = OpenRecords(server->FreshUrl());
   ASSERT_NE(store, nullptr);
   CallRecordWriterOptions options;
   options.batch = 7;

@@ -30,7 +30,7 @@ class StoreBackendTest : public ::testing::TestWithParam<Backend> {
     }
     testing::PostgresServer* server = testing::SharedPostgres();
     ASSERT_NE(server, nullptr);
-    location_ = server->CreateDatabase();
+    location_ = server->FreshUrl();
     ASSERT_FALSE(location_.empty());
   }
 
@@ -38,8 +38,7 @@ class StoreBackendTest : public ::testing::TestWithParam<Backend> {
   // migration): "" on success, else the error.
   std::string RawExec(const std::string& sql) const {
     if (GetParam() == Backend::kPostgres) {
-      std::string db = location_.substr(location_.rfind('/') + 1);
-      return testing::SharedPostgres()->Exec(sql, db);
+      return testing::SharedPostgres()->Exec(sql, location_);
     }
     sqlite3* db = nullptr;
     std::string error;
