@@ -32,6 +32,7 @@ class FallbackSchemaStore final : public SchemaStore {
   Result<std::vector<StoredSchema>> History(const StoreKey& key,
                                             std::string_view name) const override;
   Status Delete(const StoreKey& key, std::string_view name) override;
+  Status Health() const override { return inner_->Health(); }
 
  protected:
   Status Write(const StoreKey& key, const StoredSchema& schema,

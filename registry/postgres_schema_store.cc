@@ -81,6 +81,11 @@ class PostgresSchemaStore final : public SchemaStore {
         KeyParams(key, name), "history");
   }
 
+  Status Health() const override {
+    std::lock_guard<std::mutex> lock(db_.mu());
+    return db_.Retrying([&] { return db_.Query("SELECT 1", PgParams(), "health").status(); });
+  }
+
   Status Delete(const StoreKey& key, std::string_view name) override {
     std::lock_guard<std::mutex> lock(db_.mu());
     bool deleted = false;

@@ -90,6 +90,9 @@ class SchemaRegistry {
   // when that level has no such name; kInvalidArgument for the bundled level or a bad scope/name.
   Status Delete(const Scope& scope, std::string_view name);
 
+  // Whether the override store's database answers now (/healthz, /readyz).
+  Status StoreHealth() const { return store_->Health(); }
+
  private:
   SchemaRegistry(std::map<std::string, RegisteredSchema> bundled,
                  std::unique_ptr<SchemaStore> store, RegistryOptions options);

@@ -69,6 +69,10 @@ class SchemaStore {
   // Removes the row; kNotFound when there is none.
   virtual Status Delete(const StoreKey& key, std::string_view name) = 0;
 
+  // Whether the database answers now (PostgreSQL: one round trip, or the reason it cannot be
+  // reached); a file is always fine.
+  virtual Status Health() const { return Status::Ok(); }
+
  protected:
   SchemaStore() = default;
   virtual Status Write(const StoreKey& key, const StoredSchema& schema,

@@ -47,6 +47,8 @@ class Api {
   // scope and the model it names, then the call, answered as `shape` writes it.
   void OpenAi(const http::HttpRequest& request, const Principal& who, http::Responder respond,
               const OpenAiShape& shape);
+  // /healthz and /readyz: {"status":"ok"|"ready"} or {"status":"degraded","reasons":[...]}.
+  Json HealthJson(bool ready) const;
   http::HttpResponse Models() const;
   http::HttpResponse Model(const std::string& id) const;  // GET /v1/models/{id}, id as sent
   // Whether another call may start now (fewer than max_inflight under way).

@@ -113,6 +113,12 @@ Console::Console(Engine& engine, const ServerConfig& config)
   writer_ = std::make_unique<registry::CallRecordWriter>(records_, options);
 }
 
+std::string Console::Problem() const {
+  if (!writer_ || !writer_->failing()) return "";
+  return "call records: the database does not take them (" + std::to_string(writer_->queued()) +
+         " queued, " + std::to_string(writer_->dropped()) + " dropped so far)";
+}
+
 std::string Console::RenderMetrics() const {
   if (!writer_) return "";
   std::string out;

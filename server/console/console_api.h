@@ -42,6 +42,8 @@ class Console {
 
   // The call records' lines for GET /metrics ("" without a shared database).
   std::string RenderMetrics() const;
+  // What is wrong with the call records now (for /healthz and /readyz); empty when nothing.
+  std::string Problem() const;
 
   // Answers GET /v1/console/<sub> for `who`.
   http::HttpResponse Handle(const http::HttpRequest& request, const Principal& who,
