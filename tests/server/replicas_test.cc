@@ -129,6 +129,36 @@ TEST_F(ReplicasTest, ConcurrentVersionPutsThroughBothLoseNone) {
   for (const std::string& title : accepted) EXPECT_EQ(seen[title], 1) << title;
 }
 
+// Count of `needle` in `text`.
+size_t Count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST_F(ReplicasTest, EachConsoleListsTheCallsOfEveryReplica) {
+  const std::string call =
+      std::string(R"({"prompt":"Mike, priority 2","project":"four","schema":)") + kTicketSchema +
+      "}";
+  for (int i = 0; i < 5; ++i) {
+    ChildProcess* serve = i < 2 ? a_ : b_;
+    ASSERT_EQ(Http("POST", serve->base_url() + "/v1/structure", call, {kGlobex}).status, 200);
+  }
+  // Records are written off the request path in batches (every 200 ms).
+  for (ChildProcess* console : {a_, b_}) {
+    std::string body;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      body = Http("GET", console->base_url() + "/v1/console/calls", "", {kGlobex}).body;
+      if (Count(body, R"("project":"four")") >= 5) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(Count(body, R"("project":"four")"), 5u) << body;
+  }
+  std::string metrics = Http("GET", a_->base_url() + "/metrics").body;
+  EXPECT_NE(metrics.find("structure_call_records_dropped_total 0"), std::string::npos);
+}
+
 TEST_F(ReplicasTest, RidesOutADatabaseRestart) {
   ASSERT_EQ(Http("PUT", a_->base_url() + "/v1/schemas/ticket?project=three",
                  TicketPut("1.0", "before"), {kGlobex})
@@ -140,6 +170,13 @@ TEST_F(ReplicasTest, RidesOutADatabaseRestart) {
   ASSERT_EQ(Http("POST", b_->base_url() + "/v1/structure", named, {kGlobex}).status, 200);
 
   pg_->Stop();
+  for (const char* probe : {"/healthz", "/readyz"}) {
+    HttpReply health = Http("GET", b_->base_url() + probe);
+    EXPECT_EQ(health.status, 200) << probe;
+    EXPECT_NE(health.body.find(R"("status":"degraded")"), std::string::npos) << health.body;
+    EXPECT_NE(health.body.find("registry store: PostgreSQL database"), std::string::npos)
+        << health.body;
+  }
   HttpReply write = Http("PUT", b_->base_url() + "/v1/schemas/ticket?project=three",
                          TicketPut("1.1", "during"), {kGlobex});
   EXPECT_EQ(write.status, 503) << write.body;
@@ -165,6 +202,7 @@ TEST_F(ReplicasTest, RidesOutADatabaseRestart) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   ASSERT_EQ(after.status, 200) << after.body;
+  EXPECT_EQ(Http("GET", b_->base_url() + "/readyz").body, R"({"status":"ready"})");
   HttpReply history =
       Http("GET", a_->base_url() + "/v1/schemas/ticket/versions?project=three", "", {kGlobex});
   EXPECT_NE(history.body.find(R"("title":"before")"), std::string::npos) << history.body;
