@@ -43,11 +43,6 @@ Status CheckPostgresUrl(std::string_view url) {
     if (amp == std::string_view::npos) break;
     start = amp + 1;
   }
-  bool host_param = query.find("host=") != std::string_view::npos;
-  if (authority.empty() && !host_param) {
-    return InvalidArgument(
-        "the PostgreSQL URL names no host; write it as postgresql://USER@HOST:PORT/DATABASE");
-  }
   return Status::Ok();
 }
 

@@ -14,8 +14,8 @@ namespace structure::config {
 bool IsPostgresUrl(std::string_view location);
 
 // kInvalidArgument when a PostgreSQL URL carries a password (in its user part or as a
-// "password=" parameter) or has no host; the message never repeats the password, and callers
-// prefix the setting's name.
+// "password=" parameter); the message never repeats the password, and callers prefix the
+// setting's name. Anything else libpq accepts is left to libpq (no host: the local socket).
 Status CheckPostgresUrl(std::string_view url);
 
 // The URL without its query string, for messages ("postgresql://app@db:5432/structure").
