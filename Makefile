@@ -9,8 +9,11 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libcaf-dev libsimdjson-dev libtomlplusplus-dev libre2-dev libcurl4-openssl-dev libssl-dev \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
-  libhiredis-dev redis-server libicu-dev libpoppler-cpp-dev qpdf haproxy nginx tinyproxy \
+  libhiredis-dev redis-server libpq-dev postgresql python3-yaml libicu-dev libpoppler-cpp-dev qpdf haproxy nginx tinyproxy \
   clang-14 libclang-rt-14-dev clang-format chromium curl
+# libpq-dev: the PostgreSQL store (`stores.database = "postgresql://..."`); postgresql: the
+# private server the store tests start on a loopback port (tests/support/postgres_server.h).
+# python3-yaml: the check of the Kubernetes manifests in docs/deploy.md (deploy_manifests).
 # chromium: the console's browser test (tests/console, driven by puppeteer-core); curl: `make
 # console` sends the demo's records through the server. haproxy: the load balancer in front of
 # the serve replicas of the fleet test (tests/server/openai_clients/fleet_test.mjs,

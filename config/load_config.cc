@@ -12,6 +12,7 @@
 
 #include "base/id.h"
 #include "base/read_file.h"
+#include "config/database_url.h"
 #include "config/settings.h"
 #include "config/shared_store.h"
 #include "config/toml_reader.h"
@@ -356,6 +357,10 @@ class Reader : public TomlReader {
                  "shared_password_env", "shared_fallback_share", "shared_expected_processes"});
       String(*s, "registry_dir", "stores", c.stores.registry_dir);
       String(*s, "database", "stores", c.stores.database);
+      if (IsPostgresUrl(c.stores.database)) {
+        Status url = CheckPostgresUrl(c.stores.database);
+        if (!url.ok()) Fail("stores.database", url.message(), s->get("database"));
+      }
       Whole(*s, "builder_cache_ttl_days", "stores", 0, kMaxTtlDays,
             c.stores.builder_cache_ttl_days);
       ReadSharedStore(*s, c.stores);

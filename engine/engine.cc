@@ -11,6 +11,7 @@
 #include "actors/engine_messages.h"
 #include "actors/request_actor.h"
 #include "config/config_internal.h"
+#include "config/database_url.h"
 #include "config/settings.h"
 #include "config/shared_store.h"
 #include "engine/engine_checks.h"
@@ -32,6 +33,7 @@ struct Engine::Impl {
   // Shared with every call's callback: a call cancelled while the engine stops still counts.
   std::shared_ptr<pipeline::CallStats> stats = std::make_shared<pipeline::CallStats>();
   bool hide_tenant_schemas = false;
+  std::string database;  // EngineInternal::Database
 
   // Also runs when Create gives up half way: any of ctx, its pools and the cache may be missing.
   ~Impl() {
@@ -116,6 +118,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
   }
 
   const std::string& database = checked->database;
+  impl->database = database;
   registry::RegistryOptions registry_options;
   // A stored schema must be one a call can use: the validator compiles it strictly (bad keyword
   // values, unresolvable or cyclic $refs, invalid patterns are refused at the PUT).
@@ -130,7 +133,10 @@ Result<std::unique_ptr<Engine>> Engine::Create(EngineOptions options) {
       registry::SchemaRegistry::Open(checked->bundled_dir, database, std::move(registry_options));
   if (!registry.ok()) return registry.status();
   ctx->registry = std::move(*registry);
-  auto cache = registry::BuilderCacheStore::Open(database);
+  // The builder cache is SQLite only: with PostgreSQL it stays in memory per process (and in
+  // the shared store when one is set).
+  auto cache =
+      registry::BuilderCacheStore::Open(config::IsPostgresUrl(database) ? ":memory:" : database);
   if (!cache.ok()) return cache.status();
   int64_t ttl_ms = int64_t{cfg.stores.builder_cache_ttl_days} * 24 * 3600 * 1000;
   ctx->builder_cache = actors::SpawnBuilderCache(
@@ -218,6 +224,8 @@ registry::SchemaRegistry& EngineInternal::Schemas(Engine& engine) {
 const config::EngineConfig& EngineInternal::Config(const Engine& engine) {
   return engine.impl_->ctx->config;
 }
+
+const std::string& EngineInternal::Database(const Engine& engine) { return engine.impl_->database; }
 
 providers::NetworkOptions EngineInternal::Network(const Engine& engine,
                                                   const std::string& provider) {

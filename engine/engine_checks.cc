@@ -6,6 +6,7 @@
 
 #include "base/output_file.h"
 #include "config/config_internal.h"
+#include "config/database_url.h"
 #include "config/load_config.h"
 #include "engine/shared_store.h"
 
@@ -39,6 +40,10 @@ Status CheckRegistryDir(const EngineOptions& o) {
 Status CheckDatabase(const EngineOptions& o, const std::string& database) {
   if (database == ":memory:") return Status::Ok();
   std::string from = !o.database.empty() ? o.names.database : "stores.database";
+  if (config::IsPostgresUrl(database)) {
+    Status url = config::CheckPostgresUrl(database);
+    return url.ok() ? url : InvalidArgument(from + ": " + url.message());
+  }
   std::error_code ec;
   if (fs::is_directory(database, ec)) {
     return InvalidArgument(from + ": " + Where(database) + " is a directory; name a file");

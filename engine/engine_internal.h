@@ -31,6 +31,10 @@ struct EngineInternal {
   // The configuration the engine runs with, after --provider and --base-url were applied.
   static const config::EngineConfig& Config(const Engine& engine);
 
+  // The database the engine's stores use (--database, else stores.database, else ":memory:"):
+  // a SQLite file or a PostgreSQL URL.
+  static const std::string& Database(const Engine& engine);
+
   // Submit, with the result as the engine's internals carry it (the re-ask counts, the
   // provider and the trace as plain data), for callers that report more than the result.
   static void Submit(Engine& engine, StructureRequest request, CallResultCallback done,

@@ -79,7 +79,23 @@ ReplyPtr Call(redisContext* c, const std::vector<std::string>& argv) {
       redisCommandArgv(c, static_cast<int>(argv.size()), ptrs.data(), lens.data())));
 }
 
-// Connects, authenticates and selects the database; nullptr with *error set otherwise.
+// Error replies that mean the server takes no writes now: out of memory under `noeviction`
+// (OOM), a read-only replica (READONLY), failed snapshots with stop-writes-on-bgsave-error
+// (MISCONF). Every shared limit writes, so the store is as good as down: the client treats it so
+// (each process takes its fallback share) until a write goes through again.
+bool RefusesWrites(std::string_view text) {
+  for (std::string_view prefix : {"OOM ", "READONLY ", "MISCONF "}) {
+    if (text.substr(0, prefix.size()) == prefix) return true;
+  }
+  return false;
+}
+
+std::string RefusalText(std::string_view text) {
+  return "the server refuses writes: " + std::string(text);
+}
+
+// Connects, authenticates, selects the database and checks that it takes writes (a short-lived
+// probe key); nullptr with *error set otherwise.
 redisContext* Open(const RedisOptions& o, std::string* error) {
   redisContext* c = redisConnectWithTimeout(o.host.c_str(), o.port, ToTimeval(o.timeout));
   if (c == nullptr || c->err != 0) {
@@ -101,6 +117,7 @@ redisContext* Open(const RedisOptions& o, std::string* error) {
   // A connection is not an answer: a port that accepts but does not speak Redis (another
   // server, a paused redis-server whose backlog takes the connection) fails here.
   setup.push_back({"PING"});
+  setup.push_back({"SET", "structure:probe", "1", "PX", "60000"});
   for (const auto& argv : setup) {
     ReplyPtr r = Call(c, argv);
     if (!r) {
@@ -111,7 +128,7 @@ redisContext* Open(const RedisOptions& o, std::string* error) {
     std::string_view text = r->str != nullptr ? std::string_view(r->str, r->len) : "";
     if (r->type == REDIS_REPLY_ERROR) {
       // The server's words ("WRONGPASS ...", "ERR DB index is out of range"), never the password.
-      *error = argv[0] + " refused: " + std::string(text);
+      *error = RefusesWrites(text) ? RefusalText(text) : argv[0] + " refused: " + std::string(text);
       if (text.rfind("NOAUTH", 0) == 0) {
         *error += " (name the variable that holds the password in stores.shared_password_env)";
       }
@@ -331,6 +348,7 @@ void RedisClient::RunBatch(std::vector<Op>& ops) {
     redisAppendCommandArgv(conn_->c, static_cast<int>(argv.size()), ptrs.data(), lens.data());
   }
   std::vector<size_t> noscript;
+  std::string refused;  // the first refusal of a write, if any
   for (size_t i = 0; i < ops.size(); ++i) {
     Op& op = ops[i];
     if (!op.done) continue;
@@ -339,6 +357,12 @@ void RedisClient::RunBatch(std::vector<Op>& ops) {
       return fail_from(i, ContextError(conn_->c, options_));
     }
     ReplyPtr r(static_cast<redisReply*>(raw));
+    if (r->type == REDIS_REPLY_ERROR && RefusesWrites(std::string_view(r->str, r->len))) {
+      if (refused.empty()) refused = RefusalText(std::string_view(r->str, r->len));
+      op.done(Status(Code::kUnavailable, options_.name + ": " + refused));
+      op.done = nullptr;
+      continue;
+    }
     if (op.script != nullptr && r->type == REDIS_REPLY_ERROR &&
         std::string_view(r->str, r->len).rfind("NOSCRIPT", 0) == 0) {
       noscript.push_back(i);  // after the pipeline's replies are all read
@@ -358,6 +382,8 @@ void RedisClient::RunBatch(std::vector<Op>& ops) {
     op.done(FromReply(r.get()));
     op.done = nullptr;
   }
+  // Down until a reconnect's probe write goes through (Open), as when the server is gone.
+  if (!refused.empty()) MarkDown(refused);
 }
 
 }  // namespace structure::registry

@@ -68,7 +68,9 @@ class RedisClient {
 
   // Queues a command (argv[0] is its name). `done` runs exactly once, on the client's thread:
   // with the reply (a Redis error reply is kInternal with its text), or kUnavailable when the
-  // server cannot be reached or the round trip timed out.
+  // server cannot be reached, the round trip timed out, or the server refuses writes (OOM under
+  // `noeviction`, READONLY, MISCONF: then the client counts as down, on_down reports it, and
+  // it reconnects every retry_every until a probe write goes through).
   void Command(std::vector<std::string> argv, Callback done);
   // EVALSHA of `script` (which must outlive the client) with `keys` and `args`.
   void Eval(const RedisScript* script, std::vector<std::string> keys, std::vector<std::string> args,

@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "base/time_format.h"
+#include "config/database_url.h"
 #include "registry/bundled_schemas.h"
+#include "registry/fallback_schema_store.h"
 #include "registry/schema_compat.h"
 #include "registry/schema_name.h"
 #include "registry/schema_version.h"
@@ -90,7 +92,7 @@ SchemaRegistry::SchemaRegistry(std::map<std::string, RegisteredSchema> bundled,
     : bundled_(std::move(bundled)), store_(std::move(store)), options_(std::move(options)) {}
 
 Result<std::unique_ptr<SchemaRegistry>> SchemaRegistry::Open(const std::string& bundled_dir,
-                                                             const std::string& sqlite_path,
+                                                             const std::string& database,
                                                              RegistryOptions options) {
   std::map<std::string, RegisteredSchema> bundled;
   if (!bundled_dir.empty()) {
@@ -98,10 +100,14 @@ Result<std::unique_ptr<SchemaRegistry>> SchemaRegistry::Open(const std::string& 
     if (!loaded.ok()) return loaded.status();
     bundled = std::move(loaded).value();
   }
-  auto store = SchemaStore::Open(sqlite_path);
+  auto store = SchemaStore::Open(database);
   if (!store.ok()) return store.status();
+  std::unique_ptr<SchemaStore> opened = std::move(store).value();
+  if (config::IsPostgresUrl(database)) {
+    opened = std::make_unique<FallbackSchemaStore>(std::move(opened), options.outage_reads);
+  }
   return std::unique_ptr<SchemaRegistry>(
-      new SchemaRegistry(std::move(bundled), std::move(store).value(), std::move(options)));
+      new SchemaRegistry(std::move(bundled), std::move(opened), std::move(options)));
 }
 
 int64_t SchemaRegistry::NowMs() const {
@@ -227,9 +233,15 @@ Result<StoredSchema> SchemaRegistry::Checked(const Scope& scope, const SchemaRec
   }
   if (options_.check_schema) STRUCTURE_RETURN_IF_ERROR(options_.check_schema(doc->schema));
 
+  // The revision at the own level is read before the levels are checked: when it changed by
+  // the time of the write (another process put meanwhile), Put checks again.
+  const Level own = StoreLevels(scope).front();
+  auto own_row = store_->Get(own.key, record.name);
+  if (!own_row.ok()) return own_row.status();
+  int64_t revision = own_row->has_value() ? (*own_row)->revision : 0;
   auto existing = Lookup(record.name, scope, /*first_only=*/false);
   if (!existing.ok()) return existing.status();
-  std::string own_origin = StoreLevels(scope).front().origin;
+  const std::string& own_origin = own.origin;
   for (const RegisteredSchema& other : *existing) {
     auto from = ParseSchemaVersion(other.version);
     if (!from.ok()) continue;  // a row written by something else; nothing to compare with
@@ -259,6 +271,7 @@ Result<StoredSchema> SchemaRegistry::Checked(const Scope& scope, const SchemaRec
   row.schema = record.schema;
   row.manual = record.manual;
   row.updated_at_ms = NowMs();
+  row.revision = revision;
   return row;
 }
 
@@ -268,9 +281,20 @@ Status SchemaRegistry::CheckPut(const Scope& scope, const SchemaRecord& record) 
 
 Status SchemaRegistry::Put(const Scope& scope, const SchemaRecord& record) {
   std::lock_guard<std::mutex> lock(write_mu_);
-  auto row = Checked(scope, record);
-  if (!row.ok()) return row.status();
-  return store_->Put(StoreLevels(scope).front().key, *row);
+  // Another process sharing the store may write the name between the check and the write: the
+  // store then refuses the write (the revision moved) and the checks run again on what it wrote.
+  constexpr int kAttempts = 8;
+  for (int attempt = 1;; ++attempt) {
+    auto row = Checked(scope, record);
+    if (!row.ok()) return row.status();
+    Status s = store_->Put(StoreLevels(scope).front().key, *row, row->revision);
+    if (s.code() != Code::kFailedPrecondition) return s;
+    if (attempt == kAttempts) {
+      return Unavailable("schema \"" + record.name + "\" at " + Describe(scope) + " changed " +
+                         std::to_string(kAttempts) +
+                         " times while this put was checked against it; try again");
+    }
+  }
 }
 
 Result<std::vector<RegisteredSchema>> SchemaRegistry::History(const Scope& scope,

@@ -1,7 +1,9 @@
 // The schema registry: bundled schemas (files, read-only) plus tenant and project overrides (a
-// SQLite store), looked up along the cascade project -> tenant -> bundled, first match wins.
+// SQLite file or PostgreSQL, schema_store.h), looked up along the cascade project -> tenant ->
+// bundled, first match wins.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -27,19 +29,24 @@ struct RegistryOptions {
   std::function<Status(const Json& schema)> check_schema;
   // Clock for updated_at_ms (unix milliseconds); the system clock when empty.
   std::function<int64_t()> now_ms;
+  // With PostgreSQL: while the database is unreachable, lookups are answered from the last
+  // answer read for at most this long, then fail kUnavailable (fallback_schema_store.h).
+  std::chrono::milliseconds outage_reads{std::chrono::seconds(60)};
 };
 
 // Thread-safe: bundled schemas are immutable after Open; the store serializes its own access;
-// Put and Delete are serialized among themselves so a version check and its write are atomic
-// within the process. Several processes writing one SQLite file are not coordinated beyond
-// SQLite's own locking (the last writer wins).
+// Put and Delete are serialized among themselves within the process. Across processes sharing
+// one store (a SQLite file, or PostgreSQL for replicas), a put's checks and its write are
+// atomic too: the store writes only when the name's revision is still the one checked against,
+// else the checks run again (schema_store.h). Every put that answers OK is in the history, in
+// one total order.
 class SchemaRegistry {
  public:
   // Loads the bundled schemas from `bundled_dir` ("" = none; see bundled_schemas.h for the
-  // layout and errors) and opens the override store at `sqlite_path` (":memory:" for a private
-  // one). Errors from either are returned unchanged.
+  // layout and errors) and opens the override store at `database` (a SQLite file, ":memory:"
+  // for a private one, or a PostgreSQL URL). Errors from either are returned unchanged.
   static Result<std::unique_ptr<SchemaRegistry>> Open(const std::string& bundled_dir,
-                                                      const std::string& sqlite_path,
+                                                      const std::string& database,
                                                       RegistryOptions options = {});
 
   // The effective schema for `name` in `scope`: the project's override, else the tenant's, else
@@ -82,6 +89,9 @@ class SchemaRegistry {
   // Removes the entry stored at exactly `scope`; lower levels become visible again. kNotFound
   // when that level has no such name; kInvalidArgument for the bundled level or a bad scope/name.
   Status Delete(const Scope& scope, std::string_view name);
+
+  // Whether the override store's database answers now (/healthz, /readyz).
+  Status StoreHealth() const { return store_->Health(); }
 
  private:
   SchemaRegistry(std::map<std::string, RegisteredSchema> bundled,

@@ -4,6 +4,7 @@
 
 #include "base/error_codes.h"
 #include "base/json.h"
+#include "registry/schema_registry.h"
 #include "server/console/console_files.h"
 #include "server/openai/endpoints.h"
 #include "server/openai/openai_error.h"
@@ -80,6 +81,27 @@ Api::Api(Engine& engine, const ServerConfig& config, Metrics& metrics)
   if (config_.console.ui) console_ = std::make_unique<Console>(engine_, config_);
 }
 
+// Both answer 200 while the process can serve: a shared database that is down degrades every
+// replica alike (inline schemas still work), so no replica is taken out for it; the reasons say
+// what is wrong.
+Json Api::HealthJson(bool ready) const {
+  Json reasons = Json::MakeArray();
+  Status store = EngineInternal::Schemas(engine_).StoreHealth();
+  if (!store.ok()) {
+    reasons.push_back(Json(store.message() +
+                           " (schema lookups by name answer from each replica's last answer for a "
+                           "bounded time, then 503; schema writes answer 503)"));
+  }
+  if (console_) {
+    std::string records = console_->Problem();
+    if (!records.empty()) reasons.push_back(Json(records));
+  }
+  Json j = Json::MakeObject();
+  j.set("status", std::string(!reasons.as_array().empty() ? "degraded" : ready ? "ready" : "ok"));
+  if (!reasons.as_array().empty()) j.set("reasons", std::move(reasons));
+  return j;
+}
+
 void Api::Handle(HttpRequest request, Responder respond) {
   // Behind a proxy that keeps its path prefix (--ui-base /structure/), /structure/v1/... is
   // /v1/...; without the prefix the routes answer too.
@@ -112,15 +134,16 @@ void Api::Handle(HttpRequest request, Responder respond) {
   };
 
   const bool get = request.method == "GET";
-  if (path == "/healthz") {
+  if (path == "/healthz" || path == "/readyz") {
     if (!get) return only("GET");
-    return send(JsonResponse(200, R"({"status":"ok"})"));
+    return send(JsonResponse(200, ToJson(HealthJson(path == "/readyz"))));
   }
   if (path == "/metrics") {
     if (!get) return only("GET");
     HttpResponse r;
     r.status = 200;
-    r.body = metrics_.Render() + RenderEngineStats(EngineInternal::Stats(engine_));
+    r.body = metrics_.Render() + RenderEngineStats(EngineInternal::Stats(engine_)) +
+             (console_ ? console_->RenderMetrics() : std::string());
     r.SetHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     return send(std::move(r));
   }

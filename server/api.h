@@ -50,6 +50,8 @@ class Api {
   // scope and the model it names, then the call, answered as `shape` writes it.
   void OpenAi(const http::HttpRequest& request, const Principal& who, http::Responder respond,
               const OpenAiShape& shape);
+  // /healthz and /readyz: {"status":"ok"|"ready"} or {"status":"degraded","reasons":[...]}.
+  Json HealthJson(bool ready) const;
   // GET /v1/models: the configuration's models and the registry schemas of the key's tenant
   // (and the ?project= it may use) as schema:NAME.
   http::HttpResponse Models(const http::HttpRequest& request, const Principal& who) const;

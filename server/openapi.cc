@@ -22,6 +22,14 @@ constexpr const char* kDocument = R"JSON({
                "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$"}}
     },
     "schemas": {
+      "Health": {
+        "type": "object",
+        "required": ["status"],
+        "properties": {
+          "status": {"enum": ["ok", "ready", "degraded"]},
+          "reasons": {"type": "array", "items": {"type": "string"}}
+        }
+      },
       "Error": {
         "type": "object",
         "required": ["status", "code", "errors"],
@@ -382,7 +390,10 @@ constexpr const char* kDocument = R"JSON({
       "get": {"summary": "The web console (HTML); /ui redirects here", "security": [], "responses": {"200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}}}}
     },
     "/healthz": {
-      "get": {"summary": "Liveness", "security": [], "responses": {"200": {"description": "alive", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"const": "ok"}}}}}}}}
+      "get": {"summary": "Liveness; degraded (with reasons) while a shared database is unreachable", "security": [], "responses": {"200": {"description": "alive", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}}}}
+    },
+    "/readyz": {
+      "get": {"summary": "Readiness; degraded (with reasons) while a shared database is unreachable", "security": [], "responses": {"200": {"description": "ready", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}}}}
     },
     "/metrics": {
       "get": {"summary": "Prometheus text format metrics", "security": [], "responses": {"200": {"description": "metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}}}

@@ -82,7 +82,7 @@ int Serve(EngineOptions engine_options, const ServerConfig& config) {
   so.send_buffer_bytes = config.limits.send_buffer_bytes;
   // Health probes still get an answer when every connection is busy (docs/server.md).
   so.reserved_connections = config.limits.health_connections;
-  so.reserved_paths = {"/healthz"};
+  so.reserved_paths = {"/healthz", "/readyz"};
   so.local_error = LocalErrorFor;
   so.max_connections = ConnectionCap(config.limits.max_connections);
   so.max_requests_per_connection = config.limits.max_requests_per_connection;

@@ -60,3 +60,9 @@ if(STRUCTURE_NODE AND STRUCTURE_NPM)
   set_tests_properties(openai_fleet PROPERTIES LABELS "fleet;apps" TIMEOUT 400 COST 1000
     FIXTURES_REQUIRED openai_clients)
 endif()
+
+# Two `structure serve` replicas on one PostgreSQL database the test starts (Debian's
+# postgresql): shared registry, concurrent puts, a database restart (about 10 s).
+structure_add_tests(NAME replicas_tests LABEL apps USES_BINARY
+  SOURCES server/replicas_test.cc
+  LIBS structure_base CURL::libcurl PkgConfig::LIBPQ)

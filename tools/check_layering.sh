@@ -3,7 +3,8 @@
 #  1. every folder with C++ sources is in the table below, and includes only project headers of
 #     the folders its row allows (dependencies point down; no folder-level cycle);
 #  2. CAF only in actors/ and engine/ (the composition root that starts the actor system);
-#  3. curl only in the providers' transport (providers/curl_*), hiredis only in the Redis client.
+#  3. curl only in the providers' transport (providers/curl_*), hiredis only in the Redis client,
+#     libpq only in the PostgreSQL store (registry/postgres_*).
 set -u
 root="${1:-.}"
 cd "$root" || exit 2
@@ -72,10 +73,14 @@ bad=$(grep -rnE '#include *[<"]curl/' base config registry pipeline actors engin
 bad=$(grep -rnE '#include *[<"]hiredis/' $(ls -d */ | grep -vE '^(tests|bench|fuzz|build)/') 2>/dev/null |
   grep -v '^registry/redis_client.cc:')
 [ -z "$bad" ] || { echo "hiredis included outside registry/redis_client.cc:"; echo "$bad"; status=1; }
+bad=$(grep -rnE '#include *[<"](libpq-fe|libpq/)' $(ls -d */ | grep -vE '^(tests|bench|fuzz|build)/') 2>/dev/null |
+  grep -vE '^registry/postgres_[a-z_]*\.(cc|h):')
+[ -z "$bad" ] || { echo "libpq included outside registry/postgres_*:"; echo "$bad"; status=1; }
+
 # A clone alone builds and tests: nothing outside it is read (the corpora are in tests/corpora).
 bad=$(git ls-files -- '*.cc' '*.h' '*.txt' '*.cmake' '*.sh' '*.mjs' '*.js' '*.py' Makefile .ci 2>/dev/null |
   xargs grep -nF '../shared' 2>/dev/null | grep -v -e '^tools/check_layering.sh:' -e 'shared/docs/')
 [ -z "$bad" ] || { echo "reads ../shared, outside the clone (copy the data into the repository):"; echo "$bad"; status=1; }
 
-[ $status -eq 0 ] && echo "layering ok: every folder within its row; CAF only in actors/ and engine/; curl only in the transport; hiredis only in the Redis client; nothing read outside the clone"
+[ $status -eq 0 ] && echo "layering ok: every folder within its row; CAF only in actors/ and engine/; curl only in the transport; hiredis only in the Redis client; libpq only in the PostgreSQL store; nothing read outside the clone"
 exit $status

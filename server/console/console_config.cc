@@ -65,6 +65,8 @@ void ReadConsoleSettings(config::TomlReader& r, const toml::table& server, Conso
   r.Whole(server, "recent_calls", path, 0, 1000000, out.recent_calls, /*interval=*/true);
   r.Whole(server, "recent_calls_bytes", path, 0, int64_t{1} << 34, out.recent_bytes,
           /*interval=*/true);
+  r.Whole(server, "records_days", path, 1, 3650, out.records_days, /*interval=*/true);
+  r.Whole(server, "records_rows", path, 1, int64_t{1} << 40, out.records_rows);
   if (const toml::node* n = server.get("ui_base")) {
     std::string given;
     r.String(server, "ui_base", path, given);

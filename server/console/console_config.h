@@ -13,7 +13,8 @@ namespace structure::server {
 
 // The [server] keys this reads.
 inline constexpr const char* kConsoleKeys[] = {
-    "ui", "ui_base", "keep_prompts", "recent_calls", "recent_calls_bytes", "prices"};
+    "ui",           "ui_base",      "keep_prompts", "recent_calls", "recent_calls_bytes",
+    "records_days", "records_rows", "prices"};
 
 // Reads the console's keys of `server` into `out`; a problem goes to `reader` (its status:
 // "SOURCE:LINE:COL: server.KEY: what is wrong", as every key of the file).

@@ -4,11 +4,14 @@
 //   keep_prompts = false           keep each recent call's prompt and result (evidence view)
 //   recent_calls = 1000            calls in the ring of recent calls (0: none)
 //   recent_calls_bytes = 67108864  bound on the prompts and results kept
+//   records_days = 30              with a PostgreSQL database: call records kept this long
+//   records_rows = 1000000         ... and at most this many (the whole fleet's)
 //   [server.prices."provider/model"] input, cached_input, cache_write, output
 //                                  USD per million tokens; none are built in
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -31,6 +34,8 @@ struct ConsoleSettings {
   bool keep_prompts = false;
   size_t recent_calls = 1000;
   size_t recent_bytes = 64 * 1024 * 1024;
+  int64_t records_days = 30;
+  int64_t records_rows = 1000000;
   std::map<std::string, ModelPrice> prices;  // by "provider/model"
 };
 

@@ -279,6 +279,11 @@ TEST(HttpServerLimitsTest, AReservedSlotAnswersHealthProbesWhileEveryConnectionI
   EXPECT_TRUE(ReadUntilClosed(other, &got));
   EXPECT_EQ(got.rfind("HTTP/1.1 503", 0), 0u) << got;
   EXPECT_NE(got.find("too_many_connections"), std::string::npos) << got;
+  // SDKs retry instead of waiting: Retry-After, and OpenAI's error object for the OpenAI ones.
+  EXPECT_NE(got.find("\r\nRetry-After: 1\r\n"), std::string::npos) << got;
+  EXPECT_NE(got.find(R"("error":{"message":"the server is at its connection limit)"),
+            std::string::npos)
+      << got;
   close(other);
   // The one reserved slot taken by a client that sends nothing: the next one is refused.
   auto open_is = [&](size_t n) {

@@ -12,6 +12,8 @@
 
 #include <atomic>
 #include <future>
+#include <mutex>
+#include <thread>
 
 #include "tests/support/fake_tcp_server.h"
 #include "tests/support/redis_server.h"
@@ -148,6 +150,45 @@ TEST_F(RedisClientTest, ReportsAnOutageOnceFailsFastAndComesBack) {
   auto r = Send(client, {"SET", "a", "2"});
   EXPECT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(downs.load(), 1);
+}
+
+// Redis out of memory under `noeviction` answers every write with an OOM error while PING and
+// reads still work: the client counts that as the store being down (reported, commands
+// kUnavailable), and as up again only once a write goes through.
+TEST_F(RedisClientTest, AServerThatRefusesWritesIsDownUntilItTakesThemAgain) {
+  std::atomic<int> downs{0};
+  std::string reported;
+  std::mutex mu;
+  RedisOptions o = OptionsFor(server_->port());
+  o.report_every = std::chrono::milliseconds(0);
+  o.on_down = [&](const std::string& why, int) {
+    std::lock_guard<std::mutex> lock(mu);
+    reported = why;
+    ++downs;
+  };
+  RedisClient client(o);
+  ASSERT_TRUE(Send(client, {"SET", "a", "1"}).ok());
+  ASSERT_NE(server_->Query("CONFIG SET maxmemory-policy noeviction").find("+OK"),
+            std::string::npos);
+  ASSERT_NE(server_->Query("CONFIG SET maxmemory 1").find("+OK"), std::string::npos);
+  auto refused = Send(client, {"SET", "a", "2"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), Code::kUnavailable);
+  EXPECT_NE(refused.status().message().find("the server refuses writes: OOM"), std::string::npos)
+      << refused.status().message();
+  EXPECT_FALSE(client.up());
+  EXPECT_EQ(downs.load(), 1);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_NE(reported.find("refuses writes: OOM"), std::string::npos) << reported;
+  }
+  // Reconnects (PING answers) do not make it up while the probe write is refused.
+  std::this_thread::sleep_for(300ms);
+  EXPECT_FALSE(client.up());
+  EXPECT_EQ(Send(client, {"GET", "a"}).status().code(), Code::kUnavailable);
+  ASSERT_NE(server_->Query("CONFIG SET maxmemory 0").find("+OK"), std::string::npos);
+  ASSERT_TRUE(Eventually([&] { return client.up(); }));
+  EXPECT_TRUE(Send(client, {"SET", "a", "3"}).ok());
 }
 
 TEST(RedisClientDownTest, StartsWhileTheServerIsDownAndPingSaysWhy) {
