@@ -53,7 +53,7 @@ Json Convert(PyObject* o, int depth) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow == 0) return Json(static_cast<int64_t>(v));
-    py::str digits(py::handle(o));
+    py::str digits = py::str(py::handle(o));
     return Json::MakeBigInteger(std::string(digits));
   }
   if (PyFloat_Check(o)) {
@@ -159,7 +159,7 @@ py::object FromJson(const Json& value) {
         py::object item = FromJson(v);
         if (PyDict_SetItem(dict.ptr(), key, item.ptr()) != 0) throw py::error_already_set();
       }
-      return std::move(dict);
+      return dict;
     }
   }
   return py::none();

@@ -227,13 +227,13 @@ std::unique_ptr<EngineHandle> CreateEngine(std::optional<std::string> config_tex
   options.names.base_url = "base_url=";
   options.names.registry_dir = "registry_dir=";
   options.names.database = "database=";
-  structure::Result<std::unique_ptr<EngineHandle>> handle = nullptr;
+  std::optional<structure::Result<std::unique_ptr<EngineHandle>>> handle;
   {
     py::gil_scoped_release nogil;
-    handle = EngineHandle::Create(std::move(options));
+    handle.emplace(EngineHandle::Create(std::move(options)));
   }
-  if (!handle.ok()) Raise("ConfigError", handle.status().message());
-  return std::move(*handle);
+  if (!handle->ok()) Raise("ConfigError", handle->status().message());
+  return std::move(**handle);
 }
 
 }  // namespace
