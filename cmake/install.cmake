@@ -9,10 +9,14 @@ set(STRUCTURE_EXPORTED_LIBS
   structure_evidence structure_files
   structure_content structure_providers structure_transport structure_pool structure_registry
   structure_builder_cache structure_redis structure_actors structure_engine)
+# Position-independent, so a shared object links them too: the Python package's extension
+# module (python/, docs/python.md) is one. -fno-semantic-interposition keeps the calls inside a
+# library as direct (and inlinable) as in position-dependent code.
 foreach(lib IN LISTS STRUCTURE_EXPORTED_LIBS)
   string(REPLACE "structure_" "" short "${lib}")
   target_include_directories(${lib} INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short})
+  set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short} POSITION_INDEPENDENT_CODE ON)
+  target_compile_options(${lib} PRIVATE -fno-semantic-interposition)
 endforeach()
 
 add_library(structure_package INTERFACE)
