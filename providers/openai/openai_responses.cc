@@ -2,6 +2,7 @@
 
 #include "base/json_writer.h"
 #include "providers/call_check.h"
+#include "providers/file_parts.h"
 #include "providers/models.h"
 #include "providers/wire_util.h"
 
@@ -76,6 +77,35 @@ void WriteAssistant(JsonWriter& w, const Turn& t) {
   }
 }
 
+// A user turn with files (EasyInputMessage content parts): one part per file, then the text.
+// PDFs as input_file with the file name and a data URL, images as input_image with a data URL,
+// files with text (a text file, a PDF's text layer) as input_text.
+void WriteUserParts(JsonWriter& w, const Turn& t) {
+  w.Key("content").BeginArray();
+  for (const FilePart& f : t.files) {
+    w.BeginObject();
+    if (f.text) {
+      w.Member("type", "input_text");
+      w.Member("text", *f.text);
+    } else if (f.media_type == kPdf) {
+      w.Member("type", "input_file");
+      w.Member("filename", f.name);
+      w.Member("file_data", DataUrl(f));
+    } else {
+      w.Member("type", "input_image");
+      w.Member("image_url", DataUrl(f));
+    }
+    w.EndObject();
+  }
+  if (!t.text.empty()) {
+    w.BeginObject();
+    w.Member("type", "input_text");
+    w.Member("text", t.text);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 void WriteInput(JsonWriter& w, const ProviderCall& call) {
   w.Key("input").BeginArray();
   for (const Turn& t : call.turns) {
@@ -83,7 +113,11 @@ void WriteInput(JsonWriter& w, const ProviderCall& call) {
       case Role::kUser:
         w.BeginObject();
         w.Member("role", "user");
-        w.Member("content", t.text);
+        if (t.files.empty()) {
+          w.Member("content", t.text);
+        } else {
+          WriteUserParts(w, t);
+        }
         w.EndObject();
         break;
       case Role::kAssistant:

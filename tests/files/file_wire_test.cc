@@ -90,6 +90,40 @@ TEST(FileWireTest, OpenAiChatFileAndImageUrlPartsBeforeTheText) {
   }
 }
 
+// A model on OpenAI's Responses API (gpt-5.2 and later): input_file and input_image parts, with
+// the same data URLs, before an input_text part; the body conforms to the published
+// CreateResponse schema.
+TEST(FileWireTest, OpenAiResponsesInputFileAndInputImagePartsBeforeTheText) {
+  ProviderCall call = CallWithFiles();
+  call.model = "gpt-5.4";
+  Endpoint e;
+  e.kind = ProviderKind::kOpenAi;
+  e.base_url = "http://127.0.0.1:9";
+  e.api_key = "k";
+  auto req = BuildRequest(call, e);
+  ASSERT_TRUE(req.ok()) << req.status().message();
+  EXPECT_NE(req->url.find("/v1/responses"), std::string::npos) << req->url;
+  for (const std::string& issue : testing::PublishedSchemaIssues("openai_responses", req->body))
+    ADD_FAILURE() << issue << "\n" << req->body.substr(0, 2000);
+  Json body = *ParseJson(req->body);
+  const Json* user = nullptr;
+  for (const Json& item : At(body, "/input").as_array()) {
+    if (const Json* role = item.find("role"); role && *role == Json("user")) user = &item;
+  }
+  ASSERT_NE(user, nullptr) << req->body.substr(0, 2000);
+  ASSERT_EQ(At(*user, "/content").size(), 3u);
+  EXPECT_EQ(Str(*user, "/content/0/type"), "input_file");
+  EXPECT_EQ(Str(*user, "/content/0/filename"), "invoice.pdf");
+  EXPECT_EQ(
+      Decoded(AfterPrefix(Str(*user, "/content/0/file_data"), "data:application/pdf;base64,")),
+      Pdf());
+  EXPECT_EQ(Str(*user, "/content/1/type"), "input_image");
+  EXPECT_EQ(Decoded(AfterPrefix(Str(*user, "/content/1/image_url"), "data:image/png;base64,")),
+            structure::testing::TinyPng());
+  EXPECT_EQ(Str(*user, "/content/2/type"), "input_text");
+  EXPECT_EQ(Str(*user, "/content/2/text"), "Ada Lovelace, 36, mathematician.");
+}
+
 TEST(FileWireTest, AnthropicDocumentAndImageBlocksWithBase64Sources) {
   Json body = Body(ProviderKind::kAnthropic, CallWithFiles());
   ASSERT_EQ(At(body, "/messages/0/content").size(), 3u) << ToJson(body);
