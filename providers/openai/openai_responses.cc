@@ -1,6 +1,7 @@
 #include "providers/openai/openai_responses.h"
 
 #include "base/json_writer.h"
+#include "base/media_type.h"
 #include "providers/call_check.h"
 #include "providers/file_parts.h"
 #include "providers/models.h"
