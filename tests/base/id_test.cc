@@ -9,8 +9,15 @@ namespace structure {
 namespace {
 
 TEST(IdTest, AcceptsLettersDigitsAndTheFivePunctuationMarks) {
-  for (const std::string id : {"acme", "Acme-Corp_2", "user@example.com", "a:b", "...", ".x", "-x",
-                               std::string(kMaxIdLength, 'z')}) {
+  const std::string ids[] = {"acme",
+                             "Acme-Corp_2",
+                             "user@example.com",
+                             "a:b",
+                             "...",
+                             ".x",
+                             "-x",
+                             std::string(kMaxIdLength, 'z')};
+  for (const std::string& id : ids) {
     EXPECT_TRUE(CheckId(id, "--tenant").ok()) << id << ": " << CheckId(id, "--tenant").message();
   }
 }
