@@ -24,20 +24,14 @@ LineReader::Got LineReader::Next() {
         if (interrupted) return Got::kInterrupted;
         return Got::kError;
       }
-      if (dropping_) {
+      if (!partial_) {
         dropping_ = false;
-        partial_ = false;
         return Got::kEnd;
       }
-      if (!partial_) return Got::kEnd;
       return Finish(Got::kLine);  // a last line without '\n'
     }
     if (dropping_) {
-      if (c == '\n') {
-        dropping_ = false;
-        partial_ = false;
-        line_.clear();
-      }
+      if (c == '\n') dropping_ = false;  // the next byte begins the next line
       continue;
     }
     partial_ = true;
@@ -45,10 +39,8 @@ LineReader::Got LineReader::Next() {
     if (c == '\n') return Finish(Got::kLine);
     if (line_.size() >= max_) {
       std::string().swap(line_);  // give the memory back
-      Got got = Finish(Got::kTooLong);
       dropping_ = true;
-      partial_ = true;
-      return got;
+      return Finish(Got::kTooLong);
     }
     line_ += static_cast<char>(c);
   }

@@ -48,7 +48,7 @@ class LineReader {
   size_t max_;
   std::string line_;
   bool dropping_ = false;  // the rest of a line reported kTooLong is being dropped
-  bool partial_ = false;   // a line is under way (kept over kInterrupted)
+  bool partial_ = false;   // a line is under way (kept over kInterrupted), not when dropping
   uint64_t line_no_ = 0;
   size_t bytes_ = 0;
   size_t seen_ = 0;  // bytes of the line under way

@@ -40,8 +40,8 @@ ApiKey Key(TomlReader& r, const toml::table& t, const std::string& path) {
     for (const auto& e : *a) {
       if (!e.is_string()) return r.Fail(path + ".projects", "must be an array of strings", p), k;
       k.projects.push_back(*e.value<std::string>());
-      if (std::string problem = IdProblem(k.projects.back()); !problem.empty())
-        return r.Fail(path + ".projects", "the project id " + problem, p), k;
+      std::string problem = k.projects.back() == "*" ? "" : IdProblem(k.projects.back());
+      if (!problem.empty()) return r.Fail(path + ".projects", "the project id " + problem, p), k;
     }
   }
   if (k.name.empty()) k.name = k.tenant;

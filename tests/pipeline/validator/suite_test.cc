@@ -184,8 +184,8 @@ TEST_P(ValidatorFormatSuite, AssertsFormatInAtLeast95PercentOfOptionalTests) {
 INSTANTIATE_TEST_SUITE_P(Formats, ValidatorFormatSuite,
                          ::testing::Values("date-time", "date", "time", "duration", "email",
                                            "hostname", "ipv4", "ipv6", "uuid", "uri",
-                                           "uri-reference", "json-pointer", "relative-json-pointer",
-                                           "regex"),
+                                           "uri-reference", "iri", "iri-reference", "json-pointer",
+                                           "relative-json-pointer", "regex"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) {
