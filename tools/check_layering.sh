@@ -28,6 +28,7 @@ declare -A allowed=(
   [sim]="http pipeline pipeline/files pipeline/validator pipeline/generate pipeline/lowering providers config base"
   [batch]="pipeline pipeline/validator providers config base"
   [server]="engine http pipeline pipeline/files pipeline/validator pipeline/lowering registry providers config base"
+  [python]=""  # the Python package's extension: the public API (include/structure/) only
   [apps]="server batch sim engine http pipeline pipeline/files pipeline/validator pipeline/generate pipeline/lowering pipeline/evidence registry providers config base"
 )
 

@@ -15,8 +15,8 @@
 namespace structure_py {
 
 struct Completion {
-  uint64_t token = 0;          // the caller's number for the request
-  structure::Json identity;    // {"id": ...} or {"line": N} for run_many, null for run
+  uint64_t token = 0;        // the caller's number for the request
+  structure::Json identity;  // {"id": ...} or {"line": N} for run_many, null for run
   structure::StructureResult result;
 };
 

@@ -21,8 +21,8 @@ Status EngineHandle::Submit(structure::StructureRequest request, std::shared_ptr
   std::shared_lock<std::shared_mutex> lock(mu_);
   if (!engine_) return restart_;
   engine_->Submit(std::move(request),
-                  [sink = std::move(sink), token, identity = std::move(identity)](
-                      structure::StructureResult r) mutable {
+                  [sink = std::move(sink), token,
+                   identity = std::move(identity)](structure::StructureResult r) mutable {
                     sink->Push(Completion{token, std::move(identity), std::move(r)});
                   });
   return Status::Ok();

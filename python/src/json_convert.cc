@@ -59,9 +59,8 @@ Json Convert(PyObject* o, int depth) {
   if (PyFloat_Check(o)) {
     double d = PyFloat_AS_DOUBLE(o);
     if (!std::isfinite(d)) {
-      throw ConvertError{false, "the float " + std::string(py::str(py::handle(o))) +
-                                    " has no JSON form",
-                         ""};
+      throw ConvertError{
+          false, "the float " + std::string(py::str(py::handle(o))) + " has no JSON form", ""};
     }
     return Json(d);
   }
@@ -109,8 +108,8 @@ Json ToJson(py::handle value, const char* what) {
   try {
     return Convert(value.ptr(), 0);
   } catch (const ConvertError& e) {
-    std::string message = std::string(what) + ": " + (e.pointer.empty() ? "" : e.pointer + ": ") +
-                          e.message;
+    std::string message =
+        std::string(what) + ": " + (e.pointer.empty() ? "" : e.pointer + ": ") + e.message;
     if (e.type_error) throw py::type_error(message);
     throw py::value_error(message);
   }

@@ -111,7 +111,8 @@ py::tuple ResultTuple(Completion&& c) {
         PyUnicode_DecodeUTF8(e.data(), static_cast<Py_ssize_t>(e.size()), "replace")));
   }
   py::object code = py::none();
-  if (r.status == structure::Outcome::kError) code = py::str(structure::ErrorCodeName(r.error_code));
+  if (r.status == structure::Outcome::kError)
+    code = py::str(structure::ErrorCodeName(r.error_code));
   py::object need = py::none();
   if (r.status == structure::Outcome::kNeedMoreInput) need = py::str(r.need);
   py::object data = r.status == structure::Outcome::kOk ? FromJson(r.data) : py::none();
@@ -121,9 +122,9 @@ py::tuple ResultTuple(Completion&& c) {
   py::dict usage = UsageDict(r.usage);
   int iterations = r.iterations;
   auto raw = std::make_shared<Raw>(Raw{std::move(c.identity), std::move(c.result)});
-  return py::make_tuple(c.token, std::move(id), std::move(status), std::move(data),
-                        std::move(need), std::move(errors), std::move(code), std::move(usage),
-                        iterations, std::move(evidence), std::move(ungrounded), std::move(raw));
+  return py::make_tuple(c.token, std::move(id), std::move(status), std::move(data), std::move(need),
+                        std::move(errors), std::move(code), std::move(usage), iterations,
+                        std::move(evidence), std::move(ungrounded), std::move(raw));
 }
 
 // Waits up to `timeout` seconds (None: until one comes) for results, with the GIL released;
@@ -191,7 +192,8 @@ py::object Submit(EngineHandle& engine, const std::shared_ptr<Completions>& sink
   structure::Status engine_down;
   {
     py::gil_scoped_release nogil;
-    auto request = structure::ParseRequest(body, {}, default_schema ? default_schema->json : nullptr);
+    auto request =
+        structure::ParseRequest(body, {}, default_schema ? default_schema->json : nullptr);
     if (request.ok()) {
       engine_down = engine.Submit(std::move(*request), sink, token, identity);
     } else {
@@ -263,14 +265,15 @@ PYBIND11_MODULE(_structure, m) {
            [](const EngineHandle& e, const std::string& model, const std::string& tenant,
               const std::string& project) {
              structure::Status s = e.CheckModel(model, tenant, project);
-             if (!s.ok()) Raise("ConfigError", (model.empty() ? "" : "model " + model + ": ") + s.message());
+             if (!s.ok())
+               Raise("ConfigError", (model.empty() ? "" : "model " + model + ": ") + s.message());
            })
-      .def("schemas", [](const EngineHandle& e, const std::string& tenant,
-                         const std::string& project) {
-        auto list = e.ListSchemas(tenant, project);
-        if (!list.ok()) throw py::value_error(list.status().message());
-        py::list out;
-        for (const auto& s : *list) out.append(py::make_tuple(s.name, s.version, s.origin));
-        return out;
-      });
+      .def("schemas",
+           [](const EngineHandle& e, const std::string& tenant, const std::string& project) {
+             auto list = e.ListSchemas(tenant, project);
+             if (!list.ok()) throw py::value_error(list.status().message());
+             py::list out;
+             for (const auto& s : *list) out.append(py::make_tuple(s.name, s.version, s.origin));
+             return out;
+           });
 }

@@ -320,8 +320,9 @@ class Engine:
                     in_flight += 1
                 if in_flight == 0:
                     return
-                for item in sink.take(in_flight, None):
-                    in_flight -= 1
+                batch = sink.take(in_flight, None)
+                in_flight -= len(batch)  # taken: a drain below must not wait for them
+                for item in batch:
                     result = Result(item, cls, False)
                     if (default_schema and result.code in _SCHEMA_CODES
                             and item[0] not in own_schema):
