@@ -16,3 +16,7 @@ structure_add_tests(NAME input_split_tests LABEL pipeline
 structure_add_tests(NAME long_document_tests LABEL apps USES_BINARY
   SOURCES apps/long_document_cli_test.cc
   LIBS structure_base CURL::libcurl)
+# The same through the library against an in-process simulator.
+structure_add_tests(NAME long_document_engine_tests LABEL actors
+  SOURCES engine/long_document_engine_test.cc
+  LIBS structure_engine structure_sim CURL::libcurl)

@@ -86,6 +86,24 @@ TEST(SettingsTest, EvidenceModeCascadesTenantProjectRequest) {
       << bad.status().message();
 }
 
+TEST(SettingsTest, MaxInputTokensPerCallCascadesAndIsChecked) {
+  auto c = ParseConfig(
+      "[structure]\nmaxInputTokensPerCall = 4000\n"
+      "[tenants.acme.settings]\nmaxInputTokensPerCall = 0\n",
+      "long.toml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(ResolveSettings(*c, "", "", {})->max_input_tokens_per_call, 4000);
+  EXPECT_EQ(ResolveSettings(*c, "acme", "", {})->max_input_tokens_per_call, 0);
+  SettingsOverride req;
+  req.max_input_tokens_per_call = 1500;
+  EXPECT_EQ(ResolveSettings(*c, "acme", "", req)->max_input_tokens_per_call, 1500);
+  req.max_input_tokens_per_call = -1;
+  auto bad = ResolveSettings(*c, "", "", req);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "request: maxInputTokensPerCall must be >= 0 (was -1)");
+  EXPECT_FALSE(ParseConfig("[structure]\nmaxInputTokensPerCall = -3\n", "neg.toml").ok());
+}
+
 TEST(ResolveModelTest, ResolvesAliasesProvidersAndProviderModel) {
   EngineConfig c = DefaultConfig();
   auto a = ResolveModel(c, "default:fast");
