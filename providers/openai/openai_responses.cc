@@ -43,9 +43,13 @@ void WriteReasoningItem(JsonWriter& w, const Thought& t) {
 }
 
 // An earlier answer: its reasoning items, its text as an output message (with the message item's
-// id when the reply gave one) and its function calls, in the order the reply had them.
+// id when the reply gave one) and its function calls, in the order the reply had them. Reasoning
+// that led to nothing (a reply cut off while the model reasoned) is not sent back: a reasoning
+// item goes only with the item that followed it.
 void WriteAssistant(JsonWriter& w, const Turn& t) {
-  for (const Thought& thought : t.thoughts) WriteReasoningItem(w, thought);
+  if (!t.text.empty() || !t.tool_calls.empty()) {
+    for (const Thought& thought : t.thoughts) WriteReasoningItem(w, thought);
+  }
   if (!t.text.empty() || t.tool_calls.empty()) {
     w.BeginObject();
     w.Member("type", "message");

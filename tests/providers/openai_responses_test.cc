@@ -213,6 +213,15 @@ TEST(OpenAiResponsesTest, ReasoningItemsGoBackWithTheAnswerTheyLedTo) {
   EXPECT_EQ(input[3]["id"], Json("fc_1"));
   EXPECT_EQ(input[3]["call_id"], Json("call_1"));
   EXPECT_EQ(input[4]["type"], Json("function_call_output"));
+
+  // A reply cut off while the model reasoned: its reasoning had no following item and stays out.
+  ProviderCall cut = testing::ReaskAfterEmptyReply();
+  cut.model = "gpt-5.4";
+  cut.turns[1].thoughts.push_back({"", "gAAAAB-enc", false, "rs_3"});
+  auto c = BuildRequest(cut, OpenAi());
+  ASSERT_TRUE(c.ok());
+  ExpectPublished(*c);
+  EXPECT_EQ(c->body.find("rs_3"), std::string::npos) << c->body;
 }
 
 // What a reply says, read into the reply a re-ask sends back (the round trip of the test above).
