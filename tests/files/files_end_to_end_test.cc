@@ -192,7 +192,9 @@ TEST_F(FilesEndToEndTest, ThePdfAndAPngReachEachProviderInItsOwnPartUnchanged) {
                  Case{"gemini", "/contents/0/parts/0/inlineData/data",
                       "/contents/0/parts/1/inlineData/data", "", ""}}) {
     SCOPED_TRACE(c.provider);
-    Outcome r = Run({"--file", pdf, "--file", png, "--provider", c.provider});
+    // The scenario answers in the evidence form (tests/data/files/scenario.json).
+    Outcome r =
+        Run({"--file", pdf, "--file", png, "--provider", c.provider, "--evidence", "report"});
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     Json recorded = LastRecorded();
     const Json* body = &recorded;
@@ -248,7 +250,8 @@ TEST_F(FilesEndToEndTest, AScanAndAnImageGiveUncheckedQuotes) {
 
 TEST_F(FilesEndToEndTest, FilesAsTextSendsTheTextLayer) {
   std::string pdf = Write("invoice.pdf", InvoicePdf());
-  Outcome r = Run({"--file", pdf, "--provider", "anthropic", "--files-as", "text"});
+  Outcome r =
+      Run({"--file", pdf, "--provider", "anthropic", "--files-as", "text", "--evidence", "report"});
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(ToJson(*r.result.find("notes")),
             R"j(["invoice.pdf: sent as its text layer (filesAs \"text\")"])j");
@@ -270,7 +273,7 @@ TEST_F(FilesEndToEndTest, ChatCompletionsWithAFilePartAnswersTheValidatedObject)
       R"({"model":"default:fast","messages":[{"role":"user","content":[{"type":"file","file":{"filename":"invoice.pdf","file_data":"data:application/pdf;base64,)" +
       Base64Encode(InvoicePdf()) +
       R"("}},{"type":"text","text":"Read the invoice."}]}],"response_format":{"type":"json_schema","json_schema":{"name":"invoice","strict":true,"schema":)" +
-      schema + "}}}";
+      schema + R"(}},"structure":{"evidence":"report"}})";
   auto reply = testing::Http("POST", serve->base_url() + "/v1/chat/completions", body,
                              {"Authorization: Bearer key-globex"});
   ASSERT_EQ(reply.status, 200) << reply.body;

@@ -68,7 +68,7 @@ TEST(RequestTest, StringSchemaIsNamedByDefaultAndTextWhenAsked) {
 }
 
 TEST(RequestTest, BadFieldsAreNamed) {
-  EXPECT_EQ(ErrorOf(R"({"schema":{}})"), "prompt: is required");
+  EXPECT_EQ(ErrorOf(R"({"schema":{}})"), "prompt: is required (or files)");
   EXPECT_EQ(ErrorOf(R"({"prompt":7,"schema":{}})"), "prompt: must be a string");
   EXPECT_EQ(ErrorOf(R"({"prompt":"p"})"), "schema: is required (or schemaName, or schemaText)");
   EXPECT_EQ(ErrorOf(R"({"prompt":"p","schema":{},"maxLoops":12})"),

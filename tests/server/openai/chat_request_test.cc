@@ -197,7 +197,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"("messages":[{"role":"robot","content":"x"}])", "messages[0].role", 400},
         BadCase{R"("messages":[{"role":"user","content":[{"type":"text","text":"x"},
                   {"type":"image_url","image_url":{"url":"data:"}}]}])",
-                "messages[0].content[1]", 400},
+                "messages[0].content[1].image_url.url", 400},
         BadCase{R"("messages":[{"role":"user","content":[{"type":"input_audio"}]}])",
                 "messages[0].content[0]", 400},
         BadCase{R"("model":5)", "model", 400}, BadCase{R"("model":null)", "model", 400},
