@@ -120,7 +120,7 @@ constexpr const char* kDocument = R"JSON({
         "required": ["model", "messages"],
         "description": "OpenAI Chat Completions, structured output only: a json_schema or json_object response_format, a tool forced by tool_choice, or structure.schemaName. Fields OpenAI takes that change nothing here (stop, metadata, frequency_penalty, ...) are checked for their type and ignored; n > 1, logprobs, audio output, image, audio or file parts and unknown fields are a 400 naming the field.",
         "properties": {
-          "model": {"type": "string", "description": "An alias (default:fast), PROVIDER/MODEL, PROVIDER alone, or a model one configured provider lists; GET /v1/models lists them."},
+          "model": {"type": "string", "description": "An alias (default:fast), PROVIDER/MODEL, PROVIDER alone, or a model one configured provider lists; or schema:NAME[@MAJOR.MINOR], a registry schema whose structure call runs whatever response_format says; GET /v1/models lists them."},
           "messages": {"type": "array", "minItems": 1, "items": {"type": "object", "required": ["role"], "properties": {"role": {"type": "string", "enum": ["system", "developer", "user", "assistant", "tool"]}, "content": {"oneOf": [{"type": "string"}, {"type": "array"}, {"type": "null"}]}, "name": {"type": "string"}}}, "description": "system and developer messages become the manual; user and assistant turns the prompt, in order. At least one user turn."},
           "response_format": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "enum": ["json_schema", "json_object", "text"]}, "json_schema": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "schema": {"type": ["object", "boolean"]}, "strict": {"type": ["boolean", "null"]}, "description": {"type": "string"}}}}},
           "tools": {"type": "array", "items": {"type": "object", "required": ["type", "function"], "properties": {"type": {"const": "function"}, "function": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "description": {"type": "string"}, "parameters": {"type": "object"}, "strict": {"type": ["boolean", "null"]}}}}}},
@@ -221,14 +221,14 @@ constexpr const char* kDocument = R"JSON({
           "200": {"description": "ok, need-more-input or stale", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "400": {"$ref": "#/components/responses/Error"},
           "401": {"$ref": "#/components/responses/Error"},
-          "403": {"$ref": "#/components/responses/Error"},
+          "403": {"description": "the key may not use the tenant or project (an Error), or provider_quota_exhausted: the server's provider account has no quota or credit left (a StructureResult; not retried)", "content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/Error"}, {"$ref": "#/components/schemas/StructureResult"}]}}}},
           "404": {"description": "unknown schema name", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "405": {"$ref": "#/components/responses/Error"},
           "413": {"$ref": "#/components/responses/Error"},
           "422": {"description": "refusal, safety block or no final answer", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "429": {"description": "server busy or provider rate limited", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "500": {"$ref": "#/components/responses/Error"},
-          "502": {"description": "provider failure", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
+          "502": {"description": "provider failure (failed_precondition: the provider's TLS certificate was not accepted)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "503": {"description": "cancelled (shutting down)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}},
           "504": {"description": "deadline exceeded", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StructureResult"}}}}
         }
@@ -276,7 +276,7 @@ constexpr const char* kDocument = R"JSON({
     },
     "/v1/models": {
       "get": {
-        "summary": "The aliases and PROVIDER/MODEL names the key may use, in the OpenAI list shape",
+        "summary": "The aliases, PROVIDER/MODEL names and unambiguous bare model names, and schema:NAME for the registry schemas of the key's tenant (and ?project=), in the OpenAI list shape",
         "responses": {
           "200": {"description": "the list", "content": {"application/json": {"schema": {"type": "object", "required": ["object", "data"], "properties": {"object": {"const": "list"}, "data": {"type": "array", "items": {"type": "object", "required": ["id", "object", "created", "owned_by"], "properties": {"id": {"type": "string"}, "object": {"const": "model"}, "created": {"type": "integer"}, "owned_by": {"type": "string"}}}}}}}}},
           "401": {"$ref": "#/components/responses/OpenAIError"}
@@ -285,7 +285,7 @@ constexpr const char* kDocument = R"JSON({
     },
     "/v1/models/{id}": {
       "get": {
-        "summary": "One entry of GET /v1/models (the id may be percent-encoded: simulator%2Fsim-1)",
+        "summary": "The id resolved as a request's model is (an alias, PROVIDER/MODEL, a bare model name, schema:NAME[@MAJOR.MINOR]; the id may be percent-encoded: simulator%2Fsim-1)",
         "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
         "responses": {
           "200": {"description": "the model", "content": {"application/json": {"schema": {"type": "object", "required": ["id", "object", "created", "owned_by"], "properties": {"id": {"type": "string"}, "object": {"const": "model"}, "created": {"type": "integer"}, "owned_by": {"type": "string"}}}}}},
