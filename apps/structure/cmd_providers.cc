@@ -188,8 +188,10 @@ int RunProviders(const std::vector<std::string>& argv) {
       "and whether the key variable is set. Keys\nare never printed.\n\n"
       "With --models, the model table instead: per provider kind, the model families (by\n"
       "name prefix, the longest wins) and what each takes: thinking levels or budget,\n"
-      "whether thinking can be turned off, parallel_tool_calls, temperature, top_p, the\n"
-      "output cap. [model_families.<kind>.\"<prefix>\"] in the config adds or changes rows.",
+      "whether thinking can be turned off (\"omit\": by leaving it out) and whether the\n"
+      "model thinks unasked, parallel_tool_calls, temperature, top_p, the output cap, and\n"
+      "whether it has structured outputs (no: the schema goes in the prompt).\n"
+      "[model_families.<kind>.\"<prefix>\"] in the config adds or changes rows.",
       exit_code);
   if (!args) return exit_code;
   if (!args->positional().empty())

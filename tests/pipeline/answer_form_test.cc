@@ -167,9 +167,9 @@ TEST(AnswerFormTest, EnvelopeMemberNeverCollidesWithARootProperty) {
   const std::string& system = std::get<SendCall>(first).call.system;
   EXPECT_NE(system.find("put the answer in \"_result\""), std::string::npos) << system;
   // Any other schema keeps "result".
-  EXPECT_NE(SpecFor(testing::kTicketSchemaText).plan->provider_schema->find("properties")->find(
-                "result"),
-            nullptr);
+  EXPECT_NE(
+      SpecFor(testing::kTicketSchemaText).plan->provider_schema->find("properties")->find("result"),
+      nullptr);
 }
 
 TEST(AnswerFormTest, AnswerWithARootResultIsNotUnwrappedTwice) {

@@ -175,17 +175,24 @@ TEST(ModelTableTest, ThinkingDefaultsAreTheDocumentedOnes) {
     bool thinks_by_default;
   };
   const Row rows[] = {
-      {ProviderKind::kOpenAi, "gpt-4o", false},       {ProviderKind::kOpenAi, "o3", true},
-      {ProviderKind::kOpenAi, "gpt-5-mini", true},    {ProviderKind::kOpenAi, "gpt-5.1", false},
-      {ProviderKind::kOpenAi, "gpt-5.2", false},      {ProviderKind::kOpenAi, "gpt-5.4-mini", false},
-      {ProviderKind::kOpenAi, "gpt-5.5", true},       {ProviderKind::kOpenAi, "gpt-5.6", true},
-      {ProviderKind::kOpenAi, "gpt-5-pro", true},     {ProviderKind::kAnthropic, "claude-opus-4-7", false},
+      {ProviderKind::kOpenAi, "gpt-4o", false},
+      {ProviderKind::kOpenAi, "o3", true},
+      {ProviderKind::kOpenAi, "gpt-5-mini", true},
+      {ProviderKind::kOpenAi, "gpt-5.1", false},
+      {ProviderKind::kOpenAi, "gpt-5.2", false},
+      {ProviderKind::kOpenAi, "gpt-5.4-mini", false},
+      {ProviderKind::kOpenAi, "gpt-5.5", true},
+      {ProviderKind::kOpenAi, "gpt-5.6", true},
+      {ProviderKind::kOpenAi, "gpt-5-pro", true},
+      {ProviderKind::kAnthropic, "claude-opus-4-7", false},
       {ProviderKind::kAnthropic, "claude-mythos-preview", true},
       {ProviderKind::kGemini, "gemini-2.5-flash", true},
       {ProviderKind::kGemini, "gemini-2.5-flash-lite", false},
       {ProviderKind::kGemini, "gemini-3-pro-preview", true},
-      {ProviderKind::kOllama, "gpt-oss:20b", true},   {ProviderKind::kOllama, "qwen3:8b", true},
-      {ProviderKind::kOllama, "llama3.1:8b", false},  {ProviderKind::kOllama, "qwen3-coder:30b", false},
+      {ProviderKind::kOllama, "gpt-oss:20b", true},
+      {ProviderKind::kOllama, "qwen3:8b", true},
+      {ProviderKind::kOllama, "llama3.1:8b", false},
+      {ProviderKind::kOllama, "qwen3-coder:30b", false},
   };
   for (const Row& r : rows) {
     EXPECT_EQ(Find(r.kind, r.model).thinks_by_default, r.thinks_by_default) << r.model;
@@ -233,8 +240,8 @@ TEST(ModelTableTest, ThinkingOffByOmission) {
         << model;
   }
   // Mythos Preview thinks when `thinking` is absent and cannot be turned off.
-  EXPECT_FALSE(ResolveThinking(Find(ProviderKind::kAnthropic, "claude-mythos-preview"), "m", none)
-                   .ok());
+  EXPECT_FALSE(
+      ResolveThinking(Find(ProviderKind::kAnthropic, "claude-mythos-preview"), "m", none).ok());
 }
 
 TEST(ModelTableTest, RowsShowAsJson) {

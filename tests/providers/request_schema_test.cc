@@ -86,6 +86,9 @@ std::string ModelFor(const Format& f, const Thinking& t) {
       return t.budget ? "claude-sonnet-4-5" : "claude-sonnet-4-6";
     case ProviderKind::kGemini:
       return budget_or_off ? "gemini-2.5-flash" : "gemini-3-flash-preview";
+    case ProviderKind::kOllama:
+      // A model the table does not know is sent no `think`: a level goes to gpt-oss, off to Qwen3.
+      return t.effort == "none" ? "qwen3:8b" : "gpt-oss:20b";
     default:
       return "test-model";
   }

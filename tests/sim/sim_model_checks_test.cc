@@ -170,7 +170,8 @@ TEST(SimModelChecksTest, OllamaRefusesThinkWhereTheModelDoesNotTakeIt) {
   req.set("think", "medium");
   auto level = Post(sim->port(), "/api/chat", {}, ToJson(req));
   EXPECT_EQ(level.status, 400) << level.body;
-  EXPECT_EQ(ToJson(level.json), R"({"error":"think value \"medium\" is not supported for this model"})");
+  EXPECT_EQ(ToJson(level.json),
+            R"({"error":"think value \"medium\" is not supported for this model"})");
   req.set("think", true);
   EXPECT_EQ(Post(sim->port(), "/api/chat", {}, ToJson(req)).status, 200);
   req.set("model", "gpt-oss:20b");
