@@ -112,12 +112,7 @@ struct Refused : std::enable_shared_from_this<Refused> {
 }  // namespace
 
 void HttpServer::Impl::Refuse(tcp::socket socket) {
-  // Answered before the request is read, so one body serves both APIs: the engine's error
-  // fields and OpenAI's "error" object (the OpenAI SDKs retry a 503 after Retry-After).
-  static const std::string kBody =
-      R"({"status":"error","code":"too_many_connections","errors":["the server is at its )"
-      R"(connection limit; retry later"],"error":{"message":"the server is at its connection )"
-      R"(limit; retry later","type":"server_error","param":null,"code":"too_many_connections"}})";
+  static const std::string kBody = kTooManyConnectionsBody;
   static const std::string kAnswer =
       "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
       "Connection: close\r\nContent-Length: " +

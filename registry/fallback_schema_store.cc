@@ -80,17 +80,19 @@ void FallbackSchemaStore::Forget(const StoreKey& key, std::string_view name) {
   lists_.erase(KeyId(key));
 }
 
+// A write that went through makes the copies it touched stale. One refused during an outage
+// leaves them: they are what the database held (a commit hidden by a connection lost during
+// COMMIT is the rare exception, and outage reads are bounded in age anyway).
 Status FallbackSchemaStore::Delete(const StoreKey& key, std::string_view name) {
-  // Whatever the answer, the copies may be out of date now (a lost reply may hide a commit).
   Status s = inner_->Delete(key, name);
-  Forget(key, name);
+  if (s.ok()) Forget(key, name);
   return s;
 }
 
 Status FallbackSchemaStore::Write(const StoreKey& key, const StoredSchema& schema,
                                   std::optional<int64_t> expect_revision) {
   Status s = inner_->Put(key, schema, expect_revision);
-  Forget(key, schema.name);
+  if (s.ok()) Forget(key, schema.name);
   return s;
 }
 

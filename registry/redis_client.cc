@@ -305,11 +305,15 @@ void RedisClient::Loop() {
 }
 
 void RedisClient::RunBatch(std::vector<Op>& ops) {
+  // Every op not answered yet (those from `first` on, and earlier ones held back: a NOSCRIPT
+  // retry, a refused write) gets the error.
   auto fail_from = [&](size_t first, const std::string& error) {
+    (void)first;
     MarkDown(error);
     Status down(Code::kUnavailable, options_.name + ": " + error);
-    for (size_t i = first; i < ops.size(); ++i) {
-      if (ops[i].done) ops[i].done(down);
+    for (Op& op : ops) {
+      if (op.done) op.done(down);
+      op.done = nullptr;
     }
   };
   // Scripts first (rare: once per connection), so the pipeline below holds only EVALSHAs.
@@ -348,7 +352,8 @@ void RedisClient::RunBatch(std::vector<Op>& ops) {
     redisAppendCommandArgv(conn_->c, static_cast<int>(argv.size()), ptrs.data(), lens.data());
   }
   std::vector<size_t> noscript;
-  std::string refused;  // the first refusal of a write, if any
+  std::string refused;              // the first refusal of a write, if any
+  std::vector<size_t> refused_ops;  // answered after MarkDown: their callers then see it
   for (size_t i = 0; i < ops.size(); ++i) {
     Op& op = ops[i];
     if (!op.done) continue;
@@ -359,8 +364,7 @@ void RedisClient::RunBatch(std::vector<Op>& ops) {
     ReplyPtr r(static_cast<redisReply*>(raw));
     if (r->type == REDIS_REPLY_ERROR && RefusesWrites(std::string_view(r->str, r->len))) {
       if (refused.empty()) refused = RefusalText(std::string_view(r->str, r->len));
-      op.done(Status(Code::kUnavailable, options_.name + ": " + refused));
-      op.done = nullptr;
+      refused_ops.push_back(i);
       continue;
     }
     if (op.script != nullptr && r->type == REDIS_REPLY_ERROR &&
@@ -383,7 +387,12 @@ void RedisClient::RunBatch(std::vector<Op>& ops) {
     op.done = nullptr;
   }
   // Down until a reconnect's probe write goes through (Open), as when the server is gone.
-  if (!refused.empty()) MarkDown(refused);
+  if (refused.empty()) return;
+  MarkDown(refused);
+  for (size_t i : refused_ops) {
+    ops[i].done(Status(Code::kUnavailable, options_.name + ": " + refused));
+    ops[i].done = nullptr;
+  }
 }
 
 }  // namespace structure::registry

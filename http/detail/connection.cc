@@ -176,8 +176,7 @@ void Connection::Dispatch() {
   stream_.expires_never();
   if (reserved_) {
     if (!server_->IsReserved(request)) {
-      HttpResponse r = ErrorResponse(503, "too_many_connections",
-                                     "the server is at its connection limit; retry later");
+      HttpResponse r = JsonResponse(503, kTooManyConnectionsBody);
       r.SetHeader("Retry-After", "1");
       r.delivery.close = true;
       return Write(std::move(r), false);

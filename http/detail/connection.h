@@ -11,6 +11,14 @@
 
 namespace structure::http {
 
+// The body of a 503 at the connection cap. Written before (or without) looking at the route,
+// so one body serves both APIs: the engine's error fields and OpenAI's "error" object (the
+// OpenAI SDKs then retry it after Retry-After instead of waiting for their timeout).
+inline constexpr char kTooManyConnectionsBody[] =
+    R"({"status":"error","code":"too_many_connections","errors":["the server is at its )"
+    R"(connection limit; retry later"],"error":{"message":"the server is at its connection )"
+    R"(limit; retry later","type":"server_error","param":null,"code":"too_many_connections"}})";
+
 // One accepted socket: reads requests one after another (keep-alive), hands each to the
 // handler and writes the answer, honouring Delivery (reset, paced writes, close).
 class Connection : public std::enable_shared_from_this<Connection> {

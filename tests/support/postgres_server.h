@@ -71,7 +71,9 @@ class PostgresServer {
     std::string name = "t" + std::to_string(getpid()) + "_" + std::to_string(counter++);
     std::string result = Exec("CREATE SCHEMA " + name);
     EXPECT_EQ(result, "") << result;
-    return result.empty() ? url() + "?options=-csearch_path%3D" + name : "";
+    return result.empty()
+               ? url() + "?options=-csearch_path%3D" + name + "%20-cclient_min_messages%3Dwarning"
+               : "";
   }
 
   // Runs `sql` on `url` (the default database when empty): "" on success, else the error.
