@@ -10,7 +10,10 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
   libhiredis-dev redis-server libicu-dev haproxy nginx tinyproxy \
-  clang-14 libclang-rt-14-dev clang-format chromium curl
+  clang-14 libclang-rt-14-dev clang-format chromium curl \
+  python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev python3-pybind11 \
+  python3-pytest python3-pydantic python3-pandas
+# python3-*, pybind11-dev: the Python package (python/, docs/python.md) and its tests, offline.
 # chromium: the console's browser test (tests/console, driven by puppeteer-core); curl: `make
 # console` sends the demo's records through the server. haproxy: the load balancer in front of
 # the serve replicas of the fleet test (tests/server/openai_clients/fleet_test.mjs,
