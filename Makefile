@@ -10,10 +10,13 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config git \
   libboost-dev libboost-system-dev libsqlite3-dev libtcmalloc-minimal4 \
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev nlohmann-json3-dev \
   libhiredis-dev redis-server libpq-dev postgresql python3-yaml libicu-dev libpoppler-cpp-dev qpdf haproxy nginx tinyproxy \
-  clang-14 libclang-rt-14-dev clang-format chromium curl
+  clang-14 libclang-rt-14-dev clang-format chromium curl \
+  python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev python3-pybind11 \
+  python3-pytest python3-pydantic python3-pandas
 # libpq-dev: the PostgreSQL store (`stores.database = "postgresql://..."`); postgresql: the
 # private server the store tests start on a loopback port (tests/support/postgres_server.h).
 # python3-yaml: the check of the Kubernetes manifests in docs/deploy.md (deploy_manifests).
+# python3-*, pybind11-dev: the Python package (python/, docs/python.md) and its tests, offline.
 # chromium: the console's browser test (tests/console, driven by puppeteer-core); curl: `make
 # console` sends the demo's records through the server. haproxy: the load balancer in front of
 # the serve replicas of the fleet test (tests/server/openai_clients/fleet_test.mjs,
