@@ -5,6 +5,8 @@
 // serves the next call, which is never refused.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -99,13 +101,27 @@ class LongDocumentEngineTest : public ::testing::Test {
   testing::LongInvoice invoice_;
 };
 
+// What a call cost, for docs/engine.md "Long documents" (printed, not asserted).
+void PrintCost(const char* what, const StructureResult& r, double seconds) {
+  std::printf("%s: %d parts, %d calls, input %lld tokens (cached %lld), output %lld, %.2f s\n",
+              what, r.input_parts, r.iterations, static_cast<long long>(r.usage.input_tokens),
+              static_cast<long long>(r.usage.cached_input_tokens),
+              static_cast<long long>(r.usage.output_tokens), seconds);
+}
+
 TEST_F(LongDocumentEngineTest, OneRefusalThenPartsMergedIntoTheTruthAndTheWindowIsKept) {
+  auto t0 = std::chrono::steady_clock::now();
   StructureResult first = Run();
+  PrintCost("first call", first,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   ExpectTheTruth(first);
   EXPECT_NE(first.mode_reason.find("learned from the provider's refusal"), std::string::npos)
       << first.mode_reason;
   EXPECT_EQ(Refusals(), 1);
+  t0 = std::chrono::steady_clock::now();
   StructureResult second = Run();
+  PrintCost("next call", second,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   ExpectTheTruth(second);
   EXPECT_EQ(Refusals(), 1);  // split before it was sent
 }
