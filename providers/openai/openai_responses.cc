@@ -55,7 +55,7 @@ void WriteAssistant(JsonWriter& w, const Turn& t) {
     w.Member("type", "message");
     w.Member("role", "assistant");
     if (!t.text_signature.empty()) {
-      // An output message (ResponseOutputMessage): id, status and output_text parts.
+      // An output message (OutputMessage): id, status and output_text parts.
       w.Member("id", t.text_signature);
       w.Member("status", "completed");
       w.Key("content").BeginArray();
@@ -63,6 +63,8 @@ void WriteAssistant(JsonWriter& w, const Turn& t) {
       w.Member("type", "output_text");
       w.Member("text", t.text);
       w.Key("annotations").BeginArray();
+      w.EndArray();
+      w.Key("logprobs").BeginArray();  // required in OutputTextContent
       w.EndArray();
       w.EndObject();
       w.EndArray();

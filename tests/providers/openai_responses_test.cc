@@ -208,7 +208,7 @@ TEST(OpenAiResponsesTest, ReasoningItemsGoBackWithTheAnswerTheyLedTo) {
   // rs_2 came without encrypted_content: with nothing stored it cannot be sent back.
   EXPECT_EQ(input[2], *ParseJson(R"({"type":"message","role":"assistant","id":"msg_1",
       "status":"completed","content":[{"type":"output_text","text":"Submitting.",
-      "annotations":[]}]})"));
+      "annotations":[],"logprobs":[]}]})"));
   EXPECT_EQ(input[3]["type"], Json("function_call"));
   EXPECT_EQ(input[3]["id"], Json("fc_1"));
   EXPECT_EQ(input[3]["call_id"], Json("call_1"));
