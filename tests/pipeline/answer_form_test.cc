@@ -103,7 +103,8 @@ TEST(AnswerFormTest, ABareAnswerWithItsOwnResultMemberIsNotUnwrapped) {
   EXPECT_EQ(r.status, Outcome::kOk) << ::testing::PrintToString(r.errors);
   EXPECT_EQ(ToJson(r.data), R"({"result":"passed","score":3})");
   EXPECT_TRUE(r.form_ignored);
-  Step wrapped = Answer(spec, R"({"result":{"result":"passed","score":3},"_need":null})");
+  // The envelope around a schema with a root "result" names its member "_result".
+  Step wrapped = Answer(spec, R"({"_result":{"result":"passed","score":3},"_need":null})");
   ASSERT_TRUE(std::holds_alternative<Finish>(wrapped));
   EXPECT_EQ(ToJson(std::get<Finish>(wrapped).result.data), R"({"result":"passed","score":3})");
   EXPECT_FALSE(std::get<Finish>(wrapped).result.form_ignored);
