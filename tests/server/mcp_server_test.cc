@@ -104,10 +104,10 @@ TEST_F(McpServerTest, ToolsListHasTheSeedParameters) {
   EXPECT_EQ(structure.find("name")->as_string(), "structure");
   const Json* props = structure.find("inputSchema")->find("properties");
   for (const char* p : {"prompt", "schema", "schemaMode", "maxLoops", "confidenceThreshold",
-                        "requireProviderStrictOutput", "evidence"}) {
+                        "requireProviderStrictOutput", "evidence", "files", "filesAs"}) {
     EXPECT_NE(props->find(p), nullptr) << p;
   }
-  EXPECT_EQ(props->size(), 7u);
+  EXPECT_EQ(props->size(), 9u);
   EXPECT_EQ(ToJson(*props->find("evidence")->find("enum")), R"(["off","report","require"])");
   EXPECT_EQ(ToJson(*props->find("schemaMode")->find("enum")), R"(["json","named","text"])");
   EXPECT_EQ(tools.as_array()[1].find("name")->as_string(), "list_schemas");
