@@ -146,9 +146,11 @@ TEST(SimModelChecksTest, AnthropicRefusesStructuredOutputsAndDisabledThinkingWhe
   auto strict = Post(sim->port(), "/v1/messages", testing::AnthropicHeaders(), ToJson(tools));
   EXPECT_EQ(strict.status, 400) << strict.body;
   EXPECT_EQ(Message(strict), "'claude-sonnet-4-20250514' does not support strict tools.");
+  // Sonnet 4.5 takes strict tools (whose schemas close their objects).
   tools.set("model", "claude-sonnet-4-5");
-  EXPECT_EQ(Post(sim->port(), "/v1/messages", testing::AnthropicHeaders(), ToJson(tools)).status,
-            200);
+  tools["tools"].as_array()[0]["input_schema"].set("additionalProperties", false);
+  auto taken = Post(sim->port(), "/v1/messages", testing::AnthropicHeaders(), ToJson(tools));
+  EXPECT_EQ(taken.status, 200) << taken.body;
   auto disabled = Anthropic(sim->port(), "claude-opus-4-7", R"({"type":"disabled"})");
   EXPECT_EQ(disabled.status, 400);
   EXPECT_NE(Message(disabled).find("Omit \"thinking\" to turn thinking off"), std::string::npos)
