@@ -88,8 +88,10 @@ TEST(ThinkingTest, OpenAiLevelsAreTheFamilysOwn) {
       BuildError(WithEffort(testing::BasicCall(), "minimal", "gpt-5.1"), ProviderKind::kOpenAi)
           .find("takes reasoning_effort none, low, medium or high"),
       std::string::npos);
+  // gpt-5.2 and later go to the Responses API: reasoning {effort}.
   EXPECT_EQ(*Body(WithEffort(testing::BasicCall(), "xhigh", "gpt-5.2"), ProviderKind::kOpenAi)
-                 .find("reasoning_effort"),
+                 .find("reasoning")
+                 ->find("effort"),
             Json("xhigh"));
   EXPECT_EQ(
       BuildError(WithEffort(testing::BasicCall(), "minimal", "o4-mini"), ProviderKind::kOpenAi),
