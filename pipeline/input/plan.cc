@@ -39,8 +39,9 @@ void Relax(Json& node) {
       node.erase(key);
   }
   for (auto& [k, v] : node.as_object()) {
-    if (std::find_if(std::begin(kData), std::end(kData), [&](const char* d) { return k == d; }) !=
-        std::end(kData))
+    const std::string& name = k;  // a structured binding cannot be captured (clang 14)
+    if (std::find_if(std::begin(kData), std::end(kData),
+                     [&](const char* d) { return name == d; }) != std::end(kData))
       continue;
     Relax(v);
   }
