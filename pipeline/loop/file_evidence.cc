@@ -21,7 +21,8 @@ EvidenceText MakeEvidenceText(std::string_view prompt, const PreparedFiles& file
 
 void PlaceOnPages(Json& evidence, const EvidenceText& text) {
   if (!evidence.is_object()) return;
-  for (auto& [pointer, entry] : evidence.as_object()) {
+  for (auto& member : evidence.as_object()) {
+    Json& entry = member.second;  // a structured binding cannot be captured (clang 14)
     const Json* start = entry.find("byteStart");
     if (start == nullptr || !start->is_integral()) continue;
     auto at = static_cast<size_t>(start->as_int());
