@@ -1,6 +1,8 @@
 #include "sim/answer_builder.h"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 #include "sim/corrupt.h"
 #include "sim/faithful.h"
@@ -121,9 +123,25 @@ Json SchemalessObject() {
   return o;
 }
 
+// On the prompted path (a model without structured outputs) the schema is in the system prompt,
+// after "The JSON Schema:" (pipeline/loop/prompt.cc): the simulated model reads it there, as a
+// real one would.
+std::optional<Json> SchemaInPrompt(const ChatRequest& request) {
+  static constexpr std::string_view kMarker = "\nThe JSON Schema:\n";
+  std::string system = request.System();
+  size_t at = system.rfind(kMarker);
+  if (at == std::string::npos) return std::nullopt;
+  Result<Json> schema = ParseJson(std::string_view(system).substr(at + kMarker.size()));
+  if (!schema.ok() || !schema->is_object()) return std::nullopt;
+  return *std::move(schema);
+}
+
 Answer ValidAnswer(const ChatRequest& request, uint64_t seed, std::string* error) {
   Target t = PickTarget(request, false);
   if (t.schema->is_null() || (t.schema->is_object() && t.schema->size() == 0)) {
+    if (std::optional<Json> prompted = t.tool.empty() ? SchemaInPrompt(request) : std::nullopt) {
+      if (auto value = GenerateAnswer(*prompted, seed); value.ok()) return Structured(t, *value);
+    }
     if (t.tool.empty() && request.mode == OutputMode::kText) {
       Answer a;
       a.text = "This is a simulated answer from structure sim.";

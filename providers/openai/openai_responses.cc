@@ -101,6 +101,7 @@ void WriteUserParts(JsonWriter& w, const Turn& t) {
     } else {
       w.Member("type", "input_image");
       w.Member("image_url", DataUrl(f));
+      w.Member("detail", "auto");  // required by the published InputImageContent
     }
     w.EndObject();
   }
