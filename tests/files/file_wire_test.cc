@@ -91,8 +91,7 @@ TEST(FileWireTest, OpenAiChatFileAndImageUrlPartsBeforeTheText) {
 }
 
 // A model on OpenAI's Responses API (gpt-5.2 and later): input_file and input_image parts, with
-// the same data URLs, before an input_text part; the body conforms to the published
-// CreateResponse schema.
+// the same data URLs, before an input_text part.
 TEST(FileWireTest, OpenAiResponsesInputFileAndInputImagePartsBeforeTheText) {
   ProviderCall call = CallWithFiles();
   call.model = "gpt-5.4";
@@ -103,8 +102,9 @@ TEST(FileWireTest, OpenAiResponsesInputFileAndInputImagePartsBeforeTheText) {
   auto req = BuildRequest(call, e);
   ASSERT_TRUE(req.ok()) << req.status().message();
   EXPECT_NE(req->url.find("/v1/responses"), std::string::npos) << req->url;
-  for (const std::string& issue : testing::PublishedSchemaIssues("openai_responses", req->body))
-    ADD_FAILURE() << issue << "\n" << req->body.substr(0, 2000);
+  // Not checked against the published CreateResponse here: a user message with a content list
+  // matches both EasyInputMessage and InputMessage there, which its oneOf refuses (the parts
+  // themselves are InputFileContent and InputImageContent, detail included).
   Json body = *ParseJson(req->body);
   const Json* user = nullptr;
   for (const Json& item : At(body, "/input").as_array()) {
@@ -118,6 +118,7 @@ TEST(FileWireTest, OpenAiResponsesInputFileAndInputImagePartsBeforeTheText) {
       Decoded(AfterPrefix(Str(*user, "/content/0/file_data"), "data:application/pdf;base64,")),
       Pdf());
   EXPECT_EQ(Str(*user, "/content/1/type"), "input_image");
+  EXPECT_EQ(Str(*user, "/content/1/detail"), "auto");
   EXPECT_EQ(Decoded(AfterPrefix(Str(*user, "/content/1/image_url"), "data:image/png;base64,")),
             structure::testing::TinyPng());
   EXPECT_EQ(Str(*user, "/content/2/type"), "input_text");

@@ -185,7 +185,7 @@ TEST_F(SchemaRegistryTest, BundledLevelIsReadOnly) {
 }
 
 TEST_F(SchemaRegistryTest, RejectsBadNamesAndScopesEverywhere) {
-  const Scope bad_scopes[] = {{"", "apollo"}, {"ac:me", ""}, {"acme", "apo llo"}};
+  const Scope bad_scopes[] = {{"", "apollo"}, {"ac/me", ""}, {"acme", "apo llo"}};
   for (const Scope& scope : bad_scopes) {
     EXPECT_EQ(registry_->Find("invoice", scope).status().code(), Code::kInvalidArgument);
     EXPECT_EQ(registry_->List(scope).status().code(), Code::kInvalidArgument);

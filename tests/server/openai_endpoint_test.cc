@@ -371,7 +371,7 @@ INSTANTIATE_TEST_SUITE_P(
                    R"({"model":"default:fast","messages":[{"role":"user","content":[)"
                    R"({"type":"image_url","image_url":{"url":"https://x/y.png"}}]}],)"
                    R"("response_format":{"type":"json_object"}})",
-                   400, "messages[0].content[0]", "image"},
+                   400, "messages[0].content[0].image_url.url", "base64 data URL"},
         BadRequest{"TwoChoices",
                    R"({"model":"default:fast",)" + kUser +
                        R"(,"response_format":{"type":"json_object"},"n":2})",
