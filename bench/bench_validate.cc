@@ -26,8 +26,7 @@ struct Case {
 };
 
 std::string Load(const std::string& name) {
-  auto text =
-      structure::ReadFile(std::string(STRUCTURE_CORPORA_DIR) + "/bench-schemas/" + name);
+  auto text = structure::ReadFile(std::string(STRUCTURE_CORPORA_DIR) + "/bench-schemas/" + name);
   if (!text.ok()) {
     std::fprintf(stderr, "%s\n", text.status().message().c_str());
     std::exit(1);

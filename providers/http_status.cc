@@ -8,8 +8,8 @@
 
 #include "base/json.h"
 #include "base/time_format.h"
-#include "providers/openai_compat/known_servers.h"
 #include "providers/context_too_long.h"
+#include "providers/openai_compat/known_servers.h"
 #include "providers/schema_too_large.h"
 
 namespace structure::providers {

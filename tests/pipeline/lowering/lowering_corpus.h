@@ -1,12 +1,12 @@
 // Test helper: the real-world schema corpus (tests/corpora/realworld-schemas).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "base/json.h"
 #include "base/read_file.h"
@@ -22,8 +22,7 @@ struct CorpusFile {
 
 inline std::vector<CorpusFile> LoadCorpus() {
   std::vector<CorpusFile> out;
-  std::filesystem::path dir =
-      std::filesystem::path(STRUCTURE_CORPORA_DIR) / "realworld-schemas";
+  std::filesystem::path dir = std::filesystem::path(STRUCTURE_CORPORA_DIR) / "realworld-schemas";
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     if (entry.path().extension() != ".json") continue;

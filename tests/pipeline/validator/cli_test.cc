@@ -236,8 +236,7 @@ TEST_F(ValidatorCli, PrintsTheValidatorsVerdictForEveryLine) {
 // The suite's optional bignum.json (2020-12 and draft 7) through the CLI, and
 // integers compared exactly beyond 2^53 and 64 bits.
 TEST_F(ValidatorCli, PassesTheSuitesBignumTestsAndComparesIntegersExactly) {
-  const std::string suite =
-      std::string(STRUCTURE_CORPORA_DIR) + "/json-schema-test-suite/tests/";
+  const std::string suite = std::string(STRUCTURE_CORPORA_DIR) + "/json-schema-test-suite/tests/";
   int checked = 0;
   for (const char* file : {"draft2020-12/optional/bignum.json", "draft7/optional/bignum.json"}) {
     auto groups = ParseJson(*ReadFile(suite + file));

@@ -67,8 +67,8 @@ try {
   assert.deepEqual(names, ["list_schemas", "structure"]);
   const structure = tools.find((t) => t.name === "structure");
   assert.deepEqual(Object.keys(structure.inputSchema.properties).sort(),
-                   ["confidenceThreshold", "evidence", "maxLoops", "prompt", "requireProviderStrictOutput",
-                    "schema", "schemaMode"]);
+                   ["confidenceThreshold", "evidence", "files", "filesAs", "maxLoops", "prompt",
+                    "requireProviderStrictOutput", "schema", "schemaMode"]);
   assert.deepEqual(structure.inputSchema.properties.schemaMode.enum, ["json", "named", "text"]);
   assert.equal(structure.inputSchema.properties.maxLoops.maximum, 10);
 
