@@ -1,6 +1,6 @@
 // Validator speed on tests/corpora/bench-schemas (s1_action, s2_order, s3_profile), valid
 // and invalid instances: parsed document (simdjson element) and text -> verdict, first-error
-// and all-errors modes. Compare with ajv 8 in ../shared/docs/VALIDATION.md.
+// and all-errors modes. Compared with ajv 8 in docs/validator.md ("Benchmark").
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
